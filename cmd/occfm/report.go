@@ -1,0 +1,171 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"text/tabwriter"
+	"time"
+
+	"github.com/occfm/occfm/core"
+)
+
+// report is the outcome of occfm run.
+type report struct {
+	settings runSettings
+	data     string // base name of the data file
+	format   core.Format
+	layout   string
+	features int
+	task     core.Task
+	rows     int
+	wall     time.Duration
+	players  []*player
+}
+
+// record is one learner's line of -json output. Metrics that do not apply
+// to the task are nil and left out.
+type record struct {
+	Learner       string  `json:"learner"`
+	Task          string  `json:"task"`
+	Loss          string  `json:"loss"`
+	Data          string  `json:"data"`
+	Format        string  `json:"format"`
+	Layout        string  `json:"layout"`
+	Features      int     `json:"features"`
+	Delta         float64 `json:"delta"` // 0: the learner's default
+	Eta           float64 `json:"eta"`   // 0: the learner's default
+	Shuffle       uint64  `json:"shuffle"`
+	Limit         int     `json:"limit"`
+	Rows          int     `json:"rows"`
+	Seconds       number  `json:"seconds"` // in core.Play only
+	UpdatesPerSec number  `json:"updates_per_sec"`
+	WallSeconds   number  `json:"wall_seconds"` // the whole run
+	AvgLoss       number  `json:"avg_loss"`
+	RMSE          *number `json:"rmse,omitempty"`
+	MAE           *number `json:"mae,omitempty"`
+	ErrorRate     *number `json:"error_rate,omitempty"`
+	AUC           *number `json:"auc,omitempty"`
+	LogLoss       *number `json:"logloss,omitempty"`
+}
+
+// number is a float64 that encodes NaN and ±Inf, which JSON lacks, as null:
+// a diverged learner still gets its line.
+type number float64
+
+func (x number) MarshalJSON() ([]byte, error) {
+	f := float64(x)
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return []byte("null"), nil
+	}
+	return json.Marshal(f)
+}
+
+func ptr(f float64) *number {
+	x := number(f)
+	return &x
+}
+
+// updatesPerSec is rows / seconds, or 0 before any time has passed.
+func updatesPerSec(rows int, d time.Duration) float64 {
+	if d <= 0 {
+		return 0
+	}
+	return float64(rows) / d.Seconds()
+}
+
+func (r report) record(p *player) record {
+	s := p.metrics.Summary()
+	rec := record{
+		Learner:       p.name,
+		Task:          r.task.String(),
+		Loss:          p.metrics.Loss().String(),
+		Data:          r.data,
+		Format:        string(r.format),
+		Layout:        r.layout,
+		Features:      r.features,
+		Delta:         r.settings.delta,
+		Eta:           r.settings.eta,
+		Shuffle:       r.settings.shuffle,
+		Limit:         r.settings.limit,
+		Rows:          s.Rows,
+		Seconds:       number(p.elapsed.Seconds()),
+		UpdatesPerSec: number(updatesPerSec(s.Rows, p.elapsed)),
+		WallSeconds:   number(r.wall.Seconds()),
+		AvgLoss:       number(s.AvgLoss),
+	}
+	if r.task == core.Classification {
+		rec.ErrorRate, rec.AUC, rec.LogLoss = ptr(s.ErrorRate), ptr(s.AUC), ptr(s.LogLoss)
+	} else {
+		rec.RMSE, rec.MAE = ptr(s.RMSE), ptr(s.MAE)
+	}
+	return rec
+}
+
+// writeJSON writes one JSON object per learner, one a line.
+func (r report) writeJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	for _, p := range r.players {
+		if err := enc.Encode(r.record(p)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeText writes a human-readable summary: the data, then a table with a
+// row per learner.
+func (r report) writeText(w io.Writer) error {
+	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
+	order := "file order"
+	if r.settings.shuffle != 0 {
+		order = fmt.Sprintf("shuffled, seed %d", r.settings.shuffle)
+	}
+	rows := commas(r.rows)
+	if r.settings.limit > 0 {
+		rows += fmt.Sprintf(" (limit %s)", commas(r.settings.limit))
+	}
+	fmt.Fprintf(tw, "data\t%s\n", r.data)
+	fmt.Fprintf(tw, "layout\t%s\n", r.layout)
+	fmt.Fprintf(tw, "rows\t%s, %s\n", rows, order)
+	fmt.Fprintf(tw, "features\t%s\n", commas(r.features))
+	fmt.Fprintf(tw, "task\t%s, %s loss\n", r.task, r.task.Loss())
+	fmt.Fprintf(tw, "settings\tdelta %s, eta %s\n", orDefault(r.settings.delta), orDefault(r.settings.eta))
+	fmt.Fprintf(tw, "wall time\t%.3f s\n", r.wall.Seconds())
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+
+	fmt.Fprintln(w)
+	tw = tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
+	if r.task == core.Classification {
+		fmt.Fprint(tw, "learner\tseconds\tupdates/s\tavg loss\terror rate\tAUC\tlogloss\n")
+	} else {
+		fmt.Fprint(tw, "learner\tseconds\tupdates/s\tavg loss\tRMSE\tMAE\n")
+	}
+	for _, p := range r.players {
+		s := p.metrics.Summary()
+		fmt.Fprintf(tw, "%s\t%.4g\t%s\t%.4f\t", p.name, p.elapsed.Seconds(),
+			commas(int(updatesPerSec(s.Rows, p.elapsed))), s.AvgLoss)
+		if r.task == core.Classification {
+			fmt.Fprintf(tw, "%.4f\t%.4f\t%.4f\n", s.ErrorRate, s.AUC, s.LogLoss)
+		} else {
+			fmt.Fprintf(tw, "%.4f\t%.4f\n", s.RMSE, s.MAE)
+		}
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	_, err := fmt.Fprintln(w, "\nseconds: time in core.Play (predict, score, update), excluding reading and parsing.")
+	return err
+}
+
+// orDefault formats a setting whose zero means the learner's default.
+func orDefault(x float64) string {
+	if x == 0 {
+		return "default"
+	}
+	return fmt.Sprint(x)
+}

@@ -1,0 +1,431 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/occfm/occfm/core"
+)
+
+// runSettings are the flags of occfm run.
+type runSettings struct {
+	data     string
+	format   core.Format
+	task     string // "auto" or a core.ParseTask name
+	learners []string
+	delta    float64
+	eta      float64
+	shuffle  uint64
+	limit    int
+	json     bool
+	quiet    bool
+}
+
+// guessRows is how many leading labels -task auto looks at.
+const guessRows = 1000
+
+// batchSize is how many rows each learner plays per timed stretch: timing
+// every row would cost more than a fast learner's update, and progress is
+// checked between batches.
+const batchSize = 64
+
+// parseRunFlags parses the flags of occfm run.
+func parseRunFlags(args []string) (runSettings, error) {
+	var rs runSettings
+	var format, learners string
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	fs.SetOutput(io.Discard) // mistakes are reported once, by main
+	fs.StringVar(&rs.data, "data", "", "data file")
+	fs.StringVar(&format, "format", "auto", "auto, libsvm, csv or movielens")
+	fs.StringVar(&rs.task, "task", "auto", "auto, regression or classification")
+	fs.StringVar(&learners, "learner", "occfm", "comma-separated learners")
+	fs.Float64Var(&rs.delta, "delta", 0, "nuclear-norm bound (0: default)")
+	fs.Float64Var(&rs.eta, "eta", 0, "learning rate (0: default)")
+	fs.Uint64Var(&rs.shuffle, "shuffle", 0, "shuffle seed (0: file order)")
+	fs.IntVar(&rs.limit, "limit", 0, "read at most N rows (0: all)")
+	fs.BoolVar(&rs.json, "json", false, "one JSON object per learner")
+	fs.BoolVar(&rs.quiet, "quiet", false, "no progress line")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return rs, err
+		}
+		return rs, usageError{fmt.Errorf("run: %w (see occfm help)", err)}
+	}
+	bad := func(format string, a ...any) (runSettings, error) {
+		return rs, usageError{fmt.Errorf("run: "+format, a...)}
+	}
+	if fs.NArg() > 0 {
+		return bad("unexpected argument %q (flags come as -name value)", fs.Arg(0))
+	}
+	if rs.data == "" {
+		return bad("-data PATH is required")
+	}
+	switch f := core.Format(format); f {
+	case core.FormatAuto, core.FormatLibSVM, core.FormatCSV, core.FormatMovieLens:
+		rs.format = f
+	default:
+		return bad("-format %q: want auto, libsvm, csv or movielens", format)
+	}
+	if rs.task != "auto" {
+		if _, err := core.ParseTask(rs.task); err != nil {
+			return bad("-task %q: want auto, regression or classification", rs.task)
+		}
+	}
+	for name := range strings.SplitSeq(learners, ",") {
+		name = strings.TrimSpace(name)
+		if name == "" {
+			return bad("-learner %q: empty learner name", learners)
+		}
+		for _, seen := range rs.learners {
+			if seen == name {
+				return bad("-learner %q: %s is listed twice", learners, name)
+			}
+		}
+		if _, err := core.NewLearner(name, core.Config{}); err != nil {
+			return rs, usageError{fmt.Errorf("run: -learner: %w", err)}
+		}
+		rs.learners = append(rs.learners, name)
+	}
+	if !(rs.delta >= 0) || math.IsInf(rs.delta, 0) {
+		return bad("-delta %v: want a finite number ≥ 0", rs.delta)
+	}
+	if !(rs.eta >= 0) || math.IsInf(rs.eta, 0) {
+		return bad("-eta %v: want a finite number ≥ 0", rs.eta)
+	}
+	if rs.limit < 0 {
+		return bad("-limit %d: want N ≥ 0", rs.limit)
+	}
+	return rs, nil
+}
+
+// player is one learner with its own metrics and clock.
+type player struct {
+	name    string
+	learner core.Learner
+	metrics *core.Metrics
+	elapsed time.Duration // time spent in core.Play
+}
+
+// runCommand is occfm run.
+func runCommand(args []string, stdout, stderr io.Writer) error {
+	rs, err := parseRunFlags(args)
+	if errors.Is(err, flag.ErrHelp) {
+		return printUsage(stdout)
+	}
+	if err != nil {
+		return err
+	}
+	start := time.Now()
+
+	f, err := os.Open(rs.data)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	name := filepath.Base(rs.data)
+	stream, err := core.NewStream(f, core.ReaderSettings{Name: name, Format: rs.format})
+	if err != nil {
+		return err
+	}
+	src := &fileSource{stream: stream, name: name, limit: rs.limit}
+	task, err := chooseTask(rs.task, src)
+	if err != nil {
+		return err
+	}
+	src.task = task
+
+	cfg := core.Config{Task: task, Delta: rs.delta, Eta: rs.eta}
+	players := make([]*player, len(rs.learners))
+	for i, ln := range rs.learners {
+		l, err := core.NewLearner(ln, cfg)
+		if err != nil {
+			return err
+		}
+		players[i] = &player{name: ln, learner: l, metrics: core.NewMetrics(task, task.Loss())}
+	}
+
+	prog := &progress{w: stderr, quiet: rs.quiet, start: time.Now()}
+	defer prog.done() // end the status line before any error is printed
+	var rows rowSource = src
+	if rs.shuffle != 0 {
+		all, err := readAll(src, prog)
+		if err != nil {
+			return err
+		}
+		shuffleRows(all, rs.shuffle)
+		rows = &sliceSource{rows: all}
+		prog.start = time.Now()
+	}
+	n, err := play(rows, players, prog)
+	prog.done()
+	if err != nil {
+		return err
+	}
+
+	rep := report{
+		settings: rs,
+		data:     name,
+		format:   stream.Format(),
+		layout:   stream.Layout(),
+		features: stream.Dim(),
+		task:     task,
+		rows:     n,
+		wall:     time.Since(start),
+		players:  players,
+	}
+	if rs.json {
+		return rep.writeJSON(stdout)
+	}
+	return rep.writeText(stdout)
+}
+
+// chooseTask returns the task named by taskFlag, or for "auto": Regression for
+// MovieLens, else core.GuessTask on up to guessRows leading labels, which src
+// buffers to play them again.
+func chooseTask(taskFlag string, src *fileSource) (core.Task, error) {
+	if taskFlag != "auto" {
+		return core.ParseTask(taskFlag)
+	}
+	if src.stream.Format() == core.FormatMovieLens {
+		return core.Regression, nil
+	}
+	n := guessRows
+	if src.limit > 0 && src.limit < n {
+		n = src.limit
+	}
+	labels := make([]float64, 0, n)
+	var ex core.Example
+	for len(labels) < n {
+		err := src.stream.Next(&ex)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return 0, err
+		}
+		src.buffered = append(src.buffered, bufferedRow{ex: ex.Clone(), line: src.stream.Line()})
+		labels = append(labels, ex.Y)
+	}
+	return core.GuessTask(labels), nil
+}
+
+// rowSource yields labelled rows: next fills ex with the next row, its label
+// already mapped by Task.Label, and returns io.EOF after the last.
+type rowSource interface {
+	next(ex *core.Example) error
+}
+
+// fileSource reads rows from a stream, first replaying any rows buffered by
+// chooseTask, and stops after limit rows if limit > 0.
+type fileSource struct {
+	stream   *core.Stream
+	name     string
+	task     core.Task
+	limit    int
+	buffered []bufferedRow
+	n        int // rows returned so far
+}
+
+type bufferedRow struct {
+	ex   core.Example
+	line int
+}
+
+func (s *fileSource) next(ex *core.Example) error {
+	if s.limit > 0 && s.n >= s.limit {
+		return io.EOF
+	}
+	var line int
+	if len(s.buffered) > 0 {
+		b := s.buffered[0]
+		s.buffered = s.buffered[1:]
+		// Copy into ex's own storage: the stream may later reuse it.
+		ex.X.Ind = append(ex.X.Ind[:0], b.ex.X.Ind...)
+		ex.X.Val = append(ex.X.Val[:0], b.ex.X.Val...)
+		ex.Y = b.ex.Y
+		line = b.line
+	} else {
+		if err := s.stream.Next(ex); err != nil {
+			return err
+		}
+		line = s.stream.Line()
+	}
+	y, err := s.task.Label(ex.Y)
+	if err != nil {
+		return fmt.Errorf("%s:%d: %w", s.name, line, err)
+	}
+	ex.Y = y
+	s.n++
+	return nil
+}
+
+// sliceSource yields rows held in memory.
+type sliceSource struct {
+	rows []core.Example
+	i    int
+}
+
+func (s *sliceSource) next(ex *core.Example) error {
+	if s.i == len(s.rows) {
+		return io.EOF
+	}
+	*ex = s.rows[s.i]
+	s.i++
+	return nil
+}
+
+// readAll reads every row of src into memory, each a deep copy.
+func readAll(src rowSource, prog *progress) ([]core.Example, error) {
+	var rows []core.Example
+	var ex core.Example
+	for {
+		err := src.next(&ex)
+		if err == io.EOF {
+			return rows, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		rows = append(rows, ex.Clone())
+		if len(rows)%batchSize == 0 && prog.due() {
+			prog.show(fmt.Sprintf("reading %s rows", commas(len(rows))))
+		}
+	}
+}
+
+// shuffleRows puts rows in a random order fixed by seed: a Fisher-Yates
+// shuffle driven by PCG(seed, seed).
+func shuffleRows(rows []core.Example, seed uint64) {
+	r := rand.New(rand.NewPCG(seed, seed))
+	for i := len(rows) - 1; i > 0; i-- {
+		j := r.IntN(i + 1)
+		rows[i], rows[j] = rows[j], rows[i]
+	}
+}
+
+// play plays every row of src through every player, in batches: each
+// learner plays the whole batch under its own clock, so all learners see the
+// same rows in the same order. It returns the number of rows played.
+func play(src rowSource, players []*player, prog *progress) (int, error) {
+	batch := make([]core.Example, batchSize)
+	rows := 0
+	for {
+		n := 0
+		var err error
+		for n < len(batch) {
+			if err = src.next(&batch[n]); err != nil {
+				break
+			}
+			n++
+		}
+		if err != nil && err != io.EOF {
+			return rows, err
+		}
+		for _, p := range players {
+			t0 := time.Now()
+			for i := range n {
+				core.Play(p.learner, batch[i], p.metrics)
+			}
+			p.elapsed += time.Since(t0)
+		}
+		rows += n
+		if prog.due() {
+			prog.show(progressLine(rows, players, time.Since(prog.start)))
+		}
+		if err == io.EOF {
+			return rows, nil
+		}
+	}
+}
+
+// progressLine is e.g. "45,000 rows  RMSE 1.0612  38,120 rows/s", with each
+// learner's name before its metrics when there are several.
+func progressLine(rows int, players []*player, since time.Duration) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s rows", commas(rows))
+	for _, p := range players {
+		b.WriteString("  ")
+		if len(players) > 1 {
+			b.WriteString(p.name + " ")
+		}
+		s := p.metrics.Summary()
+		if p.metrics.Task() == core.Classification {
+			fmt.Fprintf(&b, "error %.4f AUC %.4f", s.ErrorRate, s.AUC)
+		} else {
+			fmt.Fprintf(&b, "RMSE %.4f", s.RMSE)
+		}
+	}
+	if sec := since.Seconds(); sec > 0 {
+		fmt.Fprintf(&b, "  %s rows/s", commas(int(float64(rows)/sec)))
+	}
+	return b.String()
+}
+
+// progress writes a self-overwriting status line to stderr at most once a
+// second.
+type progress struct {
+	w     io.Writer
+	quiet bool
+	start time.Time // of the current phase, for rows/s
+	last  time.Time // of the last line shown
+	width int       // of the last line shown, to blank its tail
+}
+
+// due reports whether a second has passed since the last line (or the start).
+func (p *progress) due() bool {
+	if p.quiet {
+		return false
+	}
+	since := p.last
+	if since.IsZero() {
+		since = p.start
+	}
+	return time.Since(since) >= time.Second
+}
+
+func (p *progress) show(line string) {
+	line = "occfm  " + line
+	pad := ""
+	if n := p.width - len(line); n > 0 {
+		pad = strings.Repeat(" ", n)
+	}
+	fmt.Fprintf(p.w, "\r%s%s", line, pad)
+	p.width = len(line)
+	p.last = time.Now()
+}
+
+// done ends the status line, if one was shown.
+func (p *progress) done() {
+	if p.width > 0 {
+		fmt.Fprintln(p.w)
+		p.width = 0
+	}
+}
+
+// commas formats n with thousands separators: 1234567 → "1,234,567".
+func commas(n int) string {
+	s := fmt.Sprint(n)
+	neg := strings.HasPrefix(s, "-")
+	if neg {
+		s = s[1:]
+	}
+	var b strings.Builder
+	if neg {
+		b.WriteByte('-')
+	}
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
+}

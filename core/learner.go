@@ -1,0 +1,90 @@
+package core
+
+import (
+	"fmt"
+	"sort"
+)
+
+// Learner is an online learner: it predicts a label for a feature vector,
+// then learns from the true label. Learners never own the loop; [Play] does.
+type Learner interface {
+	// Predict returns the prediction ŷ for x. It does not change the
+	// learner's state and does not change x. Features beyond the learner's
+	// current feature space contribute nothing.
+	Predict(x Sparse) float64
+	// Update learns from the labelled example (x, y), where y is already in
+	// the task's form (±1 for classification). It grows the feature space to
+	// cover x when needed. It does not change x.
+	Update(x Sparse, y float64)
+}
+
+// Play plays one round of online learning, predict-then-update (the
+// progressive protocol of §5.1): it computes ŷ = l.Predict(ex.X), records
+// (ŷ, ex.Y) in m if m is not nil, then calls l.Update(ex.X, ex.Y). It returns
+// ŷ. The label ex.Y must already be in the task's form (see Task.Label).
+func Play(l Learner, ex Example, m *Metrics) float64 {
+	yhat := l.Predict(ex.X)
+	if m != nil {
+		m.Add(yhat, ex.Y)
+	}
+	l.Update(ex.X, ex.Y)
+	return yhat
+}
+
+// Config holds the settings every registered learner understands. Each
+// learner maps it onto its own settings struct. The zero value means: the
+// Regression task, and each learner's own defaults for δ, η and the seed.
+type Config struct {
+	// Task selects the loss (Task.Loss) and the label convention.
+	Task Task
+	// Delta is the bound δ on the nuclear norm of C (or the learner's
+	// equivalent model-size bound). Zero means the learner's default.
+	Delta float64
+	// Eta is the learning rate η. Zero means the learner's default.
+	Eta float64
+	// Seed seeds any randomness in the learner. Zero means seed 1.
+	Seed uint64
+}
+
+// Spec describes a registered learner.
+type Spec struct {
+	// Name is the registry key, e.g. "occfm".
+	Name string
+	// Summary is a one-line description for menus and -help.
+	Summary string
+	// New returns a fresh learner for c.
+	New func(c Config) Learner
+}
+
+// registry holds every learner, by name. Adding a learner is one file with
+// a constructor plus one line here.
+var registry = map[string]Spec{
+	"occfm": {
+		Name:    "occfm",
+		Summary: "Online Compact Convexified FM: projection-free Frank-Wolfe on ‖C‖* ≤ δ (Algorithm 2)",
+		New:     func(c Config) Learner { return NewOCCFM(OCCFMSettingsFor(c)) },
+	},
+}
+
+// Learners returns the specs of all registered learners, sorted by name.
+func Learners() []Spec {
+	specs := make([]Spec, 0, len(registry))
+	for _, s := range registry {
+		specs = append(specs, s)
+	}
+	sort.Slice(specs, func(i, j int) bool { return specs[i].Name < specs[j].Name })
+	return specs
+}
+
+// NewLearner returns a new learner of the named kind for c.
+func NewLearner(name string, c Config) (Learner, error) {
+	s, ok := registry[name]
+	if !ok {
+		names := make([]string, 0, len(registry))
+		for _, s := range Learners() {
+			names = append(names, s.Name)
+		}
+		return nil, fmt.Errorf("core: unknown learner %q (have %v)", name, names)
+	}
+	return s.New(c), nil
+}

@@ -1,0 +1,170 @@
+package core
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// addSeeds adds every file of testdata/reader to the seed corpus of f.
+func addSeeds(f *testing.F) {
+	paths, err := filepath.Glob(filepath.Join("testdata", "reader", "*"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	if len(paths) == 0 {
+		f.Fatal("no seed files in testdata/reader")
+	}
+	for _, p := range paths {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+	f.Add([]byte(""))
+	f.Add([]byte("\x00\x01binary"))
+	f.Add([]byte("1 0:1\n1 2:x\n1 3\n"))
+	f.Add([]byte("a,\"b\nc,d\n"))
+}
+
+// fuzzLineLimit is small so that fuzzing reaches the long-line path.
+const fuzzLineLimit = 256
+
+// outcome is everything a Stream produced, to compare two readings.
+type outcome struct {
+	newErr    string
+	format    Format
+	layout    string
+	examples  []Example
+	parseErrs []string
+	end       string
+	names     []string
+}
+
+// checkStream reads data with set and checks the reader's contract: no
+// panic, either an error prefixed "core: " or examples with finite values,
+// indices in [0, Dim()) without repeats, ParseErrors after which reading goes
+// on, and a sensible description.
+func checkStream(t *testing.T, data []byte, set ReaderSettings) outcome {
+	var o outcome
+	s, err := newStream(bytes.NewReader(data), set, fuzzLineLimit)
+	if err != nil {
+		if s != nil {
+			t.Fatal("NewStream returned both a Stream and an error")
+		}
+		if !strings.HasPrefix(err.Error(), "core: ") {
+			t.Fatalf("error %q lacks the core: prefix", err)
+		}
+		o.newErr = err.Error()
+		return o
+	}
+	o.format, o.layout = s.Format(), s.Layout()
+	if o.layout == "" {
+		t.Fatal("empty Layout")
+	}
+	if set.Format != "" && set.Format != FormatAuto && o.format != set.Format {
+		t.Fatalf("format %s, want the forced %s", o.format, set.Format)
+	}
+	if o.format == FormatCSV {
+		labels := 0
+		for _, c := range s.Columns() {
+			if c.Role == RoleGuess || c.Role > RoleIgnore {
+				t.Fatalf("column %q has role %d", c.Name, c.Role)
+			}
+			if c.Role == RoleLabel {
+				labels++
+			}
+		}
+		if labels != 1 {
+			t.Fatalf("%d label columns", labels)
+		}
+	}
+	exs, perrs, end := readAll(t, s)
+	for _, msg := range perrs {
+		if !strings.HasPrefix(msg, "core: ") {
+			t.Fatalf("parse error %q lacks the core: prefix", msg)
+		}
+	}
+	if end != nil {
+		if !strings.HasPrefix(end.Error(), "core: ") {
+			t.Fatalf("error %q lacks the core: prefix", end)
+		}
+		var e Example
+		if err := s.Next(&e); err != end {
+			t.Fatalf("error not sticky: %v then %v", end, err)
+		}
+		o.end = end.Error()
+	} else {
+		var e Example
+		if err := s.Next(&e); !errors.Is(err, io.EOF) {
+			t.Fatalf("Next after io.EOF = %v", err)
+		}
+	}
+	o.examples, o.parseErrs = exs, perrs
+	// LibSVM indices can make Dim huge ("1 2000000000:1"): name a few.
+	for i := range min(s.Dim(), 1000) {
+		o.names = append(o.names, s.FeatureName(i))
+	}
+	if s.Dim() > 0 {
+		o.names = append(o.names, s.FeatureName(s.Dim()-1))
+	}
+	return o
+}
+
+func sameOutcome(a, b outcome) bool {
+	if a.newErr != b.newErr || a.format != b.format || a.layout != b.layout || a.end != b.end ||
+		strings.Join(a.parseErrs, "\n") != strings.Join(b.parseErrs, "\n") ||
+		strings.Join(a.names, "\n") != strings.Join(b.names, "\n") || len(a.examples) != len(b.examples) {
+		return false
+	}
+	for k := range a.examples {
+		if !sameExample(a.examples[k], b.examples[k]) {
+			return false
+		}
+	}
+	return true
+}
+
+func FuzzLibSVM(f *testing.F) {
+	addSeeds(f)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		checkStream(t, data, ReaderSettings{Format: FormatLibSVM})
+	})
+}
+
+func FuzzMovieLens(f *testing.F) {
+	addSeeds(f)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		checkStream(t, data, ReaderSettings{Format: FormatMovieLens})
+	})
+}
+
+func FuzzCSV(f *testing.F) {
+	addSeeds(f)
+	f.Add([]byte("x,y,z\n1,2,3\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		checkStream(t, data, ReaderSettings{Format: FormatCSV})
+		checkStream(t, data, ReaderSettings{Format: FormatCSV, Roles: map[string]Role{"x": RoleLabel, "y": RoleCategorical}})
+	})
+}
+
+// FuzzStream sniffs the format, and checks that the gzip-compressed input
+// reads the same.
+func FuzzStream(f *testing.F) {
+	addSeeds(f)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		plain := checkStream(t, data, ReaderSettings{})
+		if bytes.HasPrefix(data, []byte{0x1f, 0x8b}) {
+			return // already gzip: compressing it again changes what is read
+		}
+		zipped := checkStream(t, gzipBytes(t, data), ReaderSettings{})
+		if !sameOutcome(plain, zipped) {
+			t.Fatalf("plain and gzip readings differ:\n%+v\n%+v", plain, zipped)
+		}
+	})
+}

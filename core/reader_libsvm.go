@@ -1,0 +1,78 @@
+package core
+
+import "bytes"
+
+// nextLibSVM parses one LibSVM line into ex and grows the feature space.
+func (s *Stream) nextLibSVM(line []byte, ex *Example) *ParseError {
+	maxIdx, field, msg := parseLibSVM(line, ex)
+	if msg != "" {
+		return s.parseError(field, msg)
+	}
+	if maxIdx > s.dim {
+		s.dim = maxIdx
+	}
+	return nil
+}
+
+// parseLibSVM parses the LibSVM line "label idx:val idx:val … [# comment]"
+// into ex, which must be empty. Tokens are separated by spaces or tabs;
+// qid:… tokens are ignored, and features with value 0 are dropped. It
+// returns the largest 1-based index (0 if none), or the field and message of
+// the first error.
+func parseLibSVM(line []byte, ex *Example) (maxIdx int, field, msg string) {
+	i, n := 0, len(line)
+	token := func() []byte {
+		for i < n && (line[i] == ' ' || line[i] == '\t') {
+			i++
+		}
+		start := i
+		for i < n && line[i] != ' ' && line[i] != '\t' {
+			i++
+		}
+		return line[start:i]
+	}
+	label := token()
+	y, ok := parseNumber(label)
+	if !ok {
+		return 0, "label", notANumber(label) + " (want a number such as -1, +1, 0 or 2.5)"
+	}
+	ex.Y = y
+	top := 0 // largest stored index: a larger one cannot be a repeat
+	for f := 2; ; f++ {
+		tok := token()
+		if len(tok) == 0 || tok[0] == '#' {
+			break
+		}
+		c := bytes.IndexByte(tok, ':')
+		if c < 0 {
+			return 0, "field " + itoa(f), quote(tok) + " is not index:value"
+		}
+		ib, vb := tok[:c], tok[c+1:]
+		if string(ib) == "qid" {
+			continue
+		}
+		idx, ok := parseIndex(ib)
+		if !ok {
+			return 0, "field " + itoa(f), "index " + quote(ib) + " is not an integer in [1, " + itoa(maxLibSVMIndex) + "]"
+		}
+		v, ok := parseNumber(vb)
+		if !ok {
+			return 0, "field " + itoa(f), "value " + notANumber(vb)
+		}
+		maxIdx = max(maxIdx, idx)
+		if v == 0 {
+			continue
+		}
+		if idx <= top {
+			for _, j := range ex.X.Ind {
+				if j == idx-1 {
+					return 0, "field " + itoa(f), "index " + itoa(idx) + " repeated"
+				}
+			}
+		}
+		top = max(top, idx)
+		ex.X.Ind = append(ex.X.Ind, idx-1)
+		ex.X.Val = append(ex.X.Val, v)
+	}
+	return maxIdx, "", ""
+}
