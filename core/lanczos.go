@@ -7,7 +7,7 @@ import (
 )
 
 // symOperator is a symmetric linear operator on ℝⁿ given by its product:
-// mulVec sets y = A·v (y is zeroed by the caller).
+// apply sets y = y + A·v.
 type symOperator interface {
 	dim() int
 	apply(y, v []float64)
@@ -21,6 +21,9 @@ type lanczosResult struct {
 	resid []float64   // residual norm of each Ritz pair
 	ay    [][]float64 // A·vecs[i], from the Lanczos relation (no extra product)
 	iters int         // number of products with A
+	// next is |θ| + residual of the largest Ritz pair not kept (0 if none):
+	// an estimate of the largest |λ| of A outside span(vecs).
+	next float64
 }
 
 // lanczos runs the symmetric Lanczos process with full
@@ -116,6 +119,10 @@ func ritz(q [][]float64, alpha, beta []float64, b float64, w []float64, keep, it
 		res.vecs = append(res.vecs, s)
 		res.ay = append(res.ay, as)
 		res.resid = append(res.resid, b*math.Abs(vv.At(m-1, k)))
+	}
+	if keep < m {
+		k := order[keep]
+		res.next = math.Abs(th[k]) + b*math.Abs(vv.At(m-1, k))
 	}
 	return res
 }

@@ -1,0 +1,398 @@
+package core
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/diff/fd"
+	"gonum.org/v1/gonum/floats/scalar"
+	"gonum.org/v1/gonum/mat"
+)
+
+// randomSparse returns a sparse x with nnz distinct features out of d and
+// values in [−1, 1] (or all ones when binary).
+func randomSparse(rng *rand.Rand, d, nnz int, binary bool) Sparse {
+	var x Sparse
+	for _, j := range rng.Perm(d)[:nnz] {
+		v := 1.0
+		if !binary {
+			v = 2*rng.Float64() - 1
+		}
+		x.Ind = append(x.Ind, j)
+		x.Val = append(x.Val, v)
+	}
+	return x
+}
+
+// augmented returns x̂ = [1; x] as a dense vector of length n.
+func augmented(x Sparse, n int) []float64 {
+	xh := make([]float64, n)
+	xh[0] = 1
+	for k, j := range x.Ind {
+		xh[j+1] += x.Val[k]
+	}
+	return xh
+}
+
+// densePredict is the naive ŷ = ½x̂ᵀCx̂ (minus ½Σⱼxⱼ²Cⱼⱼ when noSelf).
+func densePredict(c *mat.SymDense, x Sparse, noSelf bool) float64 {
+	n := c.SymmetricDim()
+	xh := mat.NewVecDense(n, augmented(x, n))
+	y := 0.5 * mat.Inner(xh, c, xh)
+	if noSelf {
+		for k, j := range x.Ind {
+			y -= 0.5 * x.Val[k] * x.Val[k] * c.At(j+1, j+1)
+		}
+	}
+	return y
+}
+
+// denseH returns H = −ηG − 2C as a dense matrix.
+func denseH(o *OCCFM, c *mat.SymDense) *mat.SymDense {
+	n := o.n
+	h := mat.NewSymDense(n, nil)
+	for k, v := range o.g.val {
+		i, j := int(o.g.row[k]), int(o.g.col[k])
+		if i <= j {
+			h.SetSym(i, j, h.At(i, j)-o.s.Eta*v)
+		}
+	}
+	for i := 0; i < n; i++ {
+		for j := i; j < n; j++ {
+			if i < c.SymmetricDim() && j < c.SymmetricDim() {
+				h.SetSym(i, j, h.At(i, j)-2*c.At(i, j))
+			}
+		}
+	}
+	return h
+}
+
+// topEigen returns the eigenpair of largest |λ| of a by mat.EigenSym.
+func topEigen(t *testing.T, a *mat.SymDense) (float64, []float64) {
+	var es mat.EigenSym
+	if !es.Factorize(a, true) {
+		t.Fatal("EigenSym failed")
+	}
+	vals := es.Values(nil)
+	top := argMaxAbs(vals)
+	var vecs mat.Dense
+	es.VectorsTo(&vecs)
+	return vals[top], mat.Col(nil, top, &vecs)
+}
+
+// nuclear returns Σ|λᵢ(a)| by mat.EigenSym.
+func nuclear(a *mat.SymDense) float64 {
+	var es mat.EigenSym
+	es.Factorize(a, false)
+	var s float64
+	for _, v := range es.Values(nil) {
+		s += math.Abs(v)
+	}
+	return s
+}
+
+// denseOp wraps a dense symmetric matrix as a symOperator.
+type denseOp struct{ a *mat.SymDense }
+
+func (d denseOp) dim() int { return d.a.SymmetricDim() }
+func (d denseOp) apply(y, v []float64) {
+	var r mat.VecDense
+	r.MulVec(d.a, mat.NewVecDense(len(v), v))
+	for i := range y {
+		y[i] += r.AtVec(i)
+	}
+}
+
+// TestLanczosVsEigenSym checks the matrix-free LMO against the dense
+// reference on random symmetric matrices whose dominant eigenvalue is
+// positive, negative, or nearly tied with the other end.
+func TestLanczosVsEigenSym(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		n     int
+		shift float64 // added to the planted extreme eigenvalues
+	}{
+		{"positive dominant", 30, 5},
+		{"negative dominant", 30, -5},
+		{"near tie", 40, 0},
+		{"tiny", 3, 2},
+		{"larger", 120, -3},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(7, uint64(tc.n)))
+			// A = Q·diag(λ)·Qᵀ with a planted spectrum.
+			n := tc.n
+			var qr mat.QR
+			g := mat.NewDense(n, n, nil)
+			for i := 0; i < n; i++ {
+				for j := 0; j < n; j++ {
+					g.Set(i, j, rng.NormFloat64())
+				}
+			}
+			qr.Factorize(g)
+			var q mat.Dense
+			qr.QTo(&q)
+			lam := make([]float64, n)
+			for i := range lam {
+				lam[i] = 2*rng.Float64() - 1
+			}
+			lam[0] = 3 + math.Max(tc.shift, 0)
+			lam[n-1] = -3 + math.Min(tc.shift, 0)
+			if tc.shift == 0 {
+				lam[n-1] = -3.001
+			}
+			a := mat.NewSymDense(n, nil)
+			for i := 0; i < n; i++ {
+				for j := i; j < n; j++ {
+					var s float64
+					for k := 0; k < n; k++ {
+						s += q.At(i, k) * lam[k] * q.At(j, k)
+					}
+					a.SetSym(i, j, s)
+				}
+			}
+			want, wantVec := topEigen(t, a)
+			start := make([]float64, n)
+			for i := range start {
+				start[i] = rng.NormFloat64()
+			}
+			res := lanczos(denseOp{a}, start, 3, 5, n, 1e-10)
+			if !scalar.EqualWithinAbsOrRel(res.theta[0], want, 1e-9, 1e-9) {
+				t.Errorf("λ = %v, want %v (EigenSym)", res.theta[0], want)
+			}
+			if c := math.Abs(dot(res.vecs[0], wantVec)); !scalar.EqualWithinAbs(c, 1, 1e-8) {
+				t.Errorf("|⟨q, q_ref⟩| = %v, want 1", c)
+			}
+			// The free products A·s from the Lanczos relation are exact.
+			for i, s := range res.vecs {
+				var as mat.VecDense
+				as.MulVec(a, mat.NewVecDense(n, s))
+				for j := 0; j < n; j++ {
+					if !scalar.EqualWithinAbs(as.AtVec(j), res.ay[i][j], 1e-9) {
+						t.Fatalf("A·s[%d] from the Lanczos relation is off at %d: %v vs %v", i, j, res.ay[i][j], as.AtVec(j))
+					}
+				}
+			}
+		})
+	}
+}
+
+// occfmCases are the settings the invariant and cross-check tests sweep.
+var occfmCases = []struct {
+	name string
+	s    OCCFMSettings
+}{
+	{"default", OCCFMSettings{}},
+	{"logistic", OCCFMSettings{Loss: Logistic}},
+	{"no self-interactions", OCCFMSettings{NoSelfInteractions: true}},
+	{"through t-1", OCCFMSettings{GradientSum: ThroughPrevious}},
+	{"lanczos every step", OCCFMSettings{LMO: LMOLanczos}},
+	{"harmonic, small eta", OCCFMSettings{Gamma: Harmonic, Eta: 0.1, Delta: 3}},
+	{"constant step, tight recompression", OCCFMSettings{Gamma: Constant, GammaConst: 0.05, RecompressTol: 1e-9}},
+}
+
+// plantedStream returns examples labelled by a planted low-rank C* ∈ K
+// (regression) or by the sign of its prediction (classification), with
+// features that keep appearing as the stream goes on.
+func plantedStream(seed uint64, d, rows int, classify bool) []Example {
+	rng := rand.New(rand.NewPCG(seed, 99))
+	u := make([]float64, d+1)
+	w := make([]float64, d+1)
+	for i := range u {
+		u[i] = rng.NormFloat64()
+		w[i] = rng.NormFloat64()
+	}
+	normalize(u)
+	normalize(w)
+	out := make([]Example, rows)
+	for t := range out {
+		// The feature space grows: early rows only use the first features.
+		dt := min(d, 4+t/3)
+		x := randomSparse(rng, dt, min(3, dt), t%2 == 0)
+		xh := augmented(x, d+1)
+		y := 0.5 * (4*sq(dot(u, xh)) - 2*sq(dot(w, xh)))
+		if classify {
+			y = math.Copysign(1, y-0.5)
+		} else {
+			y += 0.1 * rng.NormFloat64()
+		}
+		out[t] = Example{X: x, Y: y}
+	}
+	return out
+}
+
+func sq(x float64) float64 { return x * x }
+
+// TestOCCFMInvariants checks after every update that C is symmetric, that
+// ‖C‖* ≤ δ(1 + 1e-9), that the factored prediction equals the dense
+// formula, and that the LMO's eigenvalue matches mat.EigenSym on the dense
+// H = −ηGₜ − 2Cₜ (within 1e-3 relative for the tracked LMO, 1e-6 for
+// Lanczos on every step).
+func TestOCCFMInvariants(t *testing.T) {
+	for _, tc := range occfmCases {
+		t.Run(tc.name, func(t *testing.T) {
+			rows := 300
+			if testing.Short() {
+				rows = 120
+			}
+			stream := plantedStream(3, 24, rows, tc.s.Loss == Logistic)
+			o := NewOCCFM(tc.s)
+			delta := o.Settings().Delta
+			for step, ex := range stream {
+				before := o.c.dense()
+				if step > 0 {
+					probe := randomSparse(rand.New(rand.NewPCG(uint64(step), 1)), o.n-1, min(4, o.n-1), false)
+					got, want := o.Predict(probe), densePredict(before, probe, tc.s.NoSelfInteractions)
+					if !scalar.EqualWithinAbsOrRel(got, want, 1e-10, 1e-10) {
+						t.Fatalf("step %d: factored ŷ = %v, dense ŷ = %v", step, got, want)
+					}
+				}
+				o.Update(ex.X, ex.Y)
+				c := o.c.dense()
+				if nn := nuclear(c); nn > delta*(1+1e-9) {
+					t.Fatalf("step %d: ‖C‖* = %v > δ = %v", step, nn, delta)
+				}
+				for i := 0; i < o.c.b; i++ {
+					for j := 0; j < i; j++ {
+						if o.c.m[i*o.c.b+j] != o.c.m[j*o.c.b+i] {
+							t.Fatalf("step %d: M is not symmetric at (%d, %d)", step, i, j)
+						}
+					}
+				}
+				if tc.s.GradientSum == ThroughPrevious {
+					continue // H was built before the gradient went in
+				}
+				// Cₜ grown to the new dimension, for H = −ηGₜ − 2Cₜ.
+				cb := mat.NewSymDense(o.n, nil)
+				for i := 0; i < before.SymmetricDim() && i < o.n; i++ {
+					for j := i; j < before.SymmetricDim() && j < o.n; j++ {
+						cb.SetSym(i, j, before.At(i, j))
+					}
+				}
+				want, _ := topEigen(t, denseH(o, cb))
+				tol := 1e-3
+				if tc.s.LMO == LMOLanczos {
+					tol = 1e-6
+				}
+				if want != 0 && math.Abs(math.Abs(o.lambda)-math.Abs(want)) > tol*math.Abs(want) {
+					t.Fatalf("step %d: LMO |λ| = %v, EigenSym |λ| = %v (relative error %.2g)", step, math.Abs(o.lambda), math.Abs(want), math.Abs(math.Abs(o.lambda)-math.Abs(want))/math.Abs(want))
+				}
+			}
+			if o.Rounds() != rows {
+				t.Errorf("Rounds() = %d, want %d", o.Rounds(), rows)
+			}
+		})
+	}
+}
+
+// TestLossGradient checks ∇f(C) = ℓ'(ŷ, y)·½x̂x̂ᵀ against central finite
+// differences of f(C) = ℓ(½x̂ᵀCx̂, y) along random symmetric directions.
+func TestLossGradient(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	for _, loss := range []Loss{Squared, Logistic} {
+		for trial := 0; trial < 20; trial++ {
+			n := 6
+			x := randomSparse(rng, n-1, 3, false)
+			xh := augmented(x, n)
+			y := 3 * rng.NormFloat64()
+			if loss == Logistic {
+				y = math.Copysign(1, y)
+			}
+			c := mat.NewSymDense(n, nil)
+			e := mat.NewSymDense(n, nil)
+			for i := 0; i < n; i++ {
+				for j := i; j < n; j++ {
+					c.SetSym(i, j, rng.NormFloat64())
+					e.SetSym(i, j, rng.NormFloat64())
+				}
+			}
+			f := func(h float64) float64 {
+				var ch mat.SymDense
+				ch.AddSym(c, scaledSym(e, h))
+				v := mat.NewVecDense(n, xh)
+				return loss.Value(0.5*mat.Inner(v, &ch, v), y)
+			}
+			v := mat.NewVecDense(n, xh)
+			yhat := 0.5 * mat.Inner(v, c, v)
+			// ⟨∇f, E⟩ = ℓ'(ŷ, y)·½x̂ᵀEx̂.
+			got := loss.Deriv(yhat, y) * 0.5 * mat.Inner(v, e, v)
+			want := fd.Derivative(f, 0, &fd.Settings{Formula: fd.Central, Step: 1e-6})
+			if !scalar.EqualWithinAbsOrRel(got, want, 1e-6, 1e-6) {
+				t.Errorf("%v trial %d: ⟨∇f, E⟩ = %v, finite differences %v", loss, trial, got, want)
+			}
+		}
+	}
+}
+
+func scaledSym(a *mat.SymDense, h float64) *mat.SymDense {
+	var s mat.SymDense
+	s.ScaleSym(h, a)
+	return &s
+}
+
+// TestOCCFMPlantedRegression checks that OCCFM learns a planted noise-free
+// CCFM: the progressive squared loss of the last quarter is well below the
+// label variance.
+func TestOCCFMPlantedRegression(t *testing.T) {
+	stream := plantedStream(5, 20, 4000, false)
+	o := NewOCCFM(OCCFMSettings{Delta: 6})
+	var loss, vari, mean float64
+	q := len(stream) * 3 / 4
+	for _, ex := range stream[q:] {
+		mean += ex.Y / float64(len(stream)-q)
+	}
+	for i, ex := range stream {
+		yhat := Play(o, ex, nil)
+		if i >= q {
+			loss += sq(yhat - ex.Y)
+			vari += sq(ex.Y - mean)
+		}
+	}
+	if loss > 0.2*vari {
+		t.Errorf("last-quarter squared loss %.4g is not below 20%% of the label variance %.4g", loss, vari)
+	}
+}
+
+// TestOCCFMGrowingFeatures checks that unseen features contribute nothing
+// to a prediction and that the dimension follows the largest index.
+func TestOCCFMGrowingFeatures(t *testing.T) {
+	o := NewOCCFM(OCCFMSettings{})
+	o.Update(Sparse{Ind: []int{0, 2}, Val: []float64{1, 1}}, 4)
+	if o.Dim() != 4 {
+		t.Fatalf("Dim() = %d, want 4", o.Dim())
+	}
+	a := o.Predict(Sparse{Ind: []int{0}, Val: []float64{1}})
+	b := o.Predict(Sparse{Ind: []int{0, 1000}, Val: []float64{1, 5}})
+	if a != b {
+		t.Errorf("an unseen feature changed ŷ: %v vs %v", a, b)
+	}
+	o.Update(Sparse{Ind: []int{1000}, Val: []float64{1}}, 1)
+	if o.Dim() != 1002 {
+		t.Errorf("Dim() = %d, want 1002", o.Dim())
+	}
+}
+
+func BenchmarkOCCFMUpdate(b *testing.B) {
+	for _, d := range []int{100, 1000, 10000} {
+		b.Run("d="+itoa(d), func(b *testing.B) {
+			rng := rand.New(rand.NewPCG(1, 2))
+			stream := make([]Example, 4096)
+			for i := range stream {
+				// user × item rows: two one-hot features.
+				u, it := rng.IntN(d/2), d/2+rng.IntN(d/2)
+				stream[i] = Example{X: Sparse{Ind: []int{u, it}, Val: []float64{1, 1}}, Y: float64(1 + (u+it)%5)}
+			}
+			o := NewOCCFM(OCCFMSettings{})
+			for _, ex := range stream {
+				o.Update(ex.X, ex.Y)
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				ex := stream[i%len(stream)]
+				o.Update(ex.X, ex.Y)
+			}
+		})
+	}
+}
