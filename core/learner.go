@@ -31,6 +31,15 @@ func Play(l Learner, ex Example, m *Metrics) float64 {
 	return yhat
 }
 
+// Configured is implemented by learners that can report the settings they
+// use, with their defaults filled in (an optional ability, found by type
+// assertion).
+type Configured interface {
+	// Config returns the effective common settings. It does not change the
+	// learner.
+	Config() Config
+}
+
 // Config holds the settings every registered learner understands. Each
 // learner maps it onto its own settings struct. The zero value means: the
 // Regression task, and each learner's own defaults for δ, η and the seed.

@@ -229,6 +229,19 @@ func NewOCCFM(s OCCFMSettings) *OCCFM {
 // Settings returns the settings in use, with defaults filled in.
 func (o *OCCFM) Settings() OCCFMSettings { return o.s }
 
+// Config returns the effective common settings (δ, η, seed, and the task
+// of the loss); it implements Configured.
+func (o *OCCFM) Config() Config {
+	task := Regression
+	if o.s.Loss == Logistic {
+		task = Classification
+	}
+	return Config{Task: task, Delta: o.s.Delta, Eta: o.s.Eta, Seed: o.s.Seed}
+}
+
+var _ Configured = (*OCCFM)(nil)
+var _ Learner = (*OCCFM)(nil)
+
 // grow extends the model to dimension n = 1 + number of features. New
 // features have zero rows in C, G and S, so everything tracked stays exact.
 func (o *OCCFM) grow(n int) {

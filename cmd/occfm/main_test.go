@@ -2,8 +2,10 @@ package main
 
 import (
 	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -111,7 +113,7 @@ func TestRunJSON(t *testing.T) {
 			args: []string{"run", "-data", svm, "-json"},
 			want: map[string]any{
 				"learner": "occfm", "task": "classification", "loss": "logistic", "data": "tiny.svm",
-				"format": "libsvm", "rows": 8.0, "features": 4.0, "delta": 0.0, "eta": 0.0, "shuffle": 0.0,
+				"format": "libsvm", "rows": 8.0, "features": 4.0, "delta": 10.0, "eta": 1.0, "shuffle": 0.0,
 			},
 			keys:   classificationKeys,
 			absent: regressionKeys,
@@ -246,7 +248,7 @@ func TestRunText(t *testing.T) {
 		},
 		{
 			args: []string{"run", "-data", svm, "-shuffle", "3", "-limit", "5", "-delta", "2"},
-			want: []string{"tiny.svm", "5 (limit 5), shuffled, seed 3", "classification, logistic loss", "delta 2, eta default", "error rate", "AUC", "logloss"},
+			want: []string{"tiny.svm", "5 (limit 5), shuffled, seed 3", "classification, logistic loss", "occfm      delta 2, eta 1 (default)", "error rate", "AUC", "logloss"},
 		},
 	} {
 		stdout, _ := runOK(t, tc.args...)
@@ -375,5 +377,59 @@ func TestRunMovieLens100K(t *testing.T) {
 	// Ratings are 1..5, so any sane predictor has RMSE below 5.
 	if rmse := rec["rmse"].(float64); !(rmse > 0 && rmse < 5) {
 		t.Errorf("rmse = %v, want in (0, 5)", rmse)
+	}
+}
+
+// sharedData returns the path of a file in the shared data folder beside
+// the repository, or skips the test.
+func sharedData(t *testing.T, rel string) string {
+	t.Helper()
+	p := "../../../shared/data/" + rel
+	if _, err := os.Stat(p); err != nil {
+		t.Skipf("shared data not present (%v): this test needs %s", err, rel)
+	}
+	return p
+}
+
+// TestRunGzipIdentical is an acceptance line of the core issue: the same
+// file given plain and gzipped yields identical metrics. IJCNN1 ships
+// gzipped; the test writes a plain copy to a temporary folder.
+func TestRunGzipIdentical(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: skipping a full IJCNN1 pass")
+	}
+	gzPath := sharedData(t, "ijcnn1/ijcnn1.gz")
+	f, err := os.Open(gzPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain := filepath.Join(t.TempDir(), "ijcnn1")
+	out, err := os.Create(plain)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := io.Copy(out, zr); err != nil {
+		t.Fatal(err)
+	}
+	if err := out.Close(); err != nil {
+		t.Fatal(err)
+	}
+	var recs []map[string]any
+	for _, p := range []string{gzPath, plain} {
+		stdout, _ := runOK(t, "run", "-data", p, "-shuffle", "1", "-json", "-quiet")
+		recs = append(recs, jsonLines(t, stdout)[0])
+	}
+	for _, k := range []string{"task", "rows", "features", "avg_loss", "error_rate", "auc", "logloss"} {
+		if recs[0][k] != recs[1][k] {
+			t.Errorf("%s: gzipped %v, plain %v", k, recs[0][k], recs[1][k])
+		}
+	}
+	if recs[0]["task"] != "classification" || recs[0]["rows"] != 49990.0 {
+		t.Errorf("task %v, rows %v; want classification, 49990", recs[0]["task"], recs[0]["rows"])
 	}
 }

@@ -34,8 +34,8 @@ type record struct {
 	Format        string  `json:"format"`
 	Layout        string  `json:"layout"`
 	Features      int     `json:"features"`
-	Delta         float64 `json:"delta"` // 0: the learner's default
-	Eta           float64 `json:"eta"`   // 0: the learner's default
+	Delta         float64 `json:"delta"` // in effect (the learner's default for -delta 0)
+	Eta           float64 `json:"eta"`   // in effect (the learner's default for -eta 0)
 	Shuffle       uint64  `json:"shuffle"`
 	Limit         int     `json:"limit"`
 	Rows          int     `json:"rows"`
@@ -77,6 +77,10 @@ func updatesPerSec(rows int, d time.Duration) float64 {
 
 func (r report) record(p *player) record {
 	s := p.metrics.Summary()
+	delta, eta := r.settings.delta, r.settings.eta
+	if c, ok := p.learner.(core.Configured); ok {
+		delta, eta = c.Config().Delta, c.Config().Eta
+	}
 	rec := record{
 		Learner:       p.name,
 		Task:          r.task.String(),
@@ -85,8 +89,8 @@ func (r report) record(p *player) record {
 		Format:        string(r.format),
 		Layout:        r.layout,
 		Features:      r.features,
-		Delta:         r.settings.delta,
-		Eta:           r.settings.eta,
+		Delta:         delta,
+		Eta:           eta,
 		Shuffle:       r.settings.shuffle,
 		Limit:         r.settings.limit,
 		Rows:          s.Rows,
@@ -132,7 +136,12 @@ func (r report) writeText(w io.Writer) error {
 	fmt.Fprintf(tw, "rows\t%s, %s\n", rows, order)
 	fmt.Fprintf(tw, "features\t%s\n", commas(r.features))
 	fmt.Fprintf(tw, "task\t%s, %s loss\n", r.task, r.task.Loss())
-	fmt.Fprintf(tw, "settings\tdelta %s, eta %s\n", orDefault(r.settings.delta), orDefault(r.settings.eta))
+	for _, p := range r.players {
+		if c, ok := p.learner.(core.Configured); ok {
+			fmt.Fprintf(tw, "%s\tdelta %s, eta %s\n", p.name,
+				orDefault(r.settings.delta, c.Config().Delta), orDefault(r.settings.eta, c.Config().Eta))
+		}
+	}
 	fmt.Fprintf(tw, "wall time\t%.3f s\n", r.wall.Seconds())
 	if err := tw.Flush(); err != nil {
 		return err
@@ -162,10 +171,11 @@ func (r report) writeText(w io.Writer) error {
 	return err
 }
 
-// orDefault formats a setting whose zero means the learner's default.
-func orDefault(x float64) string {
-	if x == 0 {
-		return "default"
+// orDefault formats the value a learner uses for a flag whose zero means
+// the learner's default.
+func orDefault(flag, used float64) string {
+	if flag == 0 {
+		return fmt.Sprintf("%v (default)", used)
 	}
-	return fmt.Sprint(x)
+	return fmt.Sprint(used)
 }
