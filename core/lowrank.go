@@ -2,7 +2,6 @@ package core
 
 import (
 	"math"
-	"sort"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -131,7 +130,7 @@ func (c *lowRankSym) eigen() ([]float64, *mat.Dense) {
 	for i := range idx {
 		idx[i] = i
 	}
-	sort.SliceStable(idx, func(p, q int) bool { return math.Abs(vals[idx[p]]) > math.Abs(vals[idx[q]]) })
+	sortByAbsDesc(idx, vals)
 	sorted := make([]float64, b)
 	out := mat.NewDense(b, b, nil)
 	for k, i := range idx {

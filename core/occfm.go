@@ -516,20 +516,15 @@ func (o *OCCFM) refresh(x Sparse) float64 {
 	// S keeps the Ritz pairs that converged (residual ≤ 1e-3·|θ₁|; always
 	// the first): the others would only loosen the certificate's ‖B‖, and
 	// count towards its estimate of ‖D‖ instead.
-	sk := len(res.vecs)
-	rest := res.next
-	for i := 1; i < len(res.vecs); i++ {
-		if res.resid[i] > 1e-3*math.Abs(res.theta[0]) {
-			sk = i
-			for _, j := range []int{i} {
-				rest = max(rest, math.Abs(res.theta[j])+res.resid[j])
-			}
-			for j := i + 1; j < len(res.vecs); j++ {
-				rest = max(rest, math.Abs(res.theta[j])+res.resid[j])
-			}
-			break
-		}
+	sk := 1
+	for sk < len(res.vecs) && res.resid[sk] <= 1e-3*math.Abs(res.theta[0]) {
+		sk++
 	}
+	rest := res.next
+	for j := sk; j < len(res.vecs); j++ {
+		rest = max(rest, math.Abs(res.theta[j])+res.resid[j])
+	}
+	sk = min(sk, len(res.vecs))
 	res.vecs, res.ay, res.theta = res.vecs[:sk], res.ay[:sk], res.theta[:sk]
 	o.c.rebase(res.vecs, o.s.RecompressTol*o.s.Delta, o.s.Delta)
 	o.sk = sk
