@@ -53,6 +53,19 @@ type Config struct {
 	Eta float64
 	// Seed seeds any randomness in the learner. Zero means seed 1.
 	Seed uint64
+	// Gamma is the step-size schedule of Frank-Wolfe learners; the zero
+	// value is InvSqrt. Other learners ignore it.
+	Gamma Schedule
+	// Loss, when not nil, replaces the task's loss (Task.Loss).
+	Loss *Loss
+}
+
+// LossOf returns the loss c asks for: *c.Loss if set, else c.Task.Loss().
+func (c Config) LossOf() Loss {
+	if c.Loss != nil {
+		return *c.Loss
+	}
+	return c.Task.Loss()
 }
 
 // Spec describes a registered learner.

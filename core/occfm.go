@@ -146,9 +146,9 @@ func (s OCCFMSettings) withDefaults() OCCFMSettings {
 }
 
 // OCCFMSettingsFor maps the common registry Config onto OCCFM settings:
-// δ, η, the seed, and the loss of the task.
+// δ, η, the seed, the γ schedule and the loss.
 func OCCFMSettingsFor(c Config) OCCFMSettings {
-	return OCCFMSettings{Delta: c.Delta, Eta: c.Eta, Loss: c.Task.Loss(), Seed: c.Seed}
+	return OCCFMSettings{Delta: c.Delta, Eta: c.Eta, Loss: c.LossOf(), Seed: c.Seed, Gamma: c.Gamma}
 }
 
 // OCCFM is the Online Compact Convexified Factorization Machine, the
@@ -236,7 +236,8 @@ func (o *OCCFM) Config() Config {
 	if o.s.Loss == Logistic {
 		task = Classification
 	}
-	return Config{Task: task, Delta: o.s.Delta, Eta: o.s.Eta, Seed: o.s.Seed}
+	loss := o.s.Loss
+	return Config{Task: task, Delta: o.s.Delta, Eta: o.s.Eta, Seed: o.s.Seed, Gamma: o.s.Gamma, Loss: &loss}
 }
 
 var _ Configured = (*OCCFM)(nil)

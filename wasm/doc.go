@@ -1,0 +1,56 @@
+// Command wasm is the in-browser edge of OCCFM: the core compiled with
+// GOOS=js GOARCH=wasm. It exposes one namespaced JS API, globalThis.occfm,
+// and renders the views Go owns (the live predictions table and the model
+// panel) through honnef.co/go/js/dom/v2. The page's JS (ui/app.js) owns
+// scheduling: it calls run() from requestAnimationFrame with a time budget.
+//
+// # JS API (globalThis.occfm, set when the "occfm-ready" event fires)
+//
+//	learners() → [{name, summary}]           the core registry
+//	demos()    → [{name, title, task}]       built-in synthetic streams
+//	start(config: string JSON)  → snapshot JSON string
+//	    Starts a new session, discarding the old one. config:
+//	    {"source": "demo" | "file",
+//	     "demo": "planted-regression" | "planted-classification" | "ratings",
+//	     "file": "u.data",                  (name, for messages and format sniffing)
+//	     "learners": ["occfm"],             (several race on the same rows)
+//	     "task": "auto" | "regression" | "classification",
+//	     "format": "auto" | "libsvm" | "csv" | "movielens",
+//	     "roles": {"column": "label" | "categorical" | "numeric" | "ignore"},
+//	     "delta": 0, "eta": 0,              (0: the learner's default)
+//	     "gamma": "1/sqrt(t)" | "2/(t+1)" | "constant",
+//	     "loss": "auto" | "squared" | "logistic",
+//	     "seed": 1}
+//	feed(bytes: Uint8Array) → number         copies a chunk of the file (already
+//	                                         decompressed, or gzip: both work)
+//	end()                                    no more chunks: the file is complete
+//	wanted() → number                        bytes the session would like buffered
+//	                                         before it can go on (0: enough)
+//	run(ms: number, maxRows: number) → snapshot JSON string
+//	    Learns rows for at most ms milliseconds and at most maxRows rows
+//	    (maxRows 0: no limit), then returns. It never waits for data: with
+//	    too little buffered it returns with state "waiting".
+//	snapshot() → snapshot JSON string        without learning
+//	reset()                                  restarts the current session from row 0
+//	                                         (demos only; for a file the page
+//	                                         starts it again and feeds it anew)
+//
+// A snapshot is compact JSON:
+//
+//	{"state": "waiting" | "running" | "done" | "error",
+//	 "error": "core: u.data:3: field 3: …",     (when state is "error")
+//	 "source": "u.data", "layout": "movielens u.data (tab)",
+//	 "task": "regression" | "classification", "rows": 12345, "features": 2625,
+//	 "learners": [{"name": "occfm", "rows": 12345, "seconds": 1.2,
+//	               "rmse": 1.04, "mae": 0.86,                 (regression)
+//	               "error_rate": 0.09, "auc": 0.9, "logloss": 0.25,  (classification)
+//	               "avg_loss": 1.08}],
+//	 "points": [[rows, ms, m₁, l₁, m₂, l₂, …], …],  new checkpoints since the last
+//	           snapshot: rows learned, learning time in ms, then per learner the
+//	           progressive metric (RMSE or error rate) and the average loss
+//	 "decimated": false,                        true when Go thinned its checkpoint
+//	                                            spacing (the page should thin too)
+//	 "preview": {"format": "csv", "lines": ["…"], "columns": [{"name", "role"}]},
+//	                                            (first snapshot of a file only)
+//	 "known": "…"}                              what is known about the demo's optimum
+package main

@@ -1,0 +1,543 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/occfm/occfm/core"
+)
+
+// config is what the page's start() passes (see doc.go).
+type config struct {
+	Source   string            `json:"source"` // "demo" or "file"
+	Demo     string            `json:"demo"`
+	File     string            `json:"file"`
+	Learners []string          `json:"learners"`
+	Task     string            `json:"task"`   // auto, regression, classification
+	Format   string            `json:"format"` // auto, libsvm, csv, movielens
+	Roles    map[string]string `json:"roles"`
+	Delta    float64           `json:"delta"`
+	Eta      float64           `json:"eta"`
+	Gamma    string            `json:"gamma"` // 1/sqrt(t), 2/(t+1), constant
+	Loss     string            `json:"loss"`  // auto, squared, logistic
+	Seed     uint64            `json:"seed"`
+}
+
+const (
+	// readyBytes is how much unread input a file session wants buffered
+	// before it parses on: more than the reader's read-ahead (1 MiB sniff,
+	// 64 KiB buffer) plus any reasonable line, so that a read never finds
+	// the buffer empty in the middle of the stream (the reader's errors are
+	// sticky). A line longer than this is reported, not lost silently.
+	readyBytes = 8 << 20
+	// guessRows is how many leading labels decide an "auto" task, as in
+	// the CLI.
+	guessRows = 1000
+	// maxPoints bounds the stored checkpoints per session; when reached,
+	// every other one is dropped and the spacing doubles.
+	maxPoints = 2000
+	// keepPredictions is the length of the latest-predictions table.
+	keepPredictions = 12
+)
+
+// errStarved is what feedBuffer.Read returns when the page has not fed
+// enough bytes yet. The session only parses while readyBytes are buffered,
+// so it surfaces only for a line longer than that.
+var errStarved = errors.New("a line is longer than the page's 8 MiB read-ahead (use the command line for such files)")
+
+// feedBuffer holds the bytes the page fed and the stream has not read yet.
+type feedBuffer struct {
+	data   []byte
+	off    int
+	closed bool
+}
+
+func (b *feedBuffer) Read(p []byte) (int, error) {
+	if b.off == len(b.data) {
+		if b.closed {
+			return 0, io.EOF
+		}
+		return 0, errStarved
+	}
+	n := copy(p, b.data[b.off:])
+	b.off += n
+	return n, nil
+}
+
+// write appends a chunk, compacting what was read.
+func (b *feedBuffer) write(p []byte) {
+	if b.off > 0 && b.off >= len(b.data)/2 {
+		n := copy(b.data, b.data[b.off:])
+		b.data = b.data[:n]
+		b.off = 0
+	}
+	b.data = append(b.data, p...)
+}
+
+func (b *feedBuffer) buffered() int { return len(b.data) - b.off }
+
+// ready reports whether the stream may read on without starving.
+func (b *feedBuffer) ready() bool { return b.closed || b.buffered() >= readyBytes }
+
+// player is one learner racing on the session's rows.
+type player struct {
+	name    string
+	learner core.Learner
+	metrics *core.Metrics
+	elapsed time.Duration
+}
+
+// prediction is a row of the latest-predictions table.
+type prediction struct {
+	Features string  `json:"features"`
+	Yhat     float64 `json:"yhat"`
+	Y        float64 `json:"y"`
+	Loss     float64 `json:"loss"`
+}
+
+// namer names features for the predictions table.
+type namer interface{ FeatureName(i int) string }
+
+// session is one learning run on a demo or a file: the source, the racing
+// learners, the checkpoints for the curves and the latest predictions. It
+// never blocks: step learns what the buffered input allows and returns.
+type session struct {
+	cfg    config
+	source core.ExampleSource
+	names  namer
+	file   *feedBuffer // nil for demos
+	stream *core.Stream
+	known  string
+
+	task    core.Task
+	taskSet bool
+	players []*player
+	pending []core.Example // rows read to guess the task, to play first
+	ex      core.Example
+
+	rows    int
+	state   string // waiting, running, done, error
+	err     string
+	elapsed time.Duration
+
+	points    [][]float64 // stored checkpoints
+	sent      int         // points already in a snapshot
+	spacing   int
+	decimated bool
+	preview   *preview
+	preds     []prediction // ring, newest last
+}
+
+type preview struct {
+	Format  string          `json:"format"`
+	Layout  string          `json:"layout"`
+	Lines   []string        `json:"lines"`
+	Columns []previewColumn `json:"columns,omitempty"`
+	sent    bool
+}
+
+type previewColumn struct {
+	Name string `json:"name"`
+	Role string `json:"role"`
+}
+
+var roleNames = map[core.Role]string{
+	core.RoleLabel: "label", core.RoleCategorical: "categorical",
+	core.RoleNumeric: "numeric", core.RoleIgnore: "ignore",
+}
+
+// newSession checks cfg and starts a session; a file session then waits
+// for feed.
+func newSession(cfg config) (*session, error) {
+	if len(cfg.Learners) == 0 {
+		cfg.Learners = []string{"occfm"}
+	}
+	s := &session{cfg: cfg, state: "waiting", spacing: 1}
+	for _, name := range cfg.Learners {
+		if _, err := core.NewLearner(name, core.Config{}); err != nil {
+			return nil, err
+		}
+	}
+	switch cfg.Task {
+	case "", "auto":
+	default:
+		t, err := core.ParseTask(cfg.Task)
+		if err != nil {
+			return nil, err
+		}
+		s.setTask(t)
+	}
+	switch cfg.Source {
+	case "demo":
+		d, ok := core.DemoByName(cfg.Demo)
+		if !ok {
+			return nil, fmt.Errorf("unknown demo %q", cfg.Demo)
+		}
+		ds := d.New(max(cfg.Seed, 1))
+		s.source, s.names, s.known = ds, ds, d.Known
+		if !s.taskSet {
+			s.setTask(d.Task)
+		}
+		s.state = "running"
+	case "file":
+		s.file = &feedBuffer{}
+	default:
+		return nil, fmt.Errorf("unknown source %q (want demo or file)", cfg.Source)
+	}
+	return s, nil
+}
+
+// setTask fixes the task and creates the learners for it.
+func (s *session) setTask(t core.Task) {
+	s.task, s.taskSet = t, true
+	c := core.Config{Task: t, Delta: s.cfg.Delta, Eta: s.cfg.Eta, Seed: s.cfg.Seed}
+	switch s.cfg.Gamma {
+	case "2/(t+1)":
+		c.Gamma = core.Harmonic
+	case "constant":
+		c.Gamma = core.Constant
+	}
+	switch s.cfg.Loss {
+	case "squared":
+		l := core.Squared
+		c.Loss = &l
+	case "logistic":
+		l := core.Logistic
+		c.Loss = &l
+	}
+	s.players = s.players[:0]
+	for _, name := range s.cfg.Learners {
+		l, _ := core.NewLearner(name, c) // names were checked in newSession
+		s.players = append(s.players, &player{name: name, learner: l, metrics: core.NewMetrics(t, c.LossOf())})
+	}
+}
+
+// feed appends a chunk of the file.
+func (s *session) feed(p []byte) {
+	if s.file != nil && !s.file.closed {
+		s.file.write(p)
+	}
+}
+
+// end marks the file complete.
+func (s *session) end() {
+	if s.file != nil {
+		s.file.closed = true
+	}
+}
+
+// wanted returns how many more bytes the session would like buffered.
+func (s *session) wanted() int {
+	if s.file == nil || s.file.closed || s.state == "done" || s.state == "error" {
+		return 0
+	}
+	return max(0, readyBytes+(1<<20)-s.file.buffered())
+}
+
+func (s *session) fail(err error) {
+	s.state, s.err = "error", err.Error()
+}
+
+// open creates the file's stream once enough bytes are buffered.
+func (s *session) open() bool {
+	if s.stream != nil {
+		return true
+	}
+	if !s.file.ready() {
+		return false
+	}
+	set := core.ReaderSettings{Name: s.cfg.File, Format: core.Format(s.cfg.Format)}
+	if s.cfg.Format == "" {
+		set.Format = core.FormatAuto
+	}
+	if len(s.cfg.Roles) > 0 {
+		set.Roles = map[string]core.Role{}
+		for col, r := range s.cfg.Roles {
+			role := core.RoleGuess
+			for k, v := range roleNames {
+				if v == r {
+					role = k
+				}
+			}
+			set.Roles[col] = role
+		}
+	}
+	// The first lines for the preview, from the bytes already buffered.
+	head := s.file.data[s.file.off:]
+	st, err := core.NewStream(s.file, set)
+	if err != nil {
+		s.fail(err)
+		return false
+	}
+	s.stream, s.source, s.names = st, st, st
+	p := &preview{Format: string(st.Format()), Layout: st.Layout()}
+	if len(head) > 1 && head[0] == 0x1f && head[1] == 0x8b {
+		p.Lines = []string{"(gzip-compressed: decompressed while streaming)"}
+	} else {
+		for _, l := range strings.SplitN(string(head[:min(len(head), 4096)]), "\n", 7)[:min(6, strings.Count(string(head[:min(len(head), 4096)]), "\n"))] {
+			p.Lines = append(p.Lines, strings.TrimRight(l, "\r"))
+		}
+	}
+	for _, c := range st.Columns() {
+		p.Columns = append(p.Columns, previewColumn{Name: c.Name, Role: roleNames[c.Role]})
+	}
+	s.preview = p
+	if !s.taskSet && st.Format() == core.FormatMovieLens {
+		s.setTask(core.Regression)
+	}
+	return true
+}
+
+// next reads the next raw row into s.ex. It returns false with the state
+// set when the session must stop for now (waiting, done or error).
+func (s *session) next() bool {
+	if s.file != nil && !s.file.ready() {
+		s.state = "waiting"
+		return false
+	}
+	err := s.source.Next(&s.ex)
+	switch {
+	case err == nil:
+		return true
+	case err == io.EOF:
+		s.state = "done"
+	default:
+		s.fail(err)
+	}
+	return false
+}
+
+// step learns at most maxRows rows (0: no limit) until the deadline and
+// returns the number learned.
+func (s *session) step(deadline time.Time, maxRows int) int {
+	if s.state == "done" || s.state == "error" {
+		return 0
+	}
+	if s.file != nil && !s.open() {
+		if s.state != "error" {
+			s.state = "waiting"
+		}
+		return 0
+	}
+	s.state = "running"
+	if !s.taskSet && !s.guessTask() {
+		return 0
+	}
+	n := 0
+	for maxRows <= 0 || n < maxRows {
+		if n%16 == 0 && n > 0 && !time.Now().Before(deadline) {
+			break
+		}
+		var ex core.Example
+		if len(s.pending) > 0 {
+			ex, s.pending = s.pending[0], s.pending[1:]
+		} else {
+			if !s.next() {
+				break
+			}
+			ex = s.ex
+		}
+		y, err := s.task.Label(ex.Y)
+		if err != nil {
+			s.fail(fmt.Errorf("%s:%d: %v", s.cfg.File, s.lineOf(), err))
+			break
+		}
+		s.play(core.Example{X: ex.X, Y: y})
+		n++
+	}
+	return n
+}
+
+func (s *session) lineOf() int {
+	if s.stream != nil {
+		return s.stream.Line()
+	}
+	return s.rows + 1
+}
+
+// guessTask reads up to guessRows rows and picks the task from their
+// labels with core.GuessTask, as the CLI does; the rows are played first.
+func (s *session) guessTask() bool {
+	for len(s.pending) < guessRows {
+		if !s.next() {
+			if s.state != "done" {
+				return false
+			}
+			s.state = "running"
+			break
+		}
+		s.pending = append(s.pending, s.ex.Clone())
+	}
+	labels := make([]float64, len(s.pending))
+	for i, ex := range s.pending {
+		labels[i] = ex.Y
+	}
+	s.setTask(core.GuessTask(labels))
+	if len(s.pending) == 0 {
+		s.state = "done"
+		return false
+	}
+	return true
+}
+
+// play runs one round for every learner and records what the views show.
+func (s *session) play(ex core.Example) {
+	var first float64
+	for i, p := range s.players {
+		t0 := time.Now()
+		yhat := core.Play(p.learner, ex, p.metrics)
+		d := time.Since(t0)
+		p.elapsed += d
+		s.elapsed += d
+		if i == 0 {
+			first = yhat
+		}
+	}
+	s.rows++
+	if len(s.players) > 0 {
+		s.record(ex, first)
+	}
+	if s.rows%s.spacing == 0 {
+		s.checkpoint()
+	}
+}
+
+func (s *session) record(ex core.Example, yhat float64) {
+	loss := s.players[0].metrics.Loss().Value(yhat, ex.Y)
+	if len(s.preds) == keepPredictions {
+		copy(s.preds, s.preds[1:])
+		s.preds = s.preds[:keepPredictions-1]
+	}
+	s.preds = append(s.preds, prediction{Features: s.describe(ex.X), Yhat: yhat, Y: ex.Y, Loss: loss})
+}
+
+// describe summarizes a feature vector: up to four "name=value" entries.
+func (s *session) describe(x core.Sparse) string {
+	var b strings.Builder
+	for k, j := range x.Ind {
+		if k == 4 {
+			fmt.Fprintf(&b, " … (+%d)", len(x.Ind)-4)
+			break
+		}
+		if k > 0 {
+			b.WriteString(", ")
+		}
+		name := strconv.Itoa(j)
+		if s.names != nil {
+			name = s.names.FeatureName(j)
+		}
+		b.WriteString(name)
+		if v := x.Val[k]; v != 1 || !strings.Contains(name, "=") {
+			b.WriteString(":" + strconv.FormatFloat(v, 'g', 3, 64))
+		}
+	}
+	return b.String()
+}
+
+// checkpoint stores [rows, ms, metric₁, loss₁, …], thinning when full.
+func (s *session) checkpoint() {
+	pt := []float64{float64(s.rows), float64(s.elapsed.Microseconds()) / 1000}
+	for _, p := range s.players {
+		sum := p.metrics.Summary()
+		m := sum.RMSE
+		if s.task == core.Classification {
+			m = sum.ErrorRate
+		}
+		pt = append(pt, m, sum.AvgLoss)
+	}
+	s.points = append(s.points, pt)
+	if len(s.points) >= maxPoints {
+		kept := s.points[:0]
+		for i, p := range s.points {
+			if i%2 == 1 {
+				kept = append(kept, p)
+			}
+		}
+		s.points = kept
+		s.sent = min(s.sent, len(kept))
+		s.spacing *= 2
+		s.decimated = true
+	}
+}
+
+// snapshot is the compact JSON the page reads (see doc.go).
+type snapshot struct {
+	State     string          `json:"state"`
+	Error     string          `json:"error,omitempty"`
+	Source    string          `json:"source"`
+	Layout    string          `json:"layout,omitempty"`
+	Task      string          `json:"task,omitempty"`
+	Rows      int             `json:"rows"`
+	Features  int             `json:"features"`
+	Learners  []learnerStatus `json:"learners"`
+	Points    [][]float64     `json:"points"`
+	Decimated bool            `json:"decimated"`
+	Preview   *preview        `json:"preview,omitempty"`
+	Known     string          `json:"known,omitempty"`
+}
+
+type learnerStatus struct {
+	Name      string   `json:"name"`
+	Rows      int      `json:"rows"`
+	Seconds   float64  `json:"seconds"`
+	AvgLoss   float64  `json:"avg_loss"`
+	RMSE      *float64 `json:"rmse,omitempty"`
+	MAE       *float64 `json:"mae,omitempty"`
+	ErrorRate *float64 `json:"error_rate,omitempty"`
+	AUC       *float64 `json:"auc,omitempty"`
+	LogLoss   *float64 `json:"logloss,omitempty"`
+}
+
+func finite(x float64) *float64 {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return nil
+	}
+	return &x
+}
+
+// snapshotJSON returns the snapshot and marks its points and preview sent.
+func (s *session) snapshotJSON() string {
+	snap := snapshot{State: s.state, Error: s.err, Rows: s.rows, Points: s.points[s.sent:], Decimated: s.decimated, Known: s.known}
+	s.sent, s.decimated = len(s.points), false
+	if s.cfg.Source == "demo" {
+		snap.Source = s.cfg.Demo
+	} else {
+		snap.Source = s.cfg.File
+	}
+	if s.stream != nil {
+		snap.Layout = s.stream.Layout()
+		snap.Features = s.stream.Dim()
+	} else if d, ok := s.source.(interface{ Dim() int }); ok {
+		snap.Features = d.Dim()
+	}
+	if s.taskSet {
+		snap.Task = s.task.String()
+	}
+	if s.preview != nil && !s.preview.sent {
+		snap.Preview, s.preview.sent = s.preview, true
+	}
+	for _, p := range s.players {
+		sum := p.metrics.Summary()
+		ls := learnerStatus{Name: p.name, Rows: sum.Rows, Seconds: p.elapsed.Seconds(), AvgLoss: sum.AvgLoss}
+		if s.task == core.Classification {
+			ls.ErrorRate, ls.AUC, ls.LogLoss = finite(sum.ErrorRate), finite(sum.AUC), finite(sum.LogLoss)
+		} else {
+			ls.RMSE, ls.MAE = finite(sum.RMSE), finite(sum.MAE)
+		}
+		snap.Learners = append(snap.Learners, ls)
+	}
+	if snap.Points == nil {
+		snap.Points = [][]float64{}
+	}
+	b, err := json.Marshal(snap)
+	if err != nil {
+		return `{"state":"error","error":` + strconv.Quote(err.Error()) + `}`
+	}
+	return string(b)
+}

@@ -1,0 +1,219 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/occfm/occfm/core"
+)
+
+// ratingsText returns a u.data-like file of n rows (user item rating time).
+func ratingsText(n int, seed uint64) string {
+	rng := rand.New(rand.NewPCG(seed, 1))
+	var b strings.Builder
+	for i := 0; i < n; i++ {
+		u, it := 1+rng.IntN(50), 1+rng.IntN(80)
+		fmt.Fprintf(&b, "%d\t%d\t%d\t%d\n", u, it, 1+(u*it)%5, 880000000+i)
+	}
+	return b.String()
+}
+
+func decode(t *testing.T, js string) snapshot {
+	t.Helper()
+	var s snapshot
+	if err := json.Unmarshal([]byte(js), &s); err != nil {
+		t.Fatalf("snapshot is not JSON: %v\n%s", err, js)
+	}
+	return s
+}
+
+// runAll feeds text in chunks of the given size, ends the file and steps
+// until the session stops.
+func runAll(t *testing.T, s *session, text string, chunk int) {
+	t.Helper()
+	for off := 0; off < len(text); off += chunk {
+		s.feed([]byte(text[off:min(off+chunk, len(text))]))
+		s.step(time.Now().Add(time.Second), 0)
+	}
+	s.end()
+	for i := 0; i < 1000 && s.state != "done" && s.state != "error"; i++ {
+		s.step(time.Now().Add(time.Second), 0)
+	}
+}
+
+// cliRMSE plays the file the way the CLI does with -shuffle 0: rows in
+// file order through core.Play.
+func cliSummary(t *testing.T, text string, task core.Task) core.Summary {
+	t.Helper()
+	st, err := core.NewStream(strings.NewReader(text), core.ReaderSettings{Name: "x"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, _ := core.NewLearner("occfm", core.Config{Task: task})
+	m := core.NewMetrics(task, task.Loss())
+	var ex core.Example
+	for st.Next(&ex) == nil {
+		y, err := task.Label(ex.Y)
+		if err != nil {
+			t.Fatal(err)
+		}
+		core.Play(l, core.Example{X: ex.X, Y: y}, m)
+	}
+	return m.Summary()
+}
+
+// TestFileSessionMatchesCLI checks that chunked feeding, whatever the chunk
+// size, gives exactly the CLI's progressive metrics.
+func TestFileSessionMatchesCLI(t *testing.T) {
+	text := ratingsText(3000, 1)
+	want := cliSummary(t, text, core.Regression)
+	for _, chunk := range []int{1, 7, 4096, len(text)} {
+		s, err := newSession(config{Source: "file", File: "u.data"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		runAll(t, s, text, chunk)
+		snap := decode(t, s.snapshotJSON())
+		if snap.State != "done" || snap.Rows != 3000 || snap.Task != "regression" {
+			t.Fatalf("chunk %d: state %q rows %d task %q (error %q)", chunk, snap.State, snap.Rows, snap.Task, snap.Error)
+		}
+		if got := *snap.Learners[0].RMSE; got != want.RMSE {
+			t.Errorf("chunk %d: RMSE %v, CLI path %v", chunk, got, want.RMSE)
+		}
+	}
+}
+
+// TestFileSessionWaits checks that a session never parses with less than
+// readyBytes buffered until the file ends, and asks for more.
+func TestFileSessionWaits(t *testing.T) {
+	s, _ := newSession(config{Source: "file", File: "u.data"})
+	s.feed([]byte(ratingsText(100, 2)))
+	if n := s.step(time.Now().Add(time.Second), 0); n != 0 || s.state != "waiting" {
+		t.Fatalf("learned %d rows in state %q before enough input", n, s.state)
+	}
+	if s.wanted() <= 0 {
+		t.Errorf("wanted() = %d while waiting", s.wanted())
+	}
+	s.end()
+	if s.wanted() != 0 {
+		t.Errorf("wanted() = %d after end", s.wanted())
+	}
+	s.step(time.Now().Add(time.Second), 0)
+	if s.state != "done" || s.rows != 100 {
+		t.Errorf("state %q rows %d, want done 100", s.state, s.rows)
+	}
+}
+
+func TestFileSessionClassificationAndErrors(t *testing.T) {
+	var b strings.Builder
+	for i := 0; i < 500; i++ {
+		fmt.Fprintf(&b, "%+d 1:%.2f 3:1\n", 1-2*(i%2), float64(i%7)/7)
+	}
+	text := b.String()
+	s, _ := newSession(config{Source: "file", File: "a.svm"})
+	runAll(t, s, text, 100)
+	snap := decode(t, s.snapshotJSON())
+	want := cliSummary(t, text, core.Classification)
+	if snap.Task != "classification" || snap.State != "done" || *snap.Learners[0].AUC != want.AUC {
+		t.Errorf("task %q state %q AUC %v, want classification done %v", snap.Task, snap.State, *snap.Learners[0].AUC, want.AUC)
+	}
+	if snap.Learners[0].RMSE != nil {
+		t.Error("classification snapshot carries an RMSE")
+	}
+
+	bad := text[:200] + "+1 1:x\n" + text[200:]
+	s, _ = newSession(config{Source: "file", File: "bad.svm"})
+	runAll(t, s, bad, 64)
+	snap = decode(t, s.snapshotJSON())
+	if snap.State != "error" || !strings.Contains(snap.Error, "bad.svm:") {
+		t.Errorf("state %q error %q, want an error naming bad.svm and the line", snap.State, snap.Error)
+	}
+}
+
+// TestSessionBudgets checks maxRows and that snapshots carry each point once.
+func TestSessionBudgets(t *testing.T) {
+	text := ratingsText(5000, 3)
+	s, _ := newSession(config{Source: "file", File: "u.data"})
+	s.feed([]byte(text))
+	s.end()
+	if n := s.step(time.Now().Add(time.Minute), 10); n != 10 {
+		t.Errorf("step with maxRows 10 learned %d", n)
+	}
+	first := decode(t, s.snapshotJSON())
+	if first.Preview == nil || first.Preview.Format != "movielens" || len(first.Preview.Lines) == 0 {
+		t.Errorf("first snapshot's preview = %+v", first.Preview)
+	}
+	s.step(time.Now().Add(time.Minute), 0)
+	second := decode(t, s.snapshotJSON())
+	if second.Preview != nil {
+		t.Error("the preview was sent twice")
+	}
+	total := len(first.Points) + len(second.Points)
+	if total == 0 || int(second.Points[len(second.Points)-1][0]) > 5000 {
+		t.Errorf("points: %d", total)
+	}
+	if third := decode(t, s.snapshotJSON()); len(third.Points) != 0 {
+		t.Errorf("a snapshot without new rows carried %d points", len(third.Points))
+	}
+}
+
+// TestCheckpointDecimation checks that the stored checkpoints stay bounded.
+func TestCheckpointDecimation(t *testing.T) {
+	text := ratingsText(30000, 4)
+	s, _ := newSession(config{Source: "file", File: "u.data"})
+	runAll(t, s, text, len(text))
+	if len(s.points) >= maxPoints || s.spacing < 16 {
+		t.Errorf("%d points stored at spacing %d after %d rows", len(s.points), s.spacing, s.rows)
+	}
+	for i := 1; i < len(s.points); i++ {
+		if s.points[i][0] <= s.points[i-1][0] {
+			t.Fatalf("checkpoints out of order at %d", i)
+		}
+	}
+}
+
+func TestDemoSessions(t *testing.T) {
+	for _, d := range core.Demos() {
+		s, err := newSession(config{Source: "demo", Demo: d.Name, Seed: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := s.step(time.Now().Add(time.Minute), 500); n != 500 {
+			t.Errorf("%s: learned %d rows, want 500", d.Name, n)
+		}
+		snap := decode(t, s.snapshotJSON())
+		if snap.State != "running" || snap.Task != d.Task.String() || len(s.preds) == 0 {
+			t.Errorf("%s: state %q task %q, %d predictions", d.Name, snap.State, snap.Task, len(s.preds))
+		}
+	}
+	if _, err := newSession(config{Source: "demo", Demo: "nope"}); err == nil {
+		t.Error("an unknown demo was accepted")
+	}
+	if _, err := newSession(config{Source: "demo", Demo: "ratings", Learners: []string{"nope"}}); err == nil {
+		t.Error("an unknown learner was accepted")
+	}
+}
+
+// TestMovieLensSession is the page's acceptance figure computed natively:
+// u.data in file order gives the CLI's -shuffle 0 RMSE exactly.
+func TestMovieLensSession(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a full ML-100K pass; skipped with -short")
+	}
+	data, err := os.ReadFile("../../shared/data/movielens-100k/u.data")
+	if err != nil {
+		t.Skipf("../shared/data not present: %v", err)
+	}
+	want := cliSummary(t, string(data), core.Regression)
+	s, _ := newSession(config{Source: "file", File: "u.data"})
+	runAll(t, s, string(data), 1<<20)
+	snap := decode(t, s.snapshotJSON())
+	if snap.State != "done" || snap.Rows != 100000 || *snap.Learners[0].RMSE != want.RMSE {
+		t.Errorf("state %q rows %d RMSE %v, want done 100000 %v", snap.State, snap.Rows, *snap.Learners[0].RMSE, want.RMSE)
+	}
+}
