@@ -5,12 +5,13 @@ WASMEXEC := $(GOROOT)/lib/wasm/go_js_wasm_exec
 ADDR     ?= 127.0.0.1:8080
 FUZZTIME ?= 30s
 
-.PHONY: all test test-native test-wasm vet dist serve bench fuzz clean
+.PHONY: all test test-native test-wasm test-e2e vet dist serve bench fuzz clean
 
 all: dist
 
-## test: go vet (native and js/wasm), go test natively and under wasm.
-test: vet test-native test-wasm
+## test: go vet (native and js/wasm), go test natively and under wasm, and
+## the page end to end in headless Chromium.
+test: vet test-native test-wasm test-e2e
 
 vet:
 	$(GO) vet ./...
@@ -22,14 +23,31 @@ test-native:
 # Under wasm (node runs the test binary) the tests skip the slow real-data
 # passes with -short.
 test-wasm:
-	GOOS=js GOARCH=wasm $(GO) test -count=1 -short -exec="$(WASMEXEC)" ./core/... ./cmd/...
+	GOOS=js GOARCH=wasm $(GO) test -count=1 -short -exec="$(WASMEXEC)" ./core/... ./cmd/... ./wasm/...
+
+## test-e2e: the page built by `make dist`, driven in headless Chromium by
+## chromedp (e2e_test.go, build tag e2e). Installs Debian's chromium when it
+## is missing (apt-get: needs root, as in CI). E2E_SHOTS=dir keeps the
+## screenshots.
+test-e2e: dist
+	command -v chromium >/dev/null || { apt-get update && apt-get install -y chromium; }
+	$(GO) vet -tags e2e .
+	$(GO) test -tags e2e -count=1 -v -timeout 15m -run E2E .
 
 ## dist: the static page in dist/ (git-ignored), servable by any static host.
-dist:
+## uPlot comes from npm (ui/package.json); only dist/ gets a copy of it.
+UPLOT := ui/node_modules/uplot/dist
+dist: ui/node_modules
 	mkdir -p dist
 	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="-s -w" -o dist/occfm.wasm ./wasm
 	cp "$(GOROOT)/lib/wasm/wasm_exec.js" dist/
-	cp ui/index.html ui/app.js dist/
+	cp ui/index.html ui/app.js ui/style.css dist/
+	cp $(UPLOT)/uPlot.iife.min.js $(UPLOT)/uPlot.min.css dist/
+
+# npm ci installs exactly ui/package-lock.json (npm install when there is none).
+ui/node_modules: ui/package.json $(wildcard ui/package-lock.json)
+	if [ -f ui/package-lock.json ]; then npm ci --prefix ui; else npm install --prefix ui; fi
+	touch $@
 
 ## serve: build dist/ and serve it on $(ADDR).
 serve: dist

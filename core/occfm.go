@@ -98,8 +98,8 @@ type OCCFMSettings struct {
 	LMO LMOMethod
 	// Subspace is the size k of the tracked subspace. Zero means 6.
 	Subspace int
-	// RefreshTol is the relative eigenvalue error the LMOTracked accuracy
-	// guard aims for. Zero means 1e-3.
+	// RefreshTol is the eigenvalue error the LMOTracked certificate and
+	// guard allow, relative to max(|λ|, 2δ). Zero means 1e-3.
 	RefreshTol float64
 	// Seed seeds the small perturbation of Lanczos start vectors that keeps
 	// both ends of the spectrum in reach. Zero means 1.
@@ -416,7 +416,7 @@ func (o *OCCFM) lmo(x Sparse) (float64, []float64) {
 		// The LMO's objective is δ|λ| (⟨Ĉ, H⟩ for Ĉ = δ·sign(λ)·qqᵀ), so the
 		// guard compares |λ|: when the two ends of the spectrum are nearly
 		// equal either choice is as good.
-		rel := math.Abs(math.Abs(theta)-math.Abs(exact)) / math.Abs(exact)
+		rel := math.Abs(math.Abs(theta)-math.Abs(exact)) / o.lmoScale(exact)
 		o.guardErr = math.Max(o.guardErr, rel)
 		switch {
 		case rel > o.s.RefreshTol:
@@ -449,7 +449,15 @@ func (o *OCCFM) certified(theta float64) bool {
 	} else {
 		ub = max(th, dn) + bn
 	}
-	return ub <= th*(1+o.s.RefreshTol)
+	return ub <= th+o.s.RefreshTol*o.lmoScale(th)
+}
+
+// lmoScale is the scale against which the LMO's accuracy is measured:
+// max(|λ|, 2δ). 2δ bounds ‖2C‖₂, the C-part of H; near the optimum |λ| can
+// be far smaller, and the step's direction matters in proportion to the
+// scale of H, not of its shrinking top eigenvalue.
+func (o *OCCFM) lmoScale(lambda float64) float64 {
+	return max(math.Abs(lambda), 2*o.s.Delta)
 }
 
 // ritz runs Rayleigh-Ritz on S: it returns the eigenvalue θ of largest |θ|

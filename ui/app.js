@@ -1,18 +1,996 @@
-// Loads the Go core compiled to WebAssembly and lists its learners.
+// The OCCFM page. It loads the Go core (occfm.wasm), drives it from
+// requestAnimationFrame in time-boxed slices, streams picked files into it
+// with backpressure, and draws the progressive metrics with uPlot. The JS API
+// it calls, globalThis.occfm, is documented in wasm/doc.go. Go renders the
+// predictions table and the model panel itself; this file only provides
+// their empty containers.
+//
+// Sections: settings and the URL hash · LineChart · state · the session
+// (start, snapshots) · the file feeder · the scheduler · views · controls ·
+// export · boot.
 "use strict";
 
-addEventListener("occfm-ready", () => {
-  const list = document.getElementById("learners");
-  list.replaceChildren(...globalThis.occfm.learners().map((l) => {
-    const li = document.createElement("li");
-    li.textContent = `${l.name}: ${l.summary}`;
-    return li;
-  }));
+const SLICE_MS = 8;             // learning time per animation frame
+const CAP_MS = 16;              // the longest run call the row cap allows
+const CHUNK_BYTES = 1 << 20;    // at most 1 MiB per occfm.feed call
+const CHART_POINTS = 2000;      // a chart thins itself beyond this
+const CHART_INTERVAL_MS = 100;  // at most 10 chart redraws per second
+const COLORS = ["#2563eb", "#dc2626", "#059669", "#9333ea", "#ea580c", "#0891b2"];
+
+// ---- Settings and the URL hash ----------------------------------------------
+//
+// settings is the one source of truth for what the controls show and what the
+// hash says: #demo=ratings&learners=occfm&delta=10&eta=1&gamma=1/sqrt(t)&seed=1&speed=2000
+// delta and eta 0 mean "the learner's default" and are left out of the hash;
+// speed 0 is unlimited and written as speed=max.
+
+const GAMMAS = {"1/sqrt(t)": "1/√t", "2/(t+1)": "2/(t+1)", "constant": "constant"};
+const LOSSES = ["auto", "squared", "logistic"];
+const DEFAULTS = Object.freeze({
+  demo: "planted-regression", learners: ["occfm"], delta: 0, eta: 0,
+  gamma: "1/sqrt(t)", loss: "auto", seed: 1, speed: 2000,
 });
 
-const go = new Go();
-WebAssembly.instantiateStreaming(fetch("occfm.wasm"), go.importObject)
-  .then((res) => go.run(res.instance))
-  .catch((err) => {
-    document.getElementById("learners").textContent = `could not load the learner: ${err}`;
+// The speed slider is logarithmic: 1, 1.5, 2, 3, 5, 7 per decade from 1 to
+// 100,000 rows/s, then one last position for "max".
+const SPEEDS = [];
+for (let p = 1; p < 1e5; p *= 10) for (const m of [1, 1.5, 2, 3, 5, 7]) SPEEDS.push(m * p);
+SPEEDS.push(1e5);
+
+function parseHash(hash) {
+  const s = {...DEFAULTS, learners: [...DEFAULTS.learners]};
+  for (const part of hash.replace(/^#/, "").split("&")) {
+    const eq = part.indexOf("=");
+    if (eq < 0) continue;
+    const key = decode(part.slice(0, eq));
+    const val = decode(part.slice(eq + 1));
+    switch (key) {
+      case "demo": s.demo = val; break;
+      case "learners": s.learners = val.split(",").filter(Boolean); break;
+      case "delta": case "eta": s[key] = nonNegative(val, 0); break;
+      case "gamma": if (val in GAMMAS) s.gamma = val; break;
+      case "loss": if (LOSSES.includes(val)) s.loss = val; break;
+      case "seed": s.seed = Math.trunc(nonNegative(val, DEFAULTS.seed)); break;
+      case "speed": s.speed = val === "max" ? 0 : nonNegative(val, DEFAULTS.speed); break;
+    }
+  }
+  return s;
+}
+
+function formatHash(s) {
+  const parts = [["demo", s.demo], ["learners", s.learners.join(",")]];
+  if (s.delta > 0) parts.push(["delta", s.delta]);
+  if (s.eta > 0) parts.push(["eta", s.eta]);
+  parts.push(["gamma", s.gamma]);
+  if (s.loss !== "auto") parts.push(["loss", s.loss]);
+  parts.push(["seed", s.seed], ["speed", s.speed > 0 ? s.speed : "max"]);
+  return "#" + parts.map(([k, v]) => `${k}=${encode(String(v))}`).join("&");
+}
+
+// encode keeps / , + ( ) readable: they are all legal in a fragment.
+function encode(v) {
+  return encodeURIComponent(v).replace(/%2F/g, "/").replace(/%2C/g, ",").replace(/%2B/g, "+");
+}
+
+function decode(v) {
+  try { return decodeURIComponent(v); } catch { return v; }
+}
+
+function nonNegative(text, fallback) {
+  const v = Number(text);
+  return text !== "" && Number.isFinite(v) && v >= 0 ? v : fallback;
+}
+
+// learnerSettingsKey is what a run depends on besides its source: a change
+// restarts the run, a change of speed alone does not.
+function learnerSettingsKey(s) {
+  return JSON.stringify([s.learners, s.delta, s.eta, s.gamma, s.loss, s.seed]);
+}
+
+// ---- LineChart --------------------------------------------------------------
+
+// A LineChart is one uPlot chart with one series per learner over a shared x.
+// addPoints appends; the chart keeps at most maxPoints points by dropping
+// every other one, and redraws at most every CHART_INTERVAL_MS in flush.
+class LineChart {
+  constructor(el, {xLabel, yLabel, xFormat = formatNumber, maxPoints = CHART_POINTS, height = 260}) {
+    this.el = el;
+    this.xLabel = xLabel;
+    this.yLabel = yLabel;
+    this.xFormat = xFormat;
+    this.maxPoints = maxPoints;
+    this.height = height;
+    this.names = [];
+    this.data = [[]];
+    this.plot = null;
+    this.dirty = false;
+    this.lastDraw = -Infinity;
+    new ResizeObserver(() => this.plot?.setSize(this.size())).observe(el);
+  }
+
+  size() {
+    return {width: Math.max(240, this.el.clientWidth), height: this.height};
+  }
+
+  // reset empties the chart and gives it one series per name.
+  reset(names, yLabel = this.yLabel) {
+    this.names = names;
+    this.yLabel = yLabel;
+    this.setData([[], ...names.map(() => [])]);
+    this.build();
+  }
+
+  // setLabel changes the y-axis label (uPlot draws it, so the plot is rebuilt).
+  setLabel(yLabel) {
+    if (yLabel === this.yLabel) return;
+    this.yLabel = yLabel;
+    this.build();
+  }
+
+  // addPoints appends rows [x, y₁, y₂, …]; missing values become gaps.
+  addPoints(rows) {
+    for (const row of rows) {
+      for (let i = 0; i < this.data.length; i++) {
+        const v = row[i];
+        this.data[i].push(typeof v === "number" && Number.isFinite(v) ? v : null);
+      }
+    }
+    while (this.data[0].length > this.maxPoints) this.thin();
+    this.dirty = true;
+  }
+
+  // thin drops every other point, keeping the first and the last.
+  thin() {
+    const n = this.data[0].length;
+    this.data = this.data.map((col) => col.filter((_, i) => i % 2 === 0 || i === n - 1));
+    this.dirty = true;
+  }
+
+  setData(data) {
+    this.data = data;
+    this.dirty = true;
+  }
+
+  // flush redraws when there is something new and the last redraw is at
+  // least CHART_INTERVAL_MS old (or force is set).
+  flush(now, force = false) {
+    if (!this.plot || !this.dirty || (!force && now - this.lastDraw < CHART_INTERVAL_MS)) return;
+    this.plot.setData(this.data);
+    this.dirty = false;
+    this.lastDraw = now;
+  }
+
+  build() {
+    this.plot?.destroy();
+    const font = "14px system-ui, sans-serif";
+    const labelFont = "600 14px system-ui, sans-serif";
+    const axis = {font, labelFont, stroke: "#334155", grid: {stroke: "#e2e8f0", width: 1}, ticks: {stroke: "#cbd5e1"}};
+    this.plot = new uPlot({
+      ...this.size(),
+      scales: {x: {time: false}},
+      cursor: {drag: {x: false, y: false}},
+      series: [
+        {label: this.xLabel, value: (u, v) => (v == null ? "–" : this.xFormat(v))},
+        ...this.names.map((name, i) => ({
+          label: name,
+          stroke: COLORS[i % COLORS.length],
+          width: 2,
+          points: {show: false},
+          value: (u, v) => (v == null ? "–" : v.toFixed(4)),
+        })),
+      ],
+      axes: [
+        {...axis, label: this.xLabel, labelSize: 24},
+        {...axis, label: this.yLabel, labelSize: 24, size: 64},
+      ],
+    }, this.data, this.el);
+    this.dirty = false;
+    this.lastDraw = -Infinity;
+  }
+}
+
+// ---- State -----------------------------------------------------------------------
+//
+// settings (above) is what the controls and the hash say; page is what the
+// page as a whole is doing; session is the current run; views holds the
+// charts. One session is one call of occfm.start: a demo, or a file fed by
+// the feeder. session.gen counts sessions, so that a file reader left over
+// from an earlier one stops instead of feeding the new one.
+
+const settings = parseHash(location.hash);
+let occfm = null;        // globalThis.occfm once the core is ready
+
+// document.body.dataset.state mirrors page.phase.
+const page = {
+  phase: "loading",      // loading | ready | running | paused | done | error
+  catalog: {learners: [], demos: []},  // occfm.learners() and occfm.demos()
+  pendingFile: null,     // a file picked before the core was ready
+};
+
+const session = {
+  gen: 0,
+  source: "demo",        // "demo" | "file"
+  file: null,            // the File being learned
+  roles: null,           // column roles sent with a file, or null for the guessed ones
+  learners: [],          // names, in the order of the snapshot points' columns
+  task: "",
+  layout: "",
+  checkpoints: [],       // every point received, for export
+  last: null,            // the last snapshot
+  known: "",
+};
+
+const views = {
+  metric: null,          // LineChart: progressive metric vs rows
+  loss: null,            // LineChart: average loss vs learning time
+  tableShown: -Infinity, // the learner table is redrawn at most 4 times a second
+  rateShown: -Infinity,  // rows/s is redrawn at most 4 times a second
+};
+
+// ---- The session ---------------------------------------------------------------
+
+// call runs an occfm method, turning a thrown error into the error state.
+function call(fn) {
+  try {
+    return fn();
+  } catch (err) {
+    fail(`occfm: ${err && err.message ? err.message : err}`);
+    return null;
+  }
+}
+
+function configFor(source) {
+  const c = {
+    source,
+    learners: settings.learners,
+    task: "auto",
+    delta: settings.delta,
+    eta: settings.eta,
+    gamma: settings.gamma,
+    loss: settings.loss,
+    seed: settings.seed,
+  };
+  if (source === "demo") {
+    c.demo = settings.demo;
+  } else {
+    c.file = session.file.name;
+    c.format = "auto";
+    if (session.roles) c.roles = session.roles;
+  }
+  return c;
+}
+
+// startSession starts a new run of source ("demo" or "file": session.file)
+// from row 0. With keepPaused a paused page stays paused; otherwise it runs.
+function startSession(source, {note = "", keepPaused = false} = {}) {
+  if (!occfm) return;
+  session.gen++;
+  stopFeeder();
+  session.source = source;
+  session.learners = [...settings.learners];
+  session.task = "";
+  session.layout = "";
+  session.checkpoints = [];
+  session.last = null;
+  session.known = "";
+  clock.carry = 0;
+  clock.rowCap = 0;
+  rate.clear();
+  views.tableShown = -Infinity;
+  showError("");
+  showNote(note);
+  views.metric.reset(session.learners, metricLabel(""));
+  views.loss.reset(session.learners);
+  document.getElementById("metric-title").textContent = `progressive ${metricLabel("")} vs rows`;
+  if (source === "demo") renderPreview(null);  // a file keeps its preview until the new one arrives
+  renderDemoSelect();
+
+  const text = call(() => occfm.start(JSON.stringify(configFor(source))));
+  if (text == null) return;
+  const paused = keepPaused && page.phase === "paused";
+  setPhase(paused ? "paused" : "running");
+  applySnapshot(text);
+  if (source === "file" && page.phase !== "error") feedFile(session.file, session.gen);
+}
+
+// restart starts the current source again with the current settings.
+function restart(note = "") {
+  startSession(session.source, {note, keepPaused: true});
+}
+
+// applySnapshot takes a snapshot JSON string from start, run or snapshot and
+// updates the session and every view.
+function applySnapshot(text) {
+  let snap;
+  try {
+    snap = JSON.parse(text);
+  } catch (err) {
+    fail(`occfm: bad snapshot: ${err.message}`);
+    return null;
+  }
+  session.last = snap;
+  feeder.fedSinceSnapshot = false;
+  if (snap.task && snap.task !== session.task) {
+    session.task = snap.task;
+    views.metric.setLabel(metricLabel(snap.task));
+    document.getElementById("metric-title").textContent = `progressive ${metricLabel(snap.task)} vs rows`;
+  }
+  if (snap.layout) session.layout = snap.layout;
+  if (snap.known) session.known = snap.known;
+  if (snap.decimated) {
+    views.metric.thin();
+    views.loss.thin();
+  }
+  const points = Array.isArray(snap.points) ? snap.points : [];
+  if (points.length > 0) {
+    for (const p of points) session.checkpoints.push(p);
+    const n = session.learners.length;
+    views.metric.addPoints(points.map((p) => [p[0], ...Array.from({length: n}, (_, i) => p[2 + 2 * i])]));
+    views.loss.addPoints(points.map((p) => [p[1] / 1000, ...Array.from({length: n}, (_, i) => p[3 + 2 * i])]));
+  }
+  if (snap.preview) renderPreview(snap.preview);
+  renderNumbers(snap);
+  const now = performance.now();
+  if (snap.state !== "running" || now - views.tableShown >= 250) {
+    views.tableShown = now;
+    renderLearnerTable(snap);
+    renderStreamInfo(snap);
+  }
+  renderKnown();
+  if (snap.state === "error") {
+    fail(snap.error || "the learner stopped with an error");
+  } else if (snap.state === "done" && page.phase !== "error") {
+    setPhase("done");
+    flushCharts(performance.now(), true);
+  }
+  return snap;
+}
+
+function metricLabel(task) {
+  if (task === "classification") return "error rate";
+  if (task === "regression") return "RMSE";
+  return "metric";
+}
+
+function setPhase(p) {
+  page.phase = p;
+  document.body.dataset.state = p;
+  renderRunControls();
+}
+
+// fail shows message (plain text) and puts the page in the error state.
+function fail(message) {
+  session.gen++;  // stops the feeder
+  stopFeeder();
+  showError(String(message));
+  setPhase("error");
+}
+
+// ---- The file feeder ----------------------------------------------------------
+//
+// feedFile streams a File into occfm: gunzipped in the browser when it starts
+// with 0x1f 0x8b, in chunks of at most 1 MiB. It reads only while the session
+// asks for bytes (wanted() > 0, or state "waiting" in a snapshot newer than
+// the last chunk); otherwise it parks until the scheduler sees the session
+// ask again.
+
+const feeder = {reader: null, resume: null, fedSinceSnapshot: false};
+
+function wantsBytes() {
+  const waiting = session.last && session.last.state === "waiting" && !feeder.fedSinceSnapshot;
+  return waiting || occfm.wanted() > 0;
+}
+
+async function feedFile(file, gen) {
+  try {
+    const head = new Uint8Array(await file.slice(0, 2).arrayBuffer());
+    let stream = file.stream();
+    if (head[0] === 0x1f && head[1] === 0x8b) stream = stream.pipeThrough(new DecompressionStream("gzip"));
+    const reader = stream.getReader();
+    if (gen !== session.gen) {
+      reader.cancel().catch(() => {});
+      return;
+    }
+    feeder.reader = reader;
+    for (;;) {
+      if (!wantsBytes()) await new Promise((resolve) => { feeder.resume = resolve; });
+      if (gen !== session.gen) return;
+      const {value, done} = await reader.read();
+      if (gen !== session.gen) return;
+      if (done) {
+        feeder.reader = null;
+        call(() => occfm.end());
+        return;
+      }
+      for (let i = 0; i < value.length; i += CHUNK_BYTES) {
+        if (call(() => occfm.feed(value.subarray(i, i + CHUNK_BYTES))) == null) return;
+      }
+      feeder.fedSinceSnapshot = true;
+    }
+  } catch (err) {
+    if (gen === session.gen) fail(`${file.name}: ${err && err.message ? err.message : err}`);
+  }
+}
+
+// pollFeeder wakes a parked feeder when the session asks for bytes again.
+function pollFeeder() {
+  if (feeder.resume && wantsBytes()) {
+    const resume = feeder.resume;
+    feeder.resume = null;
+    resume();
+  }
+}
+
+// stopFeeder lets the current reader go; its loop sees the new gen and ends.
+function stopFeeder() {
+  feeder.reader?.cancel().catch(() => {});
+  feeder.reader = null;
+  const resume = feeder.resume;
+  feeder.resume = null;
+  resume?.();
+}
+
+function pickFile(file) {
+  if (!file) return;
+  session.file = file;
+  session.roles = null;
+  renderPreview(null);
+  if (!occfm) {
+    page.pendingFile = file;
+    showNote(`${file.name} will start as soon as the learner is loaded.`);
+    return;
+  }
+  startSession("file", {note: `Learning ${file.name} with the guessed settings.`});
+}
+
+// ---- The scheduler ------------------------------------------------------------
+//
+// Every animation frame: wake the feeder if needed, then, while running, learn
+// for at most SLICE_MS and at most the rows the speed allows since the last
+// frame (fractions carry over), and redraw what changed.
+
+const clock = {
+  carry: 0,       // rows the speed allows but not learned yet
+  lastFrame: 0,
+  rowCap: 0,      // at most this many rows per run call (0: no cap yet)
+};
+
+// rate measures rows/s over the last second of frames.
+const rate = {
+  samples: [],
+  clear() { this.samples = []; },
+  add(t, rows) {
+    this.samples.push([t, rows]);
+    while (this.samples.length > 2 && t - this.samples[0][0] > 1000) this.samples.shift();
+  },
+  value() {
+    if (this.samples.length < 2) return 0;
+    const [t0, r0] = this.samples[0];
+    const [t1, r1] = this.samples[this.samples.length - 1];
+    return t1 > t0 ? ((r1 - r0) * 1000) / (t1 - t0) : 0;
+  },
+};
+
+function frame(now) {
+  requestAnimationFrame(frame);
+  const dt = Math.min(now - clock.lastFrame, 250);
+  clock.lastFrame = now;
+  if (occfm && page.phase !== "loading" && page.phase !== "error") {
+    if (session.source === "file") pollFeeder();
+    if (page.phase === "running") learnFor(dt);
+  }
+  rate.add(now, session.last ? session.last.rows || 0 : 0);
+  if (now - views.rateShown >= 250) {
+    views.rateShown = now;
+    document.getElementById("rows-per-second").textContent = String(Math.round(page.phase === "running" ? rate.value() : 0));
+  }
+  if (views.metric) flushCharts(now);
+}
+
+// learnFor learns the rows the speed allows for dt ms of wall time, in one
+// call of about SLICE_MS. The core checks its deadline only every few rows,
+// so with slow rows a call could take far longer: clock.rowCap, the rows the
+// last call would have learned in CAP_MS (at most doubling from call to
+// call), keeps the page answering clicks.
+function learnFor(dt) {
+  let maxRows = clock.rowCap;
+  if (settings.speed > 0) {
+    clock.carry = Math.min(clock.carry + (settings.speed * dt) / 1000, Math.max(1, settings.speed / 4));
+    if (clock.carry < 1) return;
+    maxRows = maxRows > 0 ? Math.min(maxRows, Math.floor(clock.carry)) : Math.floor(clock.carry);
+  }
+  const before = session.last ? session.last.rows || 0 : 0;
+  const t0 = performance.now();
+  const text = call(() => occfm.run(SLICE_MS, maxRows));
+  const took = performance.now() - t0;
+  if (text == null) return;
+  const snap = applySnapshot(text);
+  if (!snap) return;
+  const learned = (snap.rows || 0) - before;
+  if (learned > 0) {
+    const fit = (learned * CAP_MS) / Math.max(took, 0.1);
+    clock.rowCap = Math.max(1, Math.floor(clock.rowCap > 0 ? Math.min(fit, 2 * clock.rowCap) : fit));
+  }
+  if (settings.speed > 0) clock.carry = Math.max(0, clock.carry - learned);
+}
+
+function flushCharts(now, force = false) {
+  views.metric.flush(now, force);
+  views.loss.flush(now, force);
+}
+
+// ---- Views ----------------------------------------------------------------------
+
+const METRICS = ["rmse", "mae", "error_rate", "auc", "logloss", "avg_loss"];
+
+function finite(v) {
+  return typeof v === "number" && Number.isFinite(v);
+}
+
+function formatNumber(v) {
+  if (!finite(v)) return "–";
+  if (Math.abs(v) >= 1000) return Math.round(v).toLocaleString("en-US");
+  return String(Number(v.toPrecision(4)));
+}
+
+// renderNumbers shows rows and the first learner's progressive metrics: the
+// text has 4 decimals, data-value the full-precision number.
+function renderNumbers(snap) {
+  document.getElementById("rows").textContent = String(snap.rows || 0);
+  const first = Array.isArray(snap.learners) && snap.learners.length > 0 ? snap.learners[0] : {};
+  for (const key of METRICS) {
+    const card = document.querySelector(`[data-metric="${key}"]`);
+    const value = card.querySelector(".value");
+    const v = first[key];
+    if (finite(v)) {
+      card.hidden = false;
+      value.dataset.value = String(v);
+      value.textContent = v.toFixed(4);
+    } else {
+      card.hidden = true;
+      delete value.dataset.value;
+      value.textContent = "";
+    }
+  }
+}
+
+// renderLearnerTable lists every learner, like the CLI's table.
+function renderLearnerTable(snap) {
+  const table = document.getElementById("learner-table");
+  const learners = Array.isArray(snap.learners) ? snap.learners : [];
+  const metricCols = snap.task === "classification"
+    ? [["error_rate", "error rate"], ["auc", "AUC"], ["logloss", "log loss"]]
+    : [["rmse", "RMSE"], ["mae", "MAE"]];
+  const cols = [["rows", "rows"], ["seconds", "seconds"], ["rate", "updates/s"], ["avg_loss", "avg loss"], ...metricCols];
+  const head = document.createElement("tr");
+  head.append(th("learner"), ...cols.map(([, label]) => th(label)));
+  table.tHead.replaceChildren(head);
+  table.tBodies[0].replaceChildren(...learners.map((l, i) => {
+    const tr = document.createElement("tr");
+    const name = td(l.name);
+    name.style.setProperty("--swatch", COLORS[i % COLORS.length]);
+    name.className = "learner-name";
+    tr.append(name, ...cols.map(([key]) => {
+      if (key === "rows") return td(String(l.rows ?? ""));
+      if (key === "seconds") return td(finite(l.seconds) ? l.seconds.toFixed(3) : "");
+      if (key === "rate") return td(finite(l.seconds) && l.seconds > 0 ? Math.round(l.rows / l.seconds).toLocaleString("en-US") : "");
+      return td(finite(l[key]) ? l[key].toFixed(4) : "");
+    }));
+    return tr;
+  }));
+}
+
+function th(text) {
+  const el = document.createElement("th");
+  el.textContent = text;
+  return el;
+}
+
+function td(text) {
+  const el = document.createElement("td");
+  el.textContent = text;
+  return el;
+}
+
+function renderStreamInfo(snap) {
+  const parts = [];
+  parts.push(session.source === "file" ? session.file.name : demoTitle(settings.demo));
+  if (session.layout) parts.push(session.layout);
+  if (snap.task) parts.push(snap.task);
+  if (finite(snap.features) && snap.features > 0) parts.push(`${snap.features.toLocaleString("en-US")} features`);
+  if (snap.state === "waiting") parts.push("waiting for data…");
+  document.getElementById("stream-info").textContent = parts.join(" · ");
+}
+
+function renderKnown() {
+  const el = document.getElementById("known");
+  el.hidden = !session.known;
+  el.textContent = session.known;
+}
+
+// renderPreview shows a file's first lines and, for CSV, a role menu per
+// column. Everything from the file goes through textContent.
+function renderPreview(preview) {
+  const card = document.getElementById("preview");
+  card.hidden = !preview;
+  if (!preview) return;
+  const layout = preview.layout || session.layout || preview.format || "";
+  document.getElementById("preview-layout").textContent = layout;
+  document.getElementById("preview-lines").textContent = (preview.lines || []).join("\n");
+  const table = document.getElementById("preview-columns");
+  const columns = Array.isArray(preview.columns) ? preview.columns : [];
+  table.hidden = columns.length === 0;
+  table.tBodies[0].replaceChildren(...columns.map((col) => {
+    const tr = document.createElement("tr");
+    const select = document.createElement("select");
+    select.dataset.column = col.name;
+    select.setAttribute("data-testid", "role-select");
+    select.setAttribute("aria-label", `role of column ${col.name}`);
+    for (const role of ["label", "categorical", "numeric", "ignore"]) {
+      const opt = document.createElement("option");
+      opt.value = role;
+      opt.textContent = role;
+      select.append(opt);
+    }
+    select.value = col.role;
+    select.addEventListener("change", onRoleChange);
+    const cell = document.createElement("td");
+    cell.append(select);
+    tr.append(td(col.name), cell);
+    return tr;
+  }));
+}
+
+function onRoleChange() {
+  const roles = {};
+  for (const select of document.querySelectorAll("#preview-columns select")) roles[select.dataset.column] = select.value;
+  session.roles = roles;
+  const labels = Object.entries(roles).filter(([, r]) => r === "label").map(([c]) => c);
+  restart(`Restarted ${session.file.name} with the new column roles (label: ${labels.join(", ") || "none"}).`);
+}
+
+function showError(message) {
+  const el = document.getElementById("error");
+  el.textContent = message;
+  el.hidden = !message;
+}
+
+function showNote(message) {
+  const el = document.getElementById("note");
+  el.textContent = message;
+  el.hidden = !message;
+}
+
+function demoTitle(name) {
+  const d = page.catalog.demos.find((x) => x.name === name);
+  return d ? d.title || d.name : name;
+}
+
+// ---- Controls -------------------------------------------------------------------
+
+const STATE_TEXT = {
+  loading: "loading the learner…", ready: "ready", running: "learning",
+  paused: "paused", done: "done: the stream has ended", error: "stopped by an error",
+};
+
+function renderRunControls() {
+  const loaded = page.phase !== "loading";
+  const play = document.getElementById("play");
+  play.textContent = page.phase === "running" ? "Pause" : "Play";
+  play.setAttribute("aria-pressed", String(page.phase === "running"));
+  play.disabled = !loaded;
+  document.getElementById("step").disabled = !loaded || page.phase === "done" || page.phase === "error";
+  document.getElementById("reset").disabled = !loaded;
+  document.getElementById("export-csv").disabled = !loaded;
+  document.getElementById("export-json").disabled = !loaded;
+  document.getElementById("state-text").textContent = STATE_TEXT[page.phase] || page.phase;
+}
+
+function renderSpeed() {
+  const slider = document.getElementById("speed");
+  let pos = SPEEDS.length;  // max
+  if (settings.speed > 0) {
+    pos = 0;
+    for (let i = 0; i < SPEEDS.length; i++) {
+      if (Math.abs(Math.log(SPEEDS[i] / settings.speed)) < Math.abs(Math.log(SPEEDS[pos] / settings.speed))) pos = i;
+    }
+  }
+  slider.max = String(SPEEDS.length);
+  slider.value = String(pos);
+  document.getElementById("speed-out").textContent =
+    settings.speed > 0 ? `${settings.speed.toLocaleString("en-US")} rows/s` : "max";
+}
+
+// renderControls makes every control show settings.
+function renderControls() {
+  renderSpeed();
+  document.getElementById("delta").value = settings.delta > 0 ? String(settings.delta) : "";
+  document.getElementById("eta").value = settings.eta > 0 ? String(settings.eta) : "";
+  document.getElementById("gamma").value = settings.gamma;
+  document.getElementById("loss").value = settings.loss;
+  document.getElementById("seed").value = String(settings.seed);
+  for (const box of document.querySelectorAll("#learners input")) box.checked = settings.learners.includes(box.value);
+  document.getElementById("delta").placeholder = defaultText("delta");
+  document.getElementById("eta").placeholder = defaultText("eta");
+  renderDemoSelect();
+}
+
+// defaultText names the default of a learner setting: "default", or
+// "default (10)" when learners() tells the first learner's default.
+function defaultText(key) {
+  const first = page.catalog.learners.find((l) => l.name === settings.learners[0]);
+  return first && finite(first[key]) ? `default (${first[key]})` : "default";
+}
+
+function renderDemoSelect() {
+  const select = document.getElementById("demo");
+  const fileOption = document.getElementById("demo-file-option");
+  if (session.source === "file" && session.file) {
+    fileOption.hidden = false;
+    fileOption.textContent = `file: ${session.file.name}`;
+    select.value = "";
+  } else {
+    fileOption.hidden = true;
+    select.value = settings.demo;
+  }
+}
+
+function buildCatalogControls() {
+  const demo = document.getElementById("demo");
+  for (const d of page.catalog.demos) {
+    const opt = document.createElement("option");
+    opt.value = d.name;
+    opt.textContent = d.title || d.name;
+    if (d.task) opt.title = d.task;
+    demo.append(opt);
+  }
+  demo.disabled = false;
+  const box = document.getElementById("learners");
+  for (const l of page.catalog.learners) {
+    const label = document.createElement("label");
+    label.className = "learner";
+    const input = document.createElement("input");
+    input.type = "checkbox";
+    input.value = l.name;
+    input.addEventListener("change", onLearnersChange);
+    const name = document.createElement("span");
+    name.className = "learner-title";
+    name.textContent = l.name;
+    const summary = document.createElement("span");
+    summary.className = "hint";
+    summary.textContent = l.summary || "";
+    label.append(input, name, summary);
+    box.append(label);
+  }
+}
+
+// validateSettings drops names the core does not know.
+function validateSettings() {
+  const names = page.catalog.learners.map((l) => l.name);
+  settings.learners = settings.learners.filter((n) => names.includes(n));
+  if (settings.learners.length === 0 && names.length > 0) {
+    settings.learners = names.includes(DEFAULTS.learners[0]) ? [...DEFAULTS.learners] : [names[0]];
+  }
+  if (!page.catalog.demos.some((d) => d.name === settings.demo) && page.catalog.demos.length > 0) {
+    settings.demo = page.catalog.demos.some((d) => d.name === DEFAULTS.demo) ? DEFAULTS.demo : page.catalog.demos[0].name;
+  }
+}
+
+function writeHash() {
+  const hash = formatHash(settings);
+  if (hash !== location.hash) history.replaceState(null, "", hash);
+}
+
+function settingsNote() {
+  const d = settings.delta > 0 ? settings.delta : defaultText("delta");
+  const e = settings.eta > 0 ? settings.eta : defaultText("eta");
+  return `Restarted with δ = ${d}, η = ${e}, γ = ${GAMMAS[settings.gamma]}, loss ${settings.loss}, ` +
+    `seed ${settings.seed} (${settings.learners.join(", ")}).`;
+}
+
+// onLearnerSetting applies a change of a learner setting: new hash, new run.
+function onLearnerSetting(update) {
+  const before = learnerSettingsKey(settings);
+  update();
+  renderControls();
+  writeHash();
+  if (learnerSettingsKey(settings) !== before) restart(settingsNote());
+}
+
+function onLearnersChange() {
+  const checked = [...document.querySelectorAll("#learners input:checked")].map((b) => b.value);
+  if (checked.length === 0) {  // keep at least one learner
+    renderControls();
+    return;
+  }
+  onLearnerSetting(() => { settings.learners = checked; });
+}
+
+function togglePlay() {
+  if (page.phase === "running") setPhase("paused");
+  else if (page.phase === "paused" || page.phase === "ready") setPhase("running");
+  else if (page.phase === "done" || page.phase === "error") startSession(session.source, {note: "Started again from row 0."});
+}
+
+function step() {
+  if (!occfm || page.phase === "loading" || page.phase === "done" || page.phase === "error") return;
+  if (page.phase !== "paused") setPhase("paused");
+  const text = call(() => occfm.run(1000, 1));
+  if (text != null) applySnapshot(text);
+  flushCharts(performance.now(), true);
+}
+
+function isTyping(target) {
+  return target instanceof HTMLElement &&
+    (target.isContentEditable || ["INPUT", "SELECT", "TEXTAREA"].includes(target.tagName));
+}
+
+function wireControls() {
+  const $ = (id) => document.getElementById(id);
+  $("play").addEventListener("click", togglePlay);
+  $("step").addEventListener("click", step);
+  $("reset").addEventListener("click", () => restart("Reset: started again from row 0."));
+  $("speed").addEventListener("input", (e) => {
+    const pos = Number(e.target.value);
+    settings.speed = pos >= SPEEDS.length ? 0 : SPEEDS[pos];
+    clock.carry = Math.min(clock.carry, 1);
+    renderSpeed();
+    writeHash();
   });
+  $("delta").addEventListener("change", (e) => onLearnerSetting(() => { settings.delta = nonNegative(e.target.value, 0); }));
+  $("eta").addEventListener("change", (e) => onLearnerSetting(() => { settings.eta = nonNegative(e.target.value, 0); }));
+  $("gamma").addEventListener("change", (e) => onLearnerSetting(() => { settings.gamma = e.target.value; }));
+  $("loss").addEventListener("change", (e) => onLearnerSetting(() => { settings.loss = e.target.value; }));
+  $("seed").addEventListener("change", (e) => onLearnerSetting(() => {
+    settings.seed = Math.trunc(nonNegative(e.target.value, DEFAULTS.seed));
+  }));
+  $("demo").addEventListener("change", (e) => {
+    if (!e.target.value) return;
+    settings.demo = e.target.value;
+    writeHash();
+    startSession("demo", {note: `Demo: ${demoTitle(settings.demo)}.`});
+  });
+  $("file-input").addEventListener("change", (e) => {
+    const file = e.target.files && e.target.files[0];
+    e.target.value = "";  // picking the same file again starts it again
+    pickFile(file);
+  });
+  $("export-csv").addEventListener("click", exportCSV);
+  $("export-json").addEventListener("click", exportJSON);
+
+  document.addEventListener("keydown", (e) => {
+    if (e.ctrlKey || e.metaKey || e.altKey || isTyping(e.target)) return;
+    if (e.key === " ") {
+      e.preventDefault();
+      togglePlay();
+    } else if (e.key === "ArrowRight") {
+      e.preventDefault();
+      step();
+    }
+  });
+
+  // Drag and drop anywhere on the page.
+  const overlay = $("drop-overlay");
+  const hasFiles = (e) => e.dataTransfer && [...e.dataTransfer.types].includes("Files");
+  document.addEventListener("dragenter", (e) => {
+    if (!hasFiles(e)) return;
+    e.preventDefault();
+    overlay.hidden = false;
+  });
+  document.addEventListener("dragover", (e) => {
+    if (!hasFiles(e)) return;
+    e.preventDefault();
+    e.dataTransfer.dropEffect = "copy";
+  });
+  document.addEventListener("dragleave", (e) => {
+    if (e.relatedTarget == null) overlay.hidden = true;
+  });
+  document.addEventListener("drop", (e) => {
+    overlay.hidden = true;
+    if (!hasFiles(e)) return;
+    e.preventDefault();
+    pickFile(e.dataTransfer.files[0]);
+  });
+
+  // A hash edited by hand (or a pasted link) applies like the controls.
+  addEventListener("hashchange", () => {
+    const next = parseHash(location.hash);
+    const demoChanged = next.demo !== settings.demo;
+    const runChanged = learnerSettingsKey(next) !== learnerSettingsKey(settings);
+    Object.assign(settings, next);
+    validateSettings();
+    renderControls();
+    writeHash();
+    if (!occfm) return;
+    if (demoChanged) startSession("demo", {note: `Demo: ${demoTitle(settings.demo)}.`});
+    else if (runChanged) restart(settingsNote());
+  });
+}
+
+// ---- Export ----------------------------------------------------------------------
+
+function exportName(ext) {
+  const base = session.source === "file" ? session.file.name : settings.demo;
+  return `occfm-${base.replace(/[^A-Za-z0-9._-]+/g, "_")}-${session.last ? session.last.rows || 0 : 0}.${ext}`;
+}
+
+function exportColumns() {
+  const metric = session.task === "classification" ? "error_rate" : "rmse";
+  return ["rows", "ms", ...session.learners.flatMap((n) => [`${n}_${metric}`, `${n}_avg_loss`])];
+}
+
+function exportCSV() {
+  const lines = [exportColumns().join(",")];
+  for (const p of session.checkpoints) lines.push(p.map((v) => (finite(v) ? String(v) : "")).join(","));
+  download(new Blob([lines.join("\n") + "\n"], {type: "text/csv"}), exportName("csv"));
+}
+
+function exportJSON() {
+  const run = {
+    source: session.source === "file" ? {file: session.file.name, roles: session.roles} : {demo: settings.demo},
+    layout: session.layout,
+    task: session.task,
+    settings: configFor(session.source),
+    link: location.href,
+    known: session.known,
+    learners: session.last ? session.last.learners : [],
+    columns: exportColumns(),
+    checkpoints: session.checkpoints,
+  };
+  download(new Blob([JSON.stringify(run, null, 1)], {type: "application/json"}), exportName("json"));
+}
+
+function download(blob, name) {
+  const a = document.createElement("a");
+  a.href = URL.createObjectURL(blob);
+  a.download = name;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(a.href), 10000);
+}
+
+// ---- Boot --------------------------------------------------------------------------
+
+function onReady() {
+  occfm = globalThis.occfm;
+  try {
+    page.catalog = {learners: occfm.learners(), demos: occfm.demos()};
+  } catch (err) {
+    fail(`occfm: ${err.message}`);
+    return;
+  }
+  buildCatalogControls();
+  validateSettings();
+  renderControls();
+  writeHash();
+  setPhase("ready");
+  if (page.pendingFile) {
+    page.pendingFile = null;
+    startSession("file", {note: `Learning ${session.file.name} with the guessed settings.`});
+  } else {
+    startSession("demo");
+  }
+}
+
+function boot() {
+  views.metric = new LineChart(document.getElementById("metric-chart"), {xLabel: "rows", yLabel: metricLabel("")});
+  views.loss = new LineChart(document.getElementById("loss-chart"), {
+    xLabel: "learning time (s)", yLabel: "average loss", xFormat: (v) => v.toFixed(3),
+  });
+  views.metric.reset(settings.learners.slice(), metricLabel(""));
+  views.loss.reset(settings.learners.slice());
+  wireControls();
+  renderControls();
+  setPhase("loading");
+  requestAnimationFrame(frame);
+
+  addEventListener("occfm-ready", onReady, {once: true});
+  const go = new Go();
+  WebAssembly.instantiateStreaming(fetch("occfm.wasm"), go.importObject)
+    .then((result) => go.run(result.instance))
+    .then(() => fail("The learner (Go program) has exited."))
+    .catch((err) => fail(`Could not load the learner (occfm.wasm): ${err && err.message ? err.message : err}`));
+}
+
+boot();

@@ -331,7 +331,9 @@ func (s *session) step(deadline time.Time, maxRows int) int {
 	}
 	n := 0
 	for maxRows <= 0 || n < maxRows {
-		if n%16 == 0 && n > 0 && !time.Now().Before(deadline) {
+		// Rows can cost from microseconds to milliseconds (a Lanczos
+		// refresh), so the deadline is checked before every row.
+		if n > 0 && !time.Now().Before(deadline) {
 			break
 		}
 		var ex core.Example
