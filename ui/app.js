@@ -331,7 +331,7 @@ function applySnapshot(text) {
   if (snap.preview) renderPreview(snap.preview);
   renderNumbers(snap);
   const now = performance.now();
-  if (snap.state !== "running" || now - views.tableShown >= 250) {
+  if (snap.state === "done" || snap.state === "error" || now - views.tableShown >= 250) {
     views.tableShown = now;
     renderLearnerTable(snap);
     renderStreamInfo(snap);
@@ -604,6 +604,7 @@ function renderStreamInfo(snap) {
 
 function renderKnown() {
   const el = document.getElementById("known");
+  if (el.textContent === session.known) return;
   el.hidden = !session.known;
   el.textContent = session.known;
 }
