@@ -27,7 +27,7 @@ const COLORS = ["#2563eb", "#dc2626", "#059669", "#9333ea", "#ea580c", "#0891b2"
 const GAMMAS = {"1/sqrt(t)": "1/√t", "2/(t+1)": "2/(t+1)", "constant": "constant"};
 const LOSSES = ["auto", "squared", "logistic"];
 const DEFAULTS = Object.freeze({
-  demo: "planted-regression", learners: ["occfm"], delta: 0, eta: 0,
+  demo: "ratings", learners: ["occfm"], delta: 0, eta: 0,
   gamma: "1/sqrt(t)", loss: "auto", seed: 1, speed: 2000,
 });
 

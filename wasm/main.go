@@ -21,7 +21,12 @@ type bridge struct {
 	cfg      config
 	chunk    []byte
 	lastView time.Time
+	lastRows int
 	doc      dom.Document
+
+	predRows  []dom.Element    // the rows of the predictions table
+	predCells [][4]dom.Element // their cells
+	modelDD   map[string]dom.Element
 }
 
 func main() {
@@ -115,6 +120,7 @@ func (b *bridge) start(cfg config) string {
 		return errorSnapshot(err)
 	}
 	b.s, b.cfg = s, cfg
+	b.lastRows = -1
 	b.render(true)
 	return s.snapshotJSON()
 }
@@ -126,81 +132,108 @@ type inspector interface {
 	Eigenvalues() []float64
 }
 
-// render refreshes the Go-owned views at most 10 times a second.
+// render refreshes the Go-owned views at most 10 times a second, and only
+// when rows were learned. The elements are built once per session and then
+// only their text changes: each DOM call crosses the JS bridge.
 func (b *bridge) render(force bool) {
-	if !force && time.Since(b.lastView) < 100*time.Millisecond {
+	if !force && (time.Since(b.lastView) < 100*time.Millisecond || b.s.rows == b.lastRows) {
 		return
 	}
-	b.lastView = time.Now()
+	b.lastView, b.lastRows = time.Now(), b.s.rows
 	b.renderPredictions()
 	b.renderModel()
 }
 
+// renderPredictions shows the latest predictions, newest first.
 func (b *bridge) renderPredictions() {
-	body := b.doc.GetElementByID("predictions-body")
-	if body == nil {
-		return
-	}
-	clearChildren(body)
-	preds := b.s.preds
-	for i := len(preds) - 1; i >= 0; i-- {
-		p := preds[i]
-		tr := b.doc.CreateElement("tr")
-		for _, text := range []string{p.Features, format(p.Yhat), format(p.Y), format(p.Loss)} {
-			td := b.doc.CreateElement("td")
-			td.SetTextContent(text) // text, never HTML: file content is not trusted
-			tr.AppendChild(td)
+	if b.predRows == nil {
+		body := b.doc.GetElementByID("predictions-body")
+		if body == nil {
+			return
 		}
-		body.AppendChild(tr)
+		clearChildren(body)
+		for range keepPredictions {
+			tr := b.doc.CreateElement("tr")
+			var cells [4]dom.Element
+			for c := range cells {
+				cells[c] = b.doc.CreateElement("td")
+				tr.AppendChild(cells[c])
+			}
+			body.AppendChild(tr)
+			b.predRows = append(b.predRows, tr)
+			b.predCells = append(b.predCells, cells)
+		}
+	}
+	preds := b.s.preds
+	for i, tr := range b.predRows {
+		if i >= len(preds) {
+			tr.Underlying().Set("hidden", true)
+			continue
+		}
+		p := preds[len(preds)-1-i]
+		tr.Underlying().Set("hidden", false)
+		for c, text := range []string{p.Features, format(p.Yhat), format(p.Y), format(p.Loss)} {
+			b.predCells[i][c].SetTextContent(text) // text, never HTML: file content is not trusted
+		}
 	}
 }
 
+// modelFields are the rows of the model panel, in order.
+var modelFields = []string{"learner", "settings", "nuclear norm", "rank", "top eigenvalues of C"}
+
+// renderModel shows the first learner's model: ‖C‖* against δ, rank and
+// the top eigenvalues of C, for learners with a matrix model.
 func (b *bridge) renderModel() {
-	panel := b.doc.GetElementByID("model-panel")
-	if panel == nil {
-		return
+	if b.modelDD == nil {
+		panel := b.doc.GetElementByID("model-panel")
+		if panel == nil {
+			return
+		}
+		clearChildren(panel)
+		h := b.doc.CreateElement("h3")
+		h.SetTextContent("Model")
+		panel.AppendChild(h)
+		dl := b.doc.CreateElement("dl")
+		b.modelDD = map[string]dom.Element{}
+		for _, f := range modelFields {
+			dt := b.doc.CreateElement("dt")
+			dt.SetTextContent(f)
+			dd := b.doc.CreateElement("dd")
+			dl.AppendChild(dt)
+			dl.AppendChild(dd)
+			b.modelDD[f] = dd
+		}
+		panel.AppendChild(dl)
 	}
-	clearChildren(panel)
-	h := b.doc.CreateElement("h3")
-	h.SetTextContent("Model")
-	panel.AppendChild(h)
+	set := func(f, text string) { b.modelDD[f].SetTextContent(text) }
 	if len(b.s.players) == 0 {
-		p := b.doc.CreateElement("p")
-		p.SetTextContent("waiting for the first rows…")
-		panel.AppendChild(p)
+		set("learner", "waiting for the first rows…")
 		return
 	}
 	pl := b.s.players[0]
-	dl := b.doc.CreateElement("dl")
-	add := func(term, def string) {
-		dt := b.doc.CreateElement("dt")
-		dt.SetTextContent(term)
-		dd := b.doc.CreateElement("dd")
-		dd.SetTextContent(def)
-		dl.AppendChild(dt)
-		dl.AppendChild(dd)
+	set("learner", pl.name)
+	c, ok := pl.learner.(core.Configured)
+	if !ok {
+		return
 	}
-	add("learner", pl.name)
-	if c, ok := pl.learner.(core.Configured); ok {
-		cfg := c.Config()
-		add("settings", fmt.Sprintf("δ = %g, η = %g, loss %s", cfg.Delta, cfg.Eta, cfg.LossOf()))
-		if in, ok := pl.learner.(inspector); ok {
-			nn := in.NuclearNorm()
-			add("nuclear norm", fmt.Sprintf("‖C‖* = %.4g of δ = %g (%.1f%%)", nn, cfg.Delta, 100*nn/cfg.Delta))
-			add("rank", fmt.Sprint(in.Rank()))
-			ev := in.Eigenvalues()
-			var parts []string
-			for i, v := range ev {
-				if i == 6 {
-					parts = append(parts, "…")
-					break
-				}
-				parts = append(parts, fmt.Sprintf("%.3g", v))
-			}
-			add("top eigenvalues of C", strings.Join(parts, ", "))
+	cfg := c.Config()
+	set("settings", fmt.Sprintf("δ = %g, η = %g, loss %s", cfg.Delta, cfg.Eta, cfg.LossOf()))
+	in, ok := pl.learner.(inspector)
+	if !ok {
+		return
+	}
+	nn := in.NuclearNorm()
+	set("nuclear norm", fmt.Sprintf("‖C‖* = %.4g of δ = %g (%.1f%%)", nn, cfg.Delta, 100*nn/cfg.Delta))
+	set("rank", fmt.Sprint(in.Rank()))
+	var parts []string
+	for i, v := range in.Eigenvalues() {
+		if i == 6 {
+			parts = append(parts, "…")
+			break
 		}
+		parts = append(parts, fmt.Sprintf("%.3g", v))
 	}
-	panel.AppendChild(dl)
+	set("top eigenvalues of C", strings.Join(parts, ", "))
 }
 
 func clearChildren(n dom.Element) {
