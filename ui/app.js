@@ -218,6 +218,8 @@ const session = {
   checkpoints: [],       // every point received, for export
   last: null,            // the last snapshot
   known: "",
+  firstRowAt: 0,         // performance.now() when the first row was learned
+  doneRate: 0,           // rows/s over the whole run, shown once it is done
 };
 
 const views = {
@@ -271,6 +273,8 @@ function startSession(source, {note = "", keepPaused = false} = {}) {
   session.task = "";
   session.layout = "";
   session.checkpoints = [];
+  session.firstRowAt = 0;
+  session.doneRate = 0;
   session.last = null;
   session.known = "";
   clock.carry = 0;
@@ -329,6 +333,7 @@ function applySnapshot(text) {
     views.loss.addPoints(points.map((p) => [p[1] / 1000, ...Array.from({length: n}, (_, i) => p[3 + 2 * i])]));
   }
   if (snap.preview) renderPreview(snap.preview);
+  if (!session.firstRowAt && snap.rows > 0) session.firstRowAt = performance.now();
   renderNumbers(snap);
   const now = performance.now();
   if (snap.state === "done" || snap.state === "error" || now - views.tableShown >= 250) {
@@ -340,6 +345,10 @@ function applySnapshot(text) {
   if (snap.state === "error") {
     fail(snap.error || "the learner stopped with an error");
   } else if (snap.state === "done" && page.phase !== "error") {
+    // Once done, rows/s shows the average over the whole run.
+    if (session.firstRowAt && !session.doneRate) {
+      session.doneRate = (snap.rows * 1000) / Math.max(1, performance.now() - session.firstRowAt);
+    }
     setPhase("done");
     flushCharts(performance.now(), true);
   }
@@ -482,7 +491,8 @@ function frame(now) {
   rate.add(now, session.last ? session.last.rows || 0 : 0);
   if (now - views.rateShown >= 250) {
     views.rateShown = now;
-    document.getElementById("rows-per-second").textContent = String(Math.round(page.phase === "running" ? rate.value() : 0));
+    const shown = page.phase === "running" ? rate.value() : page.phase === "done" ? session.doneRate : 0;
+    document.getElementById("rows-per-second").textContent = String(Math.round(shown));
   }
   if (views.metric) flushCharts(now);
 }

@@ -50,7 +50,8 @@
 //	           progressive metric (RMSE or error rate) and the average loss
 //	 "decimated": false,                        true when Go thinned its checkpoint
 //	                                            spacing (the page should thin too)
-//	 "preview": {"format": "csv", "lines": ["…"], "columns": [{"name", "role"}]},
+//	 "preview": {"format": "csv", "layout": "csv (,)", "lines": ["…"],
+//	             "columns": [{"name", "role"}]},
 //	                                            (first snapshot of a file only)
 //	 "known": "…"}                              what is known about the demo's optimum
 package main

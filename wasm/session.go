@@ -505,7 +505,8 @@ func finite(x float64) *float64 {
 
 // snapshotJSON returns the snapshot and marks its points and preview sent.
 func (s *session) snapshotJSON() string {
-	snap := snapshot{State: s.state, Error: s.err, Rows: s.rows, Points: s.points[s.sent:], Decimated: s.decimated, Known: s.known}
+	snap := snapshot{State: s.state, Error: s.err, Rows: s.rows, Points: s.points[s.sent:], Decimated: s.decimated, Known: s.known,
+		Learners: []learnerStatus{}}
 	s.sent, s.decimated = len(s.points), false
 	if s.cfg.Source == "demo" {
 		snap.Source = s.cfg.Demo
