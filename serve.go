@@ -8,6 +8,7 @@ import (
 	"flag"
 	"log"
 	"mime"
+	"net"
 	"net/http"
 	"os"
 )
@@ -25,6 +26,10 @@ func main() {
 		w.Header().Set("Cache-Control", "no-cache")
 		files.ServeHTTP(w, r)
 	}))
-	log.Printf("occfm-serve: serving %s on http://%s/", *dir, *addr)
-	log.Fatal(http.ListenAndServe(*addr, nil))
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		log.Fatalf("occfm-serve: %v (is another server on %s? use -addr, or ADDR=host:port with make serve)", err, *addr)
+	}
+	log.Printf("occfm-serve: serving %s on http://%s/", *dir, ln.Addr())
+	log.Fatal(http.Serve(ln, nil))
 }
