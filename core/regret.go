@@ -234,8 +234,8 @@ const (
 	// correctEvery and correctIters set the fully corrective steps: every
 	// correctEvery Frank-Wolfe iterations, correctIters accelerated
 	// projected-gradient steps on the small problem in span(U).
-	correctEvery = 5
-	correctIters = 30
+	correctEvery = 20
+	correctIters = 20
 )
 
 // correct improves Cₖ = U·M·Uᵀ within span(U): it minimizes
@@ -476,3 +476,211 @@ func (c *Comparator) Iterations() int { return c.iters }
 
 // NuclearNorm returns ‖Cₖ‖*.
 func (c *Comparator) NuclearNorm() float64 { return c.c.nuclearNorm() }
+
+// RegretSettings configures NewRegret. The zero value is the documented
+// default of every field.
+type RegretSettings struct {
+	// Comparator sets K and the loss; it must match the learners'.
+	Comparator ComparatorSettings
+	// First is the first checkpoint T. Zero means 100.
+	First int
+	// Growth is the ratio between successive checkpoints (geometric
+	// spacing). Zero means 1.5. Ignored when Every is set.
+	Growth float64
+	// Every, when positive, places a checkpoint every Every rows instead.
+	Every int
+	// MaxRows caps the rows kept for the comparator (each costs about
+	// 12·nnz + 24 bytes, plus 8 for its prediction). Zero means 1,000,000;
+	// later checkpoints are dropped and Truncated reports it.
+	MaxRows int
+	// GapTol: a checkpoint is final when the comparator's gap is at most
+	// GapTol times the smallest learner's cumulative loss. Zero means 2e-3.
+	GapTol float64
+	// MaxIters caps the Frank-Wolfe iterations spent on one checkpoint.
+	// Zero means 400; a checkpoint that reaches it is final with its wider
+	// band.
+	MaxIters int
+}
+
+// RegretPoint is a finished checkpoint: for each learner i,
+// regretᵢ(T) = Σₜ≤T fₜ(Cₜ⁽ⁱ⁾) − F* lies in [RegretLo[i], RegretHi[i]].
+type RegretPoint struct {
+	T              int
+	CumLoss        []float64 // Σₜ≤T fₜ(Cₜ) per learner
+	ComparatorLoss float64   // F(Cₖ) ≥ F*, the best point found in K
+	Gap            float64   // F(Cₖ) − lower bound: the band's width
+	RegretLo       []float64 // CumLoss − F(Cₖ)
+	RegretHi       []float64 // CumLoss − F(Cₖ) + Gap
+	G              float64   // largest ‖∇fₜ‖_F seen through T
+	Bound          float64   // Theorem 3: 12·D·G·T^¾ + D·G·T^¼ with D = 2δ
+	Iters          int       // comparator iterations so far
+}
+
+// Regret follows the regret of one or more learners on the same stream
+// against the comparator in hindsight (DESIGN §4), at checkpoints. Observe
+// records each round; Solve does bounded comparator work for the oldest
+// pending checkpoint, so a caller can interleave it with learning (the
+// comparator may lag behind the stream).
+type Regret struct {
+	s        RegretSettings
+	comp     *Comparator
+	learners int
+	t        int
+	cum      []float64
+	g        float64
+	next     int // next checkpoint T
+	queue    []Example
+	pending  []RegretPoint // checkpoints waiting for the comparator
+	spent    int           // iterations on the current pending checkpoint
+	points   []RegretPoint
+	full     bool
+}
+
+// NewRegret returns a Regret for the given number of learners.
+func NewRegret(s RegretSettings, learners int) *Regret {
+	if s.First == 0 {
+		s.First = 100
+	}
+	if s.Growth == 0 {
+		s.Growth = 1.5
+	}
+	if s.MaxRows == 0 {
+		s.MaxRows = 1_000_000
+	}
+	if s.GapTol == 0 {
+		s.GapTol = 2e-3
+	}
+	if s.MaxIters == 0 {
+		s.MaxIters = 400
+	}
+	if s.Growth <= 1 || learners < 1 {
+		panic("core: invalid RegretSettings")
+	}
+	return &Regret{s: s, comp: NewComparator(s.Comparator), learners: learners,
+		cum: make([]float64, learners), next: s.First}
+}
+
+// Observe records round t: the example (label in the task's form) and each
+// learner's loss fₜ(Cₜ). It keeps a copy of the example.
+func (r *Regret) Observe(ex Example, losses []float64) {
+	if len(losses) != r.learners {
+		panic("core: Regret.Observe: wrong number of losses")
+	}
+	if r.full {
+		return
+	}
+	r.t++
+	xx := 1.0
+	for _, v := range ex.X.Val {
+		xx += v * v
+	}
+	for i, f := range losses {
+		r.cum[i] += f
+		// ‖∇fₜ‖_F = |ℓ'|·½‖x̂‖², and |ℓ'| follows from f: 2√f for the
+		// squared loss, σ(−yŷ) = 1 − e^(−f) for the logistic.
+		d := 2 * math.Sqrt(f)
+		if r.s.Comparator.Loss == Logistic {
+			d = -math.Expm1(-f)
+		}
+		r.g = max(r.g, d*0.5*xx)
+	}
+	r.queue = append(r.queue, ex.Clone())
+	if r.t == r.next {
+		r.pending = append(r.pending, RegretPoint{T: r.t, CumLoss: append([]float64(nil), r.cum...), G: r.g})
+		if r.s.Every > 0 {
+			r.next += r.s.Every
+		} else {
+			r.next = max(r.next+1, int(math.Ceil(float64(r.next)*r.s.Growth)))
+		}
+	}
+	if r.t >= r.s.MaxRows {
+		r.full = true
+	}
+}
+
+// Solve runs at most iters comparator iterations on the oldest pending
+// checkpoint and returns the iterations run. A checkpoint becomes a Point
+// when its gap meets GapTol or it has used MaxIters.
+func (r *Regret) Solve(iters int) int {
+	ran := 0
+	for ran < iters && len(r.pending) > 0 {
+		p := &r.pending[0]
+		if k := p.T - r.comp.Rows(); k > 0 {
+			for _, ex := range r.queue[:k] {
+				r.comp.Add(ex.X, ex.Y)
+			}
+			r.queue = r.queue[k:]
+		}
+		n := r.comp.Iterate(min(iters-ran, r.s.MaxIters-r.spent))
+		ran += n
+		r.spent += n
+		lo, hi := r.comp.Bounds()
+		minCum := p.CumLoss[0]
+		for _, c := range p.CumLoss {
+			minCum = min(minCum, c)
+		}
+		if hi-lo <= r.s.GapTol*minCum || r.spent >= r.s.MaxIters || n == 0 {
+			r.finish(lo, hi)
+		}
+	}
+	return ran
+}
+
+func (r *Regret) finish(lo, hi float64) {
+	p := r.pending[0]
+	r.pending = r.pending[1:]
+	r.spent = 0
+	p.ComparatorLoss, p.Gap, p.Iters = hi, hi-lo, r.comp.Iterations()
+	d := 2 * r.s.Comparator.Delta
+	if d == 0 {
+		d = 20
+	}
+	T := float64(p.T)
+	p.Bound = 12*d*p.G*math.Pow(T, 0.75) + d*p.G*math.Pow(T, 0.25)
+	for _, c := range p.CumLoss {
+		p.RegretLo = append(p.RegretLo, c-hi)
+		p.RegretHi = append(p.RegretHi, c-lo)
+	}
+	r.points = append(r.points, p)
+}
+
+// Points returns the finished checkpoints, oldest first.
+func (r *Regret) Points() []RegretPoint { return r.points }
+
+// Pending returns the number of checkpoints waiting for the comparator.
+func (r *Regret) Pending() int { return len(r.pending) }
+
+// Truncated reports whether MaxRows was reached: rows after it take part
+// in no checkpoint.
+func (r *Regret) Truncated() bool { return r.full }
+
+// Slope returns the least-squares slope of log(regret) against log(T)
+// over the last n points for learner i, using the middle of each band and
+// skipping non-positive regrets; NaN with fewer than two usable points.
+// Sub-linear regret shows as a slope below 1 (Theorem 3 gives ¾).
+func Slope(points []RegretPoint, i, n int) float64 {
+	var xs, ys []float64
+	for _, p := range points[max(0, len(points)-n):] {
+		mid := 0.5 * (p.RegretLo[i] + p.RegretHi[i])
+		if mid > 0 {
+			xs = append(xs, math.Log(float64(p.T)))
+			ys = append(ys, math.Log(mid))
+		}
+	}
+	if len(xs) < 2 {
+		return math.NaN()
+	}
+	var mx, my float64
+	for k := range xs {
+		mx += xs[k]
+		my += ys[k]
+	}
+	mx /= float64(len(xs))
+	my /= float64(len(xs))
+	var sxy, sxx float64
+	for k := range xs {
+		sxy += (xs[k] - mx) * (ys[k] - my)
+		sxx += (xs[k] - mx) * (xs[k] - mx)
+	}
+	return sxy / sxx
+}

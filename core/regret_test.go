@@ -166,3 +166,66 @@ func TestComparatorPlantedNoiseFree(t *testing.T) {
 		t.Errorf("F(Cₖ) = %v is not near the planted optimum 0 (Σy² = %v), or lo = %v > 0", hi, sumY2, lo)
 	}
 }
+
+// playWithRegret runs OCCFM over a demo stream with a Regret tracker,
+// solving each checkpoint before going on (as the CLI does).
+func playWithRegret(t *testing.T, src ExampleSource, rows int, loss Loss) (*Regret, float64) {
+	t.Helper()
+	o := NewOCCFM(OCCFMSettings{Loss: loss})
+	r := NewRegret(RegretSettings{Comparator: ComparatorSettings{Delta: 10, Loss: loss}}, 1)
+	var ex Example
+	var cum float64
+	for i := 0; i < rows && src.Next(&ex) == nil; i++ {
+		f := loss.Value(o.Predict(ex.X), ex.Y)
+		cum += f
+		o.Update(ex.X, ex.Y)
+		r.Observe(ex, []float64{f})
+		for r.Pending() > 0 {
+			r.Solve(50)
+		}
+	}
+	return r, cum
+}
+
+// TestRegretPlanted: on a planted noise-free stream F* = 0, so the regret
+// is the cumulative loss, the band is narrow, and OCCFM's regret grows
+// sub-linearly (fitted log-log slope < 0.9).
+func TestRegretPlanted(t *testing.T) {
+	rows := 20000
+	if testing.Short() {
+		rows = 3000
+	}
+	r, cum := playWithRegret(t, newPlantedDemo(2, rows, false), rows, Squared)
+	pts := r.Points()
+	if len(pts) < 5 {
+		t.Fatalf("%d checkpoints", len(pts))
+	}
+	for _, p := range pts {
+		t.Logf("T %6d  cum %.5g  F(C) %.3g  band [%.5g, %.5g]  bound %.3g  iters %d", p.T, p.CumLoss[0], p.ComparatorLoss, p.RegretLo[0], p.RegretHi[0], p.Bound, p.Iters)
+		if w := p.RegretHi[0] - p.RegretLo[0]; w > 0.01*p.CumLoss[0] {
+			t.Errorf("T %d: band width %.4g > 1%% of the cumulative loss %.4g", p.T, w, p.CumLoss[0])
+		}
+		if p.RegretHi[0] < p.CumLoss[0]-1e-9 || p.RegretLo[0] > p.CumLoss[0] {
+			t.Errorf("T %d: regret band [%v, %v] excludes the cumulative loss %v (F* = 0)", p.T, p.RegretLo[0], p.RegretHi[0], p.CumLoss[0])
+		}
+		if p.RegretHi[0] > p.Bound {
+			t.Errorf("T %d: regret %v above Theorem 3's bound %v", p.T, p.RegretHi[0], p.Bound)
+		}
+	}
+	last := pts[len(pts)-1]
+	if math.Abs(last.CumLoss[0]-cumAt(cum, last.T, rows)) > 1e-6*cum && last.T == rows {
+		t.Errorf("cumulative loss %v, OCCFM's own sum %v", last.CumLoss[0], cum)
+	}
+	slope := Slope(pts, 0, 6)
+	t.Logf("fitted log-log slope of the last 6 checkpoints: %.3f", slope)
+	if !(slope < 0.9) {
+		t.Errorf("slope %.3f, want < 0.9 (sub-linear regret)", slope)
+	}
+}
+
+func cumAt(cum float64, T, rows int) float64 {
+	if T == rows {
+		return cum
+	}
+	return math.NaN()
+}
