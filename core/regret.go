@@ -598,6 +598,20 @@ func (r *Regret) Observe(ex Example, losses []float64) {
 	}
 }
 
+// Checkpoint adds a checkpoint at the current round, unless there is one
+// already (for the end of a stream).
+func (r *Regret) Checkpoint() {
+	last := 0
+	if n := len(r.pending); n > 0 {
+		last = r.pending[n-1].T
+	} else if n := len(r.points); n > 0 {
+		last = r.points[n-1].T
+	}
+	if r.t > last && !r.full {
+		r.pending = append(r.pending, RegretPoint{T: r.t, CumLoss: append([]float64(nil), r.cum...), G: r.g})
+	}
+}
+
 // Solve runs at most iters comparator iterations on the oldest pending
 // checkpoint and returns the iterations run. A checkpoint becomes a Point
 // when its gap meets GapTol or it has used MaxIters.

@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -431,5 +432,40 @@ func TestRunGzipIdentical(t *testing.T) {
 	}
 	if recs[0]["task"] != "classification" || recs[0]["rows"] != 49990.0 {
 		t.Errorf("task %v, rows %v; want classification, 49990", recs[0]["task"], recs[0]["rows"])
+	}
+}
+
+// TestRunRegret checks -regret's JSON: checkpoints with the documented
+// keys, ordered, with lo ≤ hi and the last one at the end of the stream.
+func TestRunRegret(t *testing.T) {
+	var b strings.Builder
+	for i := 0; i < 300; i++ {
+		fmt.Fprintf(&b, "%d\t%d\t%d\t%d\n", 1+i%17, 1+(i*7)%23, 1+(i*i)%5, 881250949+i)
+	}
+	path := writeTemp(t, "u.data", b.String())
+	stdout, _ := runOK(t, "run", "-data", path, "-regret", "-regret-first", "20", "-regret-growth", "2", "-json", "-quiet")
+	rec := jsonLines(t, stdout)[0]
+	pts, ok := rec["regret"].([]any)
+	if !ok || len(pts) < 4 {
+		t.Fatalf("regret = %v, want a list of checkpoints", rec["regret"])
+	}
+	prevT := 0.0
+	for _, p := range pts {
+		m := p.(map[string]any)
+		for _, k := range []string{"t", "cum_loss", "comparator_loss", "regret_lo", "regret_hi", "gap", "bound"} {
+			if _, ok := m[k]; !ok {
+				t.Fatalf("checkpoint %v lacks %q", m, k)
+			}
+		}
+		if m["t"].(float64) <= prevT || m["regret_lo"].(float64) > m["regret_hi"].(float64)+1e-9 {
+			t.Errorf("checkpoint %v: out of order or lo > hi", m)
+		}
+		prevT = m["t"].(float64)
+	}
+	if prevT != 300 {
+		t.Errorf("last checkpoint at t = %v, want 300 (the end of the stream)", prevT)
+	}
+	if _, ok := rec["regret_slope"]; !ok {
+		t.Error("no regret_slope")
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"text/tabwriter"
 	"time"
 
@@ -22,6 +23,7 @@ type report struct {
 	rows     int
 	wall     time.Duration
 	players  []*player
+	regret   *core.Regret // nil without -regret
 }
 
 // record is one learner's line of -json output. Metrics that do not apply
@@ -48,6 +50,23 @@ type record struct {
 	ErrorRate     *number `json:"error_rate,omitempty"`
 	AUC           *number `json:"auc,omitempty"`
 	LogLoss       *number `json:"logloss,omitempty"`
+	// With -regret: the checkpoints, and the fitted log-log slope of the
+	// last six (sub-linear regret: below 1).
+	Regret      []regretRecord `json:"regret,omitempty"`
+	RegretSlope *number        `json:"regret_slope,omitempty"`
+}
+
+// regretRecord is one regret checkpoint of one learner: the true regret
+// Σfₜ(Cₜ) − min over K lies in [regret_lo, regret_hi].
+type regretRecord struct {
+	T              int    `json:"t"`
+	CumLoss        number `json:"cum_loss"`
+	ComparatorLoss number `json:"comparator_loss"`
+	RegretLo       number `json:"regret_lo"`
+	RegretHi       number `json:"regret_hi"`
+	Gap            number `json:"gap"`
+	Bound          number `json:"bound"`
+	G              number `json:"g"`
 }
 
 // number is a float64 that encodes NaN and ±Inf, which JSON lacks, as null:
@@ -98,6 +117,15 @@ func (r report) record(p *player) record {
 		UpdatesPerSec: number(updatesPerSec(s.Rows, p.elapsed)),
 		WallSeconds:   number(r.wall.Seconds()),
 		AvgLoss:       number(s.AvgLoss),
+	}
+	if r.regret != nil {
+		i := slices.Index(r.players, p)
+		for _, pt := range r.regret.Points() {
+			rec.Regret = append(rec.Regret, regretRecord{T: pt.T, CumLoss: number(pt.CumLoss[i]),
+				ComparatorLoss: number(pt.ComparatorLoss), RegretLo: number(pt.RegretLo[i]),
+				RegretHi: number(pt.RegretHi[i]), Gap: number(pt.Gap), Bound: number(pt.Bound), G: number(pt.G)})
+		}
+		rec.RegretSlope = ptr(core.Slope(r.regret.Points(), i, 6))
 	}
 	if r.task == core.Classification {
 		rec.ErrorRate, rec.AUC, rec.LogLoss = ptr(s.ErrorRate), ptr(s.AUC), ptr(s.LogLoss)

@@ -27,6 +27,11 @@ type runSettings struct {
 	limit    int
 	json     bool
 	quiet    bool
+	// -regret: checkpoints of regret against the comparator in hindsight.
+	regret       bool
+	regretFirst  int
+	regretGrowth float64
+	regretEvery  int
 }
 
 // guessRows is how many leading labels -task auto looks at.
@@ -53,6 +58,10 @@ func parseRunFlags(args []string) (runSettings, error) {
 	fs.IntVar(&rs.limit, "limit", 0, "read at most N rows (0: all)")
 	fs.BoolVar(&rs.json, "json", false, "one JSON object per learner")
 	fs.BoolVar(&rs.quiet, "quiet", false, "no progress line")
+	fs.BoolVar(&rs.regret, "regret", false, "regret checkpoints against the best C in K in hindsight")
+	fs.IntVar(&rs.regretFirst, "regret-first", 100, "first regret checkpoint T")
+	fs.Float64Var(&rs.regretGrowth, "regret-growth", 1.5, "ratio between successive regret checkpoints")
+	fs.IntVar(&rs.regretEvery, "regret-every", 0, "a regret checkpoint every N rows instead (0: geometric)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return rs, err
@@ -164,7 +173,18 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 		rows = &sliceSource{rows: all}
 		prog.start = time.Now()
 	}
-	n, err := play(rows, players, prog)
+	var reg *core.Regret
+	if rs.regret {
+		delta := rs.delta
+		if c, ok := players[0].learner.(core.Configured); ok {
+			delta = c.Config().Delta
+		}
+		reg = core.NewRegret(core.RegretSettings{
+			Comparator: core.ComparatorSettings{Delta: delta, Loss: cfg.LossOf()},
+			First:      rs.regretFirst, Growth: rs.regretGrowth, Every: rs.regretEvery,
+		}, len(players))
+	}
+	n, err := play(rows, players, reg, prog)
 	prog.done()
 	if err != nil {
 		return err
@@ -180,6 +200,7 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 		rows:     n,
 		wall:     time.Since(start),
 		players:  players,
+		regret:   reg,
 	}
 	if rs.json {
 		return rep.writeJSON(stdout)
@@ -314,8 +335,12 @@ func shuffleRows(rows []core.Example, seed uint64) {
 // play plays every row of src through every player, in batches: each
 // learner plays the whole batch under its own clock, so all learners see the
 // same rows in the same order. It returns the number of rows played.
-func play(src rowSource, players []*player, prog *progress) (int, error) {
+func play(src rowSource, players []*player, reg *core.Regret, prog *progress) (int, error) {
 	batch := make([]core.Example, batchSize)
+	losses := make([][]float64, batchSize) // losses[i][learner]: fₜ(Cₜ) for -regret
+	for i := range losses {
+		losses[i] = make([]float64, len(players))
+	}
 	rows := 0
 	for {
 		n := 0
@@ -329,18 +354,41 @@ func play(src rowSource, players []*player, prog *progress) (int, error) {
 		if err != nil && err != io.EOF {
 			return rows, err
 		}
-		for _, p := range players {
+		for j, p := range players {
 			t0 := time.Now()
-			for i := range n {
-				core.Play(p.learner, batch[i], p.metrics)
+			if reg == nil {
+				for i := range n {
+					core.Play(p.learner, batch[i], p.metrics)
+				}
+			} else {
+				loss := p.metrics.Loss()
+				for i := range n {
+					yhat := core.Play(p.learner, batch[i], p.metrics)
+					losses[i][j] = loss.Value(yhat, batch[i].Y)
+				}
 			}
 			p.elapsed += time.Since(t0)
+		}
+		if reg != nil {
+			// The comparator's time counts in the wall time only.
+			for i := range n {
+				reg.Observe(batch[i], losses[i])
+				for reg.Pending() > 0 {
+					reg.Solve(50)
+				}
+			}
 		}
 		rows += n
 		if prog.due() {
 			prog.show(progressLine(rows, players, time.Since(prog.start)))
 		}
 		if err == io.EOF {
+			if reg != nil {
+				reg.Checkpoint() // the end of the stream
+				for reg.Pending() > 0 {
+					reg.Solve(50)
+				}
+			}
 			return rows, nil
 		}
 	}
