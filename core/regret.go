@@ -16,6 +16,11 @@ type ComparatorSettings struct {
 	Loss Loss
 	// NoSelfInteractions drops the feature diagonal from ŷ, as in OCCFM.
 	NoSelfInteractions bool
+	// CorrectWork caps the work of one fully corrective step, in
+	// multiply-adds (about rows·b²·steps); fewer inner steps are taken to
+	// fit, none below 2. Zero means no cap. The page sets it to keep each
+	// slice short.
+	CorrectWork float64
 }
 
 // Comparator solves the regret comparator in hindsight,
@@ -250,6 +255,12 @@ func (c *Comparator) correct(iters int) {
 	b, T := c.c.b, len(c.y)
 	if b == 0 || b > 64 {
 		return
+	}
+	if w := c.s.CorrectWork; w > 0 {
+		iters = min(iters, int(w/(2*float64(T)*float64(b*b))))
+		if iters < 2 {
+			return
+		}
 	}
 	z := make([]float64, T*b)
 	curv := 2.0

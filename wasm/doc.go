@@ -53,5 +53,13 @@
 //	 "preview": {"format": "csv", "layout": "csv (,)", "lines": ["…"],
 //	             "columns": [{"name", "role"}]},
 //	                                            (first snapshot of a file only)
-//	 "known": "…"}                              what is known about the demo's optimum
+//	 "known": "…",                              what is known about the demo's optimum
+//	 "regret": {"points": [[T, F(C), gap, bound, G, cum₁, lo₁, hi₁, …], …],
+//	            "pending": 0, "lag": 120, "slope": [0.25], "d": 20,
+//	            "maxRows": 20000, "truncated": false}}
+//	    Regret checkpoints against the best C in K in hindsight (new ones only):
+//	    learner i's regret at T lies in [loᵢ, hiᵢ]; bound is Theorem 3's
+//	    12·D·G·T^¾ + D·G·T^¼ with D = 2δ. The comparator runs in at most 40 %
+//	    of each slice when it has work, so it may lag ("pending", "lag"); it
+//	    keeps at most maxRows rows. Start with "noRegret": true to turn it off.
 package main

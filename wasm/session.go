@@ -27,6 +27,8 @@ type config struct {
 	Gamma    string            `json:"gamma"` // 1/sqrt(t), 2/(t+1), constant
 	Loss     string            `json:"loss"`  // auto, squared, logistic
 	Seed     uint64            `json:"seed"`
+	// NoRegret turns the regret comparator off (it is on by default).
+	NoRegret bool `json:"noRegret"`
 }
 
 const (
@@ -44,6 +46,13 @@ const (
 	maxPoints = 2000
 	// keepPredictions is the length of the latest-predictions table.
 	keepPredictions = 12
+	// regretRows caps the rows the page's regret comparator keeps (each
+	// costs about 12·nnz + 32 bytes, and every Frank-Wolfe iteration passes
+	// over all of them); later rows take part in no checkpoint.
+	regretRows = 20000
+	// regretShare is the share of each slice the comparator may use when
+	// it has checkpoints to solve.
+	regretShare = 0.4
 )
 
 // errStarved is what feedBuffer.Read returns when the page has not fed
@@ -132,6 +141,11 @@ type session struct {
 	decimated bool
 	preview   *preview
 	preds     []prediction // ring, newest last
+
+	reg     *core.Regret // nil when off
+	losses  []float64    // scratch: this round's loss per learner
+	regSent int          // regret points already in a snapshot
+	delta   float64      // δ in effect for the first learner (for D = 2δ)
 }
 
 type preview struct {
@@ -215,6 +229,16 @@ func (s *session) setTask(t core.Task) {
 	for _, name := range s.cfg.Learners {
 		l, _ := core.NewLearner(name, c) // names were checked in newSession
 		s.players = append(s.players, &player{name: name, learner: l, metrics: core.NewMetrics(t, c.LossOf())})
+	}
+	s.delta = c.Delta
+	if cf, ok := s.players[0].learner.(core.Configured); ok {
+		s.delta = cf.Config().Delta
+	}
+	if !s.cfg.NoRegret {
+		s.reg = core.NewRegret(core.RegretSettings{
+			Comparator: core.ComparatorSettings{Delta: s.delta, Loss: c.LossOf(), CorrectWork: 2e6},
+			MaxRows:    regretRows,
+		}, len(s.players))
 	}
 }
 
@@ -330,10 +354,15 @@ func (s *session) step(deadline time.Time, maxRows int) int {
 		return 0
 	}
 	n := 0
+	learnUntil := deadline
+	if s.reg != nil && s.reg.Pending() > 0 {
+		learnUntil = time.Now().Add(time.Duration((1 - regretShare) * float64(time.Until(deadline))))
+	}
+	defer s.solveRegret(deadline)
 	for maxRows <= 0 || n < maxRows {
 		// Rows can cost from microseconds to milliseconds (a Lanczos
 		// refresh), so the deadline is checked before every row.
-		if n > 0 && !time.Now().Before(deadline) {
+		if n > 0 && !time.Now().Before(learnUntil) {
 			break
 		}
 		var ex core.Example
@@ -361,6 +390,20 @@ func (s *session) lineOf() int {
 		return s.stream.Line()
 	}
 	return s.rows + 1
+}
+
+// solveRegret gives the comparator Frank-Wolfe iterations, one at a time,
+// until the deadline; at the end of the stream it adds a final checkpoint.
+func (s *session) solveRegret(deadline time.Time) {
+	if s.reg == nil {
+		return
+	}
+	if s.state == "done" {
+		s.reg.Checkpoint()
+	}
+	for s.reg.Pending() > 0 && time.Now().Before(deadline) {
+		s.reg.Solve(1)
+	}
 }
 
 // guessTask reads up to guessRows rows and picks the task from their
@@ -400,6 +443,12 @@ func (s *session) play(ex core.Example) {
 		if i == 0 {
 			first = yhat
 		}
+		if s.reg != nil {
+			s.losses = append(s.losses[:i], p.metrics.Loss().Value(yhat, ex.Y))
+		}
+	}
+	if s.reg != nil {
+		s.reg.Observe(ex, s.losses[:len(s.players)])
 	}
 	s.rows++
 	if len(s.players) > 0 {
@@ -482,6 +531,20 @@ type snapshot struct {
 	Decimated bool            `json:"decimated"`
 	Preview   *preview        `json:"preview,omitempty"`
 	Known     string          `json:"known,omitempty"`
+	Regret    *regretStatus   `json:"regret,omitempty"`
+}
+
+// regretStatus is the regret part of a snapshot. Each point is
+// [T, comparator loss, gap, bound, G, then per learner: cumulative loss,
+// regret lo, regret hi]; points holds the new ones since the last snapshot.
+type regretStatus struct {
+	Points    [][]float64 `json:"points"`
+	Pending   int         `json:"pending"`   // checkpoints waiting for the comparator
+	Lag       int         `json:"lag"`       // rows learned since the last finished checkpoint
+	Slope     []*float64  `json:"slope"`     // per learner, last six checkpoints
+	D         float64     `json:"d"`         // 2δ
+	MaxRows   int         `json:"maxRows"`   // the comparator's cap
+	Truncated bool        `json:"truncated"` // the cap was reached
 }
 
 type learnerStatus struct {
@@ -537,6 +600,26 @@ func (s *session) snapshotJSON() string {
 	}
 	if snap.Points == nil {
 		snap.Points = [][]float64{}
+	}
+	if s.reg != nil {
+		pts := s.reg.Points()
+		rs := &regretStatus{Points: [][]float64{}, Pending: s.reg.Pending(), D: 2 * s.delta, MaxRows: regretRows, Truncated: s.reg.Truncated()}
+		for _, p := range pts[s.regSent:] {
+			row := []float64{float64(p.T), p.ComparatorLoss, p.Gap, p.Bound, p.G}
+			for i := range p.CumLoss {
+				row = append(row, p.CumLoss[i], p.RegretLo[i], p.RegretHi[i])
+			}
+			rs.Points = append(rs.Points, row)
+		}
+		s.regSent = len(pts)
+		rs.Lag = s.rows
+		if len(pts) > 0 {
+			rs.Lag = s.rows - pts[len(pts)-1].T
+		}
+		for i := range s.players {
+			rs.Slope = append(rs.Slope, finite(core.Slope(pts, i, 6)))
+		}
+		snap.Regret = rs
 	}
 	b, err := json.Marshal(snap)
 	if err != nil {

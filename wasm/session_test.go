@@ -217,3 +217,34 @@ func TestMovieLensSession(t *testing.T) {
 		t.Errorf("state %q rows %d RMSE %v, want done 100000 %v", snap.State, snap.Rows, *snap.Learners[0].RMSE, want.RMSE)
 	}
 }
+
+// TestSessionRegret checks the regret part of snapshots on a demo: points
+// arrive with lo ≤ hi, each once, and the comparator catches up.
+func TestSessionRegret(t *testing.T) {
+	s, err := newSession(config{Source: "demo", Demo: "ratings", Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pts [][]float64
+	for range 40 {
+		s.step(time.Now().Add(50*time.Millisecond), 100)
+		snap := decode(t, s.snapshotJSON())
+		if snap.Regret == nil {
+			t.Fatal("no regret in the snapshot")
+		}
+		pts = append(pts, snap.Regret.Points...)
+	}
+	if len(pts) < 3 {
+		t.Fatalf("%d regret points after %d rows", len(pts), s.rows)
+	}
+	for i, p := range pts {
+		if len(p) != 8 || p[6] > p[7]+1e-9 || (i > 0 && p[0] <= pts[i-1][0]) {
+			t.Errorf("point %d = %v: want [T, F, gap, bound, G, cum, lo, hi] with lo ≤ hi, T increasing", i, p)
+		}
+	}
+	s2, _ := newSession(config{Source: "demo", Demo: "ratings", NoRegret: true})
+	s2.step(time.Now().Add(time.Second), 200)
+	if decode(t, s2.snapshotJSON()).Regret != nil {
+		t.Error("noRegret still reports regret")
+	}
+}
