@@ -493,7 +493,8 @@ func (c *Comparator) NuclearNorm() float64 { return c.c.nuclearNorm() }
 type RegretSettings struct {
 	// Comparator sets K and the loss; it must match the learners'.
 	Comparator ComparatorSettings
-	// First is the first checkpoint T. Zero means 100.
+	// First is the first checkpoint T. Zero means 100, or Every when that
+	// is set.
 	First int
 	// Growth is the ratio between successive checkpoints (geometric
 	// spacing). Zero means 1.5. Ignored when Every is set.
@@ -551,6 +552,9 @@ type Regret struct {
 func NewRegret(s RegretSettings, learners int) *Regret {
 	if s.First == 0 {
 		s.First = 100
+		if s.Every > 0 {
+			s.First = s.Every
+		}
 	}
 	if s.Growth == 0 {
 		s.Growth = 1.5

@@ -61,5 +61,7 @@
 //	    learner i's regret at T lies in [loᵢ, hiᵢ]; bound is Theorem 3's
 //	    12·D·G·T^¾ + D·G·T^¼ with D = 2δ. The comparator runs in at most 40 %
 //	    of each slice when it has work, so it may lag ("pending", "lag"); it
-//	    keeps at most maxRows rows. Start with "noRegret": true to turn it off.
+//	    keeps at most maxRows rows. Start with "noRegret": true to turn it off,
+//	    "regretGrowth": 2 for other geometric spacing, "regretEvery": 500 for a
+//	    fixed one.
 package main

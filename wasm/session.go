@@ -29,6 +29,10 @@ type config struct {
 	Seed     uint64            `json:"seed"`
 	// NoRegret turns the regret comparator off (it is on by default).
 	NoRegret bool `json:"noRegret"`
+	// RegretGrowth is the ratio between regret checkpoints (0: 1.5);
+	// RegretEvery, when positive, spaces them every RegretEvery rows.
+	RegretGrowth float64 `json:"regretGrowth"`
+	RegretEvery  int     `json:"regretEvery"`
 }
 
 const (
@@ -172,6 +176,9 @@ func newSession(cfg config) (*session, error) {
 	if len(cfg.Learners) == 0 {
 		cfg.Learners = []string{"occfm"}
 	}
+	if cfg.RegretGrowth != 0 && !(cfg.RegretGrowth > 1) || cfg.RegretEvery < 0 {
+		return nil, fmt.Errorf("regret checkpoints: growth %v must be > 1 and every %d ≥ 0", cfg.RegretGrowth, cfg.RegretEvery)
+	}
 	s := &session{cfg: cfg, state: "waiting", spacing: 1}
 	for _, name := range cfg.Learners {
 		if _, err := core.NewLearner(name, core.Config{}); err != nil {
@@ -237,7 +244,7 @@ func (s *session) setTask(t core.Task) {
 	if !s.cfg.NoRegret {
 		s.reg = core.NewRegret(core.RegretSettings{
 			Comparator: core.ComparatorSettings{Delta: s.delta, Loss: c.LossOf(), CorrectWork: 2e6},
-			MaxRows:    regretRows,
+			MaxRows:    regretRows, Growth: s.cfg.RegretGrowth, Every: s.cfg.RegretEvery,
 		}, len(s.players))
 	}
 }

@@ -242,6 +242,17 @@ func TestSessionRegret(t *testing.T) {
 			t.Errorf("point %d = %v: want [T, F, gap, bound, G, cum, lo, hi] with lo ≤ hi, T increasing", i, p)
 		}
 	}
+	if _, err := newSession(config{Source: "demo", Demo: "ratings", RegretGrowth: 0.5}); err == nil {
+		t.Error("a regret growth below 1 was accepted")
+	}
+	s3, _ := newSession(config{Source: "demo", Demo: "ratings", RegretEvery: 50})
+	s3.step(time.Now().Add(time.Minute), 260)
+	for s3.reg.Pending() > 0 {
+		s3.reg.Solve(10)
+	}
+	if got := len(s3.reg.Points()); got != 5 {
+		t.Errorf("regretEvery 50 over 260 rows gave %d checkpoints, want 5", got)
+	}
 	s2, _ := newSession(config{Source: "demo", Demo: "ratings", NoRegret: true})
 	s2.step(time.Now().Add(time.Second), 200)
 	if decode(t, s2.snapshotJSON()).Regret != nil {

@@ -59,7 +59,7 @@ func parseRunFlags(args []string) (runSettings, error) {
 	fs.BoolVar(&rs.json, "json", false, "one JSON object per learner")
 	fs.BoolVar(&rs.quiet, "quiet", false, "no progress line")
 	fs.BoolVar(&rs.regret, "regret", false, "regret checkpoints against the best C in K in hindsight")
-	fs.IntVar(&rs.regretFirst, "regret-first", 100, "first regret checkpoint T")
+	fs.IntVar(&rs.regretFirst, "regret-first", 0, "first regret checkpoint T (0: 100, or N with -regret-every N)")
 	fs.Float64Var(&rs.regretGrowth, "regret-growth", 1.5, "ratio between successive regret checkpoints")
 	fs.IntVar(&rs.regretEvery, "regret-every", 0, "a regret checkpoint every N rows instead (0: geometric)")
 	if err := fs.Parse(args); err != nil {
