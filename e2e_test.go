@@ -838,3 +838,44 @@ func TestE2ENoForeignRequests(t *testing.T) {
 		t.Errorf("failed request: %s", f)
 	}
 }
+
+// 7. The regret chart on the planted regression demo (issue 4): certified
+// bands arrive, the Theorem 3 bound lies above them, and the slope is read
+// out. The screenshot is the acceptance picture.
+func TestE2ERegret(t *testing.T) {
+	s := newSession(t, 3*time.Minute)
+	s.url += "#demo=planted-regression&speed=max"
+	s.open()
+	s.waitState("running", 20*time.Second)
+	s.maxSpeed()
+	d := s.waitJS("regret checkpoints up to T ≥ 1000",
+		`Number((document.querySelector('[data-testid="regret-latest"]')||{}).dataset?.t||0) >= 1000`, 150*time.Second)
+	t.Logf("regret checkpoint T ≥ 1000 after %v", d.Round(time.Millisecond))
+	lo := evalJS[float64](s, `Number(document.querySelector('[data-testid="regret-latest"]').dataset.lo)`)
+	hi := evalJS[float64](s, `Number(document.querySelector('[data-testid="regret-latest"]').dataset.hi)`)
+	readout := evalJS[string](s, `document.querySelector('[data-testid="regret-readout"]').textContent`)
+	t.Logf("latest band [%v, %v]; readout: %s", lo, hi, readout)
+	if !(lo <= hi) || !(lo > 0) {
+		t.Errorf("band [%v, %v]: want 0 < lo ≤ hi", lo, hi)
+	}
+	if !strings.Contains(readout, "slope") || !strings.Contains(readout, "sub-linear") {
+		t.Errorf("readout lacks a sub-linear slope: %q", readout)
+	}
+	if n := evalJS[int](s, `document.querySelectorAll('[data-testid="regret-chart"] canvas').length`); n == 0 {
+		t.Error("no regret chart canvas")
+	}
+	s.screenshot("regret-planted")
+
+	// Fixed spacing, chosen in the page: checkpoints every 500 rows.
+	evalJS[bool](s, `(() => { const e = document.getElementById("regret-checkpoints");
+		e.value = "e500"; e.dispatchEvent(new Event("change")); return true })()`)
+	s.waitJS("a checkpoint at T = 1000 with spacing 500",
+		`Number((document.querySelector('[data-testid="regret-latest"]')||{}).dataset?.t||0) >= 1000`, 150*time.Second)
+	if T := evalJS[int](s, `Number(document.querySelector('[data-testid="regret-latest"]').dataset.t)`); T%500 != 0 {
+		t.Errorf("latest checkpoint T = %d with spacing 500", T)
+	}
+	if !strings.Contains(evalJS[string](s, `location.hash`), "checkpoints=e500") {
+		t.Error("the spacing is not in the URL hash")
+	}
+	s.checkExceptions()
+}

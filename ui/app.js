@@ -28,7 +28,7 @@ const GAMMAS = {"1/sqrt(t)": "1/√t", "2/(t+1)": "2/(t+1)", "constant": "consta
 const LOSSES = ["auto", "squared", "logistic"];
 const DEFAULTS = Object.freeze({
   demo: "ratings", learners: ["occfm"], delta: 0, eta: 0,
-  gamma: "1/sqrt(t)", loss: "auto", seed: 1, speed: 2000,
+  gamma: "1/sqrt(t)", loss: "auto", seed: 1, speed: 2000, checkpoints: "g1.5",
 });
 
 // The speed slider is logarithmic: 1, 1.5, 2, 3, 5, 7 per decade from 1 to
@@ -51,6 +51,7 @@ function parseHash(hash) {
       case "gamma": if (val in GAMMAS) s.gamma = val; break;
       case "loss": if (LOSSES.includes(val)) s.loss = val; break;
       case "seed": s.seed = Math.trunc(nonNegative(val, DEFAULTS.seed)); break;
+      case "checkpoints": if (val in CHECKPOINTS) s.checkpoints = val; break;
       case "speed": s.speed = val === "max" ? 0 : nonNegative(val, DEFAULTS.speed); break;
     }
   }
@@ -64,6 +65,7 @@ function formatHash(s) {
   parts.push(["gamma", s.gamma]);
   if (s.loss !== "auto") parts.push(["loss", s.loss]);
   parts.push(["seed", s.seed], ["speed", s.speed > 0 ? s.speed : "max"]);
+  if (s.checkpoints !== DEFAULTS.checkpoints) parts.push(["checkpoints", s.checkpoints]);
   return "#" + parts.map(([k, v]) => `${k}=${encode(String(v))}`).join("&");
 }
 
@@ -84,7 +86,16 @@ function nonNegative(text, fallback) {
 // learnerSettingsKey is what a run depends on besides its source: a change
 // restarts the run, a change of speed alone does not.
 function learnerSettingsKey(s) {
-  return JSON.stringify([s.learners, s.delta, s.eta, s.gamma, s.loss, s.seed]);
+  return JSON.stringify([s.learners, s.delta, s.eta, s.gamma, s.loss, s.seed, s.checkpoints]);
+}
+
+// CHECKPOINTS are the regret checkpoint spacings: "g<ratio>" geometric,
+// "e<rows>" every so many rows.
+const CHECKPOINTS = {"g1.5": "×1.5", "g2": "×2", "e500": "every 500 rows", "e2000": "every 2,000 rows"};
+
+function checkpointConfig(c, value) {
+  if (value.startsWith("e")) c.regretEvery = Number(value.slice(1));
+  else c.regretGrowth = Number(value.slice(1));
 }
 
 // ---- LineChart --------------------------------------------------------------
@@ -189,6 +200,148 @@ class LineChart {
   }
 }
 
+// ---- RegretChart ------------------------------------------------------------
+
+// A RegretChart draws the regret checkpoints: x = T, and per learner the
+// certified band [lo, hi] (shaded), its middle (a line), then the Theorem 3
+// bound (dashed gray). rows are the snapshot's regret points, kept raw so
+// that the two toggles (log–log, regret / T) only change how they are drawn.
+// In linear mode the y range follows the learners alone: the bound is far
+// above them and would flatten every curve; log–log shows it whole.
+const REGRET_FIXED = 5;  // T, comparator loss, gap, bound, G; then cum, lo, hi per learner
+
+class RegretChart {
+  constructor(el) {
+    this.el = el;
+    this.height = 300;
+    this.names = [];
+    this.rows = [];
+    this.logLog = true;
+    this.perT = false;
+    this.plot = null;
+    this.dirty = false;
+    this.lastDraw = -Infinity;
+    new ResizeObserver(() => this.plot?.setSize(this.size())).observe(el);
+  }
+
+  size() {
+    return {width: Math.max(240, this.el.clientWidth), height: this.height};
+  }
+
+  reset(names) {
+    this.names = names;
+    this.rows = [];
+    this.build();
+  }
+
+  addPoints(rows) {
+    for (const r of rows) this.rows.push(r);
+    this.dirty = true;
+  }
+
+  setMode({logLog = this.logLog, perT = this.perT}) {
+    if (logLog === this.logLog && perT === this.perT) return;
+    this.logLog = logLog;
+    this.perT = perT;
+    this.build();
+  }
+
+  // value turns a raw regret figure at T into what is drawn: divided by T
+  // for regret / T, and nothing (a gap) where a log scale cannot go.
+  value(v, t) {
+    if (!finite(v)) return null;
+    const y = this.perT ? v / t : v;
+    return this.logLog && !(y > 0) ? null : y;
+  }
+
+  // data: [T, (hi, lo, mid) per learner, bound].
+  data() {
+    const cols = [[], ...this.names.flatMap(() => [[], [], []]), []];
+    for (const r of this.rows) {
+      const t = r[0];
+      cols[0].push(t);
+      this.names.forEach((_, i) => {
+        const lo = r[REGRET_FIXED + 3 * i + 1];
+        const hi = r[REGRET_FIXED + 3 * i + 2];
+        cols[1 + 3 * i].push(this.value(hi, t));
+        cols[2 + 3 * i].push(this.value(lo, t));
+        cols[3 + 3 * i].push(this.value(finite(lo) && finite(hi) ? (lo + hi) / 2 : NaN, t));
+      });
+      cols[cols.length - 1].push(this.value(r[3], t));
+    }
+    return cols;
+  }
+
+  // yRange in linear mode: the learners' bands and 0, not the bound.
+  yRange(u) {
+    let min = 0;
+    let max = 0;
+    for (let s = 1; s < u.data.length - 1; s++) {
+      for (const v of u.data[s]) {
+        if (v == null) continue;
+        if (v < min) min = v;
+        if (v > max) max = v;
+      }
+    }
+    if (min === max) max = min + 1;
+    return uPlot.rangeNum(min, max, 0.1, true);
+  }
+
+  flush(now, force = false) {
+    if (!this.plot || !this.dirty || (!force && now - this.lastDraw < CHART_INTERVAL_MS)) return;
+    this.plot.setData(this.data());
+    this.dirty = false;
+    this.lastDraw = now;
+  }
+
+  build() {
+    this.plot?.destroy();
+    const font = "14px system-ui, sans-serif";
+    const labelFont = "600 14px system-ui, sans-serif";
+    const axis = {font, labelFont, stroke: "#334155", grid: {stroke: "#e2e8f0", width: 1}, ticks: {stroke: "#cbd5e1"}};
+    const fmt = (u, v) => (v == null ? "–" : formatNumber(v));
+    const series = [{label: "T (rows)", value: fmt}];
+    const bands = [];
+    this.names.forEach((name, i) => {
+      const color = COLORS[i % COLORS.length];
+      series.push(
+        {label: `${name} hi`, stroke: color + "55", width: 1, points: {show: false}, value: fmt},
+        {label: `${name} lo`, stroke: color + "55", width: 1, points: {show: false}, value: fmt},
+        {label: name, stroke: color, width: 2, points: {show: true, size: 5}, value: fmt},
+      );
+      bands.push({series: [1 + 3 * i, 2 + 3 * i], fill: color + "2e"});
+    });
+    series.push({label: "Theorem 3 bound", stroke: "#64748b", width: 2, dash: [6, 5], points: {show: false}, value: fmt});
+    const yLabel = this.perT ? "regret / T" : "regret";
+    const scales = {x: {time: false}, y: {}};
+    if (this.logLog) {
+      scales.x.distr = 3;
+      scales.x.range = (u, min, max) => (min == null ? [1, 10] : min < max ? [min, max] : [min / 2, max * 2]);
+      scales.y.distr = 3;
+    } else {
+      scales.y.range = (u) => this.yRange(u);
+    }
+    this.plot = new uPlot({
+      ...this.size(),
+      scales,
+      bands,
+      cursor: {drag: {x: false, y: false}},
+      series,
+      axes: [
+        {...axis, label: this.logLog ? "T (rows, log scale)" : "T (rows)", labelSize: 24},
+        {...axis, label: this.logLog ? `${yLabel} (log scale)` : yLabel, labelSize: 24, size: 72},
+      ],
+    }, this.data(), this.el);
+    // The band edges stay out of the legend: the middle line names the learner.
+    const rows = this.plot.root.querySelectorAll(".u-legend .u-series");
+    this.names.forEach((_, i) => {
+      for (const s of [1 + 3 * i, 2 + 3 * i]) if (rows[s]) rows[s].hidden = true;
+    });
+    this.dirty = false;
+    this.lastDraw = -Infinity;
+  }
+}
+
 // ---- State -----------------------------------------------------------------------
 //
 // settings (above) is what the controls and the hash say; page is what the
@@ -216,6 +369,8 @@ const session = {
   task: "",
   layout: "",
   checkpoints: [],       // every point received, for export
+  regret: [],            // every regret point received, for export
+  regretStatus: null,    // the last snapshot's regret (pending, lag, slope, …), or null
   last: null,            // the last snapshot
   known: "",
   firstRowAt: 0,         // performance.now() when the first row was learned
@@ -225,6 +380,7 @@ const session = {
 const views = {
   metric: null,          // LineChart: progressive metric vs rows
   loss: null,            // LineChart: average loss vs learning time
+  regret: null,          // RegretChart: regret checkpoints vs T
   tableShown: -Infinity, // the learner table is redrawn at most 4 times a second
   rateShown: -Infinity,  // rows/s is redrawn at most 4 times a second
 };
@@ -252,6 +408,7 @@ function configFor(source) {
     loss: settings.loss,
     seed: settings.seed,
   };
+  checkpointConfig(c, settings.checkpoints);
   if (source === "demo") {
     c.demo = settings.demo;
   } else {
@@ -273,6 +430,8 @@ function startSession(source, {note = "", keepPaused = false} = {}) {
   session.task = "";
   session.layout = "";
   session.checkpoints = [];
+  session.regret = [];
+  session.regretStatus = null;
   session.firstRowAt = 0;
   session.doneRate = 0;
   session.last = null;
@@ -285,6 +444,8 @@ function startSession(source, {note = "", keepPaused = false} = {}) {
   showNote(note);
   views.metric.reset(session.learners, metricLabel(""));
   views.loss.reset(session.learners);
+  views.regret.reset(session.learners);
+  renderRegret();
   document.getElementById("metric-title").textContent = `progressive ${metricLabel("")} vs rows`;
   if (source === "demo") renderPreview(null);  // a file keeps its preview until the new one arrives
   renderDemoSelect();
@@ -332,6 +493,16 @@ function applySnapshot(text) {
     views.metric.addPoints(points.map((p) => [p[0], ...Array.from({length: n}, (_, i) => p[2 + 2 * i])]));
     views.loss.addPoints(points.map((p) => [p[1] / 1000, ...Array.from({length: n}, (_, i) => p[3 + 2 * i])]));
   }
+  if (snap.regret && typeof snap.regret === "object") {
+    const fresh = Array.isArray(snap.regret.points) ? snap.regret.points : [];
+    if (fresh.length > 0) {
+      for (const p of fresh) session.regret.push(p);
+      views.regret.addPoints(fresh);
+    }
+    session.regretStatus = snap.regret;
+  } else {
+    session.regretStatus = null;
+  }
   if (snap.preview) renderPreview(snap.preview);
   if (!session.firstRowAt && snap.rows > 0) session.firstRowAt = performance.now();
   renderNumbers(snap);
@@ -340,6 +511,7 @@ function applySnapshot(text) {
     views.tableShown = now;
     renderLearnerTable(snap);
     renderStreamInfo(snap);
+    renderRegret();
   }
   renderKnown();
   if (snap.state === "error") {
@@ -487,6 +659,12 @@ function frame(now) {
   if (occfm && page.phase !== "loading" && page.phase !== "error") {
     if (session.source === "file") pollFeeder();
     if (page.phase === "running") learnFor(dt);
+    // After the last row, the comparator may still owe checkpoints: give it
+    // slices until it is up to date.
+    else if (page.phase === "done" && session.last && session.last.regret && session.last.regret.pending > 0) {
+      const text = call(() => occfm.run(SLICE_MS, 1));
+      if (text != null) applySnapshot(text);
+    }
   }
   rate.add(now, session.last ? session.last.rows || 0 : 0);
   if (now - views.rateShown >= 250) {
@@ -527,6 +705,7 @@ function learnFor(dt) {
 function flushCharts(now, force = false) {
   views.metric.flush(now, force);
   views.loss.flush(now, force);
+  views.regret.flush(now, force);
 }
 
 // ---- Views ----------------------------------------------------------------------
@@ -610,6 +789,66 @@ function renderStreamInfo(snap) {
   if (finite(snap.features) && snap.features > 0) parts.push(`${snap.features.toLocaleString("en-US")} features`);
   if (snap.state === "waiting") parts.push("waiting for data…");
   document.getElementById("stream-info").textContent = parts.join(" · ");
+}
+
+// renderRegret writes the readout under the regret chart: the latest band,
+// each learner's log-log slope, D and G, and where the comparator stands.
+function renderRegret() {
+  const st = session.regretStatus;
+  const pts = session.regret;
+  const last = pts.length > 0 ? pts[pts.length - 1] : null;
+  const latest = document.getElementById("regret-latest");
+  const slopes = document.getElementById("regret-slopes");
+  const constants = document.getElementById("regret-constants");
+  const comparator = document.getElementById("regret-comparator");
+  if (!st) {
+    latest.textContent = session.last ? "Regret is not tracked for this run." : "";
+    for (const k of ["value", "lo", "hi", "t"]) delete latest.dataset[k];
+    slopes.replaceChildren();
+    constants.textContent = "";
+    comparator.textContent = "";
+    return;
+  }
+  if (last) {
+    const t = last[0];
+    const band = (i) => [last[REGRET_FIXED + 3 * i + 1], last[REGRET_FIXED + 3 * i + 2]];
+    const [lo0, hi0] = band(0);
+    latest.dataset.value = String((lo0 + hi0) / 2);
+    latest.dataset.lo = String(lo0);
+    latest.dataset.hi = String(hi0);
+    latest.dataset.t = String(t);
+    const parts = session.learners.map((name, i) => {
+      const [lo, hi] = band(i);
+      const text = `[${formatNumber(lo)}, ${formatNumber(hi)}]`;
+      return session.learners.length > 1 ? `${name} ${text}` : text;
+    });
+    latest.textContent = `regret at T = ${t.toLocaleString("en-US")}: ${parts.join(" · ")}`;
+  } else {
+    for (const k of ["value", "lo", "hi", "t"]) delete latest.dataset[k];
+    latest.textContent = "regret: waiting for the first checkpoint";
+  }
+  const slope = Array.isArray(st.slope) ? st.slope : [];
+  slopes.replaceChildren(...session.learners.map((name, i) => {
+    const li = document.createElement("li");
+    li.style.setProperty("--swatch", COLORS[i % COLORS.length]);
+    li.className = "learner-name";
+    const v = slope[i];
+    let text = "—";
+    if (finite(v)) text = `${v.toFixed(2)} — ${v >= 1 ? "linear or worse" : "sub-linear"} (Theorem 3: ≤ ¾ asymptotically)`;
+    li.textContent = `${session.learners.length > 1 ? name + ": " : ""}slope of log regret vs log T (last 6 checkpoints): ${text}`;
+    if (finite(v)) li.dataset.value = String(v);
+    return li;
+  }));
+  const g = last ? formatNumber(last[4]) : "–";
+  constants.textContent = `D = 2δ = ${formatNumber(st.d)}, G = ${g} (largest gradient norm seen)`;
+  const pending = st.pending || 0;
+  let text = pending > 0
+    ? `comparator: ${pending} checkpoint${pending === 1 ? "" : "s"} behind, lag ${(st.lag || 0).toLocaleString("en-US")} rows`
+    : last ? "comparator: up to date" : "comparator: no checkpoint yet";
+  if (st.truncated) {
+    text += ` · comparator keeps at most ${(st.maxRows || 0).toLocaleString("en-US")} rows: later rows are not in the comparison`;
+  }
+  comparator.textContent = text;
 }
 
 function renderKnown() {
@@ -720,6 +959,7 @@ function renderControls() {
   document.getElementById("gamma").value = settings.gamma;
   document.getElementById("loss").value = settings.loss;
   document.getElementById("seed").value = String(settings.seed);
+  document.getElementById("regret-checkpoints").value = settings.checkpoints;
   for (const box of document.querySelectorAll("#learners input")) box.checked = settings.learners.includes(box.value);
   document.getElementById("delta").placeholder = defaultText("delta");
   document.getElementById("eta").placeholder = defaultText("eta");
@@ -796,7 +1036,7 @@ function settingsNote() {
   const d = settings.delta > 0 ? settings.delta : defaultText("delta");
   const e = settings.eta > 0 ? settings.eta : defaultText("eta");
   return `Restarted with δ = ${d}, η = ${e}, γ = ${GAMMAS[settings.gamma]}, loss ${settings.loss}, ` +
-    `seed ${settings.seed} (${settings.learners.join(", ")}).`;
+    `seed ${settings.seed}, regret checkpoints ${CHECKPOINTS[settings.checkpoints]} (${settings.learners.join(", ")}).`;
 }
 
 // onLearnerSetting applies a change of a learner setting: new hash, new run.
@@ -851,6 +1091,7 @@ function wireControls() {
   $("delta").addEventListener("change", (e) => onLearnerSetting(() => { settings.delta = nonNegative(e.target.value, 0); }));
   $("eta").addEventListener("change", (e) => onLearnerSetting(() => { settings.eta = nonNegative(e.target.value, 0); }));
   $("gamma").addEventListener("change", (e) => onLearnerSetting(() => { settings.gamma = e.target.value; }));
+  $("regret-checkpoints").addEventListener("change", (e) => onLearnerSetting(() => { settings.checkpoints = e.target.value; }));
   $("loss").addEventListener("change", (e) => onLearnerSetting(() => { settings.loss = e.target.value; }));
   $("seed").addEventListener("change", (e) => onLearnerSetting(() => {
     settings.seed = Math.trunc(nonNegative(e.target.value, DEFAULTS.seed));
@@ -866,6 +1107,11 @@ function wireControls() {
     e.target.value = "";  // picking the same file again starts it again
     pickFile(file);
   });
+  const regretMode = () => {
+    views.regret.setMode({logLog: $("regret-loglog").checked, perT: $("regret-per-t").checked});
+  };
+  $("regret-loglog").addEventListener("change", regretMode);
+  $("regret-per-t").addEventListener("change", regretMode);
   $("export-csv").addEventListener("click", exportCSV);
   $("export-json").addEventListener("click", exportJSON);
 
@@ -930,9 +1176,21 @@ function exportColumns() {
   return ["rows", "ms", ...session.learners.flatMap((n) => [`${n}_${metric}`, `${n}_avg_loss`])];
 }
 
+function regretColumns() {
+  return ["T", "comparator_loss", "gap", "bound", "G",
+    ...session.learners.flatMap((n) => [`${n}_cum_loss`, `${n}_regret_lo`, `${n}_regret_hi`])];
+}
+
+// exportCSV writes the checkpoints and, after a blank line, the regret
+// checkpoints as a second table.
 function exportCSV() {
+  const row = (p) => p.map((v) => (finite(v) ? String(v) : "")).join(",");
   const lines = [exportColumns().join(",")];
-  for (const p of session.checkpoints) lines.push(p.map((v) => (finite(v) ? String(v) : "")).join(","));
+  for (const p of session.checkpoints) lines.push(row(p));
+  if (session.regret.length > 0) {
+    lines.push("", regretColumns().join(","));
+    for (const p of session.regret) lines.push(row(p));
+  }
   download(new Blob([lines.join("\n") + "\n"], {type: "text/csv"}), exportName("csv"));
 }
 
@@ -947,6 +1205,7 @@ function exportJSON() {
     learners: session.last ? session.last.learners : [],
     columns: exportColumns(),
     checkpoints: session.checkpoints,
+    regret: {columns: regretColumns(), points: session.regret},
   };
   download(new Blob([JSON.stringify(run, null, 1)], {type: "application/json"}), exportName("json"));
 }
@@ -989,7 +1248,13 @@ function boot() {
   views.loss = new LineChart(document.getElementById("loss-chart"), {
     xLabel: "learning time (s)", yLabel: "average loss", xFormat: (v) => v.toFixed(3),
   });
+  views.regret = new RegretChart(document.getElementById("regret-chart"));
+  views.regret.setMode({
+    logLog: document.getElementById("regret-loglog").checked,
+    perT: document.getElementById("regret-per-t").checked,
+  });
   views.metric.reset(settings.learners.slice(), metricLabel(""));
+  views.regret.reset(settings.learners.slice());
   views.loss.reset(settings.learners.slice());
   wireControls();
   renderControls();

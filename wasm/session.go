@@ -347,7 +347,11 @@ func (s *session) next() bool {
 // step learns at most maxRows rows (0: no limit) until the deadline and
 // returns the number learned.
 func (s *session) step(deadline time.Time, maxRows int) int {
-	if s.state == "done" || s.state == "error" {
+	if s.state == "done" {
+		s.solveRegret(deadline) // the comparator may still owe checkpoints
+		return 0
+	}
+	if s.state == "error" {
 		return 0
 	}
 	if s.file != nil && !s.open() {

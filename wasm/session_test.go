@@ -259,3 +259,23 @@ func TestSessionRegret(t *testing.T) {
 		t.Error("noRegret still reports regret")
 	}
 }
+
+// TestSessionRegretAfterDone: the final checkpoint at the end of a file is
+// solved by run calls after the stream is done.
+func TestSessionRegretAfterDone(t *testing.T) {
+	s, _ := newSession(config{Source: "file", File: "u.data"})
+	text := ratingsText(700, 5)
+	s.feed([]byte(text))
+	s.end()
+	s.step(time.Now().Add(time.Minute), 0)
+	if s.state != "done" {
+		t.Fatalf("state %q", s.state)
+	}
+	for i := 0; i < 100 && s.reg.Pending() > 0; i++ {
+		s.step(time.Now().Add(10*time.Millisecond), 0)
+	}
+	pts := s.reg.Points()
+	if s.reg.Pending() != 0 || len(pts) == 0 || pts[len(pts)-1].T != 700 {
+		t.Errorf("pending %d, last checkpoint %v; want the end of the stream (700) solved", s.reg.Pending(), pts[len(pts)-1].T)
+	}
+}
