@@ -65,15 +65,36 @@ func (c *lowRankSym) project(z []float64, x Sparse) {
 }
 
 // quad returns zᵀMz.
-func (c *lowRankSym) quad(z []float64) float64 {
-	b := c.b
+func (c *lowRankSym) quad(z []float64) float64 { return quadForm(c.m, z) }
+
+// quadForm returns zᵀMz for the b×b row-major M, b = len(z).
+func quadForm(m, z []float64) float64 {
+	b := len(z)
 	var q float64
 	for i, zi := range z {
 		if zi != 0 {
-			q += zi * dot(c.m[i*b:i*b+b], z)
+			q += zi * dot(m[i*b:i*b+b], z)
 		}
 	}
 	return q
+}
+
+// symEigen returns the eigenvalues (ascending) and eigenvectors of the
+// symmetric part ½(A + Aᵀ) of the b×b row-major A.
+func symEigen(a []float64, b int) ([]float64, *mat.Dense) {
+	sym := mat.NewSymDense(b, nil)
+	for i := 0; i < b; i++ {
+		for j := i; j < b; j++ {
+			sym.SetSym(i, j, 0.5*(a[i*b+j]+a[j*b+i]))
+		}
+	}
+	var es mat.EigenSym
+	if !es.Factorize(sym, true) {
+		panic("core: eigendecomposition of a small symmetric matrix failed")
+	}
+	var vecs mat.Dense
+	es.VectorsTo(&vecs)
+	return es.Values(nil), &vecs
 }
 
 // diag returns C_ii = U_i·M·U_iᵀ.
@@ -113,19 +134,7 @@ func (c *lowRankSym) eigen() ([]float64, *mat.Dense) {
 	if b == 0 {
 		return nil, nil
 	}
-	sym := mat.NewSymDense(b, nil)
-	for i := 0; i < b; i++ {
-		for j := i; j < b; j++ {
-			sym.SetSym(i, j, 0.5*(c.m[i*b+j]+c.m[j*b+i]))
-		}
-	}
-	var es mat.EigenSym
-	if !es.Factorize(sym, true) {
-		panic("core: eigendecomposition of a small symmetric matrix failed")
-	}
-	vals := es.Values(nil)
-	var vecs mat.Dense
-	es.VectorsTo(&vecs)
+	vals, vecs := symEigen(c.m, b)
 	idx := make([]int, b)
 	for i := range idx {
 		idx[i] = i

@@ -3,8 +3,6 @@ package core
 import (
 	"math"
 	"sort"
-
-	"gonum.org/v1/gonum/mat"
 )
 
 // ComparatorSettings configures NewComparator. The zero value is δ = 10,
@@ -281,13 +279,7 @@ func (c *Comparator) correct(iters int) {
 		clear(grad)
 		for t := 0; t < T; t++ {
 			zt := z[t*b : t*b+b]
-			var q float64
-			for i, zi := range zt {
-				if zi != 0 {
-					q += zi * dot(m[i*b:i*b+b], zt)
-				}
-			}
-			yhat[t] = 0.5 * q
+			yhat[t] = 0.5 * quadForm(m, zt)
 			if c.s.NoSelfInteractions {
 				yhat[t] = c.atomless(t, m, zt)
 			}
@@ -337,24 +329,9 @@ func (c *Comparator) correct(iters int) {
 
 // atomless is ŷₜ without the feature diagonal for C = U·M·Uᵀ.
 func (c *Comparator) atomless(t int, m, zt []float64) float64 {
-	b := len(zt)
-	var q float64
-	for i, zi := range zt {
-		if zi != 0 {
-			q += zi * dot(m[i*b:i*b+b], zt)
-		}
-	}
-	y := 0.5 * q
-	lo, hi := c.off[t], c.off[t+1]
-	for k := lo; k < hi; k++ {
-		u := c.c.urow(int(c.ind[k]) + 1)
-		var d float64
-		for i, ui := range u {
-			if ui != 0 {
-				d += ui * dot(m[i*b:i*b+b], u)
-			}
-		}
-		y -= 0.5 * c.val[k] * c.val[k] * d
+	y := 0.5 * quadForm(m, zt)
+	for k := c.off[t]; k < c.off[t+1]; k++ {
+		y -= 0.5 * c.val[k] * c.val[k] * quadForm(m, c.c.urow(int(c.ind[k])+1))
 	}
 	return y
 }
@@ -363,19 +340,7 @@ func (c *Comparator) atomless(t int, m, zt []float64) float64 {
 // matrix a (row-major) onto {‖M‖* ≤ δ}: eigendecompose, project the
 // eigenvalues onto the ℓ₁ ball of radius δ (Duchi et al. 2008), rebuild.
 func projectNuclear(a []float64, b int, delta float64) []float64 {
-	sym := mat.NewSymDense(b, nil)
-	for i := 0; i < b; i++ {
-		for j := i; j < b; j++ {
-			sym.SetSym(i, j, 0.5*(a[i*b+j]+a[j*b+i]))
-		}
-	}
-	var es mat.EigenSym
-	if !es.Factorize(sym, true) {
-		panic("core: eigendecomposition failed in projectNuclear")
-	}
-	vals := es.Values(nil)
-	var vecs mat.Dense
-	es.VectorsTo(&vecs)
+	vals, vecs := symEigen(a, b)
 	shrinkL1(vals, delta)
 	out := make([]float64, b*b)
 	for k, v := range vals {
