@@ -289,17 +289,18 @@ func (o *OCCFM) Update(x Sparse, y float64) {
 	// feature diagonal).
 	w := 0.5 * o.s.Loss.Deriv(yhat, y)
 	if o.s.GradientSum == ThroughPrevious {
-		o.step(x)
-		o.addGradient(w, x)
+		o.step(x) // may change U: addGradient projects x̂ again
+		o.addGradient(w, x, false)
 		return
 	}
-	o.addGradient(w, x)
+	o.addGradient(w, x, true) // o.z = Uᵀx̂ from Predict, C unchanged since
 	o.step(x)
 }
 
 // addGradient sets G = G + w·M and SᵀHS += −ηw·SᵀMS, where
 // SᵀMS = aaᵀ (− Σⱼ xⱼ²SⱼSⱼᵀ without self-interactions) with a = Sᵀx̂.
-func (o *OCCFM) addGradient(w float64, x Sparse) {
+// When fresh is set, o.z already holds Uᵀx̂ for the current U.
+func (o *OCCFM) addGradient(w float64, x Sparse, fresh bool) {
 	if w == 0 {
 		return
 	}
@@ -309,8 +310,10 @@ func (o *OCCFM) addGradient(w float64, x Sparse) {
 		return
 	}
 	c := -o.s.Eta * w
-	o.z = grown(o.z, o.c.b)
-	o.c.project(o.z, x)
+	if !fresh {
+		o.z = grown(o.z, o.c.b)
+		o.c.project(o.z, x)
+	}
 	a := o.z[:sk]
 	// The part of c·x̂x̂ᵀ outside S changes B by at most |c|·‖a‖·ρ and D by
 	// at most |c|·ρ², with ρ² = ‖x̂‖² − ‖Sᵀx̂‖² (S orthonormal).

@@ -311,7 +311,9 @@ func (s *session) open() bool {
 	if len(head) > 1 && head[0] == 0x1f && head[1] == 0x8b {
 		p.Lines = []string{"(gzip-compressed: decompressed while streaming)"}
 	} else {
-		for _, l := range strings.SplitN(string(head[:min(len(head), 4096)]), "\n", 7)[:min(6, strings.Count(string(head[:min(len(head), 4096)]), "\n"))] {
+		// Up to six complete lines from the first 4 KiB.
+		lines := strings.Split(string(head[:min(len(head), 4096)]), "\n")
+		for _, l := range lines[:min(6, len(lines)-1)] {
 			p.Lines = append(p.Lines, strings.TrimRight(l, "\r"))
 		}
 	}
