@@ -15,6 +15,14 @@ const CAP_MS = 16;              // the longest run call the row cap allows
 const CHUNK_BYTES = 1 << 20;    // at most 1 MiB per occfm.feed call
 const CHART_POINTS = 2000;      // a chart thins itself beyond this
 const CHART_INTERVAL_MS = 100;  // at most 10 chart redraws per second
+
+// chartAxis returns a fresh uPlot axis style shared by every chart.
+function chartAxis() {
+  return {
+    font: "14px system-ui, sans-serif", labelFont: "600 14px system-ui, sans-serif",
+    stroke: "#334155", grid: {stroke: "#e2e8f0", width: 1}, ticks: {stroke: "#cbd5e1"},
+  };
+}
 const COLORS = ["#2563eb", "#dc2626", "#059669", "#9333ea", "#ea580c", "#0891b2"];
 
 // ---- Settings and the URL hash ----------------------------------------------
@@ -173,9 +181,7 @@ class LineChart {
 
   build() {
     this.plot?.destroy();
-    const font = "14px system-ui, sans-serif";
-    const labelFont = "600 14px system-ui, sans-serif";
-    const axis = {font, labelFont, stroke: "#334155", grid: {stroke: "#e2e8f0", width: 1}, ticks: {stroke: "#cbd5e1"}};
+    const axis = chartAxis();
     this.plot = new uPlot({
       ...this.size(),
       scales: {x: {time: false}},
@@ -296,9 +302,7 @@ class RegretChart {
 
   build() {
     this.plot?.destroy();
-    const font = "14px system-ui, sans-serif";
-    const labelFont = "600 14px system-ui, sans-serif";
-    const axis = {font, labelFont, stroke: "#334155", grid: {stroke: "#e2e8f0", width: 1}, ticks: {stroke: "#cbd5e1"}};
+    const axis = chartAxis();
     const fmt = (u, v) => (v == null ? "–" : formatNumber(v));
     const series = [{label: "T (rows)", value: fmt}];
     const bands = [];
