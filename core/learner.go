@@ -53,6 +53,9 @@ type Config struct {
 	Eta float64
 	// Seed seeds any randomness in the learner. Zero means seed 1.
 	Seed uint64
+	// Rank is the number k of latent factors of factored learners (FM's
+	// V ∈ ℝᵈˣᵏ). Zero means the learner's default; others ignore it.
+	Rank int
 	// Gamma is the step-size schedule of Frank-Wolfe learners; the zero
 	// value is InvSqrt. Other learners ignore it.
 	Gamma Schedule
