@@ -4,6 +4,7 @@
 // Usage:
 //
 //	occfm run -data PATH [flags]   play learners over the rows of PATH
+//	occfm paper [-quick]           reproduce the paper's Tables 2 and 3
 //	occfm learners                 list the registered learners
 //	occfm help                     print the flags of run
 //
@@ -53,11 +54,13 @@ func (e usageError) Unwrap() error { return e.error }
 // help for -h.
 func run(args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
-		return usageError{errors.New("no command (want run, learners or help; see occfm help)")}
+		return usageError{errors.New("no command (want run, paper, learners or help; see occfm help)")}
 	}
 	switch args[0] {
 	case "run":
 		return runCommand(args[1:], stdout, stderr)
+	case "paper":
+		return paperCommand(args[1:], stdout, stderr)
 	case "learners":
 		if len(args) > 1 {
 			return usageError{fmt.Errorf("learners takes no arguments, got %q", args[1:])}
@@ -66,7 +69,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	case "help", "-h", "-help", "--help":
 		return printUsage(stdout)
 	}
-	return usageError{fmt.Errorf("unknown command %q (want run, learners or help)", args[0])}
+	return usageError{fmt.Errorf("unknown command %q (want run, paper, learners or help)", args[0])}
 }
 
 // usage is the help text; printUsage appends the learner list.
@@ -76,6 +79,8 @@ reports progressive metrics (each row is scored before its label is learned).
 Usage:
 
   occfm run -data PATH [flags]   play learners over the rows of PATH
+  occfm paper [-quick] [flags]   reproduce the paper's Tables 2 and 3 and its
+                                 efficiency figures (occfm paper -h)
   occfm learners                 list the registered learners
   occfm help                     print this help
 

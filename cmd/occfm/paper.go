@@ -1,0 +1,487 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/occfm/occfm/core"
+)
+
+// paperLearner is one row of the paper's tables: a label and a learner
+// built from the data set's hyperparameters.
+type paperLearner struct {
+	Label string // as printed in the tables
+	Name  string // registry name
+	Paper bool   // compared in the paper (the others are our references)
+}
+
+// paperLearners lists the rows of Tables 2 and 3 in the paper's order, then
+// our honest references.
+var paperLearners = []paperLearner{
+	{"FM-FTRL", "fm-ftrl", true},
+	{"CFM-FTRL", "cfm-ftrl", true},
+	{"CCFM-OGD", "ccfm-ogd", true},
+	{"CCFM-PA", "ccfm-pa", true},
+	{"CCFM-FTRL", "ccfm-ftrl", true},
+	{"OCCFM", "occfm", true},
+	{"mean (reference)", "mean", false},
+	{"bias (reference)", "bias", false},
+	{"linear (reference)", "linear", false},
+}
+
+// paperSet is one data set column of the paper's Tables 2 and 3.
+type paperSet struct {
+	Key   string    `json:"key"`
+	Title string    `json:"title"`
+	Table int       `json:"table"` // 2 (RMSE) or 3 (error rate, AUC)
+	Task  core.Task `json:"-"`
+	Files []string  `json:"files"` // relative to -data, concatenated
+	// Sample, when > 0, keeps Sample random users × Sample random items
+	// (the paper's ML-1M/10M protocol).
+	Sample int     `json:"sample,omitempty"`
+	Delta  float64 `json:"delta"`
+	Rank   int     `json:"rank"`
+	// Extra marks a set the paper did not use.
+	Extra bool `json:"extra"`
+	// Missing explains why a set of the paper cannot be run here.
+	Missing string `json:"missing,omitempty"`
+	// Quick is false for sets left out of -quick.
+	Quick bool `json:"-"`
+	// Paper holds the paper's numbers by learner name: RMSE for Table 2,
+	// error rate then AUC for Table 3.
+	Paper map[string][]float64 `json:"paper,omitempty"`
+}
+
+// paperSets are the data sets of the paper's §5 with its hyperparameters
+// (δ for CCFM and CFM, the rank for FM; DESIGN §3), in table order, plus our
+// extra rows. The numbers are the paper's Tables 2 and 3.
+var paperSets = []paperSet{
+	{Key: "ml-100k", Title: "MovieLens-100K", Table: 2, Task: core.Regression,
+		Files: []string{"movielens-100k/u.data"}, Delta: 10, Rank: 10, Quick: true,
+		Paper: map[string][]float64{"fm-ftrl": {1.2781}, "cfm-ftrl": {1.1036}, "ccfm-ogd": {1.2721}, "ccfm-pa": {1.2164}, "ccfm-ftrl": {1.0873}, "occfm": {1.0359}}},
+	{Key: "ml-1m", Title: "MovieLens-1M (1000×1000)", Table: 2, Task: core.Regression,
+		Files: []string{"movielens-1m/ratings_uir.tsv.gz"}, Sample: 1000, Delta: 10, Rank: 10, Quick: true,
+		Paper: map[string][]float64{"fm-ftrl": {1.1074}, "cfm-ftrl": {1.0552}, "ccfm-ogd": {1.0645}, "ccfm-pa": {1.0570}, "ccfm-ftrl": {1.0441}, "occfm": {0.9702}}},
+	{Key: "ml-10m", Title: "MovieLens-10M (1000×1000)", Table: 2, Task: core.Regression, Delta: 20, Rank: 10,
+		Missing: "MovieLens-10M is not in ../shared/data (see its README)",
+		Paper:   map[string][]float64{"fm-ftrl": {1.0237}, "cfm-ftrl": {1.0078}, "ccfm-ogd": {1.0291}, "ccfm-pa": {1.0142}, "ccfm-ftrl": {0.9725}, "occfm": {0.9441}}},
+	{Key: "ml-1m-full", Title: "MovieLens-1M (all 6040×3706)", Table: 2, Task: core.Regression,
+		Files: []string{"movielens-1m/ratings_uir.tsv.gz"}, Delta: 10, Rank: 10, Extra: true},
+	{Key: "ijcnn1", Title: "IJCNN1", Table: 3, Task: core.Classification,
+		Files: []string{"ijcnn1/ijcnn1.gz", "ijcnn1/ijcnn1.t.gz"}, Delta: 300, Rank: 20, Quick: true,
+		Paper: map[string][]float64{"fm-ftrl": {0.0663, 0.9647}, "cfm-ftrl": {0.0544, 0.9736}, "ccfm-ogd": {0.0911, 0.9192}, "ccfm-pa": {0.0711, 0.9312}, "ccfm-ftrl": {0.0520, 0.9757}, "occfm": {0.0243, 0.9859}}},
+	{Key: "spam", Title: "Spam", Table: 3, Task: core.Classification, Delta: 1000, Rank: 50,
+		Missing: "LibSVM webspam is not in ../shared/data (see its README)",
+		Paper:   map[string][]float64{"fm-ftrl": {0.0867, 0.9070}, "cfm-ftrl": {0.0598, 0.9390}, "ccfm-ogd": {0.1076, 0.9239}, "ccfm-pa": {0.0976, 0.9201}, "ccfm-ftrl": {0.0588, 0.9398}, "occfm": {0.0567, 0.9414}}},
+	{Key: "epsilon", Title: "Epsilon", Table: 3, Task: core.Classification, Delta: 200, Rank: 50,
+		Missing: "LibSVM epsilon is not in ../shared/data (see its README)",
+		Paper:   map[string][]float64{"fm-ftrl": {0.1773, 0.8213}, "cfm-ftrl": {0.1654, 0.8319}, "ccfm-ogd": {0.1742, 0.8277}, "ccfm-pa": {0.1412, 0.8575}, "ccfm-ftrl": {0.1380, 0.8668}, "occfm": {0.1202, 0.8737}}},
+	{Key: "a9a", Title: "a9a", Table: 3, Task: core.Classification,
+		Files: []string{"a9a/a9a", "a9a/a9a.t"}, Delta: 10, Rank: 20, Extra: true, Quick: true},
+}
+
+// paperSettings are the flags of occfm paper.
+type paperSettings struct {
+	data, out string
+	quick     bool
+	runs      int
+	folds     int
+	foldsRun  int
+	seed      uint64
+	sets      []string
+	learners  []string
+	quiet     bool
+}
+
+const paperUsage = `occfm paper runs the paper's experiments (§5): every learner on every data
+set with the paper's hyperparameters and protocol (five-fold cross-validation,
+random permutations of the training folds, predict-then-update), and prints
+Markdown tables laid out like the paper's Tables 2 and 3 with the paper's
+numbers beside ours. It writes paper.md, paper.json and one loss-versus-time
+figure per data set (PNG and SVG) to -out.
+
+Usage:
+
+  occfm paper [-quick] [flags]
+
+Flags:
+
+  -data DIR      the shared data folder (default ../shared/data)
+  -out DIR       where results go (default paper-results)
+  -quick         1 run of 1 fold (the first of five), and no full ML-1M row:
+                 a few minutes
+  -runs N        random permutations per fold (default 20, the paper's)
+  -folds K       folds of cross-validation (default 5, the paper's)
+  -seed S        seeds the fold split, the permutations, the ML-1M sample
+                 and the learners (default 1)
+  -sets A,B      only these data sets (keys: ml-100k, ml-1m, ml-1m-full,
+                 ijcnn1, a9a)
+  -learners A,B  only these learners
+  -quiet         no progress on stderr
+`
+
+func parsePaperFlags(args []string) (paperSettings, error) {
+	var s paperSettings
+	fs := flag.NewFlagSet("paper", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.StringVar(&s.data, "data", "../shared/data", "")
+	fs.StringVar(&s.out, "out", "paper-results", "")
+	fs.BoolVar(&s.quick, "quick", false, "")
+	fs.IntVar(&s.runs, "runs", 20, "")
+	fs.IntVar(&s.folds, "folds", 5, "")
+	fs.Uint64Var(&s.seed, "seed", 1, "")
+	sets := fs.String("sets", "", "")
+	learners := fs.String("learners", "", "")
+	fs.BoolVar(&s.quiet, "quiet", false, "")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return s, err
+		}
+		return s, usageError{err}
+	}
+	if fs.NArg() > 0 {
+		return s, usageError{fmt.Errorf("paper takes no arguments, got %q", fs.Args())}
+	}
+	if s.runs < 1 || s.folds < 1 || s.seed == 0 {
+		return s, usageError{errors.New("-runs, -folds and -seed must be positive")}
+	}
+	if s.quick {
+		s.runs, s.foldsRun = 1, 1
+	}
+	s.sets = splitList(*sets)
+	s.learners = splitList(*learners)
+	for _, k := range s.sets {
+		if !slices.ContainsFunc(paperSets, func(p paperSet) bool { return p.Key == k }) {
+			return s, usageError{fmt.Errorf("unknown data set %q in -sets", k)}
+		}
+	}
+	for _, n := range s.learners {
+		if !slices.ContainsFunc(paperLearners, func(p paperLearner) bool { return p.Name == n }) {
+			return s, usageError{fmt.Errorf("unknown learner %q in -learners", n)}
+		}
+	}
+	return s, nil
+}
+
+func splitList(s string) []string {
+	var out []string
+	for _, f := range strings.Split(s, ",") {
+		if f = strings.TrimSpace(f); f != "" {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// paperResult is one learner on one data set, aggregated over passes.
+type paperResult struct {
+	Learner string `json:"learner"`
+	Label   string `json:"label"`
+	// Progressive and HeldOut map a metric name (rmse, mae, error_rate,
+	// auc, logloss, avg_loss) to its mean and standard deviation.
+	Progressive   map[string]core.Stat `json:"progressive"`
+	HeldOut       map[string]core.Stat `json:"held_out"`
+	Seconds       core.Stat            `json:"seconds"`
+	UpdatesPerSec float64              `json:"updates_per_sec"`
+	Paper         []float64            `json:"paper,omitempty"`
+	// Trace is the loss-versus-time curve of the first pass.
+	Trace []core.TracePoint `json:"trace"`
+	// Error is set when the learner failed (a panic), and the metrics are
+	// then empty.
+	Error string `json:"error,omitempty"`
+}
+
+// paperSetResult is one data set's block of the JSON output.
+type paperSetResult struct {
+	paperSet
+	Rows     int           `json:"rows"`
+	Features int           `json:"features"`
+	Skipped  string        `json:"skipped,omitempty"`
+	Results  []paperResult `json:"results"`
+}
+
+// paperReport is the whole JSON output.
+type paperReport struct {
+	Command  string           `json:"command"`
+	Runs     int              `json:"runs"`
+	Folds    int              `json:"folds"`
+	FoldsRun int              `json:"folds_run"`
+	Seed     uint64           `json:"seed"`
+	Started  string           `json:"started"`
+	Seconds  float64          `json:"seconds"`
+	Sets     []paperSetResult `json:"sets"`
+}
+
+func paperCommand(args []string, stdout, stderr io.Writer) error {
+	s, err := parsePaperFlags(args)
+	if errors.Is(err, flag.ErrHelp) {
+		_, err := io.WriteString(stdout, paperUsage)
+		if err != nil {
+			return err
+		}
+		return flag.ErrHelp
+	}
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(s.out, 0o755); err != nil {
+		return err
+	}
+	start := time.Now()
+	rep := paperReport{
+		Command: "occfm paper " + strings.Join(args, " "),
+		Runs:    s.runs, Folds: s.folds, FoldsRun: s.folds, Seed: s.seed,
+		Started: start.UTC().Format(time.RFC3339),
+	}
+	if s.foldsRun > 0 {
+		rep.FoldsRun = s.foldsRun
+	}
+	logf := func(format string, a ...any) {
+		if !s.quiet {
+			fmt.Fprintf(stderr, "[%5.1fs] %s\n", time.Since(start).Seconds(), fmt.Sprintf(format, a...))
+		}
+	}
+	for _, set := range paperSets {
+		if len(s.sets) > 0 && !slices.Contains(s.sets, set.Key) {
+			continue
+		}
+		res := paperSetResult{paperSet: set}
+		switch {
+		case set.Missing != "":
+			res.Skipped = "not available: " + set.Missing
+		case s.quick && !set.Quick && len(s.sets) == 0:
+			res.Skipped = "left out of -quick (run occfm paper -sets " + set.Key + ")"
+		}
+		if res.Skipped != "" {
+			logf("%s: %s", set.Title, res.Skipped)
+			rep.Sets = append(rep.Sets, res)
+			continue
+		}
+		rows, features, err := loadPaperSet(s.data, set, s.seed)
+		if err != nil {
+			return err
+		}
+		res.Rows, res.Features = len(rows), features
+		logf("%s: %s rows, %s features", set.Title, commas(len(rows)), commas(features))
+		for _, pl := range paperLearners {
+			if len(s.learners) > 0 && !slices.Contains(s.learners, pl.Name) {
+				continue
+			}
+			r := runPaperLearner(rows, set, pl, s)
+			if r.Error != "" {
+				logf("  %-20s FAILED: %s", pl.Label, r.Error)
+			} else {
+				logf("  %-20s %s", pl.Label, briefResult(set, r))
+			}
+			res.Results = append(res.Results, r)
+		}
+		rep.Sets = append(rep.Sets, res)
+	}
+	rep.Seconds = time.Since(start).Seconds()
+
+	md := paperMarkdown(rep)
+	if _, err := io.WriteString(stdout, md); err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(s.out, "paper.md"), []byte(md), 0o644); err != nil {
+		return err
+	}
+	js, err := json.MarshalIndent(rep, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(s.out, "paper.json"), append(js, '\n'), 0o644); err != nil {
+		return err
+	}
+	figs, err := paperFigures(rep, s.out)
+	if err != nil {
+		return err
+	}
+	logf("wrote %s, %s and %d figures (%s) in %.0f s", filepath.Join(s.out, "paper.md"), filepath.Join(s.out, "paper.json"), len(figs), strings.Join(figs, ", "), rep.Seconds)
+	return nil
+}
+
+// runPaperLearner plays the protocol for one learner, turning a panic into
+// an error so that one broken learner does not hide the others' results.
+func runPaperLearner(rows []core.Example, set paperSet, pl paperLearner, s paperSettings) (r paperResult) {
+	r = paperResult{Learner: pl.Name, Label: pl.Label, Paper: set.Paper[pl.Name]}
+	defer func() {
+		if p := recover(); p != nil {
+			r.Error = fmt.Sprint(p)
+		}
+	}()
+	cfg := core.Config{Task: set.Task, Delta: set.Delta, Rank: set.Rank, Seed: s.seed}
+	spec, ok := findSpec(pl.Name)
+	if !ok {
+		r.Error = "not in the registry"
+		return r
+	}
+	ps := core.ProtocolSettings{Runs: s.runs, Folds: s.folds, FoldsRun: s.foldsRun, Seed: s.seed}
+	passes := core.Evaluate(rows, set.Task, set.Task.Loss(), func() core.Learner { return spec.New(cfg) }, ps, nil)
+	r.Progressive = statsOf(passes, func(p core.Pass) core.Summary { return p.Progressive }, set.Task)
+	r.HeldOut = statsOf(passes, func(p core.Pass) core.Summary { return p.HeldOut }, set.Task)
+	var secs []float64
+	rowsPlayed := 0
+	for _, p := range passes {
+		secs = append(secs, p.Seconds)
+		rowsPlayed += p.Progressive.Rows
+	}
+	r.Seconds = core.MeanStd(secs)
+	if total := r.Seconds.Mean * float64(r.Seconds.N); total > 0 {
+		r.UpdatesPerSec = float64(rowsPlayed) / total
+	}
+	r.Trace = passes[0].Trace
+	return r
+}
+
+func findSpec(name string) (core.Spec, bool) {
+	for _, sp := range core.Learners() {
+		if sp.Name == name {
+			return sp, true
+		}
+	}
+	return core.Spec{}, false
+}
+
+// statsOf aggregates one summary of every pass into mean ± std per metric.
+func statsOf(passes []core.Pass, pick func(core.Pass) core.Summary, task core.Task) map[string]core.Stat {
+	metrics := map[string]func(core.Summary) float64{
+		"avg_loss": func(s core.Summary) float64 { return s.AvgLoss },
+	}
+	if task == core.Classification {
+		metrics["error_rate"] = func(s core.Summary) float64 { return s.ErrorRate }
+		metrics["auc"] = func(s core.Summary) float64 { return s.AUC }
+		metrics["logloss"] = func(s core.Summary) float64 { return s.LogLoss }
+	} else {
+		metrics["rmse"] = func(s core.Summary) float64 { return s.RMSE }
+		metrics["mae"] = func(s core.Summary) float64 { return s.MAE }
+	}
+	out := map[string]core.Stat{}
+	for name, f := range metrics {
+		var xs []float64
+		for _, p := range passes {
+			if s := pick(p); s.Rows > 0 {
+				xs = append(xs, f(s))
+			}
+		}
+		if len(xs) > 0 {
+			out[name] = core.MeanStd(xs)
+		}
+	}
+	return out
+}
+
+func briefResult(set paperSet, r paperResult) string {
+	var b strings.Builder
+	if set.Task == core.Classification {
+		fmt.Fprintf(&b, "error %s, AUC %s", fmtStat(r.Progressive["error_rate"]), fmtStat(r.Progressive["auc"]))
+	} else {
+		fmt.Fprintf(&b, "RMSE %s (held-out %s)", fmtStat(r.Progressive["rmse"]), fmtStat(r.HeldOut["rmse"]))
+	}
+	fmt.Fprintf(&b, ", %s updates/s, %.1f s a pass", commas(int(math.Round(r.UpdatesPerSec))), r.Seconds.Mean)
+	return b.String()
+}
+
+// loadPaperSet reads a data set's files (concatenated, labels mapped to the
+// task's form) and applies the user × item sample when the set asks for one.
+// It returns the rows and the number of features.
+func loadPaperSet(dir string, set paperSet, seed uint64) ([]core.Example, int, error) {
+	var rows []core.Example
+	var names []string // feature names of the last stream, for sampling
+	dim := 0
+	for _, rel := range set.Files {
+		path := filepath.Join(dir, rel)
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, 0, fmt.Errorf("%s: %w (the paper's data sets live in ../shared/data; -data sets the folder)", set.Title, err)
+		}
+		st, err := core.NewStream(f, core.ReaderSettings{Name: rel})
+		if err != nil {
+			f.Close()
+			return nil, 0, err
+		}
+		var ex core.Example
+		for {
+			err := st.Next(&ex)
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				f.Close()
+				return nil, 0, err
+			}
+			y, err := set.Task.Label(ex.Y)
+			if err != nil {
+				f.Close()
+				return nil, 0, fmt.Errorf("%s:%d: %w", rel, st.Line(), err)
+			}
+			ex.Y = y
+			rows = append(rows, ex.Clone())
+		}
+		f.Close()
+		dim = max(dim, st.Dim())
+		names = names[:0]
+		for i := range st.Dim() {
+			names = append(names, st.FeatureName(i))
+		}
+	}
+	if set.Sample > 0 {
+		rows, dim = sampleUsersItems(rows, names, set.Sample, seed)
+	}
+	return rows, dim, nil
+}
+
+// sampleUsersItems keeps the ratings of n random users and n random items
+// (the paper's "we randomly sample 1000 users and 1000 items"), seeded, and
+// renumbers the kept features densely in order of first appearance. Users
+// and items are told apart by their feature names ("user=…", "item=…").
+func sampleUsersItems(rows []core.Example, names []string, n int, seed uint64) ([]core.Example, int) {
+	var users, items []int
+	for i, name := range names {
+		switch {
+		case strings.HasPrefix(name, "user="):
+			users = append(users, i)
+		case strings.HasPrefix(name, "item="):
+			items = append(items, i)
+		}
+	}
+	rng := rand.New(rand.NewPCG(seed, 1000))
+	keep := map[int]bool{}
+	for _, group := range [][]int{users, items} {
+		rng.Shuffle(len(group), func(i, j int) { group[i], group[j] = group[j], group[i] })
+		for _, f := range group[:min(n, len(group))] {
+			keep[f] = true
+		}
+	}
+	renum := map[int]int{}
+	out := rows[:0]
+	for _, ex := range rows {
+		ok := true
+		for _, f := range ex.X.Ind {
+			ok = ok && keep[f]
+		}
+		if !ok {
+			continue
+		}
+		for k, f := range ex.X.Ind {
+			g, seen := renum[f]
+			if !seen {
+				g = len(renum)
+				renum[f] = g
+			}
+			ex.X.Ind[k] = g
+		}
+		out = append(out, ex)
+	}
+	return out, len(renum)
+}

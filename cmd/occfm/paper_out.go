@@ -1,0 +1,259 @@
+package main
+
+import (
+	"fmt"
+	"image/color"
+	"math"
+	"path/filepath"
+	"strings"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+
+	"github.com/occfm/occfm/core"
+)
+
+// fmtStat prints mean ± std with four decimals (just the mean for one
+// pass), or "–" when there is nothing to print.
+func fmtStat(s core.Stat) string {
+	switch {
+	case s.N == 0 || math.IsNaN(s.Mean):
+		return "–"
+	case s.N == 1:
+		return fmt.Sprintf("%.4f", s.Mean)
+	}
+	return fmt.Sprintf("%.4f ± %.4f", s.Mean, s.Std)
+}
+
+func fmtPaper(v []float64, i int) string {
+	if i < len(v) {
+		return fmt.Sprintf("%.4f", v[i])
+	}
+	return ""
+}
+
+// paperMarkdown renders the report as Markdown: the protocol, Table 2
+// (RMSE) and Table 3 (error rate, AUC) with the paper's numbers beside ours,
+// the held-out-fold versions, speeds, and notes on skipped sets.
+func paperMarkdown(rep paperReport) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# Reproducing the paper's Tables 2 and 3\n\n")
+	fmt.Fprintf(&b, "Command: `%s` (%.0f s). Protocol: %d-fold cross-validation (%d of %d folds played), %d random permutation(s) of the training folds per fold, predict-then-update; seed %d. "+
+		"\"ours\" is the progressive metric over the training folds (each row scored before its label is learned), mean ± standard deviation over passes; \"held-out\" scores the final model on the held-out fold. \"paper\" is the paper's published number.\n\n",
+		strings.TrimSpace(rep.Command), rep.Seconds, rep.Folds, rep.FoldsRun, rep.Folds, rep.Runs, rep.Seed)
+
+	b.WriteString("| Data set | rows | features | δ (CCFM, CFM) | FM rank | note |\n|---|---:|---:|---:|---:|---|\n")
+	for _, s := range rep.Sets {
+		note := ""
+		switch {
+		case s.Skipped != "":
+			note = s.Skipped
+		case s.Extra:
+			note = "not in the paper (extra row)"
+		}
+		rows, feats := "–", "–"
+		if s.Rows > 0 {
+			rows, feats = commas(s.Rows), commas(s.Features)
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %g | %d | %s |\n", s.Title, rows, feats, s.Delta, s.Rank, note)
+	}
+	b.WriteString("\n")
+
+	for _, table := range []struct {
+		num     int
+		title   string
+		metrics []string
+		names   []string
+	}{
+		{2, "Table 2: RMSE, online rating prediction", []string{"rmse"}, []string{"RMSE"}},
+		{3, "Table 3: error rate and AUC, online binary classification", []string{"error_rate", "auc"}, []string{"error rate", "AUC"}},
+	} {
+		var sets []paperSetResult
+		for _, s := range rep.Sets {
+			if s.Table == table.num {
+				sets = append(sets, s)
+			}
+		}
+		if len(sets) == 0 {
+			continue
+		}
+		for _, heldOut := range []bool{false, true} {
+			kind := "progressive over the training folds"
+			if heldOut {
+				kind = "held-out fold, after the pass"
+			}
+			fmt.Fprintf(&b, "## %s (%s)\n\n", table.title, kind)
+			head := []string{"Algorithm"}
+			for mi := range table.metrics {
+				for _, s := range sets {
+					name := s.Title
+					if len(table.metrics) > 1 {
+						name = table.names[mi] + ", " + s.Title
+					}
+					head = append(head, name)
+					if !s.Extra && !heldOut {
+						head = append(head, "paper")
+					}
+				}
+			}
+			b.WriteString("| " + strings.Join(head, " | ") + " |\n|---" + strings.Repeat("|---:", len(head)-1) + "|\n")
+			for _, pl := range paperLearners {
+				row := []string{pl.Label}
+				any := false
+				for mi, metric := range table.metrics {
+					for _, s := range sets {
+						cell := "not available"
+						if s.Skipped != "" && s.Missing == "" {
+							cell = "not run"
+						}
+						if s.Skipped == "" {
+							cell = "not run"
+							for _, r := range s.Results {
+								if r.Learner != pl.Name {
+									continue
+								}
+								any = true
+								m := r.Progressive
+								if heldOut {
+									m = r.HeldOut
+								}
+								cell = fmtStat(m[metric])
+								if r.Error != "" {
+									cell = "failed"
+								}
+							}
+						}
+						row = append(row, cell)
+						if !s.Extra && !heldOut {
+							row = append(row, fmtPaper(s.Paper[pl.Name], mi))
+						}
+					}
+				}
+				if any {
+					b.WriteString("| " + strings.Join(row, " | ") + " |\n")
+				}
+			}
+			b.WriteString("\n")
+		}
+	}
+
+	b.WriteString("## Speed (updates per second in the training passes, this machine)\n\n")
+	head := []string{"Algorithm"}
+	var ran []paperSetResult
+	for _, s := range rep.Sets {
+		if s.Skipped == "" {
+			ran = append(ran, s)
+			head = append(head, s.Title)
+		}
+	}
+	b.WriteString("| " + strings.Join(head, " | ") + " |\n|---" + strings.Repeat("|---:", len(head)-1) + "|\n")
+	for _, pl := range paperLearners {
+		row := []string{pl.Label}
+		any := false
+		for _, s := range ran {
+			cell := "–"
+			for _, r := range s.Results {
+				if r.Learner == pl.Name && r.Error == "" {
+					cell = commas(int(math.Round(r.UpdatesPerSec)))
+					any = true
+				}
+			}
+			row = append(row, cell)
+		}
+		if any {
+			b.WriteString("| " + strings.Join(row, " | ") + " |\n")
+		}
+	}
+	b.WriteString("\n")
+	for _, s := range rep.Sets {
+		for _, r := range s.Results {
+			if r.Error != "" {
+				fmt.Fprintf(&b, "- %s on %s failed: %s\n", r.Label, s.Title, r.Error)
+			}
+		}
+	}
+	return b.String()
+}
+
+// figureColors are distinguishable line colours, one per learner.
+var figureColors = []color.RGBA{
+	{0x1f, 0x77, 0xb4, 0xff}, {0xff, 0x7f, 0x0e, 0xff}, {0x2c, 0xa0, 0x2c, 0xff},
+	{0xd6, 0x27, 0x28, 0xff}, {0x94, 0x67, 0xbd, 0xff}, {0x00, 0x00, 0x00, 0xff},
+	{0x8c, 0x56, 0x4b, 0xff}, {0xe3, 0x77, 0xc2, 0xff}, {0x7f, 0x7f, 0x7f, 0xff},
+}
+
+// paperFigures writes one efficiency figure per data set that ran, like the
+// paper's Figs. 1–2: the progressive average loss against the learning time
+// of the first pass, one line per learner, time on a log axis. It returns
+// the files written.
+func paperFigures(rep paperReport, dir string) ([]string, error) {
+	var files []string
+	for _, s := range rep.Sets {
+		if s.Skipped != "" || len(s.Results) == 0 {
+			continue
+		}
+		p := plot.New()
+		p.Title.Text = fmt.Sprintf("%s: average loss vs learning time (first pass)", s.Title)
+		p.X.Label.Text = "seconds (log scale)"
+		p.Y.Label.Text = "average " + s.Task.Loss().String() + " loss"
+		p.X.Scale = plot.LogScale{}
+		p.X.Tick.Marker = plot.LogTicks{Prec: -1}
+		p.Legend.Top = true
+		p.Add(plotter.NewGrid())
+		lines := 0
+		for i, r := range s.Results {
+			if r.Error != "" {
+				continue
+			}
+			var pts plotter.XYs
+			for _, t := range r.Trace {
+				if t.Seconds > 0 && !math.IsNaN(t.AvgLoss) && !math.IsInf(t.AvgLoss, 0) {
+					pts = append(pts, plotter.XY{X: t.Seconds, Y: t.AvgLoss})
+				}
+			}
+			if len(pts) < 2 {
+				continue
+			}
+			l, err := plotter.NewLine(pts)
+			if err != nil {
+				return files, err
+			}
+			l.Color = figureColors[i%len(figureColors)]
+			l.Width = vg.Points(1.5)
+			if r.Learner == "occfm" {
+				l.Width = vg.Points(2.5)
+			}
+			if !isPaperLearner(r.Learner) {
+				l.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
+			}
+			p.Add(l)
+			p.Legend.Add(r.Label, l)
+			lines++
+		}
+		if lines == 0 {
+			continue
+		}
+		p.Legend.Left = false
+		p.Legend.XOffs = -vg.Points(4)
+		p.Legend.ThumbnailWidth = vg.Points(20)
+		for _, ext := range []string{"png", "svg"} {
+			name := filepath.Join(dir, "fig-"+s.Key+"."+ext)
+			if err := p.Save(7*vg.Inch, 4.5*vg.Inch, name); err != nil {
+				return files, err
+			}
+			files = append(files, name)
+		}
+	}
+	return files, nil
+}
+
+func isPaperLearner(name string) bool {
+	for _, pl := range paperLearners {
+		if pl.Name == name {
+			return pl.Paper
+		}
+	}
+	return false
+}
+
