@@ -256,4 +256,3 @@ func isPaperLearner(name string) bool {
 	}
 	return false
 }
-
