@@ -5,7 +5,7 @@ WASMEXEC := $(GOROOT)/lib/wasm/go_js_wasm_exec
 ADDR     ?= 127.0.0.1:8080
 FUZZTIME ?= 30s
 
-.PHONY: all test test-native test-wasm test-e2e vet dist serve bench fuzz clean
+.PHONY: all test test-native test-wasm test-e2e vet dist serve bench fuzz paper clean
 
 all: dist
 
@@ -52,6 +52,14 @@ ui/node_modules: ui/package.json $(wildcard ui/package-lock.json)
 ## serve: build dist/ and serve it on $(ADDR).
 serve: dist
 	$(GO) run . -addr $(ADDR) -dir dist
+
+## paper: reproduce the paper's Tables 2 and 3 and its efficiency figures
+## from ../shared/data into paper-results/ (git-ignored). The default is the
+## quick mode (1 run of 1 fold, a few minutes); PAPER_FLAGS= (empty) runs the
+## paper's full protocol, 20 runs x 5 folds, which takes hours.
+PAPER_FLAGS ?= -quick
+paper:
+	$(GO) run ./cmd/occfm paper $(PAPER_FLAGS) -data ../shared/data -out paper-results
 
 ## bench: Go benchmarks of the core.
 bench:

@@ -445,6 +445,7 @@ func loadPaperSet(dir string, set paperSet, seed uint64) ([]core.Example, int, e
 // (the paper's "we randomly sample 1000 users and 1000 items"), seeded, and
 // renumbers the kept features densely in order of first appearance. Users
 // and items are told apart by their feature names ("user=…", "item=…").
+// The kept rows reuse rows' storage, renumbered in place.
 func sampleUsersItems(rows []core.Example, names []string, n int, seed uint64) ([]core.Example, int) {
 	var users, items []int
 	for i, name := range names {
