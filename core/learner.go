@@ -89,6 +89,31 @@ var registry = map[string]Spec{
 		Summary: "Online Compact Convexified FM: projection-free Frank-Wolfe on ‖C‖* ≤ δ (Algorithm 2)",
 		New:     func(c Config) Learner { return NewOCCFM(OCCFMSettingsFor(c)) },
 	},
+	"fm-ftrl": {
+		Name:    "fm-ftrl",
+		Summary: "vanilla FM (Rendle 2010), rank k, per-coordinate FTRL-Proximal on w₀, w and V (§5.1 baseline)",
+		New:     func(c Config) Learner { return NewFMFTRL(FMFTRLSettingsFor(c)) },
+	},
+	"cfm-ftrl": {
+		Name:    "cfm-ftrl",
+		Summary: "convex FM (Yamada et al. 2017), ‖Z‖* ≤ δ: FTRL-Proximal on w, FTRL projection by Lanczos on Z (§5.1 baseline)",
+		New:     func(c Config) Learner { return NewCFMFTRL(CFMFTRLSettingsFor(c)) },
+	},
+	"mean": {
+		Name:    "mean",
+		Summary: "reference: the running mean of y (regression) or the smoothed log-odds of the positive rate (classification)",
+		New:     func(c Config) Learner { return NewMean(MeanSettingsFor(c)) },
+	},
+	"bias": {
+		Name:    "bias",
+		Summary: "reference: global + per-feature biases by SGD with ℓ₂ (user + item biases on MovieLens)",
+		New:     func(c Config) Learner { return NewBias(BiasSettingsFor(c)) },
+	},
+	"linear": {
+		Name:    "linear",
+		Summary: "reference: linear / logistic regression ŷ = w₀ + wᵀx by per-coordinate FTRL-Proximal",
+		New:     func(c Config) Learner { return NewLinear(LinearSettingsFor(c)) },
+	},
 }
 
 // Learners returns the specs of all registered learners, sorted by name.

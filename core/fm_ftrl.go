@@ -1,0 +1,239 @@
+package core
+
+import (
+	"math"
+	"math/rand/v2"
+)
+
+// ftrlProximal holds the settings of per-coordinate FTRL-Proximal
+// (McMahan et al. 2013, "Ad click prediction: a view from the trenches",
+// Algorithm 1). Each coordinate keeps z and n; after gradients g₁ … gₜ its
+// weight is
+//
+//	wₜ₊₁ = argmin_w g₁:ₜ·w + ½Σₛσₛ(w − wₛ)² + β/(2α)·w² + λ₁|w| + ½λ₂w²
+//	     = 0                                       if |z| ≤ λ₁,
+//	     = −(z − sign(z)·λ₁) / ((β + √n)/α + λ₂)   otherwise,
+//
+// with n = Σgₛ², σₛ = (√n₁:ₛ − √n₁:ₛ₋₁)/α and z = g₁:ₜ − Σₛσₛwₛ: the
+// per-coordinate rate is α/(β + √n). The weight w₁ before the first
+// gradient is the coordinate's initial value (0, or FM's random factors).
+type ftrlProximal struct {
+	alpha, beta, l1, l2 float64
+}
+
+// step feeds the gradient g to the coordinate with weight w and
+// accumulators z, n, and returns its new weight.
+func (f ftrlProximal) step(w float64, z, n *float64, g float64) float64 {
+	sigma := (math.Sqrt(*n+g*g) - math.Sqrt(*n)) / f.alpha
+	*z += g - sigma*w
+	*n += g * g
+	return f.weight(*z, *n)
+}
+
+// weight returns the closed-form FTRL-Proximal weight for accumulators z, n.
+func (f ftrlProximal) weight(z, n float64) float64 {
+	if math.Abs(z) <= f.l1 {
+		return 0
+	}
+	return -(z - math.Copysign(f.l1, z)) / ((f.beta+math.Sqrt(n))/f.alpha + f.l2)
+}
+
+// taskOf returns the task whose natural loss is l.
+func taskOf(l Loss) Task {
+	if l == Logistic {
+		return Classification
+	}
+	return Regression
+}
+
+// FMFTRLSettings configures NewFMFTRL. The zero value is the documented
+// default of every field.
+type FMFTRLSettings struct {
+	// Rank is the number k of latent factors. Zero means 10, the paper's
+	// value for MovieLens (§5.2; it uses 20 for IJCNN1).
+	Rank int
+	// Alpha is FTRL-Proximal's α: coordinate i moves at the rate
+	// α/(β + √nᵢ). Zero means DefaultFMAlpha.
+	Alpha float64
+	// Beta is FTRL-Proximal's β. Zero means 1, McMahan et al.'s advice.
+	Beta float64
+	// L1 is λ₁ on w and V (not on w₀). Zero means no ℓ₁ term; a negative
+	// value is an error.
+	L1 float64
+	// L2 is λ₂ on w and V (not on w₀). Zero means no ℓ₂ term beyond
+	// FTRL's own β/(2α)·w²; a negative value is an error.
+	L2 float64
+	// InitStd is the standard deviation σ of the Gaussian noise that V's
+	// rows start from when a feature first appears (V = 0 is a saddle point
+	// of ŷ). Zero means 0.01.
+	InitStd float64
+	// Loss is the loss ℓ(ŷ, y); the zero value is Squared.
+	Loss Loss
+	// Seed seeds the initial factors. Zero means 1.
+	Seed uint64
+}
+
+// DefaultFMAlpha is the default α of FMFTRLSettings, chosen on one shuffled
+// pass of MovieLens-100K (rank 10): progressive RMSE 1.043, 0.989, 0.961,
+// 0.967 and 1.010 for α = 0.05, 0.1, 0.2, 0.3 and 0.5. On IJCNN1 (rank 20)
+// it gives error rate 0.060 and AUC 0.959; α = 0.5 … 1 does better there
+// (0.047–0.049, AUC 0.969–0.970). λ₁ and λ₂ up to 1 and σ up to 0.1
+// changed the MovieLens RMSE by less than 0.003.
+const DefaultFMAlpha = 0.2
+
+func (s FMFTRLSettings) withDefaults() FMFTRLSettings {
+	if s.Rank == 0 {
+		s.Rank = 10
+	}
+	if s.Alpha == 0 {
+		s.Alpha = DefaultFMAlpha
+	}
+	if s.Beta == 0 {
+		s.Beta = 1
+	}
+	if s.InitStd == 0 {
+		s.InitStd = 0.01
+	}
+	if s.Seed == 0 {
+		s.Seed = 1
+	}
+	if s.Rank < 1 || s.Alpha < 0 || s.Beta < 0 || s.L1 < 0 || s.L2 < 0 || s.InitStd < 0 {
+		panic("core: invalid FMFTRLSettings")
+	}
+	return s
+}
+
+// FMFTRLSettingsFor maps the common registry Config onto FM-FTRL settings:
+// the rank, α = Config.Eta, the seed and the loss. Config.Delta does not
+// apply (vanilla FM has no norm bound).
+func FMFTRLSettingsFor(c Config) FMFTRLSettings {
+	return FMFTRLSettings{Rank: c.Rank, Alpha: c.Eta, Seed: c.Seed, Loss: c.LossOf()}
+}
+
+// FMFTRL is the vanilla factorization machine of Rendle (2010) trained
+// online by per-coordinate FTRL-Proximal (McMahan et al. 2013), the
+// paper's FM-FTRL baseline (§5.1; Ta 2015 applies FTRL to FM in batch):
+//
+//	ŷ = w₀ + Σᵢwᵢxᵢ + Σ_{i<j}⟨vᵢ, vⱼ⟩xᵢxⱼ
+//	  = w₀ + Σᵢwᵢxᵢ + ½Σ_f[(Σᵢv_if·xᵢ)² − Σᵢv_if²xᵢ²],
+//
+// with V ∈ ℝᵈˣᵏ. The model is not convex in V. Each round feeds the
+// gradient ℓ'(ŷ, y)·∂ŷ/∂θ of every touched coordinate θ to its own
+// FTRL-Proximal accumulators (see ftrlProximal), with
+//
+//	∂ŷ/∂w₀ = 1,  ∂ŷ/∂wᵢ = xᵢ,  ∂ŷ/∂v_if = xᵢ(Σⱼv_jf·xⱼ − v_if·xᵢ),
+//
+// all taken at the parameters that made the prediction. Prediction and
+// update cost O(nnz(x)·k). New features start with w = 0 and v drawn from
+// N(0, σ²) (InitStd). An FMFTRL is not safe for concurrent use.
+type FMFTRL struct {
+	s    FMFTRLSettings
+	prox ftrlProximal // for w and V
+	bias ftrlProximal // for w₀: no λ₁, λ₂
+	rng  *rand.Rand
+	d    int // features seen
+
+	w0, z0, n0 float64
+	w, zw, nw  []float64 // length d
+	v, zv, nv  []float64 // d×k, row-major
+
+	sum []float64 // scratch: Σᵢv_if·xᵢ, length k
+}
+
+var _ Learner = (*FMFTRL)(nil)
+var _ Configured = (*FMFTRL)(nil)
+
+// NewFMFTRL returns an FM-FTRL learner with w₀ = 0 and an empty feature
+// space.
+func NewFMFTRL(s FMFTRLSettings) *FMFTRL {
+	s = s.withDefaults()
+	return &FMFTRL{
+		s:    s,
+		prox: ftrlProximal{alpha: s.Alpha, beta: s.Beta, l1: s.L1, l2: s.L2},
+		bias: ftrlProximal{alpha: s.Alpha, beta: s.Beta},
+		rng:  rand.New(rand.NewPCG(s.Seed, 0xf3)),
+		sum:  make([]float64, s.Rank),
+	}
+}
+
+// Settings returns the settings in use, with defaults filled in.
+func (m *FMFTRL) Settings() FMFTRLSettings { return m.s }
+
+// Config returns the effective common settings (rank, α as Eta, seed and
+// loss); it implements Configured.
+func (m *FMFTRL) Config() Config {
+	loss := m.s.Loss
+	return Config{Task: taskOf(loss), Eta: m.s.Alpha, Seed: m.s.Seed, Rank: m.s.Rank, Loss: &loss}
+}
+
+// grow extends the feature space to d features, drawing the new rows of V.
+func (m *FMFTRL) grow(d int) {
+	if d <= m.d {
+		return
+	}
+	k := m.s.Rank
+	for range d - m.d {
+		m.w = append(m.w, 0)
+		m.zw = append(m.zw, 0)
+		m.nw = append(m.nw, 0)
+		for range k {
+			m.v = append(m.v, m.s.InitStd*m.rng.NormFloat64())
+			m.zv = append(m.zv, 0)
+			m.nv = append(m.nv, 0)
+		}
+	}
+	m.d = d
+}
+
+// Predict returns ŷ. It does not change the learner's state; features not
+// seen in an update contribute nothing.
+func (m *FMFTRL) Predict(x Sparse) float64 {
+	k := m.s.Rank
+	sum := m.sum
+	clear(sum)
+	y := m.w0
+	var sq float64 // Σ_f Σᵢ v_if²xᵢ²
+	for p, i := range x.Ind {
+		if i >= m.d {
+			continue
+		}
+		xi := x.Val[p]
+		y += m.w[i] * xi
+		vi := m.v[i*k : i*k+k]
+		for f, vif := range vi {
+			t := vif * xi
+			sum[f] += t
+			sq += t * t
+		}
+	}
+	return y + 0.5*(dot(sum, sum)-sq)
+}
+
+// Update feeds ℓ'(ŷ, y)·∂ŷ/∂θ to every coordinate θ touched by x.
+func (m *FMFTRL) Update(x Sparse, y float64) {
+	d := m.d
+	for _, i := range x.Ind {
+		d = max(d, i+1)
+	}
+	m.grow(d)
+	g := m.s.Loss.Deriv(m.Predict(x), y) // leaves Σᵢv_if·xᵢ in m.sum
+	if g == 0 {
+		return
+	}
+	k := m.s.Rank
+	m.w0 = m.bias.step(m.w0, &m.z0, &m.n0, g)
+	for p, i := range x.Ind {
+		xi := x.Val[p]
+		gx := g * xi
+		m.w[i] = m.prox.step(m.w[i], &m.zw[i], &m.nw[i], gx)
+		base := i * k
+		for f := range k {
+			j := base + f
+			vif := m.v[j]
+			m.v[j] = m.prox.step(vif, &m.zv[j], &m.nv[j], gx*(m.sum[f]-vif*xi))
+		}
+	}
+}
+
+// Dim returns the number of features seen.
+func (m *FMFTRL) Dim() int { return m.d }
