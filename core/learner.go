@@ -89,6 +89,21 @@ var registry = map[string]Spec{
 		Summary: "Online Compact Convexified FM: projection-free Frank-Wolfe on ‖C‖* ≤ δ (Algorithm 2)",
 		New:     func(c Config) Learner { return NewOCCFM(OCCFMSettingsFor(c)) },
 	},
+	"ccfm-ogd": {
+		Name:    "ccfm-ogd",
+		Summary: "CCFM by online gradient descent, rate η/√t, then the projection onto ‖C‖* ≤ δ (§5.1 baseline)",
+		New:     func(c Config) Learner { return NewCCFMOGD(CCFMOGDSettingsFor(c)) },
+	},
+	"ccfm-pa": {
+		Name:    "ccfm-pa",
+		Summary: "CCFM by passive-aggressive PA-I steps capped at η/√t, then the projection onto ‖C‖* ≤ δ (§5.1 baseline)",
+		New:     func(c Config) Learner { return NewCCFMPA(CCFMPASettingsFor(c)) },
+	},
+	"ccfm-ftrl": {
+		Name:    "ccfm-ftrl",
+		Summary: "CCFM by FTRL: C = Π(−ηₜGₜ/2) onto ‖C‖* ≤ δ from Lanczos eigenpairs of the gradient sum (§5.1 baseline)",
+		New:     func(c Config) Learner { return NewCCFMFTRL(CCFMFTRLSettingsFor(c)) },
+	},
 	"fm-ftrl": {
 		Name:    "fm-ftrl",
 		Summary: "vanilla FM (Rendle 2010), rank k, per-coordinate FTRL-Proximal on w₀, w and V (§5.1 baseline)",

@@ -1,0 +1,661 @@
+package core
+
+import (
+	"math"
+	"math/rand/v2"
+	"os"
+	"slices"
+	"testing"
+	"time"
+
+	"gonum.org/v1/gonum/floats/scalar"
+	"gonum.org/v1/gonum/mat"
+)
+
+// TestL1BallThreshold checks the sort-based ℓ₁-ball projection on cases
+// worked by hand and, on random vectors, against its optimality
+// conditions: ‖w‖₁ = δ when ‖v‖₁ > δ, |vᵢ| − |wᵢ| = θ on the support and
+// |vᵢ| ≤ θ off it, and against θ found by bisection of Σ max(|vᵢ| − θ, 0) = δ.
+func TestL1BallThreshold(t *testing.T) {
+	for _, tc := range []struct {
+		v     []float64
+		delta float64
+		theta float64
+	}{
+		{[]float64{3, 1}, 2, 1},                // w = (2, 0)
+		{[]float64{1, -1, 1}, 1.5, 0.5},        // w = (½, −½, ½)
+		{[]float64{0.5, -0.25}, 1, 0},          // inside the ball
+		{[]float64{-4}, 1, 3},                  // w = −1
+		{[]float64{2, 2, -1, 0.1}, 3, 2.0 / 3}, // w = (4/3, 4/3, −1/3, 0)
+		{[]float64{5, -3, 1, -1}, 4, 2},        // w = (3, −1, 0, 0)
+		{[]float64{1, 1, 1, 1}, 4, 0},          // on the sphere
+		{[]float64{0, 0, 7, 0, -7}, 7, 3.5},    // ties
+	} {
+		got, _ := l1BallThreshold(tc.v, tc.delta, nil)
+		if !scalar.EqualWithinAbsOrRel(got, tc.theta, 1e-14, 1e-14) {
+			t.Errorf("θ(%v, δ=%v) = %v, want %v", tc.v, tc.delta, got, tc.theta)
+		}
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	var buf []float64
+	for trial := 0; trial < 500; trial++ {
+		m := 1 + rng.IntN(40)
+		v := make([]float64, m)
+		var l1 float64
+		for i := range v {
+			v[i] = rng.NormFloat64() * math.Exp(2*rng.NormFloat64())
+			l1 += math.Abs(v[i])
+		}
+		delta := l1 * 1.2 * rng.Float64()
+		var theta float64
+		theta, buf = l1BallThreshold(v, delta, buf)
+		if l1 <= delta {
+			if theta != 0 {
+				t.Fatalf("trial %d: θ = %v inside the ball", trial, theta)
+			}
+			continue
+		}
+		// Bisection reference: h(θ) = Σ max(|vᵢ| − θ, 0) decreases from ‖v‖₁.
+		lo, hi := 0.0, slices.Max(absAll(v))
+		for range 200 {
+			mid := (lo + hi) / 2
+			var h float64
+			for _, x := range v {
+				h += max(math.Abs(x)-mid, 0)
+			}
+			if h > delta {
+				lo = mid
+			} else {
+				hi = mid
+			}
+		}
+		if !scalar.EqualWithinAbsOrRel(theta, lo, 1e-12*l1, 1e-10) {
+			t.Fatalf("trial %d: θ = %v, bisection %v", trial, theta, lo)
+		}
+		var w1 float64
+		for _, x := range v {
+			w := softThreshold(x, theta)
+			w1 += math.Abs(w)
+			if w != 0 && math.Signbit(w) != math.Signbit(x) {
+				t.Fatalf("trial %d: sign flipped", trial)
+			}
+			if w == 0 && math.Abs(x) > theta*(1+1e-12) {
+				t.Fatalf("trial %d: |v| = %v > θ = %v but w = 0", trial, math.Abs(x), theta)
+			}
+		}
+		if !scalar.EqualWithinAbsOrRel(w1, delta, 1e-12, 1e-12) {
+			t.Fatalf("trial %d: ‖w‖₁ = %v, want δ = %v", trial, w1, delta)
+		}
+	}
+}
+
+func absAll(v []float64) []float64 {
+	out := make([]float64, len(v))
+	for i, x := range v {
+		out[i] = math.Abs(x)
+	}
+	return out
+}
+
+// TestRankOneEig checks the diagonal-plus-rank-one eigensolver against
+// mat.EigenSym on random problems, with ties in d, zero and tiny zᵢ, both
+// signs of ρ and a dominant ρ: eigenvalues within 1e-12 of the scale,
+// eigenvectors orthonormal and A·V = V·diag(ν) within 1e-12.
+func TestRankOneEig(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	var e rankOneEig
+	for _, tc := range []struct {
+		name string
+		gen  func(m int) ([]float64, []float64, float64)
+	}{
+		{"random", func(m int) ([]float64, []float64, float64) {
+			return randVec(rng, m), randVec(rng, m), rng.NormFloat64()
+		}},
+		{"negative rho", func(m int) ([]float64, []float64, float64) {
+			return randVec(rng, m), randVec(rng, m), -math.Abs(rng.NormFloat64())
+		}},
+		{"ties and a zero", func(m int) ([]float64, []float64, float64) {
+			d := randVec(rng, m)
+			for i := 1; i < m; i += 3 {
+				d[i] = d[i-1]
+			}
+			d[m-1] = 0
+			return d, randVec(rng, m), rng.NormFloat64()
+		}},
+		{"zero and tiny z", func(m int) ([]float64, []float64, float64) {
+			z := randVec(rng, m)
+			for i := 0; i < m; i += 2 {
+				z[i] *= []float64{0, 1e-20, 1e-9}[i%3]
+			}
+			return randVec(rng, m), z, rng.NormFloat64()
+		}},
+		{"clustered d", func(m int) ([]float64, []float64, float64) {
+			d := randVec(rng, m)
+			for i := range d {
+				d[i] = 1 + 1e-10*d[i]
+			}
+			return d, randVec(rng, m), 1e-3 * rng.NormFloat64()
+		}},
+		{"dominant rho", func(m int) ([]float64, []float64, float64) {
+			return randVec(rng, m), randVec(rng, m), 1e6
+		}},
+		{"tiny rho", func(m int) ([]float64, []float64, float64) {
+			return randVec(rng, m), randVec(rng, m), 1e-14
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for trial := 0; trial < 40; trial++ {
+				m := 1 + trial%17
+				d, z, rho := tc.gen(m)
+				a := mat.NewSymDense(m, nil)
+				var scale float64
+				for i := 0; i < m; i++ {
+					scale = max(scale, math.Abs(d[i]))
+					for j := i; j < m; j++ {
+						v := rho * z[i] * z[j]
+						if i == j {
+							v += d[i]
+						}
+						a.SetSym(i, j, v)
+					}
+				}
+				scale = max(scale, math.Abs(rho)*dot(z, z))
+				nu := make([]float64, m)
+				v := make([]float64, m*m)
+				e.solve(d, z, rho, nu, v)
+				var es mat.EigenSym
+				es.Factorize(a, false)
+				want := es.Values(nil)
+				got := slices.Clone(nu)
+				slices.Sort(got)
+				for i := range got {
+					if !scalar.EqualWithinAbs(got[i], want[i], 1e-12*scale) {
+						t.Fatalf("trial %d (m=%d): ν = %v, EigenSym %v", trial, m, got, want)
+					}
+				}
+				vm := mat.NewDense(m, m, v)
+				var vtv, av, vl mat.Dense
+				vtv.Mul(vm.T(), vm)
+				av.Mul(a, vm)
+				vl.Mul(vm, mat.NewDiagDense(m, nu))
+				if !mat.EqualApprox(&vtv, eye(m), 1e-12) {
+					t.Fatalf("trial %d (m=%d): VᵀV ≠ I", trial, m)
+				}
+				if !mat.EqualApprox(&av, &vl, 1e-12*scale) {
+					t.Fatalf("trial %d (m=%d): A·V ≠ V·diag(ν)", trial, m)
+				}
+			}
+		})
+	}
+}
+
+func randVec(rng *rand.Rand, m int) []float64 {
+	v := make([]float64, m)
+	for i := range v {
+		v[i] = rng.NormFloat64()
+	}
+	return v
+}
+
+func eye(m int) *mat.Dense {
+	d := mat.NewDense(m, m, nil)
+	for i := 0; i < m; i++ {
+		d.Set(i, i, 1)
+	}
+	return d
+}
+
+// denseProject returns Π_K(a) for K = {‖C‖* ≤ δ} by mat.EigenSym and the
+// ℓ₁-ball projection of the spectrum: the reference the fast paths are
+// checked against.
+func denseProject(a *mat.SymDense, delta float64) *mat.SymDense {
+	n := a.SymmetricDim()
+	var es mat.EigenSym
+	if !es.Factorize(a, true) {
+		panic("EigenSym failed")
+	}
+	vals := es.Values(nil)
+	var vecs mat.Dense
+	es.VectorsTo(&vecs)
+	theta, _ := l1BallThreshold(vals, delta, nil)
+	out := mat.NewSymDense(n, nil)
+	for k, l := range vals {
+		mu := softThreshold(l, theta)
+		if mu == 0 {
+			continue
+		}
+		for i := 0; i < n; i++ {
+			for j := i; j < n; j++ {
+				out.SetSym(i, j, out.At(i, j)+mu*vecs.At(i, k)*vecs.At(j, k))
+			}
+		}
+	}
+	return out
+}
+
+// symOf returns the n×n row-major d as a SymDense.
+func symOf(d []float64, n int) *mat.SymDense {
+	s := mat.NewSymDense(n, nil)
+	for i := 0; i < n; i++ {
+		for j := i; j < n; j++ {
+			s.SetSym(i, j, d[i*n+j])
+		}
+	}
+	return s
+}
+
+// maxAbsDiff returns max |aᵢⱼ − bᵢⱼ| over the leading block both cover
+// (entries outside count against zero).
+func maxAbsDiff(a, b *mat.SymDense) float64 {
+	n := max(a.SymmetricDim(), b.SymmetricDim())
+	at := func(m *mat.SymDense, i, j int) float64 {
+		if i < m.SymmetricDim() && j < m.SymmetricDim() {
+			return m.At(i, j)
+		}
+		return 0
+	}
+	var d float64
+	for i := 0; i < n; i++ {
+		for j := i; j < n; j++ {
+			d = max(d, math.Abs(at(a, i, j)-at(b, i, j)))
+		}
+	}
+	return d
+}
+
+// TestEigSymProjection checks the (r+1)-dimensional projected rank-one
+// step Π_K(C + a·x̂x̂ᵀ) against the dense reference (EigenSym of the full
+// matrix, then the ℓ₁-ball projection) for d ≤ 12, over several seeds and
+// step sizes, step after step, together with the naive dense path.
+func TestEigSymProjection(t *testing.T) {
+	for _, tc := range []struct {
+		d     int
+		delta float64
+		scale float64 // size of the steps a
+	}{
+		{3, 1, 0.5},
+		{6, 2, 3},
+		{12, 10, 5},
+		{12, 0.5, 0.1}, // the ball binds on almost every step
+		{8, 100, 1},    // the ball rarely binds
+		{40, 0.5, 1},   // low rank in a wide basis: B is compacted
+	} {
+		for seed := uint64(1); seed <= 4; seed++ {
+			rng := rand.New(rand.NewPCG(seed, uint64(tc.d)))
+			var fast, naive eigSym
+			n := tc.d + 1
+			fast.grow(1)
+			naive.grow(1)
+			ref := mat.NewSymDense(1, nil)
+			for step := 0; step < 120; step++ {
+				// The feature space grows for the first steps.
+				dt := min(tc.d, 1+step/2)
+				x := randomSparse(rng, dt, 1+rng.IntN(min(3, dt)), step%3 == 0)
+				a := tc.scale * rng.NormFloat64()
+				growTo(&fast, x)
+				growTo(&naive, x)
+				m := fast.n
+				xh := augmented(x, m)
+				grownRef := mat.NewSymDense(m, nil)
+				for i := 0; i < m; i++ {
+					for j := i; j < m; j++ {
+						v := a * xh[i] * xh[j]
+						if i < ref.SymmetricDim() && j < ref.SymmetricDim() {
+							v += ref.At(i, j)
+						}
+						grownRef.SetSym(i, j, v)
+					}
+				}
+				ref = denseProject(grownRef, tc.delta)
+				fast.update(a, x, tc.delta)
+				naive.updateDense(a, x, tc.delta)
+				for name, c := range map[string]*eigSym{"fast": &fast, "dense": &naive} {
+					got := symOf(c.denseRowMajor(), c.n)
+					if diff := maxAbsDiff(got, ref); diff > 1e-10*tc.delta {
+						t.Fatalf("d=%d δ=%v seed %d step %d: %s projection differs from the reference by %.3g", tc.d, tc.delta, seed, step, name, diff)
+					}
+					if nn := c.nuclearNorm(); nn > tc.delta*(1+1e-9) {
+						t.Fatalf("d=%d seed %d step %d: %s ‖C‖* = %v > δ", tc.d, seed, step, name, nn)
+					}
+					if nn, want := c.nuclearNorm(), nuclear(ref); !scalar.EqualWithinAbsOrRel(nn, want, 1e-9, 1e-9) {
+						t.Fatalf("d=%d seed %d step %d: %s ‖C‖* = %v, reference %v", tc.d, seed, step, name, nn, want)
+					}
+				}
+				// A·x̂ prediction agrees with the dense quadratic form.
+				probe := randomSparse(rng, m-1, min(2, m-1), false)
+				pr := augmented(probe, m)
+				v := mat.NewVecDense(m, pr)
+				if got, want := fast.quad(probe), mat.Inner(v, ref, v); !scalar.EqualWithinAbsOrRel(got, want, 1e-10, 1e-10) {
+					t.Fatalf("d=%d seed %d step %d: x̂ᵀCx̂ = %v, dense %v", tc.d, seed, step, got, want)
+				}
+			}
+			if n != fast.n {
+				t.Fatalf("dimension %d, want %d", fast.n, n)
+			}
+			if fast.b > 2*fast.r+16 {
+				t.Fatalf("basis of %d columns for rank %d: not compacted", fast.b, fast.r)
+			}
+			checkOrthonormal(t, &fast)
+		}
+	}
+}
+
+// checkOrthonormal checks BᵀB = I and RᵀR = I.
+func checkOrthonormal(t *testing.T, c *eigSym) {
+	t.Helper()
+	for a := 0; a < c.b; a++ {
+		for e := a; e < c.b; e++ {
+			var s float64
+			for i := 0; i < c.n; i++ {
+				s += c.basis[i*c.ld+a] * c.basis[i*c.ld+e]
+			}
+			want := 0.0
+			if a == e {
+				want = 1
+			}
+			if math.Abs(s-want) > 1e-10 {
+				t.Fatalf("BᵀB[%d,%d] = %v", a, e, s)
+			}
+		}
+	}
+	for a := 0; a < c.r; a++ {
+		for e := a; e < c.r; e++ {
+			var s float64
+			for i := 0; i < c.b; i++ {
+				s += c.rot[i*c.r+a] * c.rot[i*c.r+e]
+			}
+			want := 0.0
+			if a == e {
+				want = 1
+			}
+			if math.Abs(s-want) > 1e-10 {
+				t.Fatalf("RᵀR[%d,%d] = %v", a, e, s)
+			}
+		}
+	}
+}
+
+// projectedLearner is what the invariant tests need of CCFM-OGD and
+// CCFM-PA.
+type projectedLearner interface {
+	Learner
+	NuclearNorm() float64
+	Rank() int
+}
+
+// projectedCases are the learners and settings the invariant tests sweep:
+// each is run with the fast projection and with DenseProjection.
+var projectedCases = []struct {
+	name string
+	new  func(dense bool) (projectedLearner, *eigSym)
+	loss Loss
+}{
+	{"ogd", func(dense bool) (projectedLearner, *eigSym) {
+		o := NewCCFMOGD(CCFMOGDSettings{Delta: 3, DenseProjection: dense})
+		return o, &o.c
+	}, Squared},
+	{"ogd/logistic", func(dense bool) (projectedLearner, *eigSym) {
+		o := NewCCFMOGD(CCFMOGDSettings{Delta: 5, Eta: 2, Loss: Logistic, DenseProjection: dense})
+		return o, &o.c
+	}, Logistic},
+	{"ogd/loose ball", func(dense bool) (projectedLearner, *eigSym) {
+		o := NewCCFMOGD(CCFMOGDSettings{Delta: 50, Eta: 0.3, DenseProjection: dense})
+		return o, &o.c
+	}, Squared},
+	{"pa", func(dense bool) (projectedLearner, *eigSym) {
+		o := NewCCFMPA(CCFMPASettings{Delta: 3, DenseProjection: dense})
+		return o, &o.c
+	}, Squared},
+	{"pa/logistic", func(dense bool) (projectedLearner, *eigSym) {
+		o := NewCCFMPA(CCFMPASettings{Delta: 5, Loss: Logistic, DenseProjection: dense})
+		return o, &o.c
+	}, Logistic},
+}
+
+// TestCCFMProjectedInvariants checks CCFM-OGD and CCFM-PA after every
+// update on seeded planted streams (d = 12): ‖C‖* ≤ δ(1 + 1e-9), measured
+// by mat.EigenSym on the dense C; C symmetric; the fast projection and
+// the naive dense one (DenseProjection) give the same C within 1e-8 and
+// the same predictions; U's factors stay orthonormal.
+func TestCCFMProjectedInvariants(t *testing.T) {
+	for _, tc := range projectedCases {
+		for seed := uint64(1); seed <= 3; seed++ {
+			t.Run(tc.name+"/seed="+itoa(int(seed)), func(t *testing.T) {
+				fast, fc := tc.new(false)
+				naive, nc := tc.new(true)
+				delta := fast.(Configured).Config().Delta
+				stream := plantedStream(seed, 12, 250, tc.loss == Logistic)
+				for step, ex := range stream {
+					yf, yn := Play(fast, ex, nil), naive.Predict(ex.X)
+					naive.Update(ex.X, ex.Y)
+					if !scalar.EqualWithinAbsOrRel(yf, yn, 1e-8, 1e-8) {
+						t.Fatalf("step %d: ŷ = %v (fast), %v (dense)", step, yf, yn)
+					}
+					cf := symOf(fc.denseRowMajor(), fc.n)
+					cn := symOf(nc.denseRowMajor(), nc.n)
+					if diff := maxAbsDiff(cf, cn); diff > 1e-8 {
+						t.Fatalf("step %d: fast and dense projections differ by %.3g", step, diff)
+					}
+					if nn := nuclear(cf); nn > delta*(1+1e-9) {
+						t.Fatalf("step %d: ‖C‖* = %v > δ = %v", step, nn, delta)
+					}
+					if nn, want := fast.NuclearNorm(), nuclear(cf); !scalar.EqualWithinAbsOrRel(nn, want, 1e-9, 1e-9) {
+						t.Fatalf("step %d: NuclearNorm() = %v, EigenSym %v", step, nn, want)
+					}
+					d := fc.denseRowMajor()
+					for i := 0; i < fc.n; i++ {
+						for j := 0; j < i; j++ {
+							if d[i*fc.n+j] != d[j*fc.n+i] {
+								t.Fatalf("step %d: C not symmetric at (%d, %d)", step, i, j)
+							}
+						}
+					}
+				}
+				if fast.Rank() != naive.Rank() {
+					t.Errorf("rank %d (fast), %d (dense)", fast.Rank(), naive.Rank())
+				}
+				checkOrthonormal(t, fc)
+			})
+		}
+	}
+}
+
+// ftrlDense returns the CCFM-FTRL iterate as a dense matrix.
+func ftrlDense(o *CCFMFTRL) *mat.SymDense {
+	n := o.n
+	c := mat.NewSymDense(n, nil)
+	switch {
+	case o.s.DenseProjection:
+		return symOf(o.dense.denseRowMajor(), o.dense.n)
+	case o.sparse:
+		for p, v := range o.g.val {
+			if i, j := int(o.g.row[p]), int(o.g.col[p]); i <= j {
+				c.SetSym(i, j, -0.5*o.sparseEta*v)
+			}
+		}
+		return c
+	}
+	// C = U·diag(μ)·Uᵀ with U = V·W.
+	k := o.k
+	rows := len(o.vecs) / max(k, 1)
+	u := make([]float64, rows*k)
+	for i := 0; i < rows; i++ {
+		for l := 0; l < k; l++ {
+			axpy(o.vecs[i*k+l], o.rot[l*k:l*k+k], u[i*k:i*k+k])
+		}
+	}
+	for i := 0; i < rows; i++ {
+		for j := i; j < rows; j++ {
+			var s float64
+			for l, m := range o.mu {
+				s += m * u[i*k+l] * u[j*k+l]
+			}
+			c.SetSym(i, j, s)
+		}
+	}
+	return c
+}
+
+// TestCCFMFTRLExact checks that the CCFM-FTRL iterate is
+// Π_K(−ηₜGₜ/2), with Gₜ summed here independently from the learner's own
+// predictions and projected by mat.EigenSym, after every round on small d:
+// within 1e-8 for Exact, for a recomputation on every round (Lanczos
+// exhausts the small Krylov space), and for DenseProjection. With the
+// default schedule the iterate must stay in K and near the exact one (the
+// held eigenvectors drift between recomputations; see CCFMFTRL).
+func TestCCFMFTRLExact(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		s    CCFMFTRLSettings
+		tol  float64 // on max |Cᵢⱼ − C*ᵢⱼ|
+	}{
+		{"exact", CCFMFTRLSettings{Delta: 3, Exact: true}, 1e-8},
+		{"exact/logistic", CCFMFTRLSettings{Delta: 5, Eta: 3, Loss: Logistic, Exact: true}, 1e-8},
+		{"every round", CCFMFTRLSettings{Delta: 3, Refresh: 1e-9}, 1e-8},
+		{"dense", CCFMFTRLSettings{Delta: 3, DenseProjection: true}, 1e-10},
+		// Held eigenvectors drift between recomputations; on these small,
+		// fast-changing problems the entries stay within 0.06·δ (measured
+		// worst 0.17 for δ = 3).
+		{"default schedule", CCFMFTRLSettings{Delta: 3}, 5},
+	} {
+		for seed := uint64(1); seed <= 3; seed++ {
+			t.Run(tc.name+"/seed="+itoa(int(seed)), func(t *testing.T) {
+				o := NewCCFMFTRL(tc.s)
+				s := o.Settings()
+				const d = 12
+				stream := plantedStream(seed, d, 250, s.Loss == Logistic)
+				g := mat.NewSymDense(d+1, nil)
+				var worst float64
+				for step, ex := range stream {
+					yhat := Play(o, ex, nil)
+					w := 0.5 * s.Loss.Deriv(yhat, ex.Y)
+					xh := augmented(ex.X, d+1)
+					for i := 0; i <= d; i++ {
+						for j := i; j <= d; j++ {
+							g.SetSym(i, j, g.At(i, j)+w*xh[i]*xh[j])
+						}
+					}
+					eta := s.Eta / math.Sqrt(float64(step+1))
+					var a mat.SymDense
+					a.ScaleSym(-eta/2, g)
+					want := denseProject(&a, s.Delta)
+					got := ftrlDense(o)
+					diff := maxAbsDiff(got, want)
+					worst = max(worst, diff)
+					if diff > tc.tol {
+						t.Fatalf("step %d: max |C − Π_K(−ηₜGₜ/2)| = %.3g > %g", step, diff, tc.tol)
+					}
+					if nn := nuclear(got); nn > s.Delta*(1+1e-9) {
+						t.Fatalf("step %d: ‖C‖* = %v > δ = %v", step, nn, s.Delta)
+					}
+					if nn := o.NuclearNorm(); !scalar.EqualWithinAbsOrRel(nn, nuclear(got), 1e-8, 1e-8) {
+						t.Fatalf("step %d: NuclearNorm() = %v, EigenSym %v", step, nn, nuclear(got))
+					}
+				}
+				t.Logf("largest entry error %.3g, refreshes %d", worst, o.refreshes)
+			})
+		}
+	}
+}
+
+// ccfmShuffledRows reads a data file under ../shared/data and shuffles it
+// as runFile (and the CLI's -shuffle) does: Fisher-Yates with PCG(seed,
+// seed). It skips the test when the file is absent.
+func ccfmShuffledRows(t *testing.T, rel string, task Task, seed uint64) []Example {
+	t.Helper()
+	f, err := os.Open(dataPath(t, rel))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	st, err := NewStream(f, ReaderSettings{Name: rel})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows []Example
+	var ex Example
+	for st.Next(&ex) == nil {
+		y, err := task.Label(ex.Y)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ex.Y = y
+		rows = append(rows, ex.Clone())
+	}
+	rand.New(rand.NewPCG(seed, seed)).Shuffle(len(rows), func(i, j int) { rows[i], rows[j] = rows[j], rows[i] })
+	return rows
+}
+
+// TestCCFMBaselinesMovieLens100K plays each projected baseline with
+// default settings over the first 10,000 rows of shuffled ML-100K (seed 1)
+// and checks that it learns: progressive RMSE < 1.3 (the ratings'
+// standard deviation is 1.13). Measured at 10⁴ rows: CCFM-OGD 1.0878,
+// CCFM-PA 1.0905, CCFM-FTRL 1.1228; over the full pass 1.0488, 1.0490 and
+// 1.0733.
+func TestCCFMBaselinesMovieLens100K(t *testing.T) {
+	if testing.Short() {
+		t.Skip("an ML-100K prefix per learner; skipped with -short")
+	}
+	rows := ccfmShuffledRows(t, "movielens-100k/u.data", Regression, 1)[:10000]
+	for _, name := range []string{"ccfm-ogd", "ccfm-pa", "ccfm-ftrl"} {
+		l, err := NewLearner(name, Config{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := NewMetrics(Regression, Squared)
+		start := time.Now()
+		for _, ex := range rows {
+			Play(l, ex, m)
+		}
+		s := m.Summary()
+		el := time.Since(start)
+		t.Logf("%s: %d rows, progressive RMSE %.4f, %.0f updates/s, rank %d, ‖C‖* %.4g",
+			name, s.Rows, s.RMSE, float64(s.Rows)/el.Seconds(), l.(projectedLearner).Rank(), l.(projectedLearner).NuclearNorm())
+		if s.RMSE >= 1.3 || math.IsNaN(s.RMSE) {
+			t.Errorf("%s: progressive RMSE %.4f, want < 1.3", name, s.RMSE)
+		}
+	}
+}
+
+// benchmarkProjected benchmarks Update on user × item rows (two one-hot
+// features, d of them) after a warm-up of 4096 rows.
+func benchmarkProjected(b *testing.B, newLearner func() Learner, ds ...int) {
+	for _, d := range ds {
+		b.Run("d="+itoa(d), func(b *testing.B) {
+			rng := rand.New(rand.NewPCG(1, 2))
+			stream := make([]Example, 4096)
+			for i := range stream {
+				u, it := rng.IntN(d/2), d/2+rng.IntN(d/2)
+				stream[i] = Example{X: Sparse{Ind: []int{u, it}, Val: []float64{1, 1}}, Y: float64(1 + (u+it)%5)}
+			}
+			l := newLearner()
+			for _, ex := range stream {
+				l.Update(ex.X, ex.Y)
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				ex := stream[i%len(stream)]
+				l.Update(ex.X, ex.Y)
+			}
+		})
+	}
+}
+
+func BenchmarkCCFMOGDUpdate(b *testing.B) {
+	benchmarkProjected(b, func() Learner { return NewCCFMOGD(CCFMOGDSettings{}) }, 100, 1000)
+}
+
+func BenchmarkCCFMPAUpdate(b *testing.B) {
+	benchmarkProjected(b, func() Learner { return NewCCFMPA(CCFMPASettings{}) }, 100, 1000)
+}
+
+func BenchmarkCCFMFTRLUpdate(b *testing.B) {
+	benchmarkProjected(b, func() Learner { return NewCCFMFTRL(CCFMFTRLSettings{}) }, 100, 1000)
+}
+
+// BenchmarkCCFMOGDDenseProjection is the paper's cost model: a dense
+// eigendecomposition per round, O(d³) (small d only).
+func BenchmarkCCFMOGDDenseProjection(b *testing.B) {
+	benchmarkProjected(b, func() Learner { return NewCCFMOGD(CCFMOGDSettings{DenseProjection: true}) }, 50, 100)
+}

@@ -1,0 +1,141 @@
+package core
+
+import "math"
+
+// CCFMOGDSettings configures NewCCFMOGD. The zero value is the documented
+// default of every field.
+type CCFMOGDSettings struct {
+	// Delta is the nuclear-norm bound δ of K. Zero means 10, the paper's
+	// value for MovieLens.
+	Delta float64
+	// Eta is η in the step size ηₜ = η/√t. Zero means 1 (the paper's rate
+	// 1/√t, §5.1).
+	Eta float64
+	// Loss is the loss ℓ(ŷ, y); the zero value is Squared.
+	Loss Loss
+	// Seed is kept for the common Config; the learner is deterministic and
+	// uses no randomness. Zero means 1.
+	Seed uint64
+	// DenseProjection projects by a full eigendecomposition of the dense
+	// (d+1)×(d+1) matrix, O(d³) per step: the paper's cost model, for the
+	// efficiency figure on small d only. The default (false) solves the
+	// equivalent (r+1)-dimensional problem (see eigSym.update).
+	DenseProjection bool
+}
+
+func (s CCFMOGDSettings) withDefaults() CCFMOGDSettings {
+	s.Delta, s.Eta, s.Seed = projectedDefaults(s.Delta, s.Eta, s.Seed)
+	return s
+}
+
+// projectedDefaults fills in the defaults δ = 10, η = 1, seed 1 shared by
+// the projected baselines and panics on negative values.
+func projectedDefaults(delta, eta float64, seed uint64) (float64, float64, uint64) {
+	if delta == 0 {
+		delta = 10
+	}
+	if eta == 0 {
+		eta = 1
+	}
+	if seed == 0 {
+		seed = 1
+	}
+	if !(delta > 0) || !(eta > 0) {
+		panic("core: invalid settings of a projected CCFM baseline: δ and η must be positive")
+	}
+	return delta, eta, seed
+}
+
+// CCFMOGDSettingsFor maps the common registry Config onto CCFM-OGD
+// settings: δ, η, the seed and the loss (Gamma and Rank do not apply).
+func CCFMOGDSettingsFor(c Config) CCFMOGDSettings {
+	return CCFMOGDSettings{Delta: c.Delta, Eta: c.Eta, Seed: c.Seed, Loss: c.LossOf()}
+}
+
+// configOf returns the common Config of a projected baseline.
+func configOf(delta, eta float64, seed uint64, loss Loss) Config {
+	task := Regression
+	if loss == Logistic {
+		task = Classification
+	}
+	return Config{Task: task, Delta: delta, Eta: eta, Seed: seed, Loss: &loss}
+}
+
+// CCFMOGD is CCFM-OGD, the baseline of §5.1 (DESIGN §3) that runs online
+// gradient descent (Zinkevich 2003) on the CCFM model:
+//
+//	C₁ = 0
+//	for t = 1, 2, …:
+//	    predict ŷₜ = ½x̂ₜᵀCₜx̂ₜ, receive yₜ
+//	    ∇fₜ(Cₜ) = ℓ'(ŷₜ, yₜ)·½x̂ₜx̂ₜᵀ
+//	    Cₜ₊₁ = Π_K(Cₜ − ηₜ∇fₜ(Cₜ)),   ηₜ = η/√t
+//
+// with Π_K the Frobenius projection onto K = {C symmetric, ‖C‖* ≤ δ}
+// (eigendecomposition, then the eigenvalues onto the ℓ₁ ball of radius δ).
+// Cₜ is kept in eigen form and the step is rank one, so the projection is
+// an (r+1)-dimensional eigenproblem plus O(d·b) work for the new direction,
+// for Cₜ of rank r and a basis of b ≤ 2r + 17 columns. A CCFMOGD is not safe
+// for concurrent use.
+type CCFMOGD struct {
+	s CCFMOGDSettings
+	t int
+	c eigSym
+}
+
+// NewCCFMOGD returns a CCFM-OGD learner with C₁ = 0 and an empty feature
+// space.
+func NewCCFMOGD(s CCFMOGDSettings) *CCFMOGD {
+	o := &CCFMOGD{s: s.withDefaults()}
+	o.c.grow(1)
+	return o
+}
+
+var _ Learner = (*CCFMOGD)(nil)
+var _ Configured = (*CCFMOGD)(nil)
+
+// Settings returns the settings in use, with defaults filled in.
+func (o *CCFMOGD) Settings() CCFMOGDSettings { return o.s }
+
+// Config returns the effective common settings; it implements Configured.
+func (o *CCFMOGD) Config() Config { return configOf(o.s.Delta, o.s.Eta, o.s.Seed, o.s.Loss) }
+
+// Predict returns ŷ = ½x̂ᵀCx̂ in O(nnz(x)·b + b·r). It does not change the
+// learner's state. Features beyond the current feature space contribute
+// nothing.
+func (o *CCFMOGD) Predict(x Sparse) float64 { return 0.5 * o.c.quad(x) }
+
+// Update plays the learning half of round t: Cₜ₊₁ = Π_K(Cₜ − ηₜ∇fₜ(Cₜ)).
+func (o *CCFMOGD) Update(x Sparse, y float64) {
+	growTo(&o.c, x)
+	o.t++
+	yhat := o.Predict(x)
+	// −ηₜ∇fₜ = a·x̂x̂ᵀ with a = −ηₜ·ℓ'(ŷ, y)/2.
+	a := -o.s.Eta / math.Sqrt(float64(o.t)) * 0.5 * o.s.Loss.Deriv(yhat, y)
+	if o.s.DenseProjection {
+		o.c.updateDense(a, x, o.s.Delta)
+	} else {
+		o.c.update(a, x, o.s.Delta)
+	}
+}
+
+// growTo grows c to cover the features of x.
+func growTo(c *eigSym, x Sparse) {
+	n := c.n
+	for _, j := range x.Ind {
+		n = max(n, j+2)
+	}
+	c.grow(n)
+}
+
+// NuclearNorm returns ‖C‖* = Σ|λᵢ(C)| ≤ δ.
+func (o *CCFMOGD) NuclearNorm() float64 { return o.c.nuclearNorm() }
+
+// Rank returns the rank of C (its eigenvalues are all nonzero by
+// construction: those the projection zeroes are dropped).
+func (o *CCFMOGD) Rank() int { return o.c.r }
+
+// Dim returns the dimension of C, 1 + the number of features seen.
+func (o *CCFMOGD) Dim() int { return o.c.n }
+
+// Rounds returns the number of rounds played so far.
+func (o *CCFMOGD) Rounds() int { return o.t }

@@ -1,0 +1,114 @@
+package core
+
+import "math"
+
+// CCFMPASettings configures NewCCFMPA. The zero value is the documented
+// default of every field.
+type CCFMPASettings struct {
+	// Delta is the nuclear-norm bound δ of K. Zero means 10, the paper's
+	// value for MovieLens.
+	Delta float64
+	// Eta is η in the aggressiveness cap Cₜ = η/√t of the PA-I step. Zero
+	// means 1 (the paper's rate 1/√t, §5.1).
+	Eta float64
+	// Loss is the loss ℓ(ŷ, y); the zero value is Squared.
+	Loss Loss
+	// Seed is kept for the common Config; the learner is deterministic and
+	// uses no randomness. Zero means 1.
+	Seed uint64
+	// DenseProjection projects by a full eigendecomposition of the dense
+	// (d+1)×(d+1) matrix, O(d³) per step: the paper's cost model, for the
+	// efficiency figure on small d only.
+	DenseProjection bool
+}
+
+func (s CCFMPASettings) withDefaults() CCFMPASettings {
+	s.Delta, s.Eta, s.Seed = projectedDefaults(s.Delta, s.Eta, s.Seed)
+	return s
+}
+
+// CCFMPASettingsFor maps the common registry Config onto CCFM-PA settings:
+// δ, η, the seed and the loss (Gamma and Rank do not apply).
+func CCFMPASettingsFor(c Config) CCFMPASettings {
+	return CCFMPASettings{Delta: c.Delta, Eta: c.Eta, Seed: c.Seed, Loss: c.LossOf()}
+}
+
+// CCFMPA is CCFM-PA, the baseline of §5.1 (DESIGN §3) that runs a
+// passive-aggressive step (Crammer et al. 2006, PA-I) on the CCFM model,
+// then projects onto K = {C symmetric, ‖C‖* ≤ δ}:
+//
+//	C₁ = 0
+//	for t = 1, 2, …:
+//	    predict ŷₜ = ½x̂ₜᵀCₜx̂ₜ, receive yₜ, suffer ℓₜ = ℓ(ŷₜ, yₜ)
+//	    ∇fₜ(Cₜ) = ℓ'(ŷₜ, yₜ)·½x̂ₜx̂ₜᵀ,   ‖∇fₜ‖_F = |ℓ'(ŷₜ, yₜ)|·½‖x̂ₜ‖²
+//	    τₜ = min(η/√t, ℓₜ/‖∇fₜ‖²_F)
+//	    Cₜ₊₁ = Π_K(Cₜ − τₜ∇fₜ(Cₜ))
+//
+// PA-I's step ℓₜ/‖∇fₜ‖² is the Polyak step towards zero loss of the
+// linearized loss; its aggressiveness cap C is here the schedule η/√t,
+// since the paper sets PA's "learning rate" to 1/√t (§5.1) without saying
+// more. For the squared loss ℓ/‖∇f‖² = 1/‖x̂‖⁴, which moves ŷ halfway to y
+// when uncapped; for the logistic loss ℓₜ > 0 always, so PA never rests.
+// The projection is the one CCFM-OGD uses. A CCFMPA is not safe for
+// concurrent use.
+type CCFMPA struct {
+	s CCFMPASettings
+	t int
+	c eigSym
+}
+
+// NewCCFMPA returns a CCFM-PA learner with C₁ = 0 and an empty feature
+// space.
+func NewCCFMPA(s CCFMPASettings) *CCFMPA {
+	o := &CCFMPA{s: s.withDefaults()}
+	o.c.grow(1)
+	return o
+}
+
+var _ Learner = (*CCFMPA)(nil)
+var _ Configured = (*CCFMPA)(nil)
+
+// Settings returns the settings in use, with defaults filled in.
+func (o *CCFMPA) Settings() CCFMPASettings { return o.s }
+
+// Config returns the effective common settings; it implements Configured.
+func (o *CCFMPA) Config() Config { return configOf(o.s.Delta, o.s.Eta, o.s.Seed, o.s.Loss) }
+
+// Predict returns ŷ = ½x̂ᵀCx̂ in O(nnz(x)·b + b·r). It does not change the
+// learner's state.
+func (o *CCFMPA) Predict(x Sparse) float64 { return 0.5 * o.c.quad(x) }
+
+// Update plays the learning half of round t: Cₜ₊₁ = Π_K(Cₜ − τₜ∇fₜ(Cₜ)).
+func (o *CCFMPA) Update(x Sparse, y float64) {
+	growTo(&o.c, x)
+	o.t++
+	yhat := o.Predict(x)
+	d := o.s.Loss.Deriv(yhat, y)
+	if d == 0 {
+		return // passive: ∇fₜ = 0
+	}
+	xx := 1.0
+	for _, v := range x.Val {
+		xx += v * v
+	}
+	g := 0.5 * math.Abs(d) * xx // ‖∇fₜ‖_F
+	tau := min(o.s.Eta/math.Sqrt(float64(o.t)), o.s.Loss.Value(yhat, y)/(g*g))
+	a := -tau * 0.5 * d
+	if o.s.DenseProjection {
+		o.c.updateDense(a, x, o.s.Delta)
+	} else {
+		o.c.update(a, x, o.s.Delta)
+	}
+}
+
+// NuclearNorm returns ‖C‖* = Σ|λᵢ(C)| ≤ δ.
+func (o *CCFMPA) NuclearNorm() float64 { return o.c.nuclearNorm() }
+
+// Rank returns the rank of C.
+func (o *CCFMPA) Rank() int { return o.c.r }
+
+// Dim returns the dimension of C, 1 + the number of features seen.
+func (o *CCFMPA) Dim() int { return o.c.n }
+
+// Rounds returns the number of rounds played so far.
+func (o *CCFMPA) Rounds() int { return o.t }
