@@ -59,6 +59,14 @@ func ExampleNewLearner() {
 	}
 	fmt.Println(l.(core.Configured).Config().Delta)
 	// Output:
+	// bias
+	// ccfm-ftrl
+	// ccfm-ogd
+	// ccfm-pa
+	// cfm-ftrl
+	// fm-ftrl
+	// linear
+	// mean
 	// occfm
 	// 20
 }

@@ -23,20 +23,44 @@ type paperLearner struct {
 	Label string // as printed in the tables
 	Name  string // registry name
 	Paper bool   // compared in the paper (the others are our references)
+	// Dense, when not nil, builds the learner instead of the registry: the
+	// naive dense-projection variants of the paper's cost model, run only
+	// on data sets with at most denseMaxFeatures features and shown only in
+	// the efficiency figures and the speed table.
+	Dense func(core.Config) core.Learner
 }
+
+// denseMaxFeatures bounds d for the dense-projection variants, which
+// eigendecompose a (d+1)×(d+1) matrix every round.
+const denseMaxFeatures = 200
 
 // paperLearners lists the rows of Tables 2 and 3 in the paper's order, then
 // our honest references.
 var paperLearners = []paperLearner{
-	{"FM-FTRL", "fm-ftrl", true},
-	{"CFM-FTRL", "cfm-ftrl", true},
-	{"CCFM-OGD", "ccfm-ogd", true},
-	{"CCFM-PA", "ccfm-pa", true},
-	{"CCFM-FTRL", "ccfm-ftrl", true},
-	{"OCCFM", "occfm", true},
-	{"mean (reference)", "mean", false},
-	{"bias (reference)", "bias", false},
-	{"linear (reference)", "linear", false},
+	{"FM-FTRL", "fm-ftrl", true, nil},
+	{"CFM-FTRL", "cfm-ftrl", true, nil},
+	{"CCFM-OGD", "ccfm-ogd", true, nil},
+	{"CCFM-PA", "ccfm-pa", true, nil},
+	{"CCFM-FTRL", "ccfm-ftrl", true, nil},
+	{"OCCFM", "occfm", true, nil},
+	{"mean (reference)", "mean", false, nil},
+	{"bias (reference)", "bias", false, nil},
+	{"linear (reference)", "linear", false, nil},
+	{"CCFM-OGD, dense Π", "ccfm-ogd", true, func(c core.Config) core.Learner {
+		s := core.CCFMOGDSettingsFor(c)
+		s.DenseProjection = true
+		return core.NewCCFMOGD(s)
+	}},
+	{"CCFM-PA, dense Π", "ccfm-pa", true, func(c core.Config) core.Learner {
+		s := core.CCFMPASettingsFor(c)
+		s.DenseProjection = true
+		return core.NewCCFMPA(s)
+	}},
+	{"CCFM-FTRL, dense Π", "ccfm-ftrl", true, func(c core.Config) core.Learner {
+		s := core.CCFMFTRLSettingsFor(c)
+		s.DenseProjection = true
+		return core.NewCCFMFTRL(s)
+	}},
 }
 
 // paperSet is one data set column of the paper's Tables 2 and 3.
@@ -87,7 +111,7 @@ var paperSets = []paperSet{
 		Missing: "LibSVM epsilon is not in ../shared/data (see its README)",
 		Paper:   map[string][]float64{"fm-ftrl": {0.1773, 0.8213}, "cfm-ftrl": {0.1654, 0.8319}, "ccfm-ogd": {0.1742, 0.8277}, "ccfm-pa": {0.1412, 0.8575}, "ccfm-ftrl": {0.1380, 0.8668}, "occfm": {0.1202, 0.8737}}},
 	{Key: "a9a", Title: "a9a", Table: 3, Task: core.Classification,
-		Files: []string{"a9a/a9a", "a9a/a9a.t"}, Delta: 10, Rank: 20, Extra: true, Quick: true},
+		Files: []string{"a9a/a9a", "a9a/a9a.t"}, Delta: 10, Rank: 20, Extra: true},
 }
 
 // paperSettings are the flags of occfm paper.
@@ -118,8 +142,8 @@ Flags:
 
   -data DIR      the shared data folder (default ../shared/data)
   -out DIR       where results go (default paper-results)
-  -quick         1 run of 1 fold (the first of five), and no full ML-1M row:
-                 a few minutes
+  -quick         1 run of 1 fold (the first of five), and without the extra
+                 rows (full ML-1M, a9a) unless -sets names them: under 5 minutes
   -runs N        random permutations per fold (default 20, the paper's)
   -folds K       folds of cross-validation (default 5, the paper's)
   -seed S        seeds the fold split, the permutations, the ML-1M sample
@@ -187,6 +211,8 @@ func splitList(s string) []string {
 type paperResult struct {
 	Learner string `json:"learner"`
 	Label   string `json:"label"`
+	// Dense marks the naive dense-projection variant of Learner.
+	Dense bool `json:"dense,omitempty"`
 	// Progressive and HeldOut map a metric name (rmse, mae, error_rate,
 	// auc, logloss, avg_loss) to its mean and standard deviation.
 	Progressive   map[string]core.Stat `json:"progressive"`
@@ -277,6 +303,9 @@ func paperCommand(args []string, stdout, stderr io.Writer) error {
 			if len(s.learners) > 0 && !slices.Contains(s.learners, pl.Name) {
 				continue
 			}
+			if pl.Dense != nil && features > denseMaxFeatures {
+				continue
+			}
 			r := runPaperLearner(rows, set, pl, s)
 			if r.Error != "" {
 				logf("  %-20s FAILED: %s", pl.Label, r.Error)
@@ -326,8 +355,13 @@ func runPaperLearner(rows []core.Example, set paperSet, pl paperLearner, s paper
 		r.Error = "not in the registry"
 		return r
 	}
+	build := spec.New
+	if pl.Dense != nil {
+		build = pl.Dense
+		r.Dense = true
+	}
 	ps := core.ProtocolSettings{Runs: s.runs, Folds: s.folds, FoldsRun: s.foldsRun, Seed: s.seed}
-	passes := core.Evaluate(rows, set.Task, set.Task.Loss(), func() core.Learner { return spec.New(cfg) }, ps, nil)
+	passes := core.Evaluate(rows, set.Task, set.Task.Loss(), func() core.Learner { return build(cfg) }, ps, nil)
 	r.Progressive = statsOf(passes, func(p core.Pass) core.Summary { return p.Progressive }, set.Task)
 	r.HeldOut = statsOf(passes, func(p core.Pass) core.Summary { return p.HeldOut }, set.Task)
 	var secs []float64

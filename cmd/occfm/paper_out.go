@@ -5,6 +5,7 @@ import (
 	"image/color"
 	"math"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"gonum.org/v1/plot"
@@ -99,6 +100,9 @@ func paperMarkdown(rep paperReport) string {
 			}
 			b.WriteString("| " + strings.Join(head, " | ") + " |\n|---" + strings.Repeat("|---:", len(head)-1) + "|\n")
 			for _, pl := range paperLearners {
+				if pl.Dense != nil {
+					continue // figures and the speed table only
+				}
 				row := []string{pl.Label}
 				any := false
 				for mi, metric := range table.metrics {
@@ -110,7 +114,7 @@ func paperMarkdown(rep paperReport) string {
 						if s.Skipped == "" {
 							cell = "not run"
 							for _, r := range s.Results {
-								if r.Learner != pl.Name {
+								if r.Label != pl.Label {
 									continue
 								}
 								any = true
@@ -154,7 +158,7 @@ func paperMarkdown(rep paperReport) string {
 		for _, s := range ran {
 			cell := "–"
 			for _, r := range s.Results {
-				if r.Learner == pl.Name && r.Error == "" {
+				if r.Label == pl.Label && r.Error == "" {
 					cell = commas(int(math.Round(r.UpdatesPerSec)))
 					any = true
 				}
@@ -224,7 +228,14 @@ func paperFigures(rep paperReport, dir string) ([]string, error) {
 			if r.Learner == "occfm" {
 				l.Width = vg.Points(2.5)
 			}
-			if !isPaperLearner(r.Learner) {
+			switch {
+			case r.Dense:
+				l.Dashes = []vg.Length{vg.Points(1), vg.Points(2)}
+				// The colour of the fast variant, dotted.
+				if k := slices.IndexFunc(s.Results, func(o paperResult) bool { return o.Learner == r.Learner && !o.Dense }); k >= 0 {
+					l.Color = figureColors[k%len(figureColors)]
+				}
+			case !isPaperLearner(r.Learner):
 				l.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
 			}
 			p.Add(l)
