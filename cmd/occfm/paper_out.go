@@ -72,7 +72,9 @@ func paperMarkdown(rep paperReport) string {
 	} {
 		var sets []paperSetResult
 		for _, s := range rep.Sets {
-			if s.Table == table.num {
+			// Sets of the paper that are missing here keep their column
+			// ("not available"); extra sets left out of this run drop it.
+			if s.Table == table.num && (s.Skipped == "" || s.Missing != "") {
 				sets = append(sets, s)
 			}
 		}
