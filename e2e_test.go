@@ -31,6 +31,8 @@ import (
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
+
+	"github.com/occfm/occfm/core"
 )
 
 const (
@@ -877,5 +879,39 @@ func TestE2ERegret(t *testing.T) {
 	if !strings.Contains(evalJS[string](s, `location.hash`), "checkpoints=e500") {
 		t.Error("the spacing is not in the URL hash")
 	}
+	s.checkExceptions()
+}
+
+// 8. The paper's baselines in the page (issue 5): the page offers every
+// learner of the core registry, and four of them (OCCFM, the bias
+// reference, FM-FTRL and the projected CCFM-OGD) learn the ratings demo
+// side by side, each with a regret readout, without a page error.
+func TestE2EBaselines(t *testing.T) {
+	s := newSession(t, 2*time.Minute)
+	race := []string{"occfm", "bias", "fm-ftrl", "ccfm-ogd"}
+	s.url += "#demo=ratings&learners=" + strings.Join(race, ",") + "&speed=max"
+	s.openDemo()
+	var names []string
+	for _, sp := range core.Learners() {
+		names = append(names, sp.Name)
+	}
+	offered := evalJS[[]string](s, `[...document.querySelectorAll('[data-testid="learners"] input[type=checkbox]')].map(e => e.value || e.name || e.id)`)
+	checked := evalJS[int](s, `document.querySelectorAll('[data-testid="learners"] input[type=checkbox]:checked').length`)
+	t.Logf("offered %v, %d checked", offered, checked)
+	if len(offered) != len(names) || checked != len(race) {
+		t.Errorf("the page offers %d learners with %d checked; the registry has %d (%v), the URL asks for %d", len(offered), checked, len(names), names, len(race))
+	}
+	d := s.waitJS("3,000 rows", jsRows+" >= 3000", 90*time.Second)
+	t.Logf("3,000 rows after %v with %d learners", d.Round(time.Millisecond), len(race))
+	readout := evalJS[string](s, `document.querySelector('[data-testid="regret-readout"]').textContent`)
+	for _, name := range race {
+		if !strings.Contains(readout, name) {
+			t.Errorf("regret readout lacks %s: %q", name, readout)
+		}
+	}
+	if e := evalJS[string](s, `document.querySelector('[data-testid="error"]').hidden ? "" : document.querySelector('[data-testid="error"]').textContent`); e != "" {
+		t.Errorf("the page shows an error: %s", e)
+	}
+	s.screenshot("baselines-race")
 	s.checkExceptions()
 }
