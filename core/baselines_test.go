@@ -154,7 +154,7 @@ func TestLinearGradient(t *testing.T) {
 			t.Errorf("%v: ∂ℓ/∂w₀ = %.8g, want ℓ' = %.8g", loss, got, dl)
 		}
 		for p, i := range x.Ind {
-			got := ftrlGradient(m.s.Alpha, 0, m.z[i], m.n[i])
+			got := ftrlGradient(m.s.Alpha, 0, m.zw[i], m.nw[i])
 			if !scalar.EqualWithinAbsOrRel(got, dl*fdw[p], 1e-6, 1e-6) {
 				t.Errorf("%v: ∂ℓ/∂w%d = %.8g, finite differences give %.8g", loss, i, got, dl*fdw[p])
 			}

@@ -134,14 +134,11 @@ func CFMFTRLSettingsFor(c Config) CFMFTRLSettings {
 // refreshes, not certified at every round. The iterate is always in the
 // ball. A CFMFTRL is not safe for concurrent use.
 type CFMFTRL struct {
+	ftrlLinear // w₀ and w (length d)
 	s          CFMFTRLSettings
-	prox, bias ftrlProximal
 	rng        *rand.Rand
 	t          int // rounds played
 	d          int // features seen
-
-	w0, z0, n0 float64
-	w, zw, nw  []float64
 
 	// G lives on the n features that have occurred in a pair: pos maps a
 	// feature to its row of G (−1 for none).
@@ -191,13 +188,12 @@ var _ Configured = (*CFMFTRL)(nil)
 func NewCFMFTRL(s CFMFTRLSettings) *CFMFTRL {
 	s = s.withDefaults()
 	return &CFMFTRL{
-		s:        s,
-		prox:     ftrlProximal{alpha: s.Alpha, beta: s.Beta, l1: s.L1, l2: s.L2},
-		bias:     ftrlProximal{alpha: s.Alpha, beta: s.Beta},
-		rng:      rand.New(rand.NewPCG(s.Seed, 0xcf)),
-		dG:       make(map[uint64]float64),
-		sparse:   true,
-		interval: 1,
+		ftrlLinear: newFTRLLinear(s.Alpha, s.Beta, s.L1, s.L2),
+		s:          s,
+		rng:        rand.New(rand.NewPCG(s.Seed, 0xcf)),
+		dG:         make(map[uint64]float64),
+		sparse:     true,
+		interval:   1,
 	}
 }
 
@@ -221,13 +217,7 @@ func (m *CFMFTRL) row(i int) int {
 // Predict returns ŷ = w₀ + wᵀx + Σ_{i<j}Zᵢⱼxᵢxⱼ in O(nnz(x)²) inside the
 // ball and O(nnz(x)·r) outside it. It does not change the learner's state.
 func (m *CFMFTRL) Predict(x Sparse) float64 {
-	y := m.w0
-	for p, i := range x.Ind {
-		if i < m.d {
-			y += m.w[i] * x.Val[p]
-		}
-	}
-	return y + m.interaction(x)
+	return m.value(x) + m.interaction(x)
 }
 
 // interaction returns Σ_{i<j}Zᵢⱼxᵢxⱼ.
@@ -288,21 +278,13 @@ func (m *CFMFTRL) interaction(x Sparse) float64 {
 // then G += ℓ'·½(xxᵀ − diag(x∘x)) and Z = Π(−ηₜG/2) (see CFMFTRL).
 func (m *CFMFTRL) Update(x Sparse, y float64) {
 	for _, i := range x.Ind {
-		if i >= m.d {
-			add := make([]float64, i+1-m.d)
-			m.w = append(m.w, add...)
-			m.zw = append(m.zw, add...)
-			m.nw = append(m.nw, add...)
-			m.d = i + 1
-		}
+		m.d = max(m.d, i+1)
 	}
+	m.extend(m.d)
 	g := m.s.Loss.Deriv(m.Predict(x), y)
 	m.t++
 	if g != 0 {
-		m.w0 = m.bias.step(m.w0, &m.z0, &m.n0, g)
-		for p, i := range x.Ind {
-			m.w[i] = m.prox.step(m.w[i], &m.zw[i], &m.nw[i], g*x.Val[p])
-		}
+		m.learn(x, g)
 		for a, i := range x.Ind {
 			for b := 0; b < a; b++ {
 				if v := 0.5 * g * x.Val[a] * x.Val[b]; v != 0 && x.Ind[b] != i {

@@ -38,6 +38,57 @@ func (f ftrlProximal) weight(z, n float64) float64 {
 	return -(z - math.Copysign(f.l1, z)) / ((f.beta+math.Sqrt(n))/f.alpha + f.l2)
 }
 
+// ftrlLinear is the affine part w₀ + wᵀx of Linear, FM-FTRL and CFM-FTRL,
+// trained by per-coordinate FTRL-Proximal: w₀ by bias (no λ₁, λ₂), each wᵢ
+// by prox, with the accumulators z, n of each coordinate beside it.
+type ftrlLinear struct {
+	prox, bias ftrlProximal
+	w0, z0, n0 float64
+	w, zw, nw  []float64 // one entry per feature
+}
+
+// newFTRLLinear returns an ftrlLinear with all weights 0.
+func newFTRLLinear(alpha, beta, l1, l2 float64) ftrlLinear {
+	return ftrlLinear{
+		prox: ftrlProximal{alpha: alpha, beta: beta, l1: l1, l2: l2},
+		bias: ftrlProximal{alpha: alpha, beta: beta},
+	}
+}
+
+// affine returns b + Σᵢwᵢxᵢ over the features of x that w covers.
+func affine(b float64, w []float64, x Sparse) float64 {
+	for p, i := range x.Ind {
+		if i < len(w) {
+			b += w[i] * x.Val[p]
+		}
+	}
+	return b
+}
+
+// value returns w₀ + wᵀx; features beyond w contribute nothing.
+func (l *ftrlLinear) value(x Sparse) float64 { return affine(l.w0, l.w, x) }
+
+// extend grows w (and its accumulators) with zeros to d features.
+func (l *ftrlLinear) extend(d int) { extendZeros(d, &l.w, &l.zw, &l.nw) }
+
+// learn feeds the gradient g·(1, x) of a round to w₀ and the wᵢ of x,
+// which must be covered by w.
+func (l *ftrlLinear) learn(x Sparse, g float64) {
+	l.w0 = l.bias.step(l.w0, &l.z0, &l.n0, g)
+	for p, i := range x.Ind {
+		l.w[i] = l.prox.step(l.w[i], &l.zw[i], &l.nw[i], g*x.Val[p])
+	}
+}
+
+// extendZeros appends zeros to each of bufs up to length d.
+func extendZeros(d int, bufs ...*[]float64) {
+	for _, b := range bufs {
+		if n := len(*b); n < d {
+			*b = append(*b, make([]float64, d-n)...)
+		}
+	}
+}
+
 // taskOf returns the task whose natural loss is l.
 func taskOf(l Loss) Task {
 	if l == Logistic {
@@ -127,15 +178,12 @@ func FMFTRLSettingsFor(c Config) FMFTRLSettings {
 // update cost O(nnz(x)·k). New features start with w = 0 and v drawn from
 // N(0, σ²) (InitStd). An FMFTRL is not safe for concurrent use.
 type FMFTRL struct {
-	s    FMFTRLSettings
-	prox ftrlProximal // for w and V
-	bias ftrlProximal // for w₀: no λ₁, λ₂
-	rng  *rand.Rand
-	d    int // features seen
+	ftrlLinear // w₀ and w (length d); its prox also steps V
+	s          FMFTRLSettings
+	rng        *rand.Rand
+	d          int // features seen
 
-	w0, z0, n0 float64
-	w, zw, nw  []float64 // length d
-	v, zv, nv  []float64 // d×k, row-major
+	v, zv, nv []float64 // d×k, row-major
 
 	sum []float64 // scratch: Σᵢv_if·xᵢ, length k
 }
@@ -148,11 +196,10 @@ var _ Configured = (*FMFTRL)(nil)
 func NewFMFTRL(s FMFTRLSettings) *FMFTRL {
 	s = s.withDefaults()
 	return &FMFTRL{
-		s:    s,
-		prox: ftrlProximal{alpha: s.Alpha, beta: s.Beta, l1: s.L1, l2: s.L2},
-		bias: ftrlProximal{alpha: s.Alpha, beta: s.Beta},
-		rng:  rand.New(rand.NewPCG(s.Seed, 0xf3)),
-		sum:  make([]float64, s.Rank),
+		ftrlLinear: newFTRLLinear(s.Alpha, s.Beta, s.L1, s.L2),
+		s:          s,
+		rng:        rand.New(rand.NewPCG(s.Seed, 0xf3)),
+		sum:        make([]float64, s.Rank),
 	}
 }
 
@@ -172,10 +219,8 @@ func (m *FMFTRL) grow(d int) {
 		return
 	}
 	k := m.s.Rank
+	m.extend(d)
 	for range d - m.d {
-		m.w = append(m.w, 0)
-		m.zw = append(m.zw, 0)
-		m.nw = append(m.nw, 0)
 		for range k {
 			m.v = append(m.v, m.s.InitStd*m.rng.NormFloat64())
 			m.zv = append(m.zv, 0)
@@ -191,14 +236,13 @@ func (m *FMFTRL) Predict(x Sparse) float64 {
 	k := m.s.Rank
 	sum := m.sum
 	clear(sum)
-	y := m.w0
+	y := m.value(x)
 	var sq float64 // Σ_f Σᵢ v_if²xᵢ²
 	for p, i := range x.Ind {
 		if i >= m.d {
 			continue
 		}
 		xi := x.Val[p]
-		y += m.w[i] * xi
 		vi := m.v[i*k : i*k+k]
 		for f, vif := range vi {
 			t := vif * xi
@@ -221,11 +265,10 @@ func (m *FMFTRL) Update(x Sparse, y float64) {
 		return
 	}
 	k := m.s.Rank
-	m.w0 = m.bias.step(m.w0, &m.z0, &m.n0, g)
+	m.learn(x, g)
 	for p, i := range x.Ind {
 		xi := x.Val[p]
 		gx := g * xi
-		m.w[i] = m.prox.step(m.w[i], &m.zw[i], &m.nw[i], gx)
 		base := i * k
 		for f := range k {
 			j := base + f

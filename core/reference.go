@@ -156,24 +156,16 @@ func (m *Bias) Config() Config {
 
 // Predict returns b + Σᵢbᵢxᵢ. It does not change the learner's state.
 func (m *Bias) Predict(x Sparse) float64 {
-	y := m.b
-	for p, i := range x.Ind {
-		if i < len(m.w) {
-			y += m.w[i] * x.Val[p]
-		}
-	}
-	return y
+	return affine(m.b, m.w, x)
 }
 
 // Update takes one SGD step on (x, y).
 func (m *Bias) Update(x Sparse, y float64) {
+	d := len(m.w)
 	for _, i := range x.Ind {
-		if i >= len(m.w) {
-			add := make([]float64, i+1-len(m.w))
-			m.w = append(m.w, add...)
-			m.n = append(m.n, add...)
-		}
+		d = max(d, i+1)
 	}
+	extendZeros(d, &m.w, &m.n)
 	g := m.s.Loss.Deriv(m.Predict(x), y)
 	m.t++
 	eta := m.s.Eta
@@ -233,10 +225,8 @@ func LinearSettingsFor(c Config) LinearSettings {
 // gradient ℓ'(ŷ, y). It is FM-FTRL without V. A Linear is not safe for
 // concurrent use.
 type Linear struct {
-	s          LinearSettings
-	prox, bias ftrlProximal
-	w0, z0, n0 float64
-	w, z, n    []float64
+	ftrlLinear
+	s LinearSettings
 }
 
 var _ Learner = (*Linear)(nil)
@@ -245,11 +235,7 @@ var _ Configured = (*Linear)(nil)
 // NewLinear returns a Linear learner with all weights 0.
 func NewLinear(s LinearSettings) *Linear {
 	s = s.withDefaults()
-	return &Linear{
-		s:    s,
-		prox: ftrlProximal{alpha: s.Alpha, beta: s.Beta, l1: s.L1, l2: s.L2},
-		bias: ftrlProximal{alpha: s.Alpha, beta: s.Beta},
-	}
+	return &Linear{ftrlLinear: newFTRLLinear(s.Alpha, s.Beta, s.L1, s.L2), s: s}
 }
 
 // Settings returns the settings in use, with defaults filled in.
@@ -262,32 +248,16 @@ func (m *Linear) Config() Config {
 }
 
 // Predict returns w₀ + wᵀx. It does not change the learner's state.
-func (m *Linear) Predict(x Sparse) float64 {
-	y := m.w0
-	for p, i := range x.Ind {
-		if i < len(m.w) {
-			y += m.w[i] * x.Val[p]
-		}
-	}
-	return y
-}
+func (m *Linear) Predict(x Sparse) float64 { return m.value(x) }
 
 // Update feeds ℓ'(ŷ, y)·x to the FTRL-Proximal accumulators.
 func (m *Linear) Update(x Sparse, y float64) {
+	d := len(m.w)
 	for _, i := range x.Ind {
-		if i >= len(m.w) {
-			add := make([]float64, i+1-len(m.w))
-			m.w = append(m.w, add...)
-			m.z = append(m.z, add...)
-			m.n = append(m.n, add...)
-		}
+		d = max(d, i+1)
 	}
-	g := m.s.Loss.Deriv(m.Predict(x), y)
-	if g == 0 {
-		return
-	}
-	m.w0 = m.bias.step(m.w0, &m.z0, &m.n0, g)
-	for p, i := range x.Ind {
-		m.w[i] = m.prox.step(m.w[i], &m.z[i], &m.n[i], g*x.Val[p])
+	m.extend(d)
+	if g := m.s.Loss.Deriv(m.Predict(x), y); g != 0 {
+		m.learn(x, g)
 	}
 }
