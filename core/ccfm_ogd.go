@@ -77,17 +77,15 @@ func configOf(delta, eta float64, seed uint64, loss Loss) Config {
 // for Cₜ of rank r and a basis of b ≤ 2r + 17 columns. A CCFMOGD is not safe
 // for concurrent use.
 type CCFMOGD struct {
+	projectedCCFM
 	s CCFMOGDSettings
-	t int
-	c eigSym
 }
 
 // NewCCFMOGD returns a CCFM-OGD learner with C₁ = 0 and an empty feature
 // space.
 func NewCCFMOGD(s CCFMOGDSettings) *CCFMOGD {
-	o := &CCFMOGD{s: s.withDefaults()}
-	o.c.grow(1)
-	return o
+	s = s.withDefaults()
+	return &CCFMOGD{projectedCCFM: newProjectedCCFM(s.Delta, s.DenseProjection), s: s}
 }
 
 var _ Learner = (*CCFMOGD)(nil)
@@ -99,22 +97,48 @@ func (o *CCFMOGD) Settings() CCFMOGDSettings { return o.s }
 // Config returns the effective common settings; it implements Configured.
 func (o *CCFMOGD) Config() Config { return configOf(o.s.Delta, o.s.Eta, o.s.Seed, o.s.Loss) }
 
+// Update plays the learning half of round t: Cₜ₊₁ = Π_K(Cₜ − ηₜ∇fₜ(Cₜ)).
+func (o *CCFMOGD) Update(x Sparse, y float64) {
+	yhat := o.begin(x)
+	// −ηₜ∇fₜ = a·x̂x̂ᵀ with a = −ηₜ·ℓ'(ŷ, y)/2.
+	o.move(-o.s.Eta/math.Sqrt(float64(o.t))*0.5*o.s.Loss.Deriv(yhat, y), x)
+}
+
+// projectedCCFM is the state and the step shared by CCFM-OGD and CCFM-PA:
+// C in eigen form, the round counter, and Cₜ₊₁ = Π_K(Cₜ + a·x̂x̂ᵀ) by the
+// low-rank or the dense projection.
+type projectedCCFM struct {
+	t     int
+	c     eigSym
+	delta float64
+	dense bool // DenseProjection
+}
+
+func newProjectedCCFM(delta float64, dense bool) projectedCCFM {
+	p := projectedCCFM{delta: delta, dense: dense}
+	p.c.grow(1)
+	return p
+}
+
 // Predict returns ŷ = ½x̂ᵀCx̂ in O(nnz(x)·b + b·r). It does not change the
 // learner's state. Features beyond the current feature space contribute
 // nothing.
-func (o *CCFMOGD) Predict(x Sparse) float64 { return 0.5 * o.c.quad(x) }
+func (p *projectedCCFM) Predict(x Sparse) float64 { return 0.5 * p.c.quad(x) }
 
-// Update plays the learning half of round t: Cₜ₊₁ = Π_K(Cₜ − ηₜ∇fₜ(Cₜ)).
-func (o *CCFMOGD) Update(x Sparse, y float64) {
-	growTo(&o.c, x)
-	o.t++
-	yhat := o.Predict(x)
-	// −ηₜ∇fₜ = a·x̂x̂ᵀ with a = −ηₜ·ℓ'(ŷ, y)/2.
-	a := -o.s.Eta / math.Sqrt(float64(o.t)) * 0.5 * o.s.Loss.Deriv(yhat, y)
-	if o.s.DenseProjection {
-		o.c.updateDense(a, x, o.s.Delta)
+// begin starts round t: it grows C to cover x, counts the round and
+// returns ŷₜ.
+func (p *projectedCCFM) begin(x Sparse) float64 {
+	growTo(&p.c, x)
+	p.t++
+	return p.Predict(x)
+}
+
+// move sets C = Π_K(C + a·x̂x̂ᵀ).
+func (p *projectedCCFM) move(a float64, x Sparse) {
+	if p.dense {
+		p.c.updateDense(a, x, p.delta)
 	} else {
-		o.c.update(a, x, o.s.Delta)
+		p.c.update(a, x, p.delta)
 	}
 }
 
@@ -128,14 +152,14 @@ func growTo(c *eigSym, x Sparse) {
 }
 
 // NuclearNorm returns ‖C‖* = Σ|λᵢ(C)| ≤ δ.
-func (o *CCFMOGD) NuclearNorm() float64 { return o.c.nuclearNorm() }
+func (p *projectedCCFM) NuclearNorm() float64 { return p.c.nuclearNorm() }
 
 // Rank returns the rank of C (its eigenvalues are all nonzero by
 // construction: those the projection zeroes are dropped).
-func (o *CCFMOGD) Rank() int { return o.c.r }
+func (p *projectedCCFM) Rank() int { return p.c.r }
 
 // Dim returns the dimension of C, 1 + the number of features seen.
-func (o *CCFMOGD) Dim() int { return o.c.n }
+func (p *projectedCCFM) Dim() int { return p.c.n }
 
 // Rounds returns the number of rounds played so far.
-func (o *CCFMOGD) Rounds() int { return o.t }
+func (p *projectedCCFM) Rounds() int { return p.t }

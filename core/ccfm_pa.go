@@ -52,17 +52,15 @@ func CCFMPASettingsFor(c Config) CCFMPASettings {
 // The projection is the one CCFM-OGD uses. A CCFMPA is not safe for
 // concurrent use.
 type CCFMPA struct {
+	projectedCCFM
 	s CCFMPASettings
-	t int
-	c eigSym
 }
 
 // NewCCFMPA returns a CCFM-PA learner with C₁ = 0 and an empty feature
 // space.
 func NewCCFMPA(s CCFMPASettings) *CCFMPA {
-	o := &CCFMPA{s: s.withDefaults()}
-	o.c.grow(1)
-	return o
+	s = s.withDefaults()
+	return &CCFMPA{projectedCCFM: newProjectedCCFM(s.Delta, s.DenseProjection), s: s}
 }
 
 var _ Learner = (*CCFMPA)(nil)
@@ -74,15 +72,9 @@ func (o *CCFMPA) Settings() CCFMPASettings { return o.s }
 // Config returns the effective common settings; it implements Configured.
 func (o *CCFMPA) Config() Config { return configOf(o.s.Delta, o.s.Eta, o.s.Seed, o.s.Loss) }
 
-// Predict returns ŷ = ½x̂ᵀCx̂ in O(nnz(x)·b + b·r). It does not change the
-// learner's state.
-func (o *CCFMPA) Predict(x Sparse) float64 { return 0.5 * o.c.quad(x) }
-
 // Update plays the learning half of round t: Cₜ₊₁ = Π_K(Cₜ − τₜ∇fₜ(Cₜ)).
 func (o *CCFMPA) Update(x Sparse, y float64) {
-	growTo(&o.c, x)
-	o.t++
-	yhat := o.Predict(x)
+	yhat := o.begin(x)
 	d := o.s.Loss.Deriv(yhat, y)
 	if d == 0 {
 		return // passive: ∇fₜ = 0
@@ -93,22 +85,5 @@ func (o *CCFMPA) Update(x Sparse, y float64) {
 	}
 	g := 0.5 * math.Abs(d) * xx // ‖∇fₜ‖_F
 	tau := min(o.s.Eta/math.Sqrt(float64(o.t)), o.s.Loss.Value(yhat, y)/(g*g))
-	a := -tau * 0.5 * d
-	if o.s.DenseProjection {
-		o.c.updateDense(a, x, o.s.Delta)
-	} else {
-		o.c.update(a, x, o.s.Delta)
-	}
+	o.move(-tau*0.5*d, x)
 }
-
-// NuclearNorm returns ‖C‖* = Σ|λᵢ(C)| ≤ δ.
-func (o *CCFMPA) NuclearNorm() float64 { return o.c.nuclearNorm() }
-
-// Rank returns the rank of C.
-func (o *CCFMPA) Rank() int { return o.c.r }
-
-// Dim returns the dimension of C, 1 + the number of features seen.
-func (o *CCFMPA) Dim() int { return o.c.n }
-
-// Rounds returns the number of rounds played so far.
-func (o *CCFMPA) Rounds() int { return o.t }
