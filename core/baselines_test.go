@@ -3,8 +3,6 @@ package core
 import (
 	"math"
 	"math/rand/v2"
-	"os"
-	"sync"
 	"testing"
 
 	"gonum.org/v1/gonum/floats/scalar"
@@ -589,42 +587,6 @@ func TestFMFTRLPlanted(t *testing.T) {
 	}
 }
 
-var ml100k struct {
-	once sync.Once
-	rows []Example
-	err  error
-}
-
-// movieLensRows returns ML-100K shuffled like runFile with seed 1, loaded
-// once, or skips.
-func movieLensRows(t *testing.T) []Example {
-	t.Helper()
-	p := dataPath(t, "movielens-100k/u.data")
-	ml100k.once.Do(func() {
-		f, err := os.Open(p)
-		if err != nil {
-			ml100k.err = err
-			return
-		}
-		defer f.Close()
-		st, err := NewStream(f, ReaderSettings{Name: "u.data"})
-		if err != nil {
-			ml100k.err = err
-			return
-		}
-		var ex Example
-		for st.Next(&ex) == nil {
-			ml100k.rows = append(ml100k.rows, ex.Clone())
-		}
-		rows := ml100k.rows
-		rand.New(rand.NewPCG(1, 1)).Shuffle(len(rows), func(i, j int) { rows[i], rows[j] = rows[j], rows[i] })
-	})
-	if ml100k.err != nil {
-		t.Fatal(ml100k.err)
-	}
-	return ml100k.rows
-}
-
 // TestBaselinesMovieLens100K plays each baseline with default settings
 // over one shuffled pass of ML-100K (shuffle seed 1, as runFile) and checks
 // loose bounds on the progressive RMSE. Measured (seed 1): mean 1.1258,
@@ -633,7 +595,7 @@ func TestBaselinesMovieLens100K(t *testing.T) {
 	if testing.Short() {
 		t.Skip("full ML-100K passes; skipped with -short")
 	}
-	rows := movieLensRows(t)
+	rows := shuffledRows(t, "movielens-100k/u.data", Regression, 1)
 	for _, c := range []struct {
 		name string
 		max  float64

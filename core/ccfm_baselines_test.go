@@ -3,7 +3,6 @@ package core
 import (
 	"math"
 	"math/rand/v2"
-	"os"
 	"slices"
 	"testing"
 	"time"
@@ -558,34 +557,6 @@ func TestCCFMFTRLExact(t *testing.T) {
 	}
 }
 
-// ccfmShuffledRows reads a data file under ../shared/data and shuffles it
-// as runFile (and the CLI's -shuffle) does: Fisher-Yates with PCG(seed,
-// seed). It skips the test when the file is absent.
-func ccfmShuffledRows(t *testing.T, rel string, task Task, seed uint64) []Example {
-	t.Helper()
-	f, err := os.Open(dataPath(t, rel))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	st, err := NewStream(f, ReaderSettings{Name: rel})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var rows []Example
-	var ex Example
-	for st.Next(&ex) == nil {
-		y, err := task.Label(ex.Y)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ex.Y = y
-		rows = append(rows, ex.Clone())
-	}
-	rand.New(rand.NewPCG(seed, seed)).Shuffle(len(rows), func(i, j int) { rows[i], rows[j] = rows[j], rows[i] })
-	return rows
-}
-
 // TestCCFMBaselinesMovieLens100K plays each projected baseline with
 // default settings over the first 10,000 rows of shuffled ML-100K (seed 1)
 // and checks that it learns: progressive RMSE < 1.3 (the ratings'
@@ -596,7 +567,7 @@ func TestCCFMBaselinesMovieLens100K(t *testing.T) {
 	if testing.Short() {
 		t.Skip("an ML-100K prefix per learner; skipped with -short")
 	}
-	rows := ccfmShuffledRows(t, "movielens-100k/u.data", Regression, 1)[:10000]
+	rows := shuffledRows(t, "movielens-100k/u.data", Regression, 1)[:10000]
 	for _, name := range []string{"ccfm-ogd", "ccfm-pa", "ccfm-ftrl"} {
 		l, err := NewLearner(name, Config{})
 		if err != nil {

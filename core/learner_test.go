@@ -78,8 +78,10 @@ func dataPath(t *testing.T, rel string) string {
 	return p
 }
 
-// runFile plays a learner over a shuffled data file and returns its summary.
-func runFile(t *testing.T, rel string, task Task, seed uint64, cfg Config) Summary {
+// shuffledRows reads a data file under ../shared/data (or skips the test
+// when it is absent), maps its labels to task's form and shuffles the rows
+// as the CLI's -shuffle does: Fisher-Yates with PCG(seed, seed).
+func shuffledRows(t *testing.T, rel string, task Task, seed uint64) []Example {
 	t.Helper()
 	f, err := os.Open(dataPath(t, rel))
 	if err != nil {
@@ -104,15 +106,20 @@ func runFile(t *testing.T, rel string, task Task, seed uint64, cfg Config) Summa
 		ex.Y = y
 		rows = append(rows, ex.Clone())
 	}
-	// The same shuffle as the CLI's -shuffle: Fisher-Yates with PCG(seed, seed).
 	rand.New(rand.NewPCG(seed, seed)).Shuffle(len(rows), func(i, j int) { rows[i], rows[j] = rows[j], rows[i] })
+	return rows
+}
+
+// runFile plays OCCFM over a shuffled data file and returns its summary.
+func runFile(t *testing.T, rel string, task Task, seed uint64, cfg Config) Summary {
+	t.Helper()
 	cfg.Task = task
 	l, err := NewLearner("occfm", cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	m := NewMetrics(task, task.Loss())
-	for _, ex := range rows {
+	for _, ex := range shuffledRows(t, rel, task, seed) {
 		Play(l, ex, m)
 	}
 	return m.Summary()
