@@ -588,45 +588,20 @@ func TestCCFMBaselinesMovieLens100K(t *testing.T) {
 	}
 }
 
-// benchmarkProjected benchmarks Update on user × item rows (two one-hot
-// features, d of them) after a warm-up of 4096 rows.
-func benchmarkProjected(b *testing.B, newLearner func() Learner, ds ...int) {
-	for _, d := range ds {
-		b.Run("d="+itoa(d), func(b *testing.B) {
-			rng := rand.New(rand.NewPCG(1, 2))
-			stream := make([]Example, 4096)
-			for i := range stream {
-				u, it := rng.IntN(d/2), d/2+rng.IntN(d/2)
-				stream[i] = Example{X: Sparse{Ind: []int{u, it}, Val: []float64{1, 1}}, Y: float64(1 + (u+it)%5)}
-			}
-			l := newLearner()
-			for _, ex := range stream {
-				l.Update(ex.X, ex.Y)
-			}
-			b.ReportAllocs()
-			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
-				ex := stream[i%len(stream)]
-				l.Update(ex.X, ex.Y)
-			}
-		})
-	}
-}
-
 func BenchmarkCCFMOGDUpdate(b *testing.B) {
-	benchmarkProjected(b, func() Learner { return NewCCFMOGD(CCFMOGDSettings{}) }, 100, 1000)
+	benchmarkUpdate(b, func() Learner { return NewCCFMOGD(CCFMOGDSettings{}) }, 100, 1000)
 }
 
 func BenchmarkCCFMPAUpdate(b *testing.B) {
-	benchmarkProjected(b, func() Learner { return NewCCFMPA(CCFMPASettings{}) }, 100, 1000)
+	benchmarkUpdate(b, func() Learner { return NewCCFMPA(CCFMPASettings{}) }, 100, 1000)
 }
 
 func BenchmarkCCFMFTRLUpdate(b *testing.B) {
-	benchmarkProjected(b, func() Learner { return NewCCFMFTRL(CCFMFTRLSettings{}) }, 100, 1000)
+	benchmarkUpdate(b, func() Learner { return NewCCFMFTRL(CCFMFTRLSettings{}) }, 100, 1000)
 }
 
 // BenchmarkCCFMOGDDenseProjection is the paper's cost model: a dense
 // eigendecomposition per round, O(d³) (small d only).
 func BenchmarkCCFMOGDDenseProjection(b *testing.B) {
-	benchmarkProjected(b, func() Learner { return NewCCFMOGD(CCFMOGDSettings{DenseProjection: true}) }, 50, 100)
+	benchmarkUpdate(b, func() Learner { return NewCCFMOGD(CCFMOGDSettings{DenseProjection: true}) }, 50, 100)
 }

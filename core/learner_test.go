@@ -154,3 +154,28 @@ func TestOCCFMIJCNN1(t *testing.T) {
 		t.Errorf("error rate %.4f (majority 0.097), AUC %.4f, logloss %.4f: not learning", s.ErrorRate, s.AUC, s.LogLoss)
 	}
 }
+
+// benchmarkUpdate benchmarks Update on user × item rows (two one-hot
+// features, d of them) after a warm-up of 4096 rows.
+func benchmarkUpdate(b *testing.B, newLearner func() Learner, ds ...int) {
+	for _, d := range ds {
+		b.Run("d="+itoa(d), func(b *testing.B) {
+			rng := rand.New(rand.NewPCG(1, 2))
+			stream := make([]Example, 4096)
+			for i := range stream {
+				u, it := rng.IntN(d/2), d/2+rng.IntN(d/2)
+				stream[i] = Example{X: Sparse{Ind: []int{u, it}, Val: []float64{1, 1}}, Y: float64(1 + (u+it)%5)}
+			}
+			l := newLearner()
+			for _, ex := range stream {
+				l.Update(ex.X, ex.Y)
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				ex := stream[i%len(stream)]
+				l.Update(ex.X, ex.Y)
+			}
+		})
+	}
+}

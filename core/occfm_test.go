@@ -375,25 +375,5 @@ func TestOCCFMGrowingFeatures(t *testing.T) {
 }
 
 func BenchmarkOCCFMUpdate(b *testing.B) {
-	for _, d := range []int{100, 1000, 10000} {
-		b.Run("d="+itoa(d), func(b *testing.B) {
-			rng := rand.New(rand.NewPCG(1, 2))
-			stream := make([]Example, 4096)
-			for i := range stream {
-				// user × item rows: two one-hot features.
-				u, it := rng.IntN(d/2), d/2+rng.IntN(d/2)
-				stream[i] = Example{X: Sparse{Ind: []int{u, it}, Val: []float64{1, 1}}, Y: float64(1 + (u+it)%5)}
-			}
-			o := NewOCCFM(OCCFMSettings{})
-			for _, ex := range stream {
-				o.Update(ex.X, ex.Y)
-			}
-			b.ReportAllocs()
-			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
-				ex := stream[i%len(stream)]
-				o.Update(ex.X, ex.Y)
-			}
-		})
-	}
+	benchmarkUpdate(b, func() Learner { return NewOCCFM(OCCFMSettings{}) }, 100, 1000, 10000)
 }
