@@ -350,12 +350,14 @@ func runPaperLearner(rows []core.Example, set paperSet, pl paperLearner, s paper
 		}
 	}()
 	cfg := core.Config{Task: set.Task, Delta: set.Delta, Rank: set.Rank, Seed: s.seed}
-	spec, ok := findSpec(pl.Name)
-	if !ok {
-		r.Error = "not in the registry"
+	if _, err := core.NewLearner(pl.Name, cfg); err != nil {
+		r.Error = err.Error()
 		return r
 	}
-	build := spec.New
+	build := func(c core.Config) core.Learner {
+		l, _ := core.NewLearner(pl.Name, c) // known to the registry (above)
+		return l
+	}
 	if pl.Dense != nil {
 		build = pl.Dense
 		r.Dense = true
@@ -376,15 +378,6 @@ func runPaperLearner(rows []core.Example, set paperSet, pl paperLearner, s paper
 	}
 	r.Trace = passes[0].Trace
 	return r
-}
-
-func findSpec(name string) (core.Spec, bool) {
-	for _, sp := range core.Learners() {
-		if sp.Name == name {
-			return sp, true
-		}
-	}
-	return core.Spec{}, false
 }
 
 // statsOf aggregates one summary of every pass into mean ± std per metric.
@@ -444,25 +437,14 @@ func loadPaperSet(dir string, set paperSet, seed uint64) ([]core.Example, int, e
 			f.Close()
 			return nil, 0, err
 		}
-		var ex core.Example
-		for {
-			err := st.Next(&ex)
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				f.Close()
-				return nil, 0, err
-			}
-			y, err := set.Task.Label(ex.Y)
-			if err != nil {
-				f.Close()
-				return nil, 0, fmt.Errorf("%s:%d: %w", rel, st.Line(), err)
-			}
-			ex.Y = y
-			rows = append(rows, ex.Clone())
-		}
+		// The same row source as occfm run: labels mapped by Task.Label,
+		// errors naming the file and line.
+		got, err := readAll(&fileSource{stream: st, name: rel, task: set.Task}, &progress{quiet: true})
 		f.Close()
+		if err != nil {
+			return nil, 0, err
+		}
+		rows = append(rows, got...)
 		dim = max(dim, st.Dim())
 		names = names[:0]
 		for i := range st.Dim() {
