@@ -1,10 +1,6 @@
 package core
 
-import (
-	"math"
-
-	"gonum.org/v1/gonum/mat"
-)
+import "math"
 
 // symOperator is a symmetric linear operator on ℝⁿ given by its product:
 // apply sets y = y + A·v.
@@ -28,42 +24,67 @@ type lanczosResult struct {
 
 // lanczos runs the symmetric Lanczos process with full
 // reorthogonalization on op from start (need not be unit; a zero start is
-// replaced by e₁ + the all-ones direction), for at most maxIter steps,
-// stopping early once the Ritz pair of largest |θ| has residual at most
-// tol·|θ| after at least minIter steps. It returns the keep Ritz pairs of
-// largest |θ|. Both ends of the spectrum are resolved, unlike the power
-// method, which crawls when λ_max ≈ −λ_min (DESIGN §2).
+// replaced by the all-ones direction), for at most maxIter steps, stopping
+// early once the Ritz pair of largest |θ| has residual at most tol·|θ| after
+// at least minIter steps. It returns the keep Ritz pairs of largest |θ|.
+// Both ends of the spectrum are resolved, unlike the power method, which
+// crawls when λ_max ≈ −λ_min (DESIGN §2). It allocates its result; a
+// learner that refreshes often keeps a lanczosWork instead.
 //
 // With Qⱼ the Lanczos basis and Tⱼ = QⱼᵀAQⱼ tridiagonal, A·Qⱼ = Qⱼ·Tⱼ +
 // βⱼ·qⱼ₊₁·eⱼᵀ, so A·s for a Ritz vector s = Qⱼ·v is θ·s + βⱼ·vⱼ·qⱼ₊₁: the
 // products A·s come for free.
 func lanczos(op symOperator, start []float64, keep, minIter, maxIter int, tol float64) lanczosResult {
+	var lw lanczosWork
+	return *lw.run(op, start, keep, minIter, maxIter, tol)
+}
+
+// lanczosWork is the reusable workspace of a Lanczos run: once it has
+// grown to the problem's size, run allocates nothing. The result it returns
+// points into the workspace and is valid until the next run.
+type lanczosWork struct {
+	qb    []float64   // (maxIter+1)×n backing of the Lanczos basis
+	q     [][]float64 // the basis vectors, slices of qb
+	w     []float64
+	alpha []float64
+	beta  []float64
+	d, e  []float64 // tridiagonal copies for Dsteqr
+	z     []float64 // m×m eigenvectors of T
+	work  []float64
+	order []int
+	vb    []float64 // keep×n backing of the Ritz vectors and their products
+	res   lanczosResult
+}
+
+// run is lanczos on the workspace.
+func (lw *lanczosWork) run(op symOperator, start []float64, keep, minIter, maxIter int, tol float64) *lanczosResult {
 	n := op.dim()
 	maxIter = min(maxIter, n)
 	minIter = min(minIter, maxIter)
 	keep = min(keep, maxIter)
-	q := make([][]float64, 0, maxIter+1)
-	v := make([]float64, n)
+	lw.qb = grown(lw.qb, (maxIter+1)*n)
+	lw.q = lw.q[:0]
+	v := lw.qb[:n]
 	copy(v, start)
 	if normalize(v) == 0 {
 		for i := range v {
 			v[i] = 1 / math.Sqrt(float64(n))
 		}
 	}
-	q = append(q, v)
-	alpha := make([]float64, 0, maxIter)
-	beta := make([]float64, 0, maxIter)
-	w := make([]float64, n)
-	var res lanczosResult
+	lw.q = append(lw.q, v)
+	lw.alpha, lw.beta = lw.alpha[:0], lw.beta[:0]
+	lw.w = grown(lw.w, n)
+	w := lw.w
+	iters := 0
 	for j := 0; j < maxIter; j++ {
 		clear(w)
-		op.apply(w, q[j])
-		res.iters++
-		a := dot(w, q[j])
-		alpha = append(alpha, a)
+		op.apply(w, lw.q[j])
+		iters++
+		a := dot(w, lw.q[j])
+		lw.alpha = append(lw.alpha, a)
 		// Full reorthogonalization, twice (Kahan-Parlett "twice is enough").
 		for pass := 0; pass < 2; pass++ {
-			for _, qi := range q {
+			for _, qi := range lw.q {
 				axpy(-dot(w, qi), qi, w)
 			}
 		}
@@ -71,83 +92,81 @@ func lanczos(op symOperator, start []float64, keep, minIter, maxIter int, tol fl
 		m := j + 1
 		done := b <= 1e-14*math.Abs(a) || b == 0 || m == maxIter
 		// The convergence check solves the tridiagonal eigenproblem with
-		// vectors, O(m³): do it at minIter and then every fourth step.
+		// vectors, O(m²): do it at minIter and then every fourth step.
 		if !done && m >= minIter && (m-minIter)%4 == 0 {
-			th, vv := tridiagEigen(alpha, beta)
+			th, z := lw.tridiag()
 			top := argMaxAbs(th)
-			if b*math.Abs(vv.At(m-1, top)) <= tol*math.Abs(th[top]) {
+			if b*math.Abs(z[(m-1)*m+top]) <= tol*math.Abs(th[top]) {
 				done = true
 			}
 		}
 		if done {
-			return ritz(q, alpha, beta, b, w, keep, res.iters)
+			return lw.ritz(b, keep, iters)
 		}
-		beta = append(beta, b)
-		next := make([]float64, n)
+		lw.beta = append(lw.beta, b)
+		next := lw.qb[m*n : (m+1)*n]
 		for i := range next {
 			next[i] = w[i] / b
 		}
-		q = append(q, next)
+		lw.q = append(lw.q, next)
 	}
 	panic("unreachable")
+}
+
+// tridiag returns the eigenvalues (ascending) and the m×m row-major
+// eigenvector matrix of the current tridiagonal T, in workspace memory.
+func (lw *lanczosWork) tridiag() ([]float64, []float64) {
+	m := len(lw.alpha)
+	lw.d = append(lw.d[:0], lw.alpha...)
+	lw.e = append(lw.e[:0], lw.beta[:m-1]...)
+	lw.e = append(lw.e, 0)
+	lw.z = grown(lw.z, m*m)
+	lw.work = grown(lw.work, max(1, 2*m-2))
+	tridiagEigenTo(lw.d, lw.e, lw.z, lw.work)
+	return lw.d, lw.z
 }
 
 // ritz assembles the Ritz pairs of the m-step Lanczos decomposition with
 // basis q[:m], tridiagonal (alpha, beta) and remainder w = b·qₘ₊₁ (w is the
 // unnormalized next vector).
-func ritz(q [][]float64, alpha, beta []float64, b float64, w []float64, keep, iters int) lanczosResult {
-	m := len(alpha)
-	n := len(q[0])
-	th, vv := tridiagEigen(alpha, beta)
-	order := make([]int, m)
-	for i := range order {
-		order[i] = i
+func (lw *lanczosWork) ritz(b float64, keep, iters int) *lanczosResult {
+	m := len(lw.alpha)
+	n := len(lw.w)
+	th, z := lw.tridiag()
+	lw.order = lw.order[:0]
+	for i := 0; i < m; i++ {
+		lw.order = append(lw.order, i)
 	}
-	sortByAbsDesc(order, th)
+	sortByAbsDesc(lw.order, th)
 	keep = min(keep, m)
-	res := lanczosResult{iters: iters}
-	for _, k := range order[:keep] {
-		s := make([]float64, n)
+	res := &lw.res
+	res.iters, res.next = iters, 0
+	res.theta, res.vecs, res.ay, res.resid = res.theta[:0], res.vecs[:0], res.ay[:0], res.resid[:0]
+	lw.vb = grown(lw.vb, 2*keep*n)
+	w := lw.w
+	for r, k := range lw.order[:keep] {
+		s := lw.vb[2*r*n : (2*r+1)*n]
+		clear(s)
 		for j := 0; j < m; j++ {
-			axpy(vv.At(j, k), q[j], s)
+			axpy(z[j*m+k], lw.q[j], s)
 		}
-		as := make([]float64, n)
+		as := lw.vb[(2*r+1)*n : (2*r+2)*n]
 		for i := range as {
 			as[i] = th[k] * s[i]
 		}
 		// w = b·qₘ₊₁ already, so A·s = θs + vₘ·w.
-		axpy(vv.At(m-1, k), w, as)
+		vm := z[(m-1)*m+k]
+		axpy(vm, w, as)
 		res.theta = append(res.theta, th[k])
 		res.vecs = append(res.vecs, s)
 		res.ay = append(res.ay, as)
-		res.resid = append(res.resid, b*math.Abs(vv.At(m-1, k)))
+		res.resid = append(res.resid, b*math.Abs(vm))
 	}
 	if keep < m {
-		k := order[keep]
-		res.next = math.Abs(th[k]) + b*math.Abs(vv.At(m-1, k))
+		k := lw.order[keep]
+		res.next = math.Abs(th[k]) + b*math.Abs(z[(m-1)*m+k])
 	}
 	return res
-}
-
-// tridiagEigen returns the eigenvalues and eigenvectors of the symmetric
-// tridiagonal matrix with diagonal alpha and off-diagonal beta (len m−1 or
-// more; extra entries are ignored).
-func tridiagEigen(alpha, beta []float64) ([]float64, *mat.Dense) {
-	m := len(alpha)
-	t := mat.NewSymDense(m, nil)
-	for i := 0; i < m; i++ {
-		t.SetSym(i, i, alpha[i])
-		if i+1 < m {
-			t.SetSym(i, i+1, beta[i])
-		}
-	}
-	var es mat.EigenSym
-	if !es.Factorize(t, true) {
-		panic("core: tridiagonal eigendecomposition failed")
-	}
-	var vecs mat.Dense
-	es.VectorsTo(&vecs)
-	return es.Values(nil), &vecs
 }
 
 func argMaxAbs(x []float64) int {
