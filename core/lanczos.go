@@ -1,6 +1,10 @@
 package core
 
-import "math"
+import (
+	"math"
+
+	"gonum.org/v1/gonum/floats"
+)
 
 // symOperator is a symmetric linear operator on ℝⁿ given by its product:
 // apply sets y = y + A·v.
@@ -53,11 +57,22 @@ type lanczosWork struct {
 	work  []float64
 	order []int
 	vb    []float64 // keep×n backing of the Ritz vectors and their products
+	b     float64   // βₘ of the last run
 	res   lanczosResult
 }
 
 // run is lanczos on the workspace.
 func (lw *lanczosWork) run(op symOperator, start []float64, keep, minIter, maxIter int, tol float64) *lanczosResult {
+	return lw.iterate(op, start, keep, minIter, maxIter, tol, false)
+}
+
+// runValues is run without assembling the Ritz vectors: call assemble for
+// those needed.
+func (lw *lanczosWork) runValues(op symOperator, start []float64, keep, minIter, maxIter int, tol float64) *lanczosResult {
+	return lw.iterate(op, start, keep, minIter, maxIter, tol, true)
+}
+
+func (lw *lanczosWork) iterate(op symOperator, start []float64, keep, minIter, maxIter int, tol float64, lazy bool) *lanczosResult {
 	n := op.dim()
 	maxIter = min(maxIter, n)
 	minIter = min(minIter, maxIter)
@@ -82,13 +97,25 @@ func (lw *lanczosWork) run(op symOperator, start []float64, keep, minIter, maxIt
 		iters++
 		a := dot(w, lw.q[j])
 		lw.alpha = append(lw.alpha, a)
-		// Full reorthogonalization, twice (Kahan-Parlett "twice is enough").
+		// The three-term recurrence, then full reorthogonalization against
+		// the whole basis, repeated when it removed more than half of w
+		// (Daniel-Gragg-Kaufman-Stewart; "twice is enough").
+		axpy(-a, lw.q[j], w)
+		if j > 0 {
+			axpy(-lw.beta[j-1], lw.q[j-1], w)
+		}
+		b := math.Sqrt(dot(w, w))
 		for pass := 0; pass < 2; pass++ {
 			for _, qi := range lw.q {
 				axpy(-dot(w, qi), qi, w)
 			}
+			nb := math.Sqrt(dot(w, w))
+			stop := nb >= 0.5*b
+			b = nb
+			if stop {
+				break
+			}
 		}
-		b := math.Sqrt(dot(w, w))
 		m := j + 1
 		done := b <= 1e-14*math.Abs(a) || b == 0 || m == maxIter
 		// The convergence check solves the tridiagonal eigenproblem with
@@ -101,6 +128,9 @@ func (lw *lanczosWork) run(op symOperator, start []float64, keep, minIter, maxIt
 			}
 		}
 		if done {
+			if lazy {
+				return lw.ritzValues(b, keep, iters)
+			}
 			return lw.ritz(b, keep, iters)
 		}
 		lw.beta = append(lw.beta, b)
@@ -126,12 +156,19 @@ func (lw *lanczosWork) tridiag() ([]float64, []float64) {
 	return lw.d, lw.z
 }
 
-// ritz assembles the Ritz pairs of the m-step Lanczos decomposition with
-// basis q[:m], tridiagonal (alpha, beta) and remainder w = b·qₘ₊₁ (w is the
-// unnormalized next vector).
+// ritz computes the keep Ritz values of largest |θ| of the m-step Lanczos
+// decomposition with basis q[:m], tridiagonal (alpha, beta) and remainder
+// w = b·qₘ₊₁ (w is the unnormalized next vector), their residuals and next,
+// and assembles the first keep Ritz vectors (see assemble).
 func (lw *lanczosWork) ritz(b float64, keep, iters int) *lanczosResult {
+	res := lw.ritzValues(b, keep, iters)
+	lw.assemble(len(res.theta))
+	return res
+}
+
+// ritzValues is ritz without the vectors: res.vecs and res.ay are empty.
+func (lw *lanczosWork) ritzValues(b float64, keep, iters int) *lanczosResult {
 	m := len(lw.alpha)
-	n := len(lw.w)
 	th, z := lw.tridiag()
 	lw.order = lw.order[:0]
 	for i := 0; i < m; i++ {
@@ -139,12 +176,31 @@ func (lw *lanczosWork) ritz(b float64, keep, iters int) *lanczosResult {
 	}
 	sortByAbsDesc(lw.order, th)
 	keep = min(keep, m)
+	lw.b = b
 	res := &lw.res
 	res.iters, res.next = iters, 0
 	res.theta, res.vecs, res.ay, res.resid = res.theta[:0], res.vecs[:0], res.ay[:0], res.resid[:0]
-	lw.vb = grown(lw.vb, 2*keep*n)
-	w := lw.w
-	for r, k := range lw.order[:keep] {
+	for _, k := range lw.order[:keep] {
+		res.theta = append(res.theta, th[k])
+		res.resid = append(res.resid, b*math.Abs(z[(m-1)*m+k]))
+	}
+	if keep < m {
+		k := lw.order[keep]
+		res.next = math.Abs(th[k]) + b*math.Abs(z[(m-1)*m+k])
+	}
+	return res
+}
+
+// assemble sets res.vecs and res.ay to the first cnt Ritz vectors s = Qⱼv
+// and their products A·s = θs + βⱼvⱼqⱼ₊₁, after ritzValues.
+func (lw *lanczosWork) assemble(cnt int) {
+	m := len(lw.alpha)
+	n := len(lw.w)
+	th, z := lw.d, lw.z
+	res := &lw.res
+	res.vecs, res.ay = res.vecs[:0], res.ay[:0]
+	lw.vb = grown(lw.vb, 2*cnt*n)
+	for r, k := range lw.order[:cnt] {
 		s := lw.vb[2*r*n : (2*r+1)*n]
 		clear(s)
 		for j := 0; j < m; j++ {
@@ -155,18 +211,10 @@ func (lw *lanczosWork) ritz(b float64, keep, iters int) *lanczosResult {
 			as[i] = th[k] * s[i]
 		}
 		// w = b·qₘ₊₁ already, so A·s = θs + vₘ·w.
-		vm := z[(m-1)*m+k]
-		axpy(vm, w, as)
-		res.theta = append(res.theta, th[k])
+		axpy(z[(m-1)*m+k], lw.w, as)
 		res.vecs = append(res.vecs, s)
 		res.ay = append(res.ay, as)
-		res.resid = append(res.resid, b*math.Abs(vm))
 	}
-	if keep < m {
-		k := lw.order[keep]
-		res.next = math.Abs(th[k]) + b*math.Abs(z[(m-1)*m+k])
-	}
-	return res
 }
 
 func argMaxAbs(x []float64) int {
@@ -190,6 +238,9 @@ func sortByAbsDesc(idx []int, x []float64) {
 }
 
 func dot(a, b []float64) float64 {
+	if len(a) >= 16 {
+		return floats.Dot(a, b[:len(a)])
+	}
 	var s float64
 	for i, v := range a {
 		s += v * b[i]
@@ -199,6 +250,10 @@ func dot(a, b []float64) float64 {
 
 // axpy sets y = y + α·x.
 func axpy(alpha float64, x, y []float64) {
+	if len(x) >= 16 {
+		floats.AddScaled(y[:len(x)], alpha, x)
+		return
+	}
 	for i, v := range x {
 		y[i] += alpha * v
 	}

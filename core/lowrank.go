@@ -26,7 +26,17 @@ type lowRankSym struct {
 	u    []float64 // n×ld, row-major; columns ≥ b are unused
 	m    []float64 // b×b, row-major, symmetric
 
-	row []float64 // scratch, length ≥ b
+	// ut is U column-major (column a at ut[a·n:(a+1)·n]), rebuilt when U
+	// changes, for the dense products of the Lanczos runs.
+	ut      []float64
+	utValid bool
+
+	// Scratch of mulVec and rebase; once grown, nothing is allocated.
+	ta, tma      []float64
+	vals, vecs   []float64 // eigen-decomposition of M
+	work         []float64
+	order        []int
+	q, cb, p, m2 []float64
 }
 
 // grow makes C an n×n matrix by appending zero rows and columns.
@@ -47,6 +57,7 @@ func (c *lowRankSym) grow(n int) {
 		clear(c.u[c.n*c.ld:])
 	}
 	c.n = n
+	c.utValid = false
 }
 
 // urow returns row i of U (length b).
@@ -161,24 +172,31 @@ func (c *lowRankSym) nuclearNorm() float64 {
 	return s
 }
 
-// mulVec sets y = y + α·C·v for dense v and y of length n: O(n·b).
+// mulVec sets y = y + α·C·v for dense v and y of length n: O(n·b), as
+// 2b long dot and axpy products on the column-major copy of U.
 func (c *lowRankSym) mulVec(y []float64, alpha float64, v []float64) {
-	b := c.b
+	b, n := c.b, c.n
 	if b == 0 {
 		return
 	}
-	a := make([]float64, b)
-	for i := 0; i < c.n; i++ {
-		if vi := v[i]; vi != 0 {
-			axpy(vi, c.urow(i), a)
+	if !c.utValid {
+		c.ut = grown(c.ut, b*n)
+		for i := 0; i < n; i++ {
+			for a, uia := range c.urow(i) {
+				c.ut[a*n+i] = uia
+			}
 		}
+		c.utValid = true
 	}
-	ma := make([]float64, b)
-	for i := range ma {
-		ma[i] = alpha * dot(c.m[i*b:i*b+b], a)
+	c.ta, c.tma = grown(c.ta, b), grown(c.tma, b)
+	for a := 0; a < b; a++ {
+		c.ta[a] = dot(c.ut[a*n:(a+1)*n], v[:n])
 	}
-	for i := 0; i < c.n; i++ {
-		y[i] += dot(c.urow(i), ma)
+	for a := 0; a < b; a++ {
+		c.tma[a] = alpha * dot(c.m[a*b:a*b+b], c.ta)
+	}
+	for a := 0; a < b; a++ {
+		axpy(c.tma[a], c.ut[a*n:(a+1)*n], y[:n])
 	}
 }
 
@@ -188,89 +206,111 @@ func (c *lowRankSym) mulVec(y []float64, alpha float64, v []float64) {
 // C is re-diagonalized and its eigenpairs of smallest |λ| with total at
 // most tol are dropped (dropping only lowers ‖C‖*); if bound > 0 and ‖C‖*
 // exceeds it after rounding, the eigenvalues are scaled down to meet it, so
-// C stays in K exactly. Cost O(n·(b + len(s))²).
+// C stays in K exactly. Cost O(n·(b + len(s))²); it allocates nothing once
+// its scratch has grown.
 func (c *lowRankSym) rebase(s [][]float64, tol, bound float64) {
-	n, k := c.n, len(s)
-	// C = Q·Λ·Qᵀ with Q = U·V[:, :r].
-	vals, vecs := c.eigen()
-	r := len(vals)
+	n, k, b := c.n, len(s), c.b
+	// C = Q·Λ·Qᵀ with Q = U·V[:, :r], eigenpairs by decreasing |λ|.
+	c.vals, c.vecs, c.m2 = grown(c.vals, b), grown(c.vecs, b*b), grown(c.m2, b*b)
+	copy(c.m2, c.m[:b*b])
+	jacobiEigen(c.m2, b, c.vals, c.vecs)
+	c.order = c.order[:0]
+	for i := 0; i < b; i++ {
+		c.order = append(c.order, i)
+	}
+	sortByAbsDesc(c.order, c.vals)
+	r := b
 	var dropped float64
-	for r > 0 && dropped+math.Abs(vals[r-1]) <= tol {
-		dropped += math.Abs(vals[r-1])
+	for r > 0 && dropped+math.Abs(c.vals[c.order[r-1]]) <= tol {
+		dropped += math.Abs(c.vals[c.order[r-1]])
 		r--
 	}
 	var norm float64
-	for _, v := range vals[:r] {
-		norm += math.Abs(v)
+	for _, j := range c.order[:r] {
+		norm += math.Abs(c.vals[j])
 	}
 	f := 1.0
 	if bound > 0 && norm > bound {
 		f = bound / norm
 	}
-	q := make([]float64, n*r) // row-major n×r
-	if r > 0 {
-		vd := vecs.RawMatrix()
-		for i := 0; i < n; i++ {
-			ui := c.urow(i)
-			qi := q[i*r : i*r+r]
-			for j, uij := range ui {
-				if uij != 0 {
-					axpy(uij, vd.Data[j*vd.Stride:j*vd.Stride+r], qi)
+	c.q = grown(c.q, n*r) // row-major n×r
+	q := c.q
+	clear(q)
+	for i := 0; i < n; i++ {
+		qi := q[i*r : i*r+r]
+		for j, uij := range c.urow(i) {
+			if uij != 0 {
+				vj := c.vecs[j*b : j*b+b]
+				for l, o := range c.order[:r] {
+					qi[l] += uij * vj[o]
 				}
 			}
 		}
 	}
-	// New basis: the k vectors s, then the part of Q outside span(s),
-	// orthonormalized by modified Gram-Schmidt (twice), dropping columns that
-	// vanish.
-	cols := make([][]float64, 0, k+r)
-	cols = append(cols, s...)
+	// New basis, column-major in cb: the k vectors s, then the part of Q
+	// outside span(s), orthonormalized by modified Gram-Schmidt (twice),
+	// dropping columns that vanish.
+	c.cb = grown(c.cb, (k+r)*n)
+	col := func(a int) []float64 { return c.cb[a*n : (a+1)*n] }
+	for a, sa := range s {
+		copy(col(a), sa)
+	}
+	nb := k
 	for j := 0; j < r; j++ {
-		v := make([]float64, n)
+		v := col(nb)
 		for i := 0; i < n; i++ {
 			v[i] = q[i*r+j]
 		}
 		for pass := 0; pass < 2; pass++ {
-			for _, u := range cols {
+			for a := 0; a < nb; a++ {
+				u := col(a)
 				axpy(-dot(v, u), u, v)
 			}
 		}
 		if normalize(v) > 1e-10 {
-			cols = append(cols, v)
+			nb++
 		}
 	}
-	b := len(cols)
-	// P = U'ᵀQ (b×r), M' = P·diag(fΛ)·Pᵀ.
-	p := make([]float64, b*r)
-	for a, u := range cols {
-		for i := 0; i < n; i++ {
-			if ui := u[i]; ui != 0 {
-				axpy(ui, q[i*r:i*r+r], p[a*r:a*r+r])
+	// P = U'ᵀQ (nb×r), M' = P·diag(fΛ)·Pᵀ.
+	c.p = grown(c.p, nb*r)
+	p := c.p
+	clear(p)
+	for a := 0; a < nb; a++ {
+		pa := p[a*r : a*r+r]
+		for i, ui := range col(a) {
+			if ui != 0 {
+				axpy(ui, q[i*r:i*r+r], pa)
 			}
 		}
 	}
-	m := make([]float64, b*b)
-	for a := 0; a < b; a++ {
-		for e := a; e < b; e++ {
+	c.m = grown(c.m, nb*nb)
+	for a := 0; a < nb; a++ {
+		for e := a; e < nb; e++ {
 			var t float64
-			for j := 0; j < r; j++ {
-				t += p[a*r+j] * f * vals[j] * p[e*r+j]
+			for l, o := range c.order[:r] {
+				t += p[a*r+l] * f * c.vals[o] * p[e*r+l]
 			}
-			m[a*b+e], m[e*b+a] = t, t
+			c.m[a*nb+e], c.m[e*nb+a] = t, t
 		}
 	}
-	// Store U' row-major.
-	if c.ld < b || c.ld > 4*b+8 {
-		c.ld = max(8, b+b/2)
+	// Store U' row-major, and column-major as it is.
+	if c.ld < nb || c.ld > 4*nb+8 {
+		c.ld = max(8, nb+nb/2)
+	}
+	if cap(c.u) < n*c.ld {
 		c.u = make([]float64, n*c.ld, 2*n*c.ld)
 	}
+	c.u = c.u[:n*c.ld]
 	clear(c.u)
-	for a, u := range cols {
-		for i := 0; i < n; i++ {
-			c.u[i*c.ld+a] = u[i]
+	for a := 0; a < nb; a++ {
+		for i, v := range col(a) {
+			c.u[i*c.ld+a] = v
 		}
 	}
-	c.b, c.m = b, m
+	c.b = nb
+	c.ut = grown(c.ut, nb*n)
+	copy(c.ut, c.cb[:nb*n])
+	c.utValid = true
 }
 
 // dense returns C as a dense matrix (tests and small n only).

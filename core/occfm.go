@@ -3,8 +3,6 @@ package core
 import (
 	"math"
 	"math/rand/v2"
-
-	"gonum.org/v1/gonum/mat"
 )
 
 // Schedule is a step-size schedule γₜ for the Frank-Wolfe update
@@ -54,12 +52,15 @@ const (
 	// H = −∇F and the k×k matrix SᵀHS up to date under the rank-one changes
 	// of G and C (DESIGN §2, "Faster than the textbook"), and takes q = S·v
 	// from a Rayleigh-Ritz step on it. C is stored in a basis whose leading
-	// columns are S, so a step costs O(nnz(x)·b + b² + k³) for C of b basis
-	// columns, independent of the dimension. S is refreshed by a
-	// warm-started Lanczos run at intervals set by an accuracy guard: at
-	// each refresh the tracked |λ| is compared with Lanczos', and the
-	// interval halves when they differ by more than RefreshTol (relative)
-	// and doubles, up to 1024 steps, when they agree well within it.
+	// columns are S, so a step costs O(nnz(x)·(b + k²) + b² + k³) for C of
+	// b basis columns, independent of the dimension. A certificate (see
+	// OCCFM.certified) checks at every step that the Ritz value is within
+	// RefreshTol of the true largest |λ|; when it cannot, S is refreshed by
+	// a warm-started Lanczos run, O(nnz(G) + n·b) per product. A periodic
+	// guard refreshes anyway every so many certified steps and compares
+	// the two values: the interval halves when they differ by more than
+	// RefreshTol (relative) and doubles, up to 1024 steps, when they agree
+	// well within it.
 	LMOTracked LMOMethod = iota
 	// LMOLanczos runs a warm-started Lanczos solve (full reorthogonalization)
 	// on every step: the reference, O(nnz(G)) or more per step.
@@ -169,9 +170,12 @@ func OCCFMSettingsFor(c Config) OCCFMSettings {
 // G as a sparse accumulator, and the eigenpair is found matrix-free (see
 // LMOMethod). An OCCFM is not safe for concurrent use.
 type OCCFM struct {
-	s OCCFMSettings
-	n int // dimension of C: 1 + number of features
-	t int // rounds played
+	s    OCCFMSettings
+	n    int     // dimension of C: 1 + number of features seen
+	dim  int     // 1 + the largest feature index seen + 1 (see Dim)
+	t    int     // rounds played
+	feat []int32 // feature → its coordinate in x̂ (0: not seen yet)
+	xi   Sparse  // scratch: x in internal coordinates
 
 	c  lowRankSym // C = U·M·Uᵀ; the first sk columns of U are S
 	g  symAccum   // G
@@ -182,30 +186,37 @@ type OCCFM struct {
 	interval, since int // refresh schedule of the accuracy guard
 
 	// The certificate of the tracked LMO. In the basis [S, S⊥],
-	// H = [[A, B], [Bᵀ, D]] with A = SᵀHS tracked exactly; eB and eD bound
-	// ‖B‖ and ‖D‖ (see certified).
+	// H = [[A, Bᵀ], [B, D]] with A = SᵀHS tracked exactly (see certified).
 	//
-	// The gradients since the refresh add E − S·F to B, with
-	// E = Σ c·x̂aᵀ (n×k, sparse rows) and F = Σ c·aaᵀ = SᵀE, so
-	// ‖B‖²_F = ‖B₀‖² + ‖E‖² − ‖F‖² + 2⟨B₀, E⟩ exactly (B₀ ⊥ S), kept
-	// current in O(nnz(x)·k) per step.
+	// The gradients since the refresh add (I−SSᵀ)E = E − S·F to B, with
+	// E = Σ c·x̂aᵀ (n×k, sparse rows) and F = Σ c·aaᵀ = SᵀE. The k×k Gram
+	// matrix K = BᵀB of that part of B is kept exact in O(nnz(x)·k²) per
+	// step; the rest of B (C's decay outside S·S, the recompression, the
+	// feature diagonal without self-interactions) is bounded in norm by xB.
+	// D changes by Σ c·rrᵀ with r = (I−SSᵀ)x̂: its largest eigenvalue grows
+	// by at most the sum of the positive c·‖r‖² (eDp), its smallest falls by
+	// at most the sum of the negative ones (eDn).
 	rest     float64   // estimate of ‖D‖ at the last refresh (Lanczos)
-	eD       float64   // growth bound of ‖D‖ since the refresh
+	eDp, eDn float64   // growth bounds of λmax(D) and −λmin(D) since the refresh
+	xD, xB   float64   // bounds on the untracked changes of D and B
 	drop     float64   // perturbation of H by the last recompression
 	b0, e    []float64 // n×k row-major: B₀ = (I−SSᵀ)HS at the refresh, and E
 	f        []float64 // k×k: F
-	b0n, bb  float64   // ‖B₀‖²_F and ‖E‖² − ‖F‖² + 2⟨B₀, E⟩
+	kB       []float64 // k×k: K = BᵀB for B = B₀ + (I−SSᵀ)E
+	bx       []float64 // scratch: Bᵀx̂
 	cs       float64   // Π(1−γ) since the refresh: C's blocks outside S·S scale by it
 	cBW, cDW float64   // ‖M_SW‖_F and ‖M_WW‖_F right after the refresh
 
 	rng *rand.Rand
+	lw  lanczosWork
 
-	z    []float64 // scratch: Uᵀx̂
-	v    []float64 // scratch: Ritz vector in S coordinates
-	vals []float64 // scratch: Ritz values
-	es   mat.EigenSym
-	sm   *mat.SymDense
-	ev   mat.Dense
+	z     []float64 // scratch: Uᵀx̂
+	start []float64 // scratch: Lanczos start
+	v     []float64 // scratch: Ritz vector in S coordinates
+	vals  []float64 // scratch: eigenvalues of k×k problems
+	aS    []float64 // k×k scratch: A = SᵀHS, as ritz assembled it
+	wk    []float64 // k×k scratch for jacobiEigen
+	ev    []float64 // k×k scratch: eigenvectors
 
 	lambda    float64 // last LMO eigenvalue
 	refreshes int
@@ -220,7 +231,13 @@ func NewOCCFM(s OCCFMSettings) *OCCFM {
 	o.k = s.Subspace
 	o.tG = make([]float64, o.k*o.k)
 	o.f = make([]float64, o.k*o.k)
+	o.kB = make([]float64, o.k*o.k)
+	o.aS = make([]float64, o.k*o.k)
+	o.wk = make([]float64, o.k*o.k)
+	o.ev = make([]float64, o.k*o.k)
 	o.v = make([]float64, o.k)
+	o.bx = make([]float64, o.k)
+	o.vals = make([]float64, o.k)
 	o.interval = 1
 	o.grow(1)
 	return o
@@ -250,9 +267,7 @@ func (o *OCCFM) grow(n int) {
 		return
 	}
 	if o.b0 != nil {
-		add := make([]float64, (n-o.n)*o.k)
-		o.b0 = append(o.b0[:o.n*o.k], add...)
-		o.e = append(o.e[:o.n*o.k], add...)
+		extendZeros(n*o.k, &o.b0, &o.e)
 	}
 	o.n = n
 	o.c.grow(n)
@@ -262,6 +277,45 @@ func (o *OCCFM) grow(n int) {
 // in O(nnz(x)·b + b²) for C of b basis columns. It does not change the
 // learner's state.
 func (o *OCCFM) Predict(x Sparse) float64 {
+	if o.c.b == 0 {
+		return 0
+	}
+	return o.predict(o.intern(x, false))
+}
+
+// intern returns x in internal coordinates: feature j of the caller is
+// feature feat[j]−1 inside (coordinate feat[j] of x̂), numbered in order of
+// first appearance, so that C, G and S only span the features seen so far
+// and their cost grows with them, not with the largest index. With add,
+// unseen features get the next coordinates (and the model grows); without,
+// they are dropped (their rows of C are zero). The result is scratch
+// memory, valid until the next call.
+func (o *OCCFM) intern(x Sparse, add bool) Sparse {
+	o.xi.Ind, o.xi.Val = o.xi.Ind[:0], o.xi.Val[:0]
+	for p, j := range x.Ind {
+		if j >= len(o.feat) {
+			if !add {
+				continue
+			}
+			o.feat = append(o.feat, make([]int32, j+1-len(o.feat))...)
+		}
+		c := o.feat[j]
+		if c == 0 {
+			if !add {
+				continue
+			}
+			c = int32(o.n)
+			o.feat[j] = c
+			o.grow(o.n + 1)
+		}
+		o.xi.Ind = append(o.xi.Ind, int(c)-1)
+		o.xi.Val = append(o.xi.Val, x.Val[p])
+	}
+	return o.xi
+}
+
+// predict is Predict for x in internal coordinates.
+func (o *OCCFM) predict(x Sparse) float64 {
 	if o.c.b == 0 {
 		return 0
 	}
@@ -278,13 +332,12 @@ func (o *OCCFM) Predict(x Sparse) float64 {
 
 // Update plays the learning half of round t of Algorithm 2 on (x, y).
 func (o *OCCFM) Update(x Sparse, y float64) {
-	n := o.n
 	for _, j := range x.Ind {
-		n = max(n, j+2)
+		o.dim = max(o.dim, j+2)
 	}
-	o.grow(n)
+	x = o.intern(x, true)
 	o.t++
-	yhat := o.Predict(x)
+	yhat := o.predict(x)
 	// ∇fₜ(Cₜ) = w·M with w = ℓ'(ŷ, y)/2 and M = x̂x̂ᵀ (or without the
 	// feature diagonal).
 	w := 0.5 * o.s.Loss.Deriv(yhat, y)
@@ -323,13 +376,17 @@ func (o *OCCFM) addGradient(w float64, x Sparse, fresh bool) {
 		xx += v * v
 		dmax = max(dmax, v*v)
 	}
-	aa := dot(a, a)
-	o.eD += math.Abs(c) * max(xx-aa, 0)
-	o.trackB(c, x, a)
+	rr := max(xx-dot(a, a), 0) // ‖r‖², r = (I−SSᵀ)x̂
+	if c > 0 {
+		o.eDp += c * rr
+	} else {
+		o.eDn -= c * rr
+	}
+	o.trackB(c, x, a, rr)
 	if o.s.NoSelfInteractions {
 		// −c·diag(0; x∘x): bounded crudely, it is rarely used.
-		o.bb += 2*math.Abs(c)*dmax*math.Sqrt(o.b0n+max(o.bb, 0)) + square(c*dmax)
-		o.eD += math.Abs(c) * dmax
+		o.xB += math.Abs(c) * dmax
+		o.xD += math.Abs(c) * dmax
 	}
 	for i := 0; i < sk; i++ {
 		axpy(c*a[i], a, o.tG[i*k:i*k+sk])
@@ -345,27 +402,41 @@ func (o *OCCFM) addGradient(w float64, x Sparse, fresh bool) {
 	}
 }
 
-// trackB adds c·(x̂ − S·a)·aᵀ to B: E += c·x̂aᵀ, F += c·aaᵀ.
-func (o *OCCFM) trackB(c float64, x Sparse, a []float64) {
+// trackB adds c·r·aᵀ to B, r = x̂ − S·a = (I−SSᵀ)x̂ with ‖r‖² = rr:
+// E += c·x̂aᵀ, F += c·aaᵀ, and K = BᵀB += c(Bᵀr·aᵀ + a·rᵀB) + c²‖r‖²aaᵀ,
+// where Bᵀr = Bᵀx̂ since B ⊥ S, and row j of B is B₀ⱼ + Eⱼ − Sⱼ·F.
+func (o *OCCFM) trackB(c float64, x Sparse, a []float64, rr float64) {
 	k, sk := o.k, o.sk
-	row := func(j int, v float64) {
-		e, b0 := o.e[j*k:j*k+sk], o.b0[j*k:j*k+sk]
-		// ‖E_j + cv·a‖² − ‖E_j‖² and 2⟨B₀_j, cv·a⟩.
-		o.bb += 2*c*v*dot(e, a) + square(c*v)*dot(a, a) + 2*c*v*dot(b0, a)
-		axpy(c*v, a, e)
-	}
-	row(0, 1)
+	bx := o.bx[:sk]
+	clear(bx)
+	o.addBRow(bx, 0, 1)
 	for p, j := range x.Ind {
-		row(j+1, x.Val[p])
+		o.addBRow(bx, j+1, x.Val[p])
 	}
-	// −(‖F + c·aaᵀ‖² − ‖F‖²) = −(2c·aᵀFa + c²‖a‖⁴).
-	var afa float64
 	for i := 0; i < sk; i++ {
-		afa += a[i] * dot(o.f[i*k:i*k+sk], a)
+		ki := o.kB[i*k : i*k+sk]
+		for j := range ki {
+			ki[j] += c * (bx[i]*a[j] + a[i]*bx[j] + c*rr*a[i]*a[j])
+		}
 	}
-	o.bb -= 2*c*afa + square(c*dot(a, a))
+	axpy(c, a, o.e[:sk])
+	for p, j := range x.Ind {
+		axpy(c*x.Val[p], a, o.e[(j+1)*k:(j+1)*k+sk])
+	}
 	for i := 0; i < sk; i++ {
 		axpy(c*a[i], a, o.f[i*k:i*k+sk])
+	}
+}
+
+// addBRow sets bx += v·Bⱼ for row j of B = B₀ + E − S·F.
+func (o *OCCFM) addBRow(bx []float64, j int, v float64) {
+	k, sk := o.k, o.sk
+	axpy(v, o.b0[j*k:j*k+sk], bx)
+	axpy(v, o.e[j*k:j*k+sk], bx)
+	for l, sl := range o.c.urow(j)[:sk] {
+		if sl != 0 {
+			axpy(-v*sl, o.f[l*k:l*k+sk], bx)
+		}
 	}
 }
 
@@ -410,15 +481,17 @@ func (h occfmH) apply(y, v []float64) { h.o.applyH(y, v) }
 func (o *OCCFM) lmo(x Sparse) (float64, []float64) {
 	o.since++
 	theta, v := o.ritz()
-	if o.s.LMO == LMOTracked && o.sk > 0 && o.since < o.interval && o.certified(theta) {
+	cert := o.s.LMO == LMOTracked && o.sk > 0 && o.certified(theta)
+	if cert && o.since < o.interval {
 		return theta, v
 	}
-	tracked := o.sk > 0 && o.s.LMO == LMOTracked
 	exact := o.refresh(x)
-	if tracked && exact != 0 {
-		// The LMO's objective is δ|λ| (⟨Ĉ, H⟩ for Ĉ = δ·sign(λ)·qqᵀ), so the
-		// guard compares |λ|: when the two ends of the spectrum are nearly
-		// equal either choice is as good.
+	if cert && exact != 0 {
+		// A refresh of the periodic guard: the certificate held, so a large
+		// error means its estimate of ‖D‖ was low. The LMO's objective is
+		// δ|λ| (⟨Ĉ, H⟩ for Ĉ = δ·sign(λ)·qqᵀ), so the guard compares |λ|:
+		// when the two ends of the spectrum are nearly equal either choice
+		// is as good.
 		rel := math.Abs(math.Abs(theta)-math.Abs(exact)) / o.lmoScale(exact)
 		o.guardErr = math.Max(o.guardErr, rel)
 		switch {
@@ -432,27 +505,75 @@ func (o *OCCFM) lmo(x Sparse) (float64, []float64) {
 }
 
 // certified reports whether the tracked Ritz value θ is provably within
-// RefreshTol (relative) of the largest |λ| of H, given the bounds on the
-// parts of H outside S. With H = [[A, B], [Bᵀ, D]] in the basis [S, S⊥],
-// |θ| the largest |eigenvalue| of A and g = |θ| − ‖D‖ > 0, every
-// eigenvalue of H satisfies |λ| ≤ max(|θ| + ‖B‖²/g, ‖D‖ + ‖B‖) (a
-// Schur-complement bound; with g ≤ 0 only |λ| ≤ max(|θ|, ‖D‖) + ‖B‖ holds).
-// ‖D‖ at a refresh is estimated by Lanczos' next Ritz value; the periodic
-// guard backs that estimate up.
+// RefreshTol (relative) of the largest |λ| of H, given what is known of the
+// parts of H outside S. In the basis [S, S⊥], H = [[A, Bᵀ], [B, D]]. For
+// μ > d ≥ λmax(D), the Schur complement A − μ + Bᵀ(μ − D)⁻¹B ≼
+// A − μ + BᵀB/(μ − d), so if μ > λmax(A + BᵀB/(μ − d)) then H − μ' is
+// negative definite for every μ' ≥ μ (Haynsworth inertia), i.e. λmax(H) < μ.
+// The test takes μ = |θ| + RefreshTol·max(|θ|, 2δ) on both ends (−H for
+// λmin), with BᵀB ≼ (1+s)K + (1+1/s)β²I for the untracked part ‖·‖ ≤ β of
+// B. It tries the trace bound λmax(±A) + tr(·)/(μ − d) first and solves the
+// small eigenproblem only when that fails. ‖D‖ at a refresh is estimated by
+// Lanczos' next Ritz value; the periodic guard backs that estimate up.
 func (o *OCCFM) certified(theta float64) bool {
 	th := math.Abs(theta)
 	if th == 0 {
 		return false
 	}
-	bn := math.Sqrt(o.b0n+max(o.bb, 0)) + o.drop + 2*(1-o.cs)*o.cBW
-	dn := o.rest + o.drop + o.eD + 2*(1-o.cs)*o.cDW
-	var ub float64
-	if g := th - dn; g > 0 {
-		ub = max(th+bn*bn/g, dn+bn)
-	} else {
-		ub = max(th, dn) + bn
+	sk, k := o.sk, o.k
+	mu := th + o.s.RefreshTol*o.lmoScale(th)
+	beta := o.xB + o.drop + 2*(1-o.cs)*o.cBW
+	d0 := o.rest + o.xD + o.drop + 2*(1-o.cs)*o.cDW
+	var trK float64
+	for i := 0; i < sk; i++ {
+		trK += o.kB[i*k+i]
 	}
-	return ub <= th+o.s.RefreshTol*o.lmoScale(th)
+	trK = max(trK, 0)
+	// BᵀB ≼ (1+s)K + (1+1/s)β²I, s = β/√tr K: trace (√tr K + β√sk)².
+	ks, kb := 1.0, 0.0
+	switch {
+	case beta == 0:
+	case trK == 0:
+		ks, kb = 0, beta*beta
+	default:
+		s := beta / math.Sqrt(trK)
+		ks, kb = 1+s, (1+1/s)*beta*beta
+	}
+	trBound := ks*trK + kb*float64(sk)
+	for _, side := range [2]float64{1, -1} {
+		top := o.vals[0] * side
+		for _, l := range o.vals[1:sk] {
+			top = max(top, l*side)
+		}
+		d := d0 + o.eDp
+		if side < 0 {
+			d = d0 + o.eDn
+		}
+		g := mu - d
+		if g <= 0 {
+			return false
+		}
+		if top+trBound/g < mu {
+			continue
+		}
+		w := o.wk[:sk*sk]
+		for i := 0; i < sk; i++ {
+			for j := 0; j < sk; j++ {
+				w[i*sk+j] = side*o.aS[i*k+j] + ks*o.kB[i*k+j]/g
+			}
+			w[i*sk+i] += kb / g
+		}
+		vals := o.bx[:sk] // free until the next trackB
+		jacobiEigen(w, sk, vals, nil)
+		lmax := vals[0]
+		for _, l := range vals[1:] {
+			lmax = max(lmax, l)
+		}
+		if lmax >= mu {
+			return false
+		}
+	}
+	return true
 }
 
 // lmoScale is the scale against which the LMO's accuracy is measured:
@@ -464,32 +585,27 @@ func (o *OCCFM) lmoScale(lambda float64) float64 {
 }
 
 // ritz runs Rayleigh-Ritz on S: it returns the eigenvalue θ of largest |θ|
-// of SᵀHS = −ηSᵀGS − 2·M[:sk,:sk] and its unit eigenvector v.
+// of A = SᵀHS = −ηSᵀGS − 2·M[:sk,:sk] and its unit eigenvector v. It leaves
+// A in o.aS and all the Ritz values in o.vals.
 func (o *OCCFM) ritz() (float64, []float64) {
 	sk, k, b := o.sk, o.k, o.c.b
 	if sk == 0 {
 		return 0, nil
 	}
-	if o.sm == nil || o.sm.SymmetricDim() != sk {
-		o.sm = mat.NewSymDense(sk, nil)
-		o.ev.Reset()
-	}
+	w := o.wk[:sk*sk]
 	for i := 0; i < sk; i++ {
 		for j := i; j < sk; j++ {
 			h := 0.5*(o.tG[i*k+j]+o.tG[j*k+i]) - (o.c.m[i*b+j] + o.c.m[j*b+i])
-			o.sm.SetSym(i, j, h)
+			o.aS[i*k+j], o.aS[j*k+i] = h, h
+			w[i*sk+j], w[j*sk+i] = h, h
 		}
 	}
-	if !o.es.Factorize(o.sm, true) {
-		panic("core: Rayleigh-Ritz eigendecomposition failed")
-	}
-	o.vals = grown(o.vals, sk)
-	vals := o.es.Values(o.vals)
+	vals, ev := o.vals[:sk], o.ev[:sk*sk]
+	jacobiEigen(w, sk, vals, ev)
 	top := argMaxAbs(vals)
-	o.es.VectorsTo(&o.ev)
 	v := o.v[:sk]
 	for i := range v {
-		v[i] = o.ev.At(i, top)
+		v[i] = ev[i*sk+top]
 	}
 	return vals[top], v
 }
@@ -500,7 +616,9 @@ func (o *OCCFM) ritz() (float64, []float64) {
 // SᵀGS from the Lanczos relation. It returns Lanczos' eigenvalue.
 func (o *OCCFM) refresh(x Sparse) float64 {
 	n := o.n
-	start := make([]float64, n)
+	o.start = grown(o.start, n)
+	start := o.start
+	clear(start)
 	if _, v := o.ritz(); v != nil {
 		for i := 0; i < n; i++ {
 			start[i] = dot(o.c.urow(i)[:o.sk], v)
@@ -521,7 +639,7 @@ func (o *OCCFM) refresh(x Sparse) float64 {
 		// The reference: enough steps to resolve near-ties at the top.
 		minIter, tol = max(k+2, 20), 1e-10
 	}
-	res := lanczos(occfmH{o}, start, k, minIter, 60, tol)
+	res := o.lw.runValues(occfmH{o}, start, k, minIter, 60, tol)
 	o.refreshes++
 	o.matvecs += res.iters
 	o.since = 0
@@ -529,15 +647,16 @@ func (o *OCCFM) refresh(x Sparse) float64 {
 	// the first): the others would only loosen the certificate's ‖B‖, and
 	// count towards its estimate of ‖D‖ instead.
 	sk := 1
-	for sk < len(res.vecs) && res.resid[sk] <= 1e-3*math.Abs(res.theta[0]) {
+	for sk < len(res.theta) && res.resid[sk] <= 1e-3*math.Abs(res.theta[0]) {
 		sk++
 	}
 	rest := res.next
-	for j := sk; j < len(res.vecs); j++ {
+	for j := sk; j < len(res.theta); j++ {
 		rest = max(rest, math.Abs(res.theta[j])+res.resid[j])
 	}
-	sk = min(sk, len(res.vecs))
-	res.vecs, res.ay, res.theta = res.vecs[:sk], res.ay[:sk], res.theta[:sk]
+	sk = min(sk, len(res.theta))
+	o.lw.assemble(sk)
+	res.theta = res.theta[:sk]
 	o.c.rebase(res.vecs, o.s.RecompressTol*o.s.Delta, o.s.Delta)
 	o.sk = sk
 	// −ηSᵀGS = SᵀHS + 2SᵀCS, and SᵀCS is the leading block of M.
@@ -552,13 +671,14 @@ func (o *OCCFM) refresh(x Sparse) float64 {
 	// ‖D‖ ≈ the next Ritz value; dropping at most ε·δ of C moved H by at
 	// most 2εδ.
 	o.drop = 2 * o.s.RecompressTol * o.s.Delta
-	o.eD, o.rest, o.cs, o.bb = 0, rest, 1, 0
+	o.eDp, o.eDn, o.xB, o.xD, o.rest, o.cs = 0, 0, 0, 0, rest, 1
 	// B₀ = H·S − S·(SᵀHS), from the Lanczos relation.
-	o.b0 = append(o.b0[:0], make([]float64, n*o.k)...)
-	o.e = append(o.e[:0], make([]float64, n*o.k)...)
+	o.b0, o.e = grown(o.b0, n*o.k), grown(o.e, n*o.k)
+	clear(o.b0)
+	clear(o.e)
 	clear(o.f)
-	o.b0n = 0
-	shs := make([]float64, sk*sk) // SᵀHS
+	clear(o.kB)
+	shs := o.wk[:sk*sk] // SᵀHS
 	for l := 0; l < sk; l++ {
 		for j := 0; j < sk; j++ {
 			shs[l*sk+j] = dot(res.vecs[l], res.ay[j])
@@ -571,7 +691,12 @@ func (o *OCCFM) refresh(x Sparse) float64 {
 				v -= res.vecs[l][i] * shs[l*sk+j]
 			}
 			o.b0[i*o.k+j] = v
-			o.b0n += v * v
+		}
+	}
+	for i := 0; i < n; i++ {
+		bi := o.b0[i*o.k : i*o.k+sk]
+		for j := 0; j < sk; j++ {
+			axpy(bi[j], bi, o.kB[j*o.k:j*o.k+sk])
 		}
 	}
 	o.cBW, o.cDW = 0, 0
@@ -613,8 +738,10 @@ func (o *OCCFM) Eigenvalues() []float64 {
 	return v
 }
 
-// Dim returns the dimension of C, 1 + the number of features seen.
-func (o *OCCFM) Dim() int { return o.n }
+// Dim returns the dimension of C in the caller's coordinates: 1 + the
+// largest feature index seen + 1. (Inside, C only spans the features
+// seen: see intern.)
+func (o *OCCFM) Dim() int { return max(o.dim, 1) }
 
 // Rounds returns the number of rounds played so far.
 func (o *OCCFM) Rounds() int { return o.t }

@@ -48,6 +48,29 @@ func densePredict(c *mat.SymDense, x Sparse, noSelf bool) float64 {
 	return y
 }
 
+// denseC returns C in the caller's coordinates (Dim × Dim): OCCFM numbers
+// features inside in order of first appearance.
+func denseC(o *OCCFM) *mat.SymDense {
+	in := o.c.dense()
+	d := o.Dim()
+	pos := make([]int, d) // caller's coordinate → internal one, −1 if unseen
+	for j := 1; j < d; j++ {
+		pos[j] = -1
+		if j-1 < len(o.feat) && o.feat[j-1] != 0 {
+			pos[j] = int(o.feat[j-1])
+		}
+	}
+	out := mat.NewSymDense(d, nil)
+	for i := 0; i < d; i++ {
+		for j := i; j < d; j++ {
+			if pi, pj := pos[i], pos[j]; pi >= 0 && pj >= 0 && pi < in.SymmetricDim() && pj < in.SymmetricDim() {
+				out.SetSym(i, j, in.At(pi, pj))
+			}
+		}
+	}
+	return out
+}
+
 // denseH returns H = −ηG − 2C as a dense matrix.
 func denseH(o *OCCFM, c *mat.SymDense) *mat.SymDense {
 	n := o.n
@@ -240,10 +263,10 @@ func TestOCCFMInvariants(t *testing.T) {
 			o := NewOCCFM(tc.s)
 			delta := o.Settings().Delta
 			for step, ex := range stream {
-				before := o.c.dense()
+				before := o.c.dense() // in OCCFM's internal coordinates
 				if step > 0 {
-					probe := randomSparse(rand.New(rand.NewPCG(uint64(step), 1)), o.n-1, min(4, o.n-1), false)
-					got, want := o.Predict(probe), densePredict(before, probe, tc.s.NoSelfInteractions)
+					probe := randomSparse(rand.New(rand.NewPCG(uint64(step), 1)), o.Dim()-1, min(4, o.Dim()-1), false)
+					got, want := o.Predict(probe), densePredict(denseC(o), probe, tc.s.NoSelfInteractions)
 					if !scalar.EqualWithinAbsOrRel(got, want, 1e-10, 1e-10) {
 						t.Fatalf("step %d: factored ŷ = %v, dense ŷ = %v", step, got, want)
 					}
