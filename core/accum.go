@@ -6,12 +6,25 @@ package core
 // kept in coordinate form, both triangles, with a hash index from (i, j) to
 // the entry, so an update costs O(nnz(x̂)²) and a product G·v costs
 // O(nnz(G)). ML-100K ends with about 2·10⁵ stored entries.
+//
+// For the products, the entries are mirrored in compressed-row form (CSR),
+// rebuilt by a counting sort when the entries added since the last build
+// exceed a quarter of them (amortized O(1) per entry); values of entries
+// already in the mirror are updated in both places. A row-wise product
+// accumulates in a register and gathers from v, about twice as fast as the
+// scattered coordinate form, natively and under wasm.
 type symAccum struct {
 	n     int
 	index map[uint64]int32 // (i<<32 | j) → position in row, col, val
 	row   []int32
 	col   []int32
 	val   []float64
+
+	built  int       // entries [0, built) are in the CSR mirror
+	rowPtr []int32   // n+1 row starts
+	cCol   []int32   // column of each CSR entry
+	cVal   []float64 // value of each CSR entry
+	pos    []int32   // entry → its CSR position, for p < built
 }
 
 func pairKey(i, j int) uint64 { return uint64(i)<<32 | uint64(uint32(j)) }
@@ -31,6 +44,9 @@ func (g *symAccum) addOne(i, j int, v float64) {
 	k := pairKey(i, j)
 	if p, ok := g.index[k]; ok {
 		g.val[p] += v
+		if int(p) < g.built {
+			g.cVal[g.pos[p]] += v
+		}
 		return
 	}
 	g.index[k] = int32(len(g.val))
@@ -58,10 +74,61 @@ func (g *symAccum) addOuter(w float64, x Sparse, noSelf bool) {
 
 // mulVec sets y = y + α·G·v.
 func (g *symAccum) mulVec(y []float64, alpha float64, v []float64) {
-	row, col, val := g.row, g.col, g.val
+	if pending := len(g.val) - g.built; pending > 256 && 4*pending > g.built {
+		g.compress()
+	}
+	ptr, cc, cv := g.rowPtr, g.cCol, g.cVal
+	for i := 0; i+1 < len(ptr); i++ {
+		lo, hi := ptr[i], ptr[i+1]
+		if lo == hi {
+			continue
+		}
+		var s float64
+		cols, vals := cc[lo:hi], cv[lo:hi]
+		for k, c := range cols {
+			s += vals[k] * v[c]
+		}
+		y[i] += alpha * s
+	}
+	row, col, val := g.row[g.built:], g.col[g.built:], g.val[g.built:]
+	row, col = row[:len(val)], col[:len(val)]
 	for k, x := range val {
 		y[row[k]] += alpha * x * v[col[k]]
 	}
+}
+
+// compress rebuilds the CSR mirror from all entries (counting sort by row).
+func (g *symAccum) compress() {
+	n, m := g.n, len(g.val)
+	g.rowPtr = growInt32(g.rowPtr, n+1)
+	clear(g.rowPtr)
+	for _, r := range g.row {
+		g.rowPtr[r+1]++
+	}
+	for i := 0; i < n; i++ {
+		g.rowPtr[i+1] += g.rowPtr[i]
+	}
+	g.cCol, g.cVal, g.pos = growInt32(g.cCol, m), grown(g.cVal, m), growInt32(g.pos, m)
+	// Fill by row, using rowPtr[r] as the cursor of row r, then shift back.
+	for p, r := range g.row {
+		q := g.rowPtr[r]
+		g.rowPtr[r]++
+		g.cCol[q], g.cVal[q], g.pos[p] = g.col[p], g.val[p], q
+	}
+	for i := n; i > 0; i-- {
+		g.rowPtr[i] = g.rowPtr[i-1]
+	}
+	g.rowPtr[0] = 0
+	g.built = m
+}
+
+// growInt32 returns buf resized to length n, reallocating (with room to
+// grow) only when its capacity is too small. The contents are unspecified.
+func growInt32(buf []int32, n int) []int32 {
+	if cap(buf) < n {
+		return make([]int32, n, n+n/2)
+	}
+	return buf[:n]
 }
 
 // nnz returns the number of stored entries (both triangles).
