@@ -206,9 +206,9 @@ func (c *lowRankSym) mulVec(y []float64, alpha float64, v []float64) {
 // C is re-diagonalized and its eigenpairs of smallest |λ| with total at
 // most tol are dropped (dropping only lowers ‖C‖*); if bound > 0 and ‖C‖*
 // exceeds it after rounding, the eigenvalues are scaled down to meet it, so
-// C stays in K exactly. Cost O(n·(b + len(s))²); it allocates nothing once
-// its scratch has grown.
-func (c *lowRankSym) rebase(s [][]float64, tol, bound float64) {
+// C stays in K exactly. It returns the nuclear norm dropped. Cost
+// O(n·(b + len(s))²); it allocates nothing once its scratch has grown.
+func (c *lowRankSym) rebase(s [][]float64, tol, bound float64) float64 {
 	n, k, b := c.n, len(s), c.b
 	// C = Q·Λ·Qᵀ with Q = U·V[:, :r], eigenpairs by decreasing |λ|.
 	c.vals, c.vecs, c.m2 = grown(c.vals, b), grown(c.vecs, b*b), grown(c.m2, b*b)
@@ -311,6 +311,7 @@ func (c *lowRankSym) rebase(s [][]float64, tol, bound float64) {
 	c.ut = grown(c.ut, nb*n)
 	copy(c.ut, c.cb[:nb*n])
 	c.utValid = true
+	return dropped + (1-f)*norm
 }
 
 // dense returns C as a dense matrix (tests and small n only).

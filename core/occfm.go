@@ -196,10 +196,12 @@ type OCCFM struct {
 	// D changes by Σ c·rrᵀ with r = (I−SSᵀ)x̂: its largest eigenvalue grows
 	// by at most the sum of the positive c·‖r‖² (eDp), its smallest falls by
 	// at most the sum of the negative ones (eDn).
-	rest     float64   // estimate of ‖D‖ at the last refresh (Lanczos)
-	eDp, eDn float64   // growth bounds of λmax(D) and −λmin(D) since the refresh
+	restP    float64   // bound on λmax(D) when S was last set (Lanczos' estimate at a refresh)
+	restN    float64   // bound on −λmin(D) when S was last set
+	eDp, eDn float64   // growth bounds of λmax(D) and −λmin(D) since S was set
 	xD, xB   float64   // bounds on the untracked changes of D and B
 	drop     float64   // perturbation of H by the last recompression
+	hr       []float64 // scratch: C·s
 	b0, e    []float64 // n×k row-major: B₀ = (I−SSᵀ)HS at the refresh, and E
 	f        []float64 // k×k: F
 	kB       []float64 // k×k: K = BᵀB for B = B₀ + (I−SSᵀ)E
@@ -522,8 +524,8 @@ func (o *OCCFM) certified(theta float64) bool {
 	}
 	sk, k := o.sk, o.k
 	mu := th + o.s.RefreshTol*o.lmoScale(th)
-	beta := o.xB + o.drop + 2*(1-o.cs)*o.cBW
-	d0 := o.rest + o.xD + o.drop + 2*(1-o.cs)*o.cDW
+	beta := o.betaB()
+	d0 := o.xD + 2*(1-o.cs)*o.cDW
 	var trK float64
 	for i := 0; i < sk; i++ {
 		trK += o.kB[i*k+i]
@@ -545,9 +547,9 @@ func (o *OCCFM) certified(theta float64) bool {
 		for _, l := range o.vals[1:sk] {
 			top = max(top, l*side)
 		}
-		d := d0 + o.eDp
+		d := d0 + o.restP + o.eDp
 		if side < 0 {
-			d = d0 + o.eDn
+			d = d0 + o.restN + o.eDn
 		}
 		g := mu - d
 		if g <= 0 {
@@ -575,6 +577,10 @@ func (o *OCCFM) certified(theta float64) bool {
 	}
 	return true
 }
+
+// betaB bounds the part of B that K does not track: the recompression's
+// and the feature diagonal's perturbations, and C's decay outside S·S.
+func (o *OCCFM) betaB() float64 { return o.xB + o.drop + 2*(1-o.cs)*o.cBW }
 
 // lmoScale is the scale against which the LMO's accuracy is measured:
 // max(|λ|, 2δ). 2δ bounds ‖2C‖₂, the C-part of H; near the optimum |λ| can
@@ -657,27 +663,27 @@ func (o *OCCFM) refresh(x Sparse) float64 {
 	sk = min(sk, len(res.theta))
 	o.lw.assemble(sk)
 	res.theta = res.theta[:sk]
-	o.c.rebase(res.vecs, o.s.RecompressTol*o.s.Delta, o.s.Delta)
-	o.sk = sk
-	// −ηSᵀGS = SᵀHS + 2SᵀCS, and SᵀCS is the leading block of M.
+	// −ηSᵀGS = SᵀHS + 2SᵀCS, with C before the recompression (the one in
+	// H of the Lanczos run).
 	clear(o.tG)
-	b := o.c.b
+	o.hr = grown(o.hr, n)
 	for i := 0; i < sk; i++ {
+		clear(o.hr)
+		o.c.mulVec(o.hr, 2, res.vecs[i])
 		for j := 0; j < sk; j++ {
-			o.tG[i*o.k+j] = dot(res.vecs[i], res.ay[j]) + 2*o.c.m[i*b+j]
+			o.tG[i*o.k+j] = dot(res.vecs[j], res.ay[i]) + dot(res.vecs[j], o.hr)
 		}
 	}
+	dropped := o.c.rebase(res.vecs, o.s.RecompressTol*o.s.Delta, o.s.Delta)
+	o.sk = sk
 	// The certificate restarts: ‖B‖ ≤ ‖(I−SSᵀ)HS‖_F = the residuals' norm,
-	// ‖D‖ ≈ the next Ritz value; dropping at most ε·δ of C moved H by at
-	// most 2εδ.
-	o.drop = 2 * o.s.RecompressTol * o.s.Delta
-	o.eDp, o.eDn, o.xB, o.xD, o.rest, o.cs = 0, 0, 0, 0, rest, 1
+	// ‖D‖ ≈ the next Ritz value; dropping eigenvalues of C of total |λ| ε'
+	// moved H by at most 2ε'.
+	o.drop = 2 * dropped
+	o.restP, o.restN, o.xB, o.xD = rest+o.drop, rest+o.drop, 0, 0
 	// B₀ = H·S − S·(SᵀHS), from the Lanczos relation.
-	o.b0, o.e = grown(o.b0, n*o.k), grown(o.e, n*o.k)
+	o.b0 = grown(o.b0, n*o.k)
 	clear(o.b0)
-	clear(o.e)
-	clear(o.f)
-	clear(o.kB)
 	shs := o.wk[:sk*sk] // SᵀHS
 	for l := 0; l < sk; l++ {
 		for j := 0; j < sk; j++ {
@@ -693,12 +699,29 @@ func (o *OCCFM) refresh(x Sparse) float64 {
 			o.b0[i*o.k+j] = v
 		}
 	}
+	o.restart()
+	if sk == 0 {
+		return 0
+	}
+	return res.theta[0]
+}
+
+// restart sets the certificate's tracking after S changed, with B₀ in
+// o.b0: K = B₀ᵀB₀, E = F = 0, no growth of D yet, and the norms of C's
+// blocks outside S·S.
+func (o *OCCFM) restart() {
+	n, k, sk, b := o.n, o.k, o.sk, o.c.b
+	o.e = grown(o.e, n*k)
+	clear(o.e)
+	clear(o.f)
+	clear(o.kB)
 	for i := 0; i < n; i++ {
-		bi := o.b0[i*o.k : i*o.k+sk]
+		bi := o.b0[i*k : i*k+sk]
 		for j := 0; j < sk; j++ {
-			axpy(bi[j], bi, o.kB[j*o.k:j*o.k+sk])
+			axpy(bi[j], bi, o.kB[j*k:j*k+sk])
 		}
 	}
+	o.eDp, o.eDn, o.cs = 0, 0, 1
 	o.cBW, o.cDW = 0, 0
 	for i := 0; i < b; i++ {
 		for j := 0; j < b; j++ {
@@ -712,10 +735,6 @@ func (o *OCCFM) refresh(x Sparse) float64 {
 		}
 	}
 	o.cBW, o.cDW = math.Sqrt(o.cBW), math.Sqrt(o.cDW)
-	if sk == 0 {
-		return 0
-	}
-	return res.theta[0]
 }
 
 // NuclearNorm returns ‖C‖* = Σ|λᵢ(C)|.
