@@ -59,8 +59,9 @@
 //	            "maxRows": 20000, "truncated": false}}
 //	    Regret checkpoints against the best C in K in hindsight (new ones only):
 //	    learner i's regret at T lies in [loᵢ, hiᵢ]; bound is Theorem 3's
-//	    12·D·G·T^¾ + D·G·T^¼ with D = 2δ. The comparator runs in at most 40 %
-//	    of each slice when it has work, so it may lag ("pending", "lag"); it
+//	    12·D·G·T^¾ + D·G·T^¼ with D = 2δ. The comparator takes at most 15 %
+//	    of a slice from the learners when it has work (and the rest of a
+//	    slice whose rows were learned), so it may lag ("pending", "lag"); it
 //	    keeps at most maxRows rows. Start with "noRegret": true to turn it off,
 //	    "regretGrowth": 2 for other geometric spacing, "regretEvery": 500 for a
 //	    fixed one.

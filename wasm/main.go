@@ -164,15 +164,14 @@ func (b *bridge) renderPredictions() {
 			b.predCells = append(b.predCells, cells)
 		}
 	}
-	preds := b.s.preds
 	for i, tr := range b.predRows {
-		if i >= len(preds) {
+		if i >= len(b.s.preds) {
 			tr.Underlying().Set("hidden", true)
 			continue
 		}
-		p := preds[len(preds)-1-i]
+		p := b.s.latest(i)
 		tr.Underlying().Set("hidden", false)
-		for c, text := range []string{p.Features, format(p.Yhat), format(p.Y), format(p.Loss)} {
+		for c, text := range []string{b.s.describe(p), format(p.Yhat), format(p.Y), format(p.Loss)} {
 			b.predCells[i][c].SetTextContent(text) // text, never HTML: file content is not trusted
 		}
 	}

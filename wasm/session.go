@@ -54,9 +54,14 @@ const (
 	// costs about 12·nnz + 32 bytes, and every Frank-Wolfe iteration passes
 	// over all of them); later rows take part in no checkpoint.
 	regretRows = 20000
-	// regretShare is the share of each slice the comparator may use when
-	// it has checkpoints to solve.
-	regretShare = 0.4
+	// regretShare is the share of each slice the comparator may take from
+	// the learners when it has checkpoints to solve. It matters only at full
+	// speed: a slice whose rows are learned early (a set speed, or the end of
+	// the stream) leaves the comparator the rest of it. At full speed the
+	// chart of regret lags, and catches up once the stream is done.
+	regretShare = 0.15
+	// maxRegretCredit caps the comparator's unspent credit.
+	maxRegretCredit = 50 * time.Millisecond
 )
 
 // errStarved is what feedBuffer.Read returns when the page has not fed
@@ -106,13 +111,20 @@ type player struct {
 	elapsed time.Duration
 }
 
-// prediction is a row of the latest-predictions table.
+// prediction is a row of the latest-predictions table: the first
+// describeFeatures features of the row, kept raw (described only when the
+// table is drawn, at most 10 times a second, not for every row).
 type prediction struct {
-	Features string  `json:"features"`
-	Yhat     float64 `json:"yhat"`
-	Y        float64 `json:"y"`
-	Loss     float64 `json:"loss"`
+	ind  [describeFeatures]int
+	val  [describeFeatures]float64
+	nnz  int // all the row's features
+	Yhat float64
+	Y    float64
+	Loss float64
 }
+
+// describeFeatures is how many features a prediction shows by name.
+const describeFeatures = 4
 
 // namer names features for the predictions table.
 type namer interface{ FeatureName(i int) string }
@@ -144,12 +156,16 @@ type session struct {
 	spacing   int
 	decimated bool
 	preview   *preview
-	preds     []prediction // ring, newest last
+	preds     []prediction // ring of at most keepPredictions, the newest at predNext-1
+	predNext  int
 
-	reg     *core.Regret // nil when off
-	losses  []float64    // scratch: this round's loss per learner
-	regSent int          // regret points already in a snapshot
-	delta   float64      // δ in effect for the first learner (for D = 2δ)
+	reg *core.Regret // nil when off
+	// regretCredit is the time the comparator has earned (regretShare of
+	// the learners' time while it had work) and not yet spent.
+	regretCredit time.Duration
+	losses       []float64 // scratch: this round's loss per learner
+	regSent      int       // regret points already in a snapshot
+	delta        float64   // δ in effect for the first learner (for D = 2δ)
 }
 
 type preview struct {
@@ -350,7 +366,8 @@ func (s *session) next() bool {
 // returns the number learned.
 func (s *session) step(deadline time.Time, maxRows int) int {
 	if s.state == "done" {
-		s.solveRegret(deadline) // the comparator may still owe checkpoints
+		// The comparator may still owe checkpoints.
+		s.solveRegret(clock()+time.Until(deadline), false)
 		return 0
 	}
 	if s.state == "error" {
@@ -367,15 +384,22 @@ func (s *session) step(deadline time.Time, maxRows int) int {
 		return 0
 	}
 	n := 0
-	learnUntil := deadline
-	if s.reg != nil && s.reg.Pending() > 0 {
-		learnUntil = time.Now().Add(time.Duration((1 - regretShare) * float64(time.Until(deadline))))
+	start := clock()
+	end := start + time.Until(deadline)
+	now, learnUntil := start, end
+	solving := s.reg != nil && s.reg.Pending() > 0
+	if solving && s.regretCredit > 0 {
+		// The comparator has earned time: the end of the slice, up to
+		// half of it.
+		learnUntil = end - min(s.regretCredit, (end-start)/2)
 	}
-	defer s.solveRegret(deadline)
+	timedOut := false
 	for maxRows <= 0 || n < maxRows {
 		// Rows can cost from microseconds to milliseconds (a Lanczos
-		// refresh), so the deadline is checked before every row.
-		if n > 0 && !time.Now().Before(learnUntil) {
+		// refresh), so the deadline is checked before every row, on the
+		// clock the last learner read.
+		if n > 0 && now >= learnUntil {
+			timedOut = true
 			break
 		}
 		var ex core.Example
@@ -392,9 +416,15 @@ func (s *session) step(deadline time.Time, maxRows int) int {
 			s.fail(fmt.Errorf("%s:%d: %v", s.cfg.File, s.lineOf(), err))
 			break
 		}
-		s.play(core.Example{X: ex.X, Y: y})
+		now = s.play(core.Example{X: ex.X, Y: y}, clock())
 		n++
 	}
+	if solving {
+		s.regretCredit = min(s.regretCredit+time.Duration(float64(now-start)*regretShare/(1-regretShare)), maxRegretCredit)
+	}
+	// Stopped by the clock, the comparator spends its credit; stopped by
+	// maxRows or the stream, it may have the rest of the slice.
+	s.solveRegret(end, timedOut)
 	return n
 }
 
@@ -406,16 +436,25 @@ func (s *session) lineOf() int {
 }
 
 // solveRegret gives the comparator Frank-Wolfe iterations, one at a time,
-// until the deadline; at the end of the stream it adds a final checkpoint.
-func (s *session) solveRegret(deadline time.Time) {
+// until end (on clock) and, when budgeted, while it has credit (each
+// iteration is paid from it); at the end of the stream it adds a final
+// checkpoint.
+func (s *session) solveRegret(end time.Duration, budgeted bool) {
 	if s.reg == nil {
 		return
 	}
 	if s.state == "done" {
 		s.reg.Checkpoint()
 	}
-	for s.reg.Pending() > 0 && time.Now().Before(deadline) {
+	for s.reg.Pending() > 0 {
+		t := clock()
+		if t >= end || budgeted && s.regretCredit <= 0 {
+			break
+		}
 		s.reg.Solve(1)
+		if budgeted {
+			s.regretCredit -= clock() - t
+		}
 	}
 }
 
@@ -445,12 +484,16 @@ func (s *session) guessTask() bool {
 }
 
 // play runs one round for every learner and records what the views show.
-func (s *session) play(ex core.Example) {
+// now is the clock (time since clockBase) after the row was read; play
+// returns it after the last learner, reading the clock once per learner:
+// each reading crosses into JS under wasm (performance.now).
+func (s *session) play(ex core.Example, now time.Duration) time.Duration {
 	var first float64
 	for i, p := range s.players {
-		t0 := time.Now()
 		yhat := core.Play(p.learner, ex, p.metrics)
-		d := time.Since(t0)
+		t := clock()
+		d := t - now
+		now = t
 		p.elapsed += d
 		s.elapsed += d
 		if i == 0 {
@@ -470,34 +513,62 @@ func (s *session) play(ex core.Example) {
 	if s.rows%s.spacing == 0 {
 		s.checkpoint()
 	}
+	return now
 }
 
+// clockBase and clock are a cheap monotonic clock: time.Now reads the wall
+// clock too, a second call into JS under wasm.
+var clockBase = time.Now()
+
+func clock() time.Duration { return time.Since(clockBase) }
+
+// record keeps the row in the ring of latest predictions, without
+// formatting anything (describe does that when the table is drawn).
 func (s *session) record(ex core.Example, yhat float64) {
-	loss := s.players[0].metrics.Loss().Value(yhat, ex.Y)
-	if len(s.preds) == keepPredictions {
-		copy(s.preds, s.preds[1:])
-		s.preds = s.preds[:keepPredictions-1]
+	if len(s.preds) < keepPredictions {
+		s.preds = append(s.preds, prediction{})
 	}
-	s.preds = append(s.preds, prediction{Features: s.describe(ex.X), Yhat: yhat, Y: ex.Y, Loss: loss})
+	if s.predNext >= len(s.preds) {
+		s.predNext = 0
+	}
+	p := &s.preds[s.predNext]
+	s.predNext++
+	copy(p.ind[:], ex.X.Ind)
+	copy(p.val[:], ex.X.Val)
+	p.nnz = len(ex.X.Ind)
+	p.Yhat, p.Y = yhat, ex.Y
+	p.Loss = s.players[0].metrics.Loss().Value(yhat, ex.Y)
 }
 
-// describe summarizes a feature vector: up to four "name=value" entries.
-func (s *session) describe(x core.Sparse) string {
+// latest returns the i-th latest prediction (0: the newest); i must be
+// below len(s.preds).
+func (s *session) latest(i int) *prediction {
+	k := s.predNext - 1 - i
+	if k < 0 {
+		k += len(s.preds)
+	}
+	return &s.preds[k]
+}
+
+// describe summarizes a prediction's features: up to four "name=value"
+// entries.
+func (s *session) describe(p *prediction) string {
 	var b strings.Builder
-	for k, j := range x.Ind {
-		if k == 4 {
-			fmt.Fprintf(&b, " … (+%d)", len(x.Ind)-4)
+	for k := range p.nnz {
+		if k == describeFeatures {
+			fmt.Fprintf(&b, " … (+%d)", p.nnz-describeFeatures)
 			break
 		}
 		if k > 0 {
 			b.WriteString(", ")
 		}
+		j := p.ind[k]
 		name := strconv.Itoa(j)
 		if s.names != nil {
 			name = s.names.FeatureName(j)
 		}
 		b.WriteString(name)
-		if v := x.Val[k]; v != 1 || !strings.Contains(name, "=") {
+		if v := p.val[k]; v != 1 || !strings.Contains(name, "=") {
 			b.WriteString(":" + strconv.FormatFloat(v, 'g', 3, 64))
 		}
 	}
