@@ -1,5 +1,5 @@
-// The OCCFM page. It loads the Go core (occfm.wasm), drives it from
-// requestAnimationFrame in time-boxed slices, streams picked files into it
+// The OCCFM page. It loads the Go core (occfm.wasm), drives it in time-boxed
+// slices (see the scheduler), streams picked files into it
 // with backpressure, and draws the progressive metrics with uPlot. The JS API
 // it calls, globalThis.occfm, is documented in wasm/doc.go. Go renders the
 // predictions table and the model panel itself; this file only provides
@@ -10,11 +10,13 @@
 // export · boot.
 "use strict";
 
-const SLICE_MS = 8;             // learning time per animation frame
-const CAP_MS = 16;              // the longest run call the row cap allows
+const SLICE_MS = 10;            // learning time per slice (one task of the event loop)
 const CHUNK_BYTES = 1 << 20;    // at most 1 MiB per occfm.feed call
 const CHART_POINTS = 2000;      // a chart thins itself beyond this
 const CHART_INTERVAL_MS = 100;  // at most 10 chart redraws per second
+const FULL_SPEED_CHART_MS = 250; // at most 4 while the pump learns at full speed
+const VIEW_INTERVAL_MS = 100;   // rows and metrics: at most 10 redraws per second
+const TABLE_INTERVAL_MS = 250;  // the learner table and readouts: at most 4
 
 // chartAxis returns a fresh uPlot axis style shared by every chart.
 function chartAxis() {
@@ -98,11 +100,13 @@ function learnerSettingsKey(s) {
 }
 
 // CHECKPOINTS are the regret checkpoint spacings: "g<ratio>" geometric,
-// "e<rows>" every so many rows.
-const CHECKPOINTS = {"g1.5": "×1.5", "g2": "×2", "e500": "every 500 rows", "e2000": "every 2,000 rows"};
+// "e<rows>" every so many rows, or "off": no comparator (all the time to the
+// learners).
+const CHECKPOINTS = {"g1.5": "×1.5", "g2": "×2", "e500": "every 500 rows", "e2000": "every 2,000 rows", "off": "off"};
 
 function checkpointConfig(c, value) {
-  if (value.startsWith("e")) c.regretEvery = Number(value.slice(1));
+  if (value === "off") c.noRegret = true;
+  else if (value.startsWith("e")) c.regretEvery = Number(value.slice(1));
   else c.regretGrowth = Number(value.slice(1));
 }
 
@@ -110,7 +114,7 @@ function checkpointConfig(c, value) {
 
 // A LineChart is one uPlot chart with one series per learner over a shared x.
 // addPoints appends; the chart keeps at most maxPoints points by dropping
-// every other one, and redraws at most every CHART_INTERVAL_MS in flush.
+// every other one, and redraws at most every chartInterval() in flush.
 class LineChart {
   constructor(el, {xLabel, yLabel, xFormat = formatNumber, maxPoints = CHART_POINTS, height = 260}) {
     this.el = el;
@@ -171,9 +175,9 @@ class LineChart {
   }
 
   // flush redraws when there is something new and the last redraw is at
-  // least CHART_INTERVAL_MS old (or force is set).
+  // least chartInterval() old (or force is set).
   flush(now, force = false) {
-    if (!this.plot || !this.dirty || (!force && now - this.lastDraw < CHART_INTERVAL_MS)) return;
+    if (!this.plot || !this.dirty || (!force && now - this.lastDraw < chartInterval())) return;
     this.plot.setData(this.data);
     this.dirty = false;
     this.lastDraw = now;
@@ -204,6 +208,11 @@ class LineChart {
     this.dirty = false;
     this.lastDraw = -Infinity;
   }
+}
+
+// chartInterval is the shortest time between two redraws of a chart.
+function chartInterval() {
+  return page.phase === "running" && settings.speed === 0 ? FULL_SPEED_CHART_MS : CHART_INTERVAL_MS;
 }
 
 // ---- RegretChart ------------------------------------------------------------
@@ -294,7 +303,7 @@ class RegretChart {
   }
 
   flush(now, force = false) {
-    if (!this.plot || !this.dirty || (!force && now - this.lastDraw < CHART_INTERVAL_MS)) return;
+    if (!this.plot || !this.dirty || (!force && now - this.lastDraw < chartInterval())) return;
     this.plot.setData(this.data());
     this.dirty = false;
     this.lastDraw = now;
@@ -385,6 +394,8 @@ const views = {
   metric: null,          // LineChart: progressive metric vs rows
   loss: null,            // LineChart: average loss vs learning time
   regret: null,          // RegretChart: regret checkpoints vs T
+  stale: false,          // session.last is not drawn yet
+  shown: -Infinity,      // when renderViews last ran
   tableShown: -Infinity, // the learner table is redrawn at most 4 times a second
   rateShown: -Infinity,  // rows/s is redrawn at most 4 times a second
 };
@@ -441,7 +452,6 @@ function startSession(source, {note = "", keepPaused = false} = {}) {
   session.last = null;
   session.known = "";
   clock.carry = 0;
-  clock.rowCap = 0;
   rate.clear();
   views.tableShown = -Infinity;
   showError("");
@@ -458,7 +468,7 @@ function startSession(source, {note = "", keepPaused = false} = {}) {
   if (text == null) return;
   const paused = keepPaused && page.phase === "paused";
   setPhase(paused ? "paused" : "running");
-  applySnapshot(text);
+  applySnapshot(text, true);
   if (source === "file" && page.phase !== "error") feedFile(session.file, session.gen);
 }
 
@@ -469,7 +479,7 @@ function restart(note = "") {
 
 // applySnapshot takes a snapshot JSON string from start, run or snapshot and
 // updates the session and every view.
-function applySnapshot(text) {
+function applySnapshot(text, force = false) {
   let snap;
   try {
     snap = JSON.parse(text);
@@ -508,27 +518,44 @@ function applySnapshot(text) {
     session.regretStatus = null;
   }
   if (snap.preview) renderPreview(snap.preview);
-  if (!session.firstRowAt && snap.rows > 0) session.firstRowAt = performance.now();
-  renderNumbers(snap);
   const now = performance.now();
-  if (snap.state === "done" || snap.state === "error" || now - views.tableShown >= 250) {
+  if (!session.firstRowAt && snap.rows > 0) session.firstRowAt = now;
+  // While learning, the numbers and tables are drawn at most every
+  // VIEW_INTERVAL_MS, in a frame (frame catches up with views.stale): every
+  // change of the page costs a style, layout and paint pass in the next
+  // frame, time the learner does not get.
+  views.stale = true;
+  if (force || snap.state !== "running" || page.phase !== "running") renderViews(now);
+  if (snap.state === "error") {
+    fail(snap.error || "the learner stopped with an error");
+  } else if (snap.state === "done" && page.phase !== "error") {
+    // Once done, rows/s shows the average over the whole run.
+    if (session.firstRowAt && !session.doneRate) {
+      session.doneRate = (snap.rows * 1000) / Math.max(1, now - session.firstRowAt);
+    }
+    setPhase("done");
+    flushCharts(now, true);
+  }
+  return snap;
+}
+
+// renderViews draws the last snapshot: rows and metrics, and at most every
+// TABLE_INTERVAL_MS (or at the end) the learner table, stream line and
+// regret readout.
+function renderViews(now) {
+  const snap = session.last;
+  views.stale = false;
+  views.shown = now;
+  if (!snap) return;
+  if (occfm) call(() => occfm.render());
+  renderNumbers(snap);
+  if (snap.state === "done" || snap.state === "error" || now - views.tableShown >= TABLE_INTERVAL_MS) {
     views.tableShown = now;
     renderLearnerTable(snap);
     renderStreamInfo(snap);
     renderRegret();
   }
   renderKnown();
-  if (snap.state === "error") {
-    fail(snap.error || "the learner stopped with an error");
-  } else if (snap.state === "done" && page.phase !== "error") {
-    // Once done, rows/s shows the average over the whole run.
-    if (session.firstRowAt && !session.doneRate) {
-      session.doneRate = (snap.rows * 1000) / Math.max(1, performance.now() - session.firstRowAt);
-    }
-    setPhase("done");
-    flushCharts(performance.now(), true);
-  }
-  return snap;
 }
 
 function metricLabel(task) {
@@ -541,6 +568,7 @@ function setPhase(p) {
   page.phase = p;
   document.body.dataset.state = p;
   renderRunControls();
+  if (p === "running" && settings.speed === 0 && occfm) startPump();
 }
 
 // fail shows message (plain text) and puts the page in the error state.
@@ -630,15 +658,50 @@ function pickFile(file) {
 
 // ---- The scheduler ------------------------------------------------------------
 //
-// Every animation frame: wake the feeder if needed, then, while running, learn
-// for at most SLICE_MS and at most the rows the speed allows since the last
-// frame (fractions carry over), and redraw what changed.
+// Learning runs in slices of at most SLICE_MS, one per task of the event loop,
+// so that a click or a frame waits at most one slice.
+//
+// At a set speed, every animation frame learns the rows the speed allows since
+// the last frame (fractions carry over), in one slice.
+//
+// At full speed ("max"), the pump learns one slice per task and queues the
+// next through a MessageChannel: a message task runs as soon as the browser
+// has handled the input and rendering that are due, and, unlike
+// setTimeout(0), is never clamped to 4 ms; one slice per animation frame
+// would leave the learner idle for half of every frame. The frames go on
+// between slices: they draw the charts (at most every FULL_SPEED_CHART_MS) and
+// rows/s, and start the pump again when it stopped (state "waiting" for a
+// file's bytes, or a pause).
 
 const clock = {
   carry: 0,       // rows the speed allows but not learned yet
   lastFrame: 0,
-  rowCap: 0,      // at most this many rows per run call (0: no cap yet)
 };
+
+const pump = {port: null, queued: false};
+
+function startPump() {
+  if (pump.queued) return;
+  if (!pump.port) {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = onPump;
+    pump.port = channel.port2;
+  }
+  pump.queued = true;
+  pump.port.postMessage(null);
+}
+
+function onPump() {
+  pump.queued = false;
+  if (!occfm || page.phase !== "running" || settings.speed > 0) return;
+  if (session.source === "file") pollFeeder();
+  const text = call(() => occfm.run(SLICE_MS, 0));
+  if (text == null) return;
+  const snap = applySnapshot(text);
+  // Waiting for bytes: the feeder runs on its own promises; the next frame
+  // tries again rather than spinning here.
+  if (snap && snap.state === "running" && page.phase === "running") startPump();
+}
 
 // rate measures rows/s over the last second of frames.
 const rate = {
@@ -657,15 +720,16 @@ const rate = {
 };
 
 function frame(now) {
-  requestAnimationFrame(frame);
   const dt = Math.min(now - clock.lastFrame, 250);
   clock.lastFrame = now;
   if (occfm && page.phase !== "loading" && page.phase !== "error") {
     if (session.source === "file") pollFeeder();
-    if (page.phase === "running") learnFor(dt);
-    // After the last row, the comparator may still owe checkpoints: give it
-    // slices until it is up to date.
-    else if (page.phase === "done" && session.last && session.last.regret && session.last.regret.pending > 0) {
+    if (page.phase === "running") {
+      if (settings.speed > 0) learnFor(dt);
+      else startPump();
+    } else if (page.phase === "done" && session.last && session.last.regret && session.last.regret.pending > 0) {
+      // After the last row, the comparator may still owe checkpoints: give
+      // it slices until it is up to date.
       const text = call(() => occfm.run(SLICE_MS, 1));
       if (text != null) applySnapshot(text);
     }
@@ -676,34 +740,34 @@ function frame(now) {
     const shown = page.phase === "running" ? rate.value() : page.phase === "done" ? session.doneRate : 0;
     document.getElementById("rows-per-second").textContent = String(Math.round(shown));
   }
+  if (views.stale && now - views.shown >= VIEW_INTERVAL_MS) renderViews(now);
   if (views.metric) flushCharts(now);
+  nextFrame();
+}
+
+// nextFrame asks for the next frame: the next animation frame, except while
+// the pump learns at full speed. Then the views are drawn every
+// VIEW_INTERVAL_MS and no frame is asked for in between: every frame costs
+// the learner the browser's rendering work, even when nothing changed.
+function nextFrame() {
+  if (page.phase === "running" && settings.speed === 0) {
+    setTimeout(() => requestAnimationFrame(frame), VIEW_INTERVAL_MS);
+  } else {
+    requestAnimationFrame(frame);
+  }
 }
 
 // learnFor learns the rows the speed allows for dt ms of wall time, in one
-// call of about SLICE_MS. The core checks its deadline only every few rows,
-// so with slow rows a call could take far longer: clock.rowCap, the rows the
-// last call would have learned in CAP_MS (at most doubling from call to
-// call), keeps the page answering clicks.
+// slice of at most SLICE_MS (the core checks the deadline before every row).
 function learnFor(dt) {
-  let maxRows = clock.rowCap;
-  if (settings.speed > 0) {
-    clock.carry = Math.min(clock.carry + (settings.speed * dt) / 1000, Math.max(1, settings.speed / 4));
-    if (clock.carry < 1) return;
-    maxRows = maxRows > 0 ? Math.min(maxRows, Math.floor(clock.carry)) : Math.floor(clock.carry);
-  }
+  clock.carry = Math.min(clock.carry + (settings.speed * dt) / 1000, Math.max(1, settings.speed / 4));
+  if (clock.carry < 1) return;
   const before = session.last ? session.last.rows || 0 : 0;
-  const t0 = performance.now();
-  const text = call(() => occfm.run(SLICE_MS, maxRows));
-  const took = performance.now() - t0;
+  const text = call(() => occfm.run(SLICE_MS, Math.floor(clock.carry)));
   if (text == null) return;
   const snap = applySnapshot(text);
   if (!snap) return;
-  const learned = (snap.rows || 0) - before;
-  if (learned > 0) {
-    const fit = (learned * CAP_MS) / Math.max(took, 0.1);
-    clock.rowCap = Math.max(1, Math.floor(clock.rowCap > 0 ? Math.min(fit, 2 * clock.rowCap) : fit));
-  }
-  if (settings.speed > 0) clock.carry = Math.max(0, clock.carry - learned);
+  clock.carry = Math.max(0, clock.carry - ((snap.rows || 0) - before));
 }
 
 function flushCharts(now, force = false) {
@@ -1071,7 +1135,7 @@ function step() {
   if (!occfm || page.phase === "loading" || page.phase === "done" || page.phase === "error") return;
   if (page.phase !== "paused") setPhase("paused");
   const text = call(() => occfm.run(1000, 1));
-  if (text != null) applySnapshot(text);
+  if (text != null) applySnapshot(text, true);
   flushCharts(performance.now(), true);
 }
 
@@ -1263,7 +1327,7 @@ function boot() {
   wireControls();
   renderControls();
   setPhase("loading");
-  requestAnimationFrame(frame);
+  nextFrame();
 
   addEventListener("occfm-ready", onReady, {once: true});
   const go = new Go();

@@ -2,7 +2,8 @@
 // GOOS=js GOARCH=wasm. It exposes one namespaced JS API, globalThis.occfm,
 // and renders the views Go owns (the live predictions table and the model
 // panel) through honnef.co/go/js/dom/v2. The page's JS (ui/app.js) owns
-// scheduling: it calls run() from requestAnimationFrame with a time budget.
+// scheduling: it calls run() with a time budget, one slice per task of the
+// event loop, and render() when it draws its own views.
 //
 // # JS API (globalThis.occfm, set when the "occfm-ready" event fires)
 //
@@ -29,8 +30,12 @@
 //	run(ms: number, maxRows: number) → snapshot JSON string
 //	    Learns rows for at most ms milliseconds and at most maxRows rows
 //	    (maxRows 0: no limit), then returns. It never waits for data: with
-//	    too little buffered it returns with state "waiting".
-//	snapshot() → snapshot JSON string        without learning
+//	    too little buffered it returns with state "waiting". It draws
+//	    nothing: see render.
+//	render()                                 draws the Go-owned views (predictions,
+//	                                         model) if rows were learned since the
+//	                                         last time
+//	snapshot() → snapshot JSON string        without learning; draws the Go-owned views
 //	reset()                                  restarts the current session from row 0
 //	                                         (demos only; for a file the page
 //	                                         starts it again and feeds it anew)

@@ -20,7 +20,6 @@ type bridge struct {
 	s        *session
 	cfg      config
 	chunk    []byte
-	lastView time.Time
 	lastRows int
 	doc      dom.Document
 
@@ -90,8 +89,13 @@ func main() {
 			maxRows = args[1].Int()
 		}
 		b.s.step(time.Now().Add(time.Duration(ms*float64(time.Millisecond))), maxRows)
-		b.render(false)
 		return b.s.snapshotJSON()
+	})
+	fn("render", func([]js.Value) any {
+		if b.s != nil {
+			b.render(false)
+		}
+		return nil
 	})
 	fn("snapshot", func([]js.Value) any {
 		if b.s == nil {
@@ -132,14 +136,15 @@ type inspector interface {
 	Eigenvalues() []float64
 }
 
-// render refreshes the Go-owned views at most 10 times a second, and only
-// when rows were learned. The elements are built once per session and then
-// only their text changes: each DOM call crosses the JS bridge.
+// render refreshes the Go-owned views, when rows were learned since the
+// last time or force is set. The page calls it with its own views, at most
+// 10 times a second; the elements are built once per session and then only
+// their text changes: each DOM call crosses the JS bridge.
 func (b *bridge) render(force bool) {
-	if !force && (time.Since(b.lastView) < 100*time.Millisecond || b.s.rows == b.lastRows) {
+	if !force && b.s.rows == b.lastRows {
 		return
 	}
-	b.lastView, b.lastRows = time.Now(), b.s.rows
+	b.lastRows = b.s.rows
 	b.renderPredictions()
 	b.renderModel()
 }
