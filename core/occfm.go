@@ -503,7 +503,15 @@ func (o *OCCFM) lmo(x Sparse) (float64, []float64) {
 			o.interval = min(2*o.interval, 1024)
 		}
 	}
-	return o.ritz()
+	if o.sk == 0 {
+		return 0, nil
+	}
+	// Lanczos' top pair, exact for Hₜ with C before the recompression: the
+	// first column of the new S.
+	v = o.v[:o.sk]
+	clear(v)
+	v[0] = 1
+	return exact, v
 }
 
 // certified reports whether the tracked Ritz value θ is provably within
