@@ -1,10 +1,6 @@
 package core
 
-import (
-	"math"
-
-	"gonum.org/v1/gonum/floats"
-)
+import "math"
 
 // symOperator is a symmetric linear operator on ℝⁿ given by its product:
 // apply sets y = y + A·v.
@@ -239,7 +235,7 @@ func sortByAbsDesc(idx []int, x []float64) {
 
 func dot(a, b []float64) float64 {
 	if len(a) >= 16 {
-		return floats.Dot(a, b[:len(a)])
+		return dotLong(a, b[:len(a)])
 	}
 	var s float64
 	for i, v := range a {
@@ -251,7 +247,7 @@ func dot(a, b []float64) float64 {
 // axpy sets y = y + α·x.
 func axpy(alpha float64, x, y []float64) {
 	if len(x) >= 16 {
-		floats.AddScaled(y[:len(x)], alpha, x)
+		axpyLong(alpha, x, y[:len(x)])
 		return
 	}
 	for i, v := range x {
