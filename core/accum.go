@@ -83,12 +83,22 @@ func (g *symAccum) mulVec(y []float64, alpha float64, v []float64) {
 		if lo == hi {
 			continue
 		}
-		var s float64
 		cols, vals := cc[lo:hi], cv[lo:hi]
-		for k, c := range cols {
-			s += vals[k] * v[c]
+		vals = vals[:len(cols)]
+		// Four partial sums: under wasm the loop overhead is the cost.
+		var s0, s1, s2, s3 float64
+		k := 0
+		for ; k+4 <= len(cols); k += 4 {
+			c4, v4 := cols[k:k+4:k+4], vals[k:k+4:k+4]
+			s0 += v4[0] * v[c4[0]]
+			s1 += v4[1] * v[c4[1]]
+			s2 += v4[2] * v[c4[2]]
+			s3 += v4[3] * v[c4[3]]
 		}
-		y[i] += alpha * s
+		for ; k < len(cols); k++ {
+			s0 += vals[k] * v[cols[k]]
+		}
+		y[i] += alpha * ((s0 + s1) + (s2 + s3))
 	}
 	row, col, val := g.row[g.built:], g.col[g.built:], g.val[g.built:]
 	row, col = row[:len(val)], col[:len(val)]
