@@ -588,6 +588,57 @@ func TestCCFMBaselinesMovieLens100K(t *testing.T) {
 	}
 }
 
+// TestCCFMSteadyStateAllocs checks that the projected baselines allocate
+// nothing per round once their buffers have grown: after a warm-up of three
+// passes over a repeating stream (no new features, and for CCFM-FTRL no new
+// entries of Gₜ), predict-then-update rounds, Lanczos refreshes of CCFM-FTRL
+// among them, must average 0 allocations under testing.AllocsPerRun. The
+// user × item stream with d = 100 makes C of rank about 80, so the products
+// with the rotation R are large enough for gonum's Dgemm to go parallel
+// (and allocate) if it were called on them directly.
+func TestCCFMSteadyStateAllocs(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		new  func() Learner
+		d    int
+		runs int
+	}{
+		{"ogd", func() Learner { return NewCCFMOGD(CCFMOGDSettings{}) }, 100, 200},
+		{"pa", func() Learner { return NewCCFMPA(CCFMPASettings{}) }, 100, 200},
+		{"ftrl", func() Learner { return NewCCFMFTRL(CCFMFTRLSettings{}) }, 100, 1000},
+		{"ftrl/exact", func() Learner { return NewCCFMFTRL(CCFMFTRLSettings{Exact: true}) }, 20, 100},
+		{"ogd/dense", func() Learner { return NewCCFMOGD(CCFMOGDSettings{DenseProjection: true}) }, 40, 100},
+		{"pa/dense", func() Learner { return NewCCFMPA(CCFMPASettings{DenseProjection: true}) }, 40, 100},
+		{"ftrl/dense", func() Learner { return NewCCFMFTRL(CCFMFTRLSettings{DenseProjection: true}) }, 40, 100},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			stream := userItemStream(tc.d, 1000)
+			l := tc.new()
+			for range 3 {
+				for _, ex := range stream {
+					Play(l, ex, nil)
+				}
+			}
+			f, isFTRL := l.(*CCFMFTRL)
+			var refreshes int
+			if isFTRL {
+				refreshes = f.refreshes
+			}
+			i := 0
+			allocs := testing.AllocsPerRun(tc.runs, func() {
+				Play(l, stream[i%len(stream)], nil)
+				i++
+			})
+			if allocs != 0 {
+				t.Errorf("%v allocations per round in the steady state, want 0", allocs)
+			}
+			if isFTRL && !f.s.DenseProjection && f.refreshes == refreshes {
+				t.Errorf("no Lanczos refresh among the %d measured rounds", tc.runs)
+			}
+		})
+	}
+}
+
 func BenchmarkCCFMOGDUpdate(b *testing.B) {
 	benchmarkUpdate(b, func() Learner { return NewCCFMOGD(CCFMOGDSettings{}) }, 100, 1000)
 }

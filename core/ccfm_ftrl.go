@@ -3,9 +3,6 @@ package core
 import (
 	"math"
 	"math/rand/v2"
-
-	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/blas/blas64"
 )
 
 // CCFMFTRLSettings configures NewCCFMFTRL. The zero value is the documented
@@ -138,6 +135,8 @@ type CCFMFTRL struct {
 
 	// scratch
 	a, z, alpha, abs, nu, vs, rot2 []float64
+	start, ralpha, dd              []float64 // refresh and projectDense
+	lw                             lanczosWork
 	eig                            rankOneEig
 
 	refreshes, matvecs int
@@ -276,10 +275,7 @@ func (o *CCFMFTRL) Update(x Sparse, y float64) {
 		o.eig.solve(o.lam, z, w, o.nu, o.vs)
 		copy(o.lam, o.nu)
 		o.rot2 = grown(o.rot2, k*k)
-		blas64.Gemm(blas.NoTrans, blas.NoTrans, 1,
-			blas64.General{Rows: k, Cols: k, Stride: k, Data: o.rot[:k*k]},
-			blas64.General{Rows: k, Cols: k, Stride: k, Data: o.vs[:k*k]},
-			0, blas64.General{Rows: k, Cols: k, Stride: k, Data: o.rot2[:k*k]})
+		gemm(k, k, k, o.rot[:k*k], k, o.vs[:k*k], k, o.rot2[:k*k], k)
 		o.rot, o.rot2 = o.rot2, o.rot
 	}
 	o.threshold(eta)
@@ -315,7 +311,8 @@ func (f ftrlOp) apply(y, v []float64) { f.o.g.mulVec(y, 1, v) }
 // refresh.
 func (o *CCFMFTRL) refresh(eta float64) {
 	n := o.n
-	start := make([]float64, n)
+	o.start = grown(o.start, n)
+	start := o.start
 	for i := range start {
 		start[i] = o.rng.NormFloat64() / math.Sqrt(float64(n))
 	}
@@ -334,15 +331,16 @@ func (o *CCFMFTRL) refresh(eta float64) {
 	if o.s.Exact {
 		tol = 1e-10
 	}
-	var res lanczosResult
+	var (
+		res   *lanczosResult
+		alpha []float64 // αᵢ = −ηₜθᵢ/2 of the Ritz values θᵢ
+		theta float64   // the ℓ₁-ball threshold of α
+	)
 	for {
-		res = lanczos(ftrlOp{o}, start, m, m, m, 0)
+		res = o.lw.run(ftrlOp{o}, start, m, m, m, 0)
 		o.matvecs += res.iters
-		alpha := make([]float64, len(res.theta))
-		for i, th := range res.theta {
-			alpha[i] = -0.5 * eta * th
-		}
-		theta, _ := l1BallThreshold(alpha, o.s.Delta, nil)
+		alpha = o.ritzAlpha(res.theta, eta)
+		theta = o.l1Threshold(alpha)
 		smallest := math.Abs(alpha[len(alpha)-1])
 		bad := 0
 		for i, a := range alpha {
@@ -357,11 +355,6 @@ func (o *CCFMFTRL) refresh(eta float64) {
 	}
 	o.refreshes++
 	// Hold the Ritz pairs above the cut (θ from all of them) and a margin.
-	alpha := make([]float64, len(res.theta))
-	for i, th := range res.theta {
-		alpha[i] = -0.5 * eta * th
-	}
-	theta, _ := l1BallThreshold(alpha, o.s.Delta, nil)
 	k := 0
 	for k < len(alpha) && math.Abs(alpha[k]) > theta {
 		k++
@@ -386,6 +379,23 @@ func (o *CCFMFTRL) refresh(eta float64) {
 	o.next = o.t + int(math.Ceil(o.s.Refresh*math.Sqrt(float64(o.t))))
 }
 
+// ritzAlpha returns αᵢ = −ηₜθᵢ/2 for the Ritz values θ, in scratch space.
+func (o *CCFMFTRL) ritzAlpha(theta []float64, eta float64) []float64 {
+	o.ralpha = grown(o.ralpha, len(theta))
+	for i, th := range theta {
+		o.ralpha[i] = -0.5 * eta * th
+	}
+	return o.ralpha
+}
+
+// l1Threshold returns the threshold of the ℓ₁-ball projection of alpha onto
+// radius δ, sorting in scratch space.
+func (o *CCFMFTRL) l1Threshold(alpha []float64) float64 {
+	var theta float64
+	theta, o.abs = l1BallThreshold(alpha, o.s.Delta, o.abs)
+	return theta
+}
+
 // ftrlWeight is a fixed pseudo-random weight in [−1, 1] for column c of the
 // warm start.
 func ftrlWeight(c int) float64 {
@@ -393,10 +403,12 @@ func ftrlWeight(c int) float64 {
 }
 
 // projectDense sets C = Π_K(−ηₜGₜ/2) by a full eigendecomposition of the
-// dense matrix (the paper's cost model).
+// dense matrix (the paper's cost model), in scratch space.
 func (o *CCFMFTRL) projectDense(eta float64) {
 	n := o.n
-	d := make([]float64, n*n)
+	o.dd = grown(o.dd, n*n)
+	d := o.dd
+	clear(d)
 	for p, v := range o.g.val {
 		d[int(o.g.row[p])*n+int(o.g.col[p])] = -0.5 * eta * v
 	}

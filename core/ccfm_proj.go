@@ -6,6 +6,7 @@ import (
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/blas/gonum"
 	"gonum.org/v1/gonum/lapack"
 	"gonum.org/v1/gonum/lapack/lapack64"
 )
@@ -64,6 +65,33 @@ func softThreshold(v, theta float64) float64 {
 	return 0
 }
 
+// gemm sets c = a·b for the row-major a (m×k, stride lda), b (k×n, stride
+// ldb) and c (m×n, stride ldc), allocating nothing. Each cᵢⱼ is summed over
+// l = 0, …, k−1 in order, so the result is bit for bit that of gonum's
+// serial Dgemm. gonum's Dgemm (v0.17) goes parallel once the product spans
+// 4 blocks of 64×64 and then starts goroutines and allocates on every call;
+// the per-round products of the projected baselines are that large (R is
+// about 200×120 on ML-100K), so gemm hands Dgemm tiles of at most 64×192
+// (3 blocks) instead, which it computes serially in place.
+func gemm(m, n, k int, a []float64, lda int, b []float64, ldb int, c []float64, ldc int) {
+	const tm, tn = 64, 192
+	if k == 0 {
+		for i := 0; i < m; i++ {
+			clear(c[i*ldc : i*ldc+n])
+		}
+		return
+	}
+	impl := gonum.Implementation{}
+	for i := 0; i < m; i += tm {
+		mi := min(tm, m-i)
+		for j := 0; j < n; j += tn {
+			nj := min(tn, n-j)
+			impl.Dgemm(blas.NoTrans, blas.NoTrans, mi, nj, k, 1,
+				a[i*lda:], lda, b[j:], ldb, 0, c[i*ldc+j:], ldc)
+		}
+	}
+}
+
 // symEigenInPlace overwrites the m×m row-major symmetric a (lower triangle
 // read) with its orthonormal eigenvectors, column j for vals[j], the
 // eigenvalues in ascending order. work is LAPACK workspace, grown as
@@ -110,6 +138,7 @@ type eigSym struct {
 	// scratch
 	y, z, p, s, vals, abs, work []float64
 	dvec, sm, vk, rot2          []float64
+	du, dd                      []float64 // U = B·R and the dense C (updateDense)
 	keep                        []int
 	eig                         rankOneEig
 }
@@ -295,10 +324,7 @@ func (c *eigSym) update(a float64, x Sparse, delta float64) {
 	rot2 := c.rot2[:bb*rn]
 	clear(rot2)
 	if b > 0 && r > 0 && rn > 0 {
-		blas64.Gemm(blas.NoTrans, blas.NoTrans, 1,
-			blas64.General{Rows: b, Cols: r, Stride: r, Data: c.rot[:b*r]},
-			blas64.General{Rows: r, Cols: rn, Stride: rn, Data: vk[:r*rn]},
-			0, blas64.General{Rows: b, Cols: rn, Stride: rn, Data: rot2[:b*rn]})
+		gemm(b, rn, r, c.rot[:b*r], r, vk[:r*rn], rn, rot2[:b*rn], rn)
 	}
 	if m > r {
 		last := vk[r*rn : r*rn+rn]
@@ -376,9 +402,8 @@ func (c *eigSym) compact() {
 	if r > 0 {
 		c.p = grown(c.p, c.n*r)
 		br := c.p[:c.n*r]
-		blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, c.basisMatrix(),
-			blas64.General{Rows: b, Cols: r, Stride: r, Data: c.rot[:b*r]},
-			0, blas64.General{Rows: c.n, Cols: r, Stride: r, Data: br})
+		bm := c.basisMatrix()
+		gemm(c.n, r, b, bm.Data, bm.Stride, c.rot[:b*r], r, br, r)
 		for i := 0; i < c.n; i++ {
 			copy(c.basis[i*c.ld:i*c.ld+r], br[i*r:i*r+r])
 		}
@@ -399,11 +424,19 @@ func (c *eigSym) setIdentityRot(r int) {
 	}
 }
 
-// denseRowMajor returns C as a dense n×n row-major slice (O(n²·r); the
-// dense projection and the tests only).
+// denseRowMajor returns C as a new dense n×n row-major slice (O(n²·r);
+// the tests only).
 func (c *eigSym) denseRowMajor() []float64 {
+	return c.denseRowMajorTo(make([]float64, c.n*c.n))
+}
+
+// denseRowMajorTo writes C into the dense n×n row-major d (length ≥ n²)
+// and returns d[:n²], in O(n²·r), forming U = B·R in c's scratch space.
+func (c *eigSym) denseRowMajorTo(d []float64) []float64 {
 	n, r := c.n, c.r
-	u := make([]float64, n*r) // U = B·R
+	c.du = grown(c.du, n*r)
+	u := c.du[:n*r] // U = B·R
+	clear(u)
 	for i := 0; i < n; i++ {
 		for j, v := range c.brow(i) {
 			if v != 0 {
@@ -411,7 +444,7 @@ func (c *eigSym) denseRowMajor() []float64 {
 			}
 		}
 	}
-	d := make([]float64, n*n)
+	d = d[:n*n]
 	for i := 0; i < n; i++ {
 		ui := u[i*r : i*r+r]
 		for j := i; j < n; j++ {
@@ -430,13 +463,15 @@ func (c *eigSym) denseRowMajor() []float64 {
 // the paper's projected baselines: form the dense (n×n) matrix, take its
 // full eigendecomposition (O(n³)), project the eigenvalues, and keep the
 // eigenvectors whose eigenvalue survives as the new basis (R = I). For small
-// n only.
+// n only. Its n×n matrices live in c's scratch space, so that, like the
+// low-rank update, it allocates nothing once its buffers have grown.
 func (c *eigSym) updateDense(a float64, x Sparse, delta float64) {
 	if a == 0 {
 		return
 	}
 	n := c.n
-	d := c.denseRowMajor()
+	c.dd = grown(c.dd, n*n)
+	d := c.denseRowMajorTo(c.dd)
 	d[0] += a
 	for k, j := range x.Ind {
 		if j+1 >= n {

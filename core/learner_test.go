@@ -155,17 +155,25 @@ func TestOCCFMIJCNN1(t *testing.T) {
 	}
 }
 
+// userItemStream returns rows of user × item pairs: a user among d/2 and
+// an item among the other d/2 features, one-hot, rated 1 + (u + i) mod 5
+// (a pattern of full rank), drawn by PCG(1, 2).
+func userItemStream(d, rows int) []Example {
+	rng := rand.New(rand.NewPCG(1, 2))
+	stream := make([]Example, rows)
+	for i := range stream {
+		u, it := rng.IntN(d/2), d/2+rng.IntN(d/2)
+		stream[i] = Example{X: Sparse{Ind: []int{u, it}, Val: []float64{1, 1}}, Y: float64(1 + (u+it)%5)}
+	}
+	return stream
+}
+
 // benchmarkUpdate benchmarks Update on user × item rows (two one-hot
 // features, d of them) after a warm-up of 4096 rows.
 func benchmarkUpdate(b *testing.B, newLearner func() Learner, ds ...int) {
 	for _, d := range ds {
 		b.Run("d="+itoa(d), func(b *testing.B) {
-			rng := rand.New(rand.NewPCG(1, 2))
-			stream := make([]Example, 4096)
-			for i := range stream {
-				u, it := rng.IntN(d/2), d/2+rng.IntN(d/2)
-				stream[i] = Example{X: Sparse{Ind: []int{u, it}, Val: []float64{1, 1}}, Y: float64(1 + (u+it)%5)}
-			}
+			stream := userItemStream(d, 4096)
 			l := newLearner()
 			for _, ex := range stream {
 				l.Update(ex.X, ex.Y)
