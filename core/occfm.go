@@ -445,7 +445,14 @@ func (o *OCCFM) addBRow(bx []float64, j int, v float64) {
 // step solves the linear problem of round t and moves C (Algorithm 2
 // lines 5–7).
 func (o *OCCFM) step(x Sparse) {
+	var check func(float64)
+	if testLMOCheck != nil {
+		check = testLMOCheck(o)
+	}
 	lambda, v := o.lmo(x)
+	if check != nil {
+		check(lambda)
+	}
 	o.lambda = lambda
 	gamma := o.gamma()
 	o.c.scale(1 - gamma)
@@ -454,6 +461,11 @@ func (o *OCCFM) step(x Sparse) {
 		o.c.addLeading(gamma*o.s.Delta*math.Copysign(1, lambda), v)
 	}
 }
+
+// testLMOCheck, when set (by tests only), is called with the learner just
+// before each LMO, while H is as the LMO sees it, and returns a function
+// that receives the eigenvalue the LMO chose.
+var testLMOCheck func(o *OCCFM) func(lambda float64)
 
 // gamma returns γₜ.
 func (o *OCCFM) gamma() float64 {

@@ -400,3 +400,69 @@ func TestOCCFMGrowingFeatures(t *testing.T) {
 func BenchmarkOCCFMUpdate(b *testing.B) {
 	benchmarkUpdate(b, func() Learner { return NewOCCFM(OCCFMSettings{}) }, 100, 1000, 10000)
 }
+
+// TestOCCFMLMOAccuracy checks the tracked LMO along whole real-data passes
+// (issue 6): the eigenvalue OCCFM chooses stays within RefreshTol = 1e-3,
+// relative to max(|λ|, 2δ), of an independent Lanczos solve (tolerance
+// 1e-10, fresh random start) of the same H = −ηGₜ − 2Cₜ. On ML-100K every
+// step of the first 3,000 rows is checked (the flat spectrum of the early
+// rows is where the certificate works hardest), then every 25th; IJCNN1
+// (n = 23) is checked at every step.
+func TestOCCFMLMOAccuracy(t *testing.T) {
+	if testing.Short() {
+		t.Skip("whole real-data passes with a reference solve per step; skipped with -short")
+	}
+	cases := []struct {
+		file  string
+		task  Task
+		cfg   Config
+		dense int // check every step up to here, then every 25th
+	}{
+		{"movielens-100k/u.data", Regression, Config{}, 3000},
+		{"ijcnn1/ijcnn1.gz", Classification, Config{Delta: 300}, math.MaxInt},
+	}
+	for _, tc := range cases {
+		t.Run(tc.file, func(t *testing.T) {
+			rows := shuffledRows(t, tc.file, tc.task, 1)
+			cfg := tc.cfg
+			cfg.Task = tc.task
+			l, err := NewLearner("occfm", cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			o := l.(*OCCFM)
+			var lw lanczosWork
+			rng := rand.New(rand.NewPCG(7, 7))
+			var worst, worstAt, checked = 0.0, 0, 0
+			testLMOCheck = func(o *OCCFM) func(float64) {
+				if o.t > tc.dense && o.t%25 != 0 {
+					return nil
+				}
+				start := make([]float64, o.n)
+				for i := range start {
+					start[i] = rng.NormFloat64()
+				}
+				res := lw.run(occfmH{o}, start, 1, min(o.n, 30), 400, 1e-10)
+				want := res.theta[0]
+				return func(got float64) {
+					checked++
+					rel := math.Abs(math.Abs(got)-math.Abs(want)) / max(math.Abs(want), 2*o.s.Delta)
+					if rel > worst {
+						worst, worstAt = rel, o.t
+					}
+				}
+			}
+			defer func() { testLMOCheck = nil }()
+			m := NewMetrics(tc.task, tc.task.Loss())
+			for _, ex := range rows {
+				Play(o, ex, m)
+			}
+			refreshes, matvecs, guard := o.LMOStats()
+			t.Logf("%d rows, %d steps checked: worst relative |λ| error %.2g (step %d); %d refreshes, %d products with H, guard %.2g",
+				len(rows), checked, worst, worstAt, refreshes, matvecs, guard)
+			if worst > o.s.RefreshTol {
+				t.Errorf("the LMO's |λ| was off by %.2g (relative) at step %d, want ≤ %g", worst, worstAt, o.s.RefreshTol)
+			}
+		})
+	}
+}
