@@ -213,7 +213,13 @@ func (c *lowRankSym) rebase(s [][]float64, tol, bound float64) float64 {
 	// C = Q·Λ·Qᵀ with Q = U·V[:, :r], eigenpairs by decreasing |λ|.
 	c.vals, c.vecs, c.m2 = grown(c.vals, b), grown(c.vecs, b*b), grown(c.m2, b*b)
 	copy(c.m2, c.m[:b*b])
-	jacobiEigen(c.m2, b, c.vals, c.vecs)
+	if b <= 8 {
+		jacobiEigen(c.m2, b, c.vals, c.vecs)
+	} else {
+		// Jacobi's sweeps grow as b³ per sweep: LAPACK beyond tiny sizes.
+		symEigenInPlace(c.m2, b, c.vals, &c.work)
+		copy(c.vecs, c.m2[:b*b])
+	}
 	c.order = c.order[:0]
 	for i := 0; i < b; i++ {
 		c.order = append(c.order, i)
