@@ -209,8 +209,9 @@ type OCCFM struct {
 	cs       float64   // Π(1−γ) since the refresh: C's blocks outside S·S scale by it
 	cBW, cDW float64   // ‖M_SW‖_F and ‖M_WW‖_F right after the refresh
 
-	rng *rand.Rand
-	lw  lanczosWork
+	rng   *rand.Rand
+	noise []float64 // a fixed N(0, 1) draw per coordinate, for Lanczos starts
+	lw    lanczosWork
 
 	z     []float64 // scratch: Uᵀx̂
 	start []float64 // scratch: Lanczos start
@@ -270,6 +271,9 @@ func (o *OCCFM) grow(n int) {
 	}
 	if o.b0 != nil {
 		extendZeros(n*o.k, &o.b0, &o.e)
+	}
+	for len(o.noise) < n {
+		o.noise = append(o.noise, o.rng.NormFloat64())
 	}
 	o.n = n
 	o.c.grow(n)
@@ -637,8 +641,8 @@ func (o *OCCFM) ritz() (float64, []float64) {
 }
 
 // refresh rebuilds S from a Lanczos run warm-started at the current
-// direction q = S·v, perturbed slightly (and towards x̂) so that both ends
-// of the spectrum stay in reach, re-bases C on the new S, and recomputes
+// direction q = S·v, perturbed slightly (by a fixed random vector, and
+// towards x̂) so that both ends of the spectrum stay in reach, re-bases C on the new S, and recomputes
 // SᵀGS from the Lanczos relation. It returns Lanczos' eigenvalue.
 func (o *OCCFM) refresh(x Sparse) float64 {
 	n := o.n
@@ -650,9 +654,7 @@ func (o *OCCFM) refresh(x Sparse) float64 {
 			start[i] = dot(o.c.urow(i)[:o.sk], v)
 		}
 	}
-	for i := range start {
-		start[i] += 1e-3 * o.rng.NormFloat64() / math.Sqrt(float64(n))
-	}
+	axpy(1e-3/math.Sqrt(float64(n)), o.noise[:n], start)
 	start[0] += 1e-3
 	for p, j := range x.Ind {
 		if j+1 < n {
