@@ -361,7 +361,7 @@ func checkOrthonormal(t *testing.T, c *eigSym) {
 		for e := a; e < c.r; e++ {
 			var s float64
 			for i := 0; i < c.b; i++ {
-				s += c.rot[i*c.r+a] * c.rot[i*c.r+e]
+				s += c.rotT[a*c.b+i] * c.rotT[e*c.b+i]
 			}
 			want := 0.0
 			if a == e {

@@ -121,8 +121,11 @@ func symEigenInPlace(a []float64, m int, vals []float64, work *[]float64) {
 //
 // with B an n×b matrix of orthonormal columns (the basis, row-major with
 // stride ld so that the rows a sparse x̂ touches are contiguous), R a b×r
-// matrix of orthonormal columns and λ ∈ ℝʳ the nonzero eigenvalues. The
-// dense n×n matrix is never formed (DESIGN §3). Keeping the rotation R apart
+// matrix of orthonormal columns and λ ∈ ℝʳ the nonzero eigenvalues. R is
+// stored transposed, Rᵀ row-major, so that the coordinates in B of each
+// eigenvector uₖ = B·R[:, k] are contiguous: the projections onto them
+// (prediction, Gram-Schmidt) and the rotation Rᵀ ← V_keepᵀ·Rᵀ run along
+// rows. The dense n×n matrix is never formed (DESIGN §3). Keeping the rotation R apart
 // from B makes a rank-one projected step cost O(n·b + b·r²) instead of the
 // O(n·b·r) of rotating B itself; B is compacted to B·R only when dead
 // columns pile up (b > 2r + 16). The feature space grows by appending zero
@@ -132,12 +135,12 @@ type eigSym struct {
 	n, b, r int
 	ld      int       // row stride of basis (column capacity)
 	basis   []float64 // B: n×ld, row-major; columns ≥ b unused
-	rot     []float64 // R: b×r, row-major
+	rotT    []float64 // Rᵀ: r×b, row-major (row k holds column k of R)
 	lam     []float64 // λ, length r, all nonzero
 
 	// scratch
 	y, z, p, s, vals, abs, work []float64
-	dvec, sm, vk, rot2          []float64
+	dvec, sm, vkT, rot2         []float64
 	du, dd                      []float64 // U = B·R and the dense C (updateDense)
 	keep                        []int
 	eig                         rankOneEig
@@ -191,13 +194,10 @@ func (c *eigSym) quad(x Sparse) float64 {
 	y := c.y[:c.b]
 	c.coords(y, x)
 	var q float64
-	r := c.r
-	for k := 0; k < r; k++ {
-		var zk float64
-		for i, yi := range y {
-			zk += yi * c.rot[i*r+k]
-		}
-		q += c.lam[k] * zk * zk
+	b := c.b
+	for k, l := range c.lam {
+		zk := dot(y, c.rotT[k*b:k*b+b]) // uₖᵀx̂
+		q += l * zk * zk
 	}
 	return q
 }
@@ -279,14 +279,10 @@ func (c *eigSym) update(a float64, x Sparse, delta float64) {
 	copy(q, w)
 	for pass := 0; pass < 2; pass++ {
 		for k := 0; k < r; k++ {
-			var t float64
-			for i := 0; i < b; i++ {
-				t += c.rot[i*r+k] * q[i]
-			}
+			rk := c.rotT[k*b : k*b+b] // column k of R'; its entry b is 0
+			t := dot(rk, q[:b])
 			s[k] += t
-			for i := 0; i < b; i++ {
-				q[i] -= t * c.rot[i*r+k]
-			}
+			axpy(-t, rk, q[:b])
 		}
 	}
 	sigma := math.Sqrt(dot(q, q))
@@ -310,31 +306,34 @@ func (c *eigSym) update(a float64, x Sparse, delta float64) {
 	nu := c.vals[:m]
 	c.eig.solve(c.dvec[:m], s[:m], a, nu, sm)
 	th := c.keepProjected(nu, delta)
-	// R_new = [R', q̂]·V_keep (bb × rn): R'·V_keep by Gemm (the zero row b
-	// of R' gives nothing), plus q̂ times the last row of V_keep.
+	// R_new = [R', q̂]·V_keep (bb × rn), formed transposed: R_newᵀ =
+	// V_keepᵀ·R'ᵀ by gemm over the first r rows of V_keep (the zero row b of
+	// R' gives nothing), plus the last row of V_keep times q̂ᵀ.
 	rn := len(c.keep)
-	c.vk = grown(c.vk, m*rn)
-	vk := c.vk[:m*rn]
-	for j := 0; j < m; j++ {
-		for k, e := range c.keep {
-			vk[j*rn+k] = sm[j*m+e]
+	c.vkT = grown(c.vkT, rn*m)
+	vkT := c.vkT[:rn*m] // V_keepᵀ: rn×m
+	for k, e := range c.keep {
+		for j := 0; j < m; j++ {
+			vkT[k*m+j] = sm[j*m+e]
 		}
 	}
-	c.rot2 = grown(c.rot2, bb*rn)
-	rot2 := c.rot2[:bb*rn]
+	c.rot2 = grown(c.rot2, rn*bb)
+	rot2 := c.rot2[:rn*bb]
 	clear(rot2)
 	if b > 0 && r > 0 && rn > 0 {
-		gemm(b, rn, r, c.rot[:b*r], r, vk[:r*rn], rn, rot2[:b*rn], rn)
+		gemm(rn, b, r, vkT, m, c.rotT[:r*b], b, rot2, bb)
 	}
 	if m > r {
-		last := vk[r*rn : r*rn+rn]
-		for i := 0; i < bb; i++ {
-			if q[i] != 0 {
-				axpy(q[i], last, rot2[i*rn:i*rn+rn])
+		for k := 0; k < rn; k++ {
+			lk, row := vkT[k*m+r], rot2[k*bb:k*bb+bb]
+			for i, qi := range q {
+				if qi != 0 {
+					row[i] += lk * qi
+				}
 			}
 		}
 	}
-	c.rot, c.rot2 = c.rot2, c.rot
+	c.rotT, c.rot2 = c.rot2, c.rotT
 	c.b, c.r = bb, rn
 	c.lam = grown(c.lam, rn)
 	for k, e := range c.keep {
@@ -400,10 +399,17 @@ func (c *eigSym) appendColumn(p []float64, alpha float64) {
 func (c *eigSym) compact() {
 	b, r := c.b, c.r
 	if r > 0 {
+		c.rot2 = grown(c.rot2, b*r)
+		rot := c.rot2[:b*r] // R, row-major
+		for k := 0; k < r; k++ {
+			for i, v := range c.rotT[k*b : k*b+b] {
+				rot[i*r+k] = v
+			}
+		}
 		c.p = grown(c.p, c.n*r)
 		br := c.p[:c.n*r]
 		bm := c.basisMatrix()
-		gemm(c.n, r, b, bm.Data, bm.Stride, c.rot[:b*r], r, br, r)
+		gemm(c.n, r, b, bm.Data, bm.Stride, rot, r, br, r)
 		for i := 0; i < c.n; i++ {
 			copy(c.basis[i*c.ld:i*c.ld+r], br[i*r:i*r+r])
 		}
@@ -417,10 +423,10 @@ func (c *eigSym) compact() {
 // setIdentityRot sets b = r and R = I_r.
 func (c *eigSym) setIdentityRot(r int) {
 	c.b, c.r = r, r
-	c.rot = grown(c.rot, r*r)
-	clear(c.rot[:r*r])
+	c.rotT = grown(c.rotT, r*r)
+	clear(c.rotT[:r*r])
 	for i := 0; i < r; i++ {
-		c.rot[i*r+i] = 1
+		c.rotT[i*r+i] = 1
 	}
 }
 
@@ -433,14 +439,17 @@ func (c *eigSym) denseRowMajor() []float64 {
 // denseRowMajorTo writes C into the dense n×n row-major d (length ≥ n²)
 // and returns d[:n²], in O(n²·r), forming U = B·R in c's scratch space.
 func (c *eigSym) denseRowMajorTo(d []float64) []float64 {
-	n, r := c.n, c.r
+	n, r, b := c.n, c.r, c.b
 	c.du = grown(c.du, n*r)
 	u := c.du[:n*r] // U = B·R
 	clear(u)
 	for i := 0; i < n; i++ {
+		ui := u[i*r : i*r+r]
 		for j, v := range c.brow(i) {
 			if v != 0 {
-				axpy(v, c.rot[j*r:j*r+r], u[i*r:i*r+r])
+				for k := range ui {
+					ui[k] += v * c.rotT[k*b+j]
+				}
 			}
 		}
 	}
