@@ -26,16 +26,20 @@
 //	                                         decompressed, or gzip: both work)
 //	end()                                    no more chunks: the file is complete
 //	wanted() → number                        bytes the session would like buffered
-//	                                         before it can go on (0: enough)
+//	                                         ahead (0: enough); it parses on while
+//	                                         2 MiB are (or the file has ended)
 //	run(ms: number, maxRows: number) → snapshot JSON string
 //	    Learns rows for at most ms milliseconds and at most maxRows rows
 //	    (maxRows 0: no limit), then returns. It never waits for data: with
 //	    too little buffered it returns with state "waiting". It draws
-//	    nothing: see render.
+//	    nothing: see render. While the session runs, the learners' metrics
+//	    in its snapshot are at most 250 ms old (on a classification stream
+//	    the exact AUC costs O(rows)); the checkpoints' are exact.
 //	render()                                 draws the Go-owned views (predictions,
 //	                                         model) if rows were learned since the
 //	                                         last time
-//	snapshot() → snapshot JSON string        without learning; draws the Go-owned views
+//	snapshot() → snapshot JSON string        without learning, metrics of now;
+//	                                         draws the Go-owned views
 //	reset()                                  restarts the current session from row 0
 //	                                         (demos only; for a file the page
 //	                                         starts it again and feeds it anew)

@@ -102,7 +102,7 @@ func main() {
 			maxRows = args[1].Int()
 		}
 		b.s.step(time.Now().Add(time.Duration(ms*float64(time.Millisecond))), maxRows)
-		return b.s.snapshotJSON()
+		return b.s.runSnapshotJSON()
 	})
 	fn("render", func([]js.Value) any {
 		if b.s != nil {

@@ -41,7 +41,12 @@ const (
 	// 64 KiB buffer) plus any reasonable line, so that a read never finds
 	// the buffer empty in the middle of the stream (the reader's errors are
 	// sticky). A line longer than this is reported, not lost silently.
-	readyBytes = 8 << 20
+	readyBytes = 2 << 20
+	// aheadBytes is how much unread input the session asks the page for
+	// (wanted): the margin above readyBytes lets the page's feeder, which
+	// reads the file between the learning slices, keep ahead of a fast
+	// learner instead of the session waiting at every MiB.
+	aheadBytes = 9 << 20
 	// guessRows is how many leading labels decide an "auto" task, as in
 	// the CLI.
 	guessRows = 1000
@@ -67,7 +72,7 @@ const (
 // errStarved is what feedBuffer.Read returns when the page has not fed
 // enough bytes yet. The session only parses while readyBytes are buffered,
 // so it surfaces only for a line longer than that.
-var errStarved = errors.New("a line is longer than the page's 8 MiB read-ahead (use the command line for such files)")
+var errStarved = errors.New("a line is longer than the page's 2 MiB read-ahead (use the command line for such files)")
 
 // feedBuffer holds the bytes the page fed and the stream has not read yet.
 type feedBuffer struct {
@@ -109,6 +114,44 @@ type player struct {
 	learner core.Learner
 	metrics *core.Metrics
 	elapsed time.Duration
+	tally   tally        // the checkpoints' metrics, kept row by row
+	sum     core.Summary // the last metrics.Summary(), from clock() sumAt
+	sumAt   time.Duration
+	summed  bool
+}
+
+// tally keeps what a checkpoint shows, in O(1) a row, the way core.Metrics
+// computes it (so the values are the same to the bit): core.Metrics.Summary
+// costs O(rows) on a classification stream (the exact AUC), and a
+// checkpoint can come every row.
+type tally struct {
+	rows    int
+	errs    int
+	sumLoss float64
+	sumSq   float64
+}
+
+func (t *tally) add(yhat, y, loss float64) {
+	t.rows++
+	t.sumLoss += loss
+	d := yhat - y
+	t.sumSq += d * d
+	if (yhat >= 0) != (y > 0) {
+		t.errs++
+	}
+}
+
+// metric returns the RMSE (regression) or the error rate (classification)
+// and the average loss.
+func (t *tally) metric(task core.Task) (m, avgLoss float64) {
+	if t.rows == 0 {
+		return 0, 0
+	}
+	n := float64(t.rows)
+	if task == core.Classification {
+		return float64(t.errs) / n, t.sumLoss / n
+	}
+	return math.Sqrt(t.sumSq / n), t.sumLoss / n
 }
 
 // prediction is a row of the latest-predictions table: the first
@@ -284,7 +327,7 @@ func (s *session) wanted() int {
 	if s.file == nil || s.file.closed || s.state == "done" || s.state == "error" {
 		return 0
 	}
-	return max(0, readyBytes+(1<<20)-s.file.buffered())
+	return max(0, aheadBytes-s.file.buffered())
 }
 
 func (s *session) fail(err error) {
@@ -499,8 +542,10 @@ func (s *session) play(ex core.Example, now time.Duration) time.Duration {
 		if i == 0 {
 			first = yhat
 		}
+		loss := p.metrics.Loss().Value(yhat, ex.Y)
+		p.tally.add(yhat, ex.Y, loss)
 		if s.reg != nil {
-			s.losses = append(s.losses[:i], p.metrics.Loss().Value(yhat, ex.Y))
+			s.losses = append(s.losses[:i], loss)
 		}
 	}
 	if s.reg != nil {
@@ -579,12 +624,8 @@ func (s *session) describe(p *prediction) string {
 func (s *session) checkpoint() {
 	pt := []float64{float64(s.rows), float64(s.elapsed.Microseconds()) / 1000}
 	for _, p := range s.players {
-		sum := p.metrics.Summary()
-		m := sum.RMSE
-		if s.task == core.Classification {
-			m = sum.ErrorRate
-		}
-		pt = append(pt, m, sum.AvgLoss)
+		m, avgLoss := p.tally.metric(s.task)
+		pt = append(pt, m, avgLoss)
 	}
 	s.points = append(s.points, pt)
 	if len(s.points) >= maxPoints {
@@ -650,8 +691,20 @@ func finite(x float64) *float64 {
 	return &x
 }
 
-// snapshotJSON returns the snapshot and marks its points and preview sent.
-func (s *session) snapshotJSON() string {
+// summaryEvery is how old the learners' metrics in a snapshot of a running
+// session may be (runSnapshotJSON): core.Metrics.Summary costs O(rows) on a
+// classification stream, and run returns a snapshot after every slice.
+const summaryEvery = 250 * time.Millisecond
+
+// snapshotJSON returns the snapshot with the learners' metrics of now, and
+// marks its points and preview sent.
+func (s *session) snapshotJSON() string { return s.snapshotJSONAt(true) }
+
+// runSnapshotJSON is snapshotJSON after a slice: while the session runs,
+// the learners' metrics are at most summaryEvery old.
+func (s *session) runSnapshotJSON() string { return s.snapshotJSONAt(false) }
+
+func (s *session) snapshotJSONAt(fresh bool) string {
 	snap := snapshot{State: s.state, Error: s.err, Rows: s.rows, Points: s.points[s.sent:], Decimated: s.decimated, Known: s.known,
 		Learners: []learnerStatus{}}
 	s.sent, s.decimated = len(s.points), false
@@ -672,9 +725,13 @@ func (s *session) snapshotJSON() string {
 	if s.preview != nil && !s.preview.sent {
 		snap.Preview, s.preview.sent = s.preview, true
 	}
+	now := clock()
 	for _, p := range s.players {
-		sum := p.metrics.Summary()
-		ls := learnerStatus{Name: p.name, Rows: sum.Rows, Seconds: p.elapsed.Seconds(), AvgLoss: sum.AvgLoss}
+		if fresh || s.state != "running" || !p.summed || now-p.sumAt >= summaryEvery {
+			p.sum, p.sumAt, p.summed = p.metrics.Summary(), now, true
+		}
+		sum := p.sum
+		ls := learnerStatus{Name: p.name, Rows: p.metrics.Rows(), Seconds: p.elapsed.Seconds(), AvgLoss: sum.AvgLoss}
 		if s.task == core.Classification {
 			ls.ErrorRate, ls.AUC, ls.LogLoss = finite(sum.ErrorRate), finite(sum.AUC), finite(sum.LogLoss)
 		} else {

@@ -177,6 +177,42 @@ func TestCheckpointDecimation(t *testing.T) {
 	}
 }
 
+// TestCheckpointsMatchSummary: the checkpoints' metric and average loss,
+// kept row by row, equal core.Metrics' to the bit, and a running session's
+// snapshot after a slice carries metrics at most summaryEvery old.
+func TestCheckpointsMatchSummary(t *testing.T) {
+	for _, demo := range []string{"planted-classification", "ratings"} {
+		s, err := newSession(config{Source: "demo", Demo: demo, Seed: 1, Learners: []string{"occfm", "linear"}, NoRegret: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.step(time.Now().Add(time.Minute), 2400)
+		last := s.points[len(s.points)-1]
+		if int(last[0]) != s.rows {
+			t.Fatalf("%s: last checkpoint at row %v of %d", demo, last[0], s.rows)
+		}
+		for i, p := range s.players {
+			sum := p.metrics.Summary()
+			m := sum.RMSE
+			if s.task == core.Classification {
+				m = sum.ErrorRate
+			}
+			if last[2+2*i] != m || last[3+2*i] != sum.AvgLoss {
+				t.Errorf("%s, %s: checkpoint (%v, %v), Summary (%v, %v)", demo, p.name, last[2+2*i], last[3+2*i], m, sum.AvgLoss)
+			}
+		}
+		decode(t, s.runSnapshotJSON())
+		s.step(time.Now().Add(time.Minute), 10)
+		snap := decode(t, s.runSnapshotJSON())
+		if got := snap.Learners[0].Rows; got != s.rows {
+			t.Errorf("%s: learner rows %d, want %d", demo, got, s.rows)
+		}
+		if fresh := decode(t, s.snapshotJSON()); fresh.Learners[0].AvgLoss != s.players[0].metrics.Summary().AvgLoss {
+			t.Errorf("%s: snapshotJSON's average loss %v is not of now", demo, fresh.Learners[0].AvgLoss)
+		}
+	}
+}
+
 func TestDemoSessions(t *testing.T) {
 	for _, d := range core.Demos() {
 		s, err := newSession(config{Source: "demo", Demo: d.Name, Seed: 1})
