@@ -371,6 +371,8 @@ const page = {
   phase: "loading",      // loading | ready | running | paused | done | error
   catalog: {learners: [], demos: []},  // occfm.learners() and occfm.demos()
   pendingFile: null,     // a file picked before the core was ready
+  memory: null,          // the core's WebAssembly.Memory: it never shrinks, so
+                         // its buffer.byteLength is the peak (make bench reads it)
 };
 
 const session = {
@@ -568,6 +570,8 @@ function setPhase(p) {
   page.phase = p;
   document.body.dataset.state = p;
   renderRunControls();
+  // A pause shows the rows learned up to it at once, not at the next frame.
+  if (views.stale) renderViews(performance.now());
   if (p === "running" && settings.speed === 0 && occfm) startPump();
 }
 
@@ -619,6 +623,9 @@ async function feedFile(file, gen) {
         if (call(() => occfm.feed(value.subarray(i, i + CHUNK_BYTES))) == null) return;
       }
       feeder.fedSinceSnapshot = true;
+      // A pump that stopped on state "waiting" goes on now, not at the next
+      // frame.
+      if (page.phase === "running" && settings.speed === 0) startPump();
     }
   } catch (err) {
     if (gen === session.gen) fail(`${file.name}: ${err && err.message ? err.message : err}`);
@@ -1136,6 +1143,9 @@ function step() {
   if (page.phase !== "paused") setPhase("paused");
   const text = call(() => occfm.run(1000, 1));
   if (text != null) applySnapshot(text, true);
+  // run's snapshot may carry metrics up to 250 ms old; a step shows its own.
+  const fresh = call(() => occfm.snapshot());
+  if (fresh != null) applySnapshot(fresh, true);
   flushCharts(performance.now(), true);
 }
 
@@ -1332,7 +1342,10 @@ function boot() {
   addEventListener("occfm-ready", onReady, {once: true});
   const go = new Go();
   WebAssembly.instantiateStreaming(fetch("occfm.wasm"), go.importObject)
-    .then((result) => go.run(result.instance))
+    .then((result) => {
+      page.memory = result.instance.exports.mem;
+      return go.run(result.instance);
+    })
     .then(() => fail("The learner (Go program) has exited."))
     .catch((err) => fail(`Could not load the learner (occfm.wasm): ${err && err.message ? err.message : err}`));
 }
