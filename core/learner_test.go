@@ -69,7 +69,7 @@ func TestNewLearnerUnknown(t *testing.T) {
 
 // dataPath returns the path of a file in ../shared/data, or skips the test
 // with a message when the data sets are not present.
-func dataPath(t *testing.T, rel string) string {
+func dataPath(t testing.TB, rel string) string {
 	t.Helper()
 	p := "../../shared/data/" + rel
 	if _, err := os.Stat(p); err != nil {
@@ -81,7 +81,7 @@ func dataPath(t *testing.T, rel string) string {
 // shuffledRows reads a data file under ../shared/data (or skips the test
 // when it is absent), maps its labels to task's form and shuffles the rows
 // as the CLI's -shuffle does: Fisher-Yates with PCG(seed, seed).
-func shuffledRows(t *testing.T, rel string, task Task, seed uint64) []Example {
+func shuffledRows(t testing.TB, rel string, task Task, seed uint64) []Example {
 	t.Helper()
 	f, err := os.Open(dataPath(t, rel))
 	if err != nil {
@@ -152,38 +152,5 @@ func TestOCCFMIJCNN1(t *testing.T) {
 	t.Logf("rows %d, error rate %.4f, AUC %.4f, logloss %.4f", s.Rows, s.ErrorRate, s.AUC, s.LogLoss)
 	if s.ErrorRate >= 0.097 || s.AUC < 0.85 || s.LogLoss >= math.Log(2) {
 		t.Errorf("error rate %.4f (majority 0.097), AUC %.4f, logloss %.4f: not learning", s.ErrorRate, s.AUC, s.LogLoss)
-	}
-}
-
-// userItemStream returns rows of user × item pairs: a user among d/2 and
-// an item among the other d/2 features, one-hot, rated 1 + (u + i) mod 5
-// (a pattern of full rank), drawn by PCG(1, 2).
-func userItemStream(d, rows int) []Example {
-	rng := rand.New(rand.NewPCG(1, 2))
-	stream := make([]Example, rows)
-	for i := range stream {
-		u, it := rng.IntN(d/2), d/2+rng.IntN(d/2)
-		stream[i] = Example{X: Sparse{Ind: []int{u, it}, Val: []float64{1, 1}}, Y: float64(1 + (u+it)%5)}
-	}
-	return stream
-}
-
-// benchmarkUpdate benchmarks Update on user × item rows (two one-hot
-// features, d of them) after a warm-up of 4096 rows.
-func benchmarkUpdate(b *testing.B, newLearner func() Learner, ds ...int) {
-	for _, d := range ds {
-		b.Run("d="+itoa(d), func(b *testing.B) {
-			stream := userItemStream(d, 4096)
-			l := newLearner()
-			for _, ex := range stream {
-				l.Update(ex.X, ex.Y)
-			}
-			b.ReportAllocs()
-			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
-				ex := stream[i%len(stream)]
-				l.Update(ex.X, ex.Y)
-			}
-		})
 	}
 }
