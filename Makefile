@@ -61,9 +61,22 @@ PAPER_FLAGS ?= -quick
 paper:
 	$(GO) run ./cmd/occfm paper $(PAPER_FLAGS) -data ../shared/data -out paper-results
 
-## bench: Go benchmarks of the core.
-bench:
-	$(GO) test -run '^$$' -bench . -benchmem ./core/...
+## bench: the Go benchmarks of the core (bench-results/core-bench.txt), then
+## the page in headless Chromium against the same core natively
+## (bench_e2e_test.go, build tag e2e): updates/s of every learner on
+## ML-100K and IJCNN1, peak memory of OCCFM on ML-1M, click latency at full
+## speed. Writes bench-results/bench.json and bench.md (git-ignored), and
+## fails when the peak memory on ML-1M passes 256 MB or a click waits over
+## 100 ms. Each browser run learns for at most BENCH_SECONDS. About 5
+## minutes on a 2-core machine; not part of make test.
+BENCH_SECONDS ?= 20
+bench: dist
+	mkdir -p bench-results
+	$(GO) test -run '^$$' -bench . -benchmem ./core/... > bench-results/core-bench.txt 2>&1; \
+		status=$$?; cat bench-results/core-bench.txt; exit $$status
+	command -v chromium >/dev/null || { apt-get update && apt-get install -y chromium; }
+	OCCFM_BENCH=bench-results OCCFM_BENCH_SECONDS=$(BENCH_SECONDS) \
+		$(GO) test -tags e2e -count=1 -v -timeout 90m -run '^TestBench$$' .
 
 ## fuzz: run every reader fuzz target for $(FUZZTIME).
 fuzz:
