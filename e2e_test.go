@@ -653,9 +653,13 @@ func TestE2ELibSVM(t *testing.T) {
 	s.maxSpeed()
 	rate := s.learnFile(ijcnnPath, native.Rows, 120*time.Second)
 	t.Logf("rows/s: browser %.0f; in core.Play only: CLI js/wasm %.0f, CLI native %.0f", rate, wasm.PerSec, native.PerSec)
-	// Logistic loss: native amd64 and js/wasm round exp/log differently, and
-	// 91,701 online updates carry that into the fifth digit (see runCLI).
-	checkMetric(s, "metric-error-rate", "error rate", wasm.ErrorRate, native.ErrorRate, 1e-3)
+	// Logistic loss: native amd64 and js/wasm round exp/log (and gonum's
+	// kernels) differently, and 91,701 online updates carry that into the
+	// fourth digit (see runCLI). The error rate counts sign flips, the
+	// coarsest of the three: it moved by 11 of 91,701 rows (1.3·10⁻³
+	// relative) with the core of issue 6 ("Speed"). The page must
+	// still equal js/wasm to 10⁻⁶.
+	checkMetric(s, "metric-error-rate", "error rate", wasm.ErrorRate, native.ErrorRate, 3e-3)
 	checkMetric(s, "metric-auc", "AUC", wasm.AUC, native.AUC, 1e-3)
 	checkMetric(s, "metric-logloss", "log loss", wasm.LogLoss, native.LogLoss, 1e-3)
 	s.checkExceptions()
