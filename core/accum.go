@@ -2,42 +2,52 @@ package core
 
 // symAccum is the sparse symmetric gradient accumulator Gₜ = Σ_τ g_τ·M_τ of
 // OCCFM (Algorithm 2, line 4), where each M_τ is the sparse outer product
-// x̂x̂ᵀ (minus the feature diagonal without self-interactions). Entries are
-// kept in coordinate form, both triangles, with a hash index from (i, j) to
-// the entry, so an update costs O(nnz(x̂)²) and a product G·v costs
-// O(nnz(G)). ML-100K ends with about 2·10⁵ stored entries.
+// x̂x̂ᵀ (minus the feature diagonal without self-interactions). Each
+// unordered pair {i, j} is stored once, as (i, j) with i ≤ j, in
+// coordinate form, with a hash index from the pair to the entry, so an
+// update costs O(nnz(x̂)²). ML-100K ends with about 10⁵ stored pairs,
+// ML-1M with 10⁶.
 //
-// For the products, the entries are mirrored in compressed-row form (CSR),
-// rebuilt by a counting sort when the entries added since the last build
-// exceed a quarter of them (amortized O(1) per entry); values of entries
-// already in the mirror are updated in both places. A row-wise product
-// accumulates in a register and gathers from v, about twice as fast as the
-// scattered coordinate form, natively and under wasm.
+// For the products G·v, O(nnz(G)), the entries are mirrored in
+// compressed-row form (CSR) with both triangles, rebuilt by a counting
+// sort when the pairs added since the last build exceed a quarter of them
+// (amortized O(1) per pair); values of pairs already in the mirror are
+// updated in both places. A row-wise product accumulates in a register and
+// gathers from v, about twice as fast as the scattered coordinate form,
+// natively and under wasm.
 type symAccum struct {
 	n     int
-	index map[uint64]int32 // (i<<32 | j) → position in row, col, val
-	row   []int32
-	col   []int32
+	index map[uint64]int32 // pairKey(i, j), i ≤ j → position in row, col, val
+	row   []int32          // i of each pair
+	col   []int32          // j ≥ i of each pair
 	val   []float64
 
-	built  int       // entries [0, built) are in the CSR mirror
+	built  int       // pairs [0, built) are in the CSR mirror
 	rowPtr []int32   // n+1 row starts
 	cCol   []int32   // column of each CSR entry
 	cVal   []float64 // value of each CSR entry
-	pos    []int32   // entry → its CSR position, for p < built
+	pos    []int32   // pair p → CSR positions of (i, j) and (j, i): pos[2p], pos[2p+1]
 }
 
 func pairKey(i, j int) uint64 { return uint64(i)<<32 | uint64(uint32(j)) }
 
-// add sets G_ij += v and, when i ≠ j, G_ji += v.
-func (g *symAccum) add(i, j int, v float64) {
-	g.addOne(i, j, v)
-	if i != j {
-		g.addOne(j, i, v)
+// at returns G_ij and whether the pair is stored.
+func (g *symAccum) at(i, j int) (float64, bool) {
+	if i > j {
+		i, j = j, i
 	}
+	p, ok := g.index[pairKey(i, j)]
+	if !ok {
+		return 0, false
+	}
+	return g.val[p], true
 }
 
-func (g *symAccum) addOne(i, j int, v float64) {
+// add sets G_ij += v and, when i ≠ j, G_ji += v.
+func (g *symAccum) add(i, j int, v float64) {
+	if i > j {
+		i, j = j, i
+	}
 	if g.index == nil {
 		g.index = make(map[uint64]int32)
 	}
@@ -45,7 +55,10 @@ func (g *symAccum) addOne(i, j int, v float64) {
 	if p, ok := g.index[k]; ok {
 		g.val[p] += v
 		if int(p) < g.built {
-			g.cVal[g.pos[p]] += v
+			g.cVal[g.pos[2*p]] += v
+			if i != j {
+				g.cVal[g.pos[2*p+1]] += v
+			}
 		}
 		return
 	}
@@ -53,7 +66,7 @@ func (g *symAccum) addOne(i, j int, v float64) {
 	g.row = append(g.row, int32(i))
 	g.col = append(g.col, int32(j))
 	g.val = append(g.val, v)
-	g.n = max(g.n, i+1, j+1)
+	g.n = max(g.n, j+1)
 }
 
 // addOuter sets G = G + w·M for the augmented sparse x̂ = [1; x]: M = x̂x̂ᵀ,
@@ -103,27 +116,42 @@ func (g *symAccum) mulVec(y []float64, alpha float64, v []float64) {
 	row, col, val := g.row[g.built:], g.col[g.built:], g.val[g.built:]
 	row, col = row[:len(val)], col[:len(val)]
 	for k, x := range val {
-		y[row[k]] += alpha * x * v[col[k]]
+		i, j := row[k], col[k]
+		y[i] += alpha * x * v[j]
+		if i != j {
+			y[j] += alpha * x * v[i]
+		}
 	}
 }
 
-// compress rebuilds the CSR mirror from all entries (counting sort by row).
+// compress rebuilds the CSR mirror from all pairs (counting sort by row).
 func (g *symAccum) compress() {
 	n, m := g.n, len(g.val)
 	g.rowPtr = growInt32(g.rowPtr, n+1)
 	clear(g.rowPtr)
-	for _, r := range g.row {
-		g.rowPtr[r+1]++
+	for p, i := range g.row {
+		g.rowPtr[i+1]++
+		if j := g.col[p]; j != i {
+			g.rowPtr[j+1]++
+		}
 	}
 	for i := 0; i < n; i++ {
 		g.rowPtr[i+1] += g.rowPtr[i]
 	}
-	g.cCol, g.cVal, g.pos = growInt32(g.cCol, m), grown(g.cVal, m), growInt32(g.pos, m)
+	e := int(g.rowPtr[n])
+	g.cCol, g.cVal, g.pos = growInt32(g.cCol, e), grown(g.cVal, e), growInt32(g.pos, 2*m)
 	// Fill by row, using rowPtr[r] as the cursor of row r, then shift back.
-	for p, r := range g.row {
-		q := g.rowPtr[r]
-		g.rowPtr[r]++
-		g.cCol[q], g.cVal[q], g.pos[p] = g.col[p], g.val[p], q
+	for p, i := range g.row {
+		j, v := g.col[p], g.val[p]
+		q := g.rowPtr[i]
+		g.rowPtr[i]++
+		g.cCol[q], g.cVal[q], g.pos[2*p] = j, v, q
+		if j != i {
+			q = g.rowPtr[j]
+			g.rowPtr[j]++
+			g.cCol[q], g.cVal[q] = i, v
+		}
+		g.pos[2*p+1] = q
 	}
 	for i := n; i > 0; i-- {
 		g.rowPtr[i] = g.rowPtr[i-1]
@@ -141,5 +169,5 @@ func growInt32(buf []int32, n int) []int32 {
 	return buf[:n]
 }
 
-// nnz returns the number of stored entries (both triangles).
+// nnz returns the number of stored pairs {i, j}.
 func (g *symAccum) nnz() int { return len(g.val) }

@@ -218,8 +218,8 @@ func cfmDense(m *CFMFTRL) *mat.SymDense {
 			}
 			var v float64
 			if m.sparse {
-				if p, ok := m.g.index[pairKey(ri, rj)]; ok {
-					v = -0.5 * m.etaZ * m.g.val[p]
+				if g, ok := m.g.at(ri, rj); ok {
+					v = -0.5 * m.etaZ * g
 				}
 			} else if ri < m.nS && rj < m.nS {
 				r := len(m.mu)
@@ -391,8 +391,8 @@ func TestCFMFTRLGradient(t *testing.T) {
 		if ri < 0 || rj < 0 {
 			return 0
 		}
-		if p, ok := m.g.index[pairKey(ri, rj)]; ok {
-			return m.g.val[p] / dl
+		if g, ok := m.g.at(ri, rj); ok {
+			return g / dl
 		}
 		return 0
 	}

@@ -108,7 +108,11 @@ func CCFMFTRLSettingsFor(c Config) CCFMFTRLSettings {
 // ‖C*‖_F = 6.7–8.3 (at most 4%), the predictions within 0.009 RMS of the
 // exact iterate's; a recomputation alone leaves ≈ 0.01, the drift of span(V)
 // between recomputations the rest. A one-pass progressive RMSE of 1.0733
-// in about 30 s. A CCFMFTRL is not safe for concurrent use.
+// in about 30 s. Its buffers, the Lanczos workspace among them, are kept in
+// the learner, so that once they have grown to the dimension, the number of
+// held vectors and the longest Lanczos run, an Update allocates nothing, a
+// recomputation included (as long as Gₜ gains no new entry: a new pair of
+// features grows the accumulator). A CCFMFTRL is not safe for concurrent use.
 type CCFMFTRL struct {
 	s CCFMFTRLSettings
 	t int
@@ -185,10 +189,8 @@ func (o *CCFMFTRL) Predict(x Sparse) float64 {
 // quadG returns x̂ᵀGx̂ from the accumulator's hash index.
 func (o *CCFMFTRL) quadG(x Sparse) float64 {
 	at := func(i, j int) float64 {
-		if p, ok := o.g.index[pairKey(i, j)]; ok {
-			return o.g.val[p]
-		}
-		return 0
+		v, _ := o.g.at(i, j)
+		return v
 	}
 	q := at(0, 0)
 	for p, i := range x.Ind {
@@ -410,7 +412,9 @@ func (o *CCFMFTRL) projectDense(eta float64) {
 	d := o.dd
 	clear(d)
 	for p, v := range o.g.val {
-		d[int(o.g.row[p])*n+int(o.g.col[p])] = -0.5 * eta * v
+		i, j := int(o.g.row[p]), int(o.g.col[p])
+		d[i*n+j] = -0.5 * eta * v
+		d[j*n+i] = -0.5 * eta * v
 	}
 	c := &o.dense
 	c.vals = grown(c.vals, n)

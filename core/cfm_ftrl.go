@@ -237,8 +237,8 @@ func (m *CFMFTRL) interaction(x Sparse) float64 {
 			}
 			for b := 0; b < a; b++ {
 				if rj := m.row(x.Ind[b]); rj >= 0 {
-					if p, ok := m.g.index[pairKey(ri, rj)]; ok {
-						s += m.g.val[p] * x.Val[a] * x.Val[b]
+					if g, ok := m.g.at(ri, rj); ok {
+						s += g * x.Val[a] * x.Val[b]
 					}
 				}
 			}
@@ -310,10 +310,7 @@ func (m *CFMFTRL) activate(i int) int {
 
 // addG adds v to Gᵢⱼ and Gⱼᵢ (rows i ≠ j), keeping ‖G‖²_F, Σ|Gᵢⱼ| and ΔG.
 func (m *CFMFTRL) addG(i, j int, v float64) {
-	var old float64
-	if p, ok := m.g.index[pairKey(i, j)]; ok {
-		old = m.g.val[p]
-	}
+	old, _ := m.g.at(i, j)
 	m.g.add(i, j, v)
 	m.gF2 += 2 * (v*v + 2*old*v)
 	m.gL1 += 2 * (math.Abs(old+v) - math.Abs(old))
