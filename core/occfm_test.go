@@ -1,6 +1,7 @@
 package core
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -462,6 +463,39 @@ func TestOCCFMLMOAccuracy(t *testing.T) {
 				len(rows), checked, worst, worstAt, refreshes, matvecs, guard)
 			if worst > o.s.RefreshTol {
 				t.Errorf("the LMO's |λ| was off by %.2g (relative) at step %d, want ≤ %g", worst, worstAt, o.s.RefreshTol)
+			}
+		})
+	}
+}
+
+// TestOCCFMSteadyStateAllocs checks that OCCFM allocates nothing per round
+// once its buffers have grown (issue 6): after a warm-up of three passes
+// over a repeating user × item stream (no new features, no new entries of
+// Gₜ), predict-then-update rounds, Lanczos refreshes among them, average 0
+// allocations under testing.AllocsPerRun.
+func TestOCCFMSteadyStateAllocs(t *testing.T) {
+	for _, d := range []int{100, 1000} {
+		t.Run(fmt.Sprintf("d=%d", d), func(t *testing.T) {
+			stream := userItemStream(d, 2000)
+			o := NewOCCFM(OCCFMSettings{})
+			for range 3 {
+				for _, ex := range stream {
+					Play(o, ex, nil)
+				}
+			}
+			before, _, _ := o.LMOStats()
+			i := 0
+			allocs := testing.AllocsPerRun(2000, func() {
+				Play(o, stream[i%len(stream)], nil)
+				i++
+			})
+			after, _, _ := o.LMOStats()
+			t.Logf("%d refreshes among the measured rounds", after-before)
+			if allocs != 0 {
+				t.Errorf("%v allocations per round in the steady state, want 0", allocs)
+			}
+			if after == before {
+				t.Error("no Lanczos refresh among the measured rounds")
 			}
 		})
 	}
