@@ -74,8 +74,9 @@ func configOf(delta, eta float64, seed uint64, loss Loss) Config {
 // (eigendecomposition, then the eigenvalues onto the ℓ₁ ball of radius δ).
 // Cₜ is kept in eigen form and the step is rank one, so the projection is
 // an (r+1)-dimensional eigenproblem plus O(d·b) work for the new direction,
-// for Cₜ of rank r and a basis of b ≤ 2r + 17 columns. A CCFMOGD is not safe
-// for concurrent use.
+// for Cₜ of rank r and a basis of b ≤ 2r + 17 columns. Once its buffers have
+// grown to the dimension and the rank, an Update allocates nothing (also
+// with DenseProjection). A CCFMOGD is not safe for concurrent use.
 type CCFMOGD struct {
 	projectedCCFM
 	s CCFMOGDSettings

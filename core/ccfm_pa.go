@@ -49,7 +49,8 @@ func CCFMPASettingsFor(c Config) CCFMPASettings {
 // since the paper sets PA's "learning rate" to 1/√t (§5.1) without saying
 // more. For the squared loss ℓ/‖∇f‖² = 1/‖x̂‖⁴, which moves ŷ halfway to y
 // when uncapped; for the logistic loss ℓₜ > 0 always, so PA never rests.
-// The projection is the one CCFM-OGD uses. A CCFMPA is not safe for
+// The projection is the one CCFM-OGD uses, and like CCFM-OGD it allocates
+// nothing per Update once its buffers have grown. A CCFMPA is not safe for
 // concurrent use.
 type CCFMPA struct {
 	projectedCCFM

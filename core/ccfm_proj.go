@@ -121,16 +121,18 @@ func symEigenInPlace(a []float64, m int, vals []float64, work *[]float64) {
 //
 // with B an n×b matrix of orthonormal columns (the basis, row-major with
 // stride ld so that the rows a sparse x̂ touches are contiguous), R a b×r
-// matrix of orthonormal columns and λ ∈ ℝʳ the nonzero eigenvalues. R is
-// stored transposed, Rᵀ row-major, so that the coordinates in B of each
-// eigenvector uₖ = B·R[:, k] are contiguous: the projections onto them
-// (prediction, Gram-Schmidt) and the rotation Rᵀ ← V_keepᵀ·Rᵀ run along
-// rows. The dense n×n matrix is never formed (DESIGN §3). Keeping the rotation R apart
+// matrix of orthonormal columns and λ ∈ ℝʳ the nonzero eigenvalues. The
+// dense n×n matrix is never formed (DESIGN §3). Keeping the rotation R apart
 // from B makes a rank-one projected step cost O(n·b + b·r²) instead of the
 // O(n·b·r) of rotating B itself; B is compacted to B·R only when dead
 // columns pile up (b > 2r + 16). The feature space grows by appending zero
-// rows to B. An eigSym is not safe for concurrent use: even reads use its
-// scratch buffers.
+// rows to B. R is stored transposed (Rᵀ row-major), so that the
+// coordinates in B of each eigenvector uₖ = B·R[:, k] are contiguous: the
+// projections onto the uₖ (prediction, Gram-Schmidt) and the rotation
+// R_newᵀ = V_keepᵀ·R'ᵀ run along rows. All work space is kept in the
+// eigSym: once it has grown to n, b and r, an update allocates nothing. An
+// eigSym is not safe for concurrent use: even reads use its scratch
+// buffers.
 type eigSym struct {
 	n, b, r int
 	ld      int       // row stride of basis (column capacity)
@@ -279,7 +281,7 @@ func (c *eigSym) update(a float64, x Sparse, delta float64) {
 	copy(q, w)
 	for pass := 0; pass < 2; pass++ {
 		for k := 0; k < r; k++ {
-			rk := c.rotT[k*b : k*b+b] // column k of R'; its entry b is 0
+			rk := c.rotT[k*b : k*b+b] // column k of R (of R' but its zero entry b)
 			t := dot(rk, q[:b])
 			s[k] += t
 			axpy(-t, rk, q[:b])
