@@ -32,12 +32,13 @@ type bridge struct {
 // memoryLimit is Go's soft memory limit in the page. A wasm module's
 // linear memory only grows: the page keeps the largest heap the session
 // ever had. With Go's default heap goal alone (twice the live heap), OCCFM
-// on the whole of MovieLens 1M (whose gradient sum holds about 150 MB at
-// the end) left 261 MB of wasm memory in headless Chromium; with the
-// collector working harder as the heap nears this limit, 218 MB (make bench
-// measures it; it varies by some 10 % from run to run, as the big slices
-// grow). The limit is soft: past it the collector runs more often (at most
-// half the time), nothing fails.
+// on the whole of MovieLens 1M left 261 MB of wasm memory in headless
+// Chromium, with the collector working harder as the heap nears this limit
+// 218 MB, when its gradient sum stored both triangles (about 150 MB); with
+// each pair stored once, 153.5 MB (make bench measures it; it varies by
+// some 10 % from run to run, as the big slices grow). The limit is soft:
+// past it the collector runs more often (at most half the time), nothing
+// fails.
 const memoryLimit = 128 << 20
 
 func main() {
