@@ -129,7 +129,14 @@ type benchMemory struct {
 	JSHeapTotalMax float64 `json:"js_heap_total_peak_bytes"`
 	TotalBytes     float64 `json:"total_peak_bytes"`
 	TargetBytes    float64 `json:"target_bytes"`
-	Error          string  `json:"error,omitempty"`
+	// Main-thread tasks over 50 ms during the run (PerformanceObserver
+	// "longtask", installed at the first sample): how long one slice can
+	// block the page when an OCCFM update refreshes its subspace on 10⁶
+	// stored pairs.
+	LongTasks     int     `json:"long_tasks"`
+	LongTaskMaxMS float64 `json:"long_task_max_ms"`
+	LongTasks100  int     `json:"long_tasks_over_100ms"`
+	Error         string  `json:"error,omitempty"`
 }
 
 type benchClicks struct {
@@ -500,6 +507,9 @@ func benchMemoryRun(t *testing.T) *benchMemory {
 		t.Fatalf("Performance.enable: %v", err)
 	}
 	sample := func() {
+		// Best effort (the page may be navigating): a missed sample only
+		// misses the tasks before the next one.
+		chromedp.Run(s.ctx, chromedp.Evaluate[bool](`(window.benchLong ||= (new PerformanceObserver((l) => { for (const e of l.getEntries()) window.benchLong.push(e.duration); }).observe({type: "longtask"}), []), true)`))
 		r, err := chromedp.Call(s.ctx, performance.GetMetrics, cdp.Empty{})
 		if err != nil {
 			return
@@ -526,6 +536,14 @@ func benchMemoryRun(t *testing.T) *benchMemory {
 		t.Error("the page does not expose its wasm memory (page.memory)")
 	}
 	m.TotalBytes = m.WasmBytes + m.JSHeapPeak
+	for _, d := range evalJS[[]float64](s, `window.benchLong || []`) {
+		m.LongTasks++
+		m.LongTaskMaxMS = math.Max(m.LongTaskMaxMS, d)
+		if d > 100 {
+			m.LongTasks100++
+		}
+	}
+	t.Logf("ML-1M, occfm: main-thread tasks over 50 ms: %d, over 100 ms: %d, longest %.0f ms", m.LongTasks, m.LongTasks100, m.LongTaskMaxMS)
 	t.Logf("ML-1M, occfm: %d rows, %d features in %.1f s (%.0f rows/s); wasm memory %.1f MB + JS heap peak %.1f MB = %.1f MB (target %d MB)",
 		m.Rows, m.Features, m.Seconds, m.Rate, m.WasmBytes/(1<<20), m.JSHeapPeak/(1<<20), m.TotalBytes/(1<<20), target>>20)
 	if m.Rows != 1000209 {
@@ -789,6 +807,8 @@ func benchMarkdown(rep *benchReport) string {
 			fmt.Fprintf(&b, "%s: %d rows, %d features, learned in %.1f s (%s rows/s).\n\n", m.File, m.Rows, m.Features, m.Seconds, rate(m.Rate))
 			fmt.Fprintf(&b, "| wasm memory (Go heap peak) | JS heap peak (used) | total | target |\n|---:|---:|---:|---:|\n")
 			fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", mb(m.WasmBytes), mb(m.JSHeapPeak), mb(m.TotalBytes), mb(m.TargetBytes))
+			fmt.Fprintf(&b, "\nMain-thread tasks over 50 ms during the run: %d, over 100 ms: %d, the longest %.0f ms (one OCCFM update that refreshes its subspace cannot be split by the page's slices).\n",
+				m.LongTasks, m.LongTasks100, m.LongTaskMaxMS)
 		}
 	}
 	if c := rep.Clicks; c != nil {
