@@ -138,33 +138,45 @@ func (c *lowRankSym) addLeading(w float64, v []float64) {
 	}
 }
 
-// eigen returns the eigenvalues of M (the nonzero eigenvalues of C) and the
-// b×b matrix of eigenvectors, sorted by decreasing |λ|.
-func (c *lowRankSym) eigen() ([]float64, *mat.Dense) {
+// eigenTo eigendecomposes M into scratch: c.vals gets the eigenvalues,
+// the b×b row-major c.vecs the eigenvectors (column j for c.vals[j]), and
+// c.order their indices by decreasing |λ|. It allocates nothing once the
+// scratch has grown.
+func (c *lowRankSym) eigenTo() {
 	b := c.b
-	if b == 0 {
-		return nil, nil
+	c.vals, c.vecs, c.m2 = grown(c.vals, b), grown(c.vecs, b*b), grown(c.m2, b*b)
+	copy(c.m2, c.m[:b*b])
+	if b <= 8 {
+		jacobiEigen(c.m2, b, c.vals, c.vecs)
+	} else {
+		// Jacobi's sweeps grow as b³ per sweep: LAPACK beyond tiny sizes.
+		symEigenInPlace(c.m2, b, c.vals, &c.work)
+		copy(c.vecs, c.m2[:b*b])
 	}
-	vals, vecs := symEigen(c.m, b)
-	idx := make([]int, b)
-	for i := range idx {
-		idx[i] = i
+	c.order = c.order[:0]
+	for i := 0; i < b; i++ {
+		c.order = append(c.order, i)
 	}
-	sortByAbsDesc(idx, vals)
-	sorted := make([]float64, b)
-	out := mat.NewDense(b, b, nil)
-	for k, i := range idx {
-		sorted[k] = vals[i]
-		for j := 0; j < b; j++ {
-			out.Set(j, k, vecs.At(j, i))
-		}
+	sortByAbsDesc(c.order, c.vals)
+}
+
+// eigenvalues returns the eigenvalues of M (the nonzero eigenvalues of C)
+// by decreasing |λ|, in a new slice.
+func (c *lowRankSym) eigenvalues() []float64 {
+	if c.b == 0 {
+		return nil
 	}
-	return sorted, out
+	c.eigenTo()
+	out := make([]float64, c.b)
+	for k, i := range c.order {
+		out[k] = c.vals[i]
+	}
+	return out
 }
 
 // nuclearNorm returns ‖C‖* = Σ|λᵢ|.
 func (c *lowRankSym) nuclearNorm() float64 {
-	vals, _ := c.eigen()
+	vals := c.eigenvalues()
 	var s float64
 	for _, v := range vals {
 		s += math.Abs(v)
@@ -211,20 +223,7 @@ func (c *lowRankSym) mulVec(y []float64, alpha float64, v []float64) {
 func (c *lowRankSym) rebase(s [][]float64, tol, bound float64) float64 {
 	n, k, b := c.n, len(s), c.b
 	// C = Q·Λ·Qᵀ with Q = U·V[:, :r], eigenpairs by decreasing |λ|.
-	c.vals, c.vecs, c.m2 = grown(c.vals, b), grown(c.vecs, b*b), grown(c.m2, b*b)
-	copy(c.m2, c.m[:b*b])
-	if b <= 8 {
-		jacobiEigen(c.m2, b, c.vals, c.vecs)
-	} else {
-		// Jacobi's sweeps grow as b³ per sweep: LAPACK beyond tiny sizes.
-		symEigenInPlace(c.m2, b, c.vals, &c.work)
-		copy(c.vecs, c.m2[:b*b])
-	}
-	c.order = c.order[:0]
-	for i := 0; i < b; i++ {
-		c.order = append(c.order, i)
-	}
-	sortByAbsDesc(c.order, c.vals)
+	c.eigenTo()
 	r := b
 	var dropped float64
 	for r > 0 && dropped+math.Abs(c.vals[c.order[r-1]]) <= tol {

@@ -775,8 +775,7 @@ func (o *OCCFM) Rank() int {
 
 // Eigenvalues returns the nonzero eigenvalues of C by decreasing |λ|.
 func (o *OCCFM) Eigenvalues() []float64 {
-	v, _ := o.c.eigen()
-	return v
+	return o.c.eigenvalues()
 }
 
 // Dim returns the dimension of C in the caller's coordinates: 1 + the
