@@ -156,15 +156,7 @@ func (c *eigSym) grow(n int) {
 	if c.ld == 0 {
 		c.ld = 8
 	}
-	need := n * c.ld
-	if need > cap(c.basis) {
-		b := make([]float64, need, 2*need)
-		copy(b, c.basis)
-		c.basis = b
-	} else {
-		c.basis = c.basis[:need]
-		clear(c.basis[c.n*c.ld:])
-	}
+	c.basis = growRows(c.basis, c.n, n, c.ld)
 	c.n = n
 }
 

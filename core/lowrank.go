@@ -47,15 +47,7 @@ func (c *lowRankSym) grow(n int) {
 	if c.ld == 0 {
 		c.ld = 8
 	}
-	need := n * c.ld
-	if need > cap(c.u) {
-		u := make([]float64, need, 2*need)
-		copy(u, c.u)
-		c.u = u
-	} else {
-		c.u = c.u[:need]
-		clear(c.u[c.n*c.ld:])
-	}
+	c.u = growRows(c.u, c.n, n, c.ld)
 	c.n = n
 	c.utValid = false
 }
@@ -333,6 +325,21 @@ func (c *lowRankSym) dense() *mat.SymDense {
 		}
 	}
 	return d
+}
+
+// growRows extends the row-major buffer buf of rows×ld values from rows to
+// n > rows rows by appending zero rows, reallocating (with room to double)
+// only when its capacity is too small.
+func growRows(buf []float64, rows, n, ld int) []float64 {
+	need := n * ld
+	if need > cap(buf) {
+		b := make([]float64, need, 2*need)
+		copy(b, buf)
+		return b
+	}
+	buf = buf[:need]
+	clear(buf[rows*ld:])
+	return buf
 }
 
 // grown returns buf resized to length n, reallocating only when its
