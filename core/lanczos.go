@@ -53,7 +53,6 @@ type lanczosWork struct {
 	work  []float64
 	order []int
 	vb    []float64 // keep×n backing of the Ritz vectors and their products
-	b     float64   // βₘ of the last run
 	res   lanczosResult
 }
 
@@ -115,7 +114,7 @@ func (lw *lanczosWork) iterate(op symOperator, start []float64, keep, minIter, m
 		m := j + 1
 		done := b <= 1e-14*math.Abs(a) || b == 0 || m == maxIter
 		// The convergence check solves the tridiagonal eigenproblem with
-		// vectors, O(m²): do it at minIter and then every fourth step.
+		// vectors, O(m³): do it at minIter and then every fourth step.
 		if !done && m >= minIter && (m-minIter)%4 == 0 {
 			th, z := lw.tridiag()
 			top := argMaxAbs(th)
@@ -172,7 +171,6 @@ func (lw *lanczosWork) ritzValues(b float64, keep, iters int) *lanczosResult {
 	}
 	sortByAbsDesc(lw.order, th)
 	keep = min(keep, m)
-	lw.b = b
 	res := &lw.res
 	res.iters, res.next = iters, 0
 	res.theta, res.vecs, res.ay, res.resid = res.theta[:0], res.vecs[:0], res.ay[:0], res.resid[:0]
