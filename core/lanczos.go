@@ -165,11 +165,7 @@ func (lw *lanczosWork) ritz(b float64, keep, iters int) *lanczosResult {
 func (lw *lanczosWork) ritzValues(b float64, keep, iters int) *lanczosResult {
 	m := len(lw.alpha)
 	th, z := lw.tridiag()
-	lw.order = lw.order[:0]
-	for i := 0; i < m; i++ {
-		lw.order = append(lw.order, i)
-	}
-	sortByAbsDesc(lw.order, th)
+	lw.order = orderByAbs(lw.order, th)
 	keep = min(keep, m)
 	res := &lw.res
 	res.iters, res.next = iters, 0
@@ -221,14 +217,19 @@ func argMaxAbs(x []float64) int {
 	return best
 }
 
-// sortByAbsDesc sorts the index slice idx by decreasing |x[idx[i]]|
-// (insertion sort: the slices are short).
-func sortByAbsDesc(idx []int, x []float64) {
+// orderByAbs returns the indices of x by decreasing |x[i]|, in idx's
+// memory (insertion sort: the slices are short).
+func orderByAbs(idx []int, x []float64) []int {
+	idx = idx[:0]
+	for i := range x {
+		idx = append(idx, i)
+	}
 	for i := 1; i < len(idx); i++ {
 		for j := i; j > 0 && math.Abs(x[idx[j]]) > math.Abs(x[idx[j-1]]); j-- {
 			idx[j], idx[j-1] = idx[j-1], idx[j]
 		}
 	}
+	return idx
 }
 
 func dot(a, b []float64) float64 {

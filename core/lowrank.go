@@ -145,11 +145,7 @@ func (c *lowRankSym) eigenTo() {
 		symEigenInPlace(c.m2, b, c.vals, &c.work)
 		copy(c.vecs, c.m2[:b*b])
 	}
-	c.order = c.order[:0]
-	for i := 0; i < b; i++ {
-		c.order = append(c.order, i)
-	}
-	sortByAbsDesc(c.order, c.vals)
+	c.order = orderByAbs(c.order, c.vals[:b])
 }
 
 // eigenvalues returns the eigenvalues of M (the nonzero eigenvalues of C)
