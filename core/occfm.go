@@ -374,8 +374,9 @@ func (o *OCCFM) addGradient(w float64, x Sparse, fresh bool) {
 		o.c.project(o.z, x)
 	}
 	a := o.z[:sk]
-	// The part of c·x̂x̂ᵀ outside S changes B by at most |c|·‖a‖·ρ and D by
-	// at most |c|·ρ², with ρ² = ‖x̂‖² − ‖Sᵀx̂‖² (S orthonormal).
+	// c·x̂x̂ᵀ changes B by c·r·aᵀ (tracked exactly in K by trackB) and D
+	// by c·rrᵀ, r = (I−SSᵀ)x̂ with ‖r‖² = ‖x̂‖² − ‖Sᵀx̂‖² (S orthonormal):
+	// one end of D's spectrum moves by at most |c|·‖r‖².
 	xx := 1.0
 	var dmax float64
 	for _, v := range x.Val {
@@ -685,6 +686,12 @@ func (o *OCCFM) refresh(x Sparse) float64 {
 	sk = min(sk, len(res.theta))
 	o.lw.assemble(sk)
 	res.theta = res.theta[:sk]
+	shs := o.wk[:sk*sk] // SᵀHS, from the Lanczos relation
+	for l := 0; l < sk; l++ {
+		for j := 0; j < sk; j++ {
+			shs[l*sk+j] = dot(res.vecs[l], res.ay[j])
+		}
+	}
 	// −ηSᵀGS = SᵀHS + 2SᵀCS, with C before the recompression (the one in
 	// H of the Lanczos run).
 	clear(o.tG)
@@ -693,25 +700,19 @@ func (o *OCCFM) refresh(x Sparse) float64 {
 		clear(o.hr)
 		o.c.mulVec(o.hr, 2, res.vecs[i])
 		for j := 0; j < sk; j++ {
-			o.tG[i*o.k+j] = dot(res.vecs[j], res.ay[i]) + dot(res.vecs[j], o.hr)
+			o.tG[i*o.k+j] = shs[j*sk+i] + dot(res.vecs[j], o.hr)
 		}
 	}
 	dropped := o.c.rebase(res.vecs, o.s.RecompressTol*o.s.Delta, o.s.Delta)
 	o.sk = sk
-	// The certificate restarts: ‖B‖ ≤ ‖(I−SSᵀ)HS‖_F = the residuals' norm,
-	// ‖D‖ ≈ the next Ritz value; dropping eigenvalues of C of total |λ| ε'
-	// moved H by at most 2ε'.
+	// The certificate restarts: K = B₀ᵀB₀ exactly (restart), D's ends are
+	// estimated by the next Ritz value; dropping eigenvalues of C of total
+	// |λ| ε' moved H by at most 2ε'.
 	o.drop = 2 * dropped
 	o.restP, o.restN, o.xB, o.xD = rest+o.drop, rest+o.drop, 0, 0
 	// B₀ = H·S − S·(SᵀHS), from the Lanczos relation.
 	o.b0 = grown(o.b0, n*o.k)
 	clear(o.b0)
-	shs := o.wk[:sk*sk] // SᵀHS
-	for l := 0; l < sk; l++ {
-		for j := 0; j < sk; j++ {
-			shs[l*sk+j] = dot(res.vecs[l], res.ay[j])
-		}
-	}
 	for j := 0; j < sk; j++ {
 		for i := 0; i < n; i++ {
 			v := res.ay[j][i]
