@@ -434,13 +434,7 @@ func (o *CCFMFTRL) NuclearNorm() float64 {
 
 // Rank returns the rank of C (eigenvalues above 1e-12·δ in magnitude).
 func (o *CCFMFTRL) Rank() int {
-	r := 0
-	for _, v := range o.eigenvalues() {
-		if math.Abs(v) > 1e-12*o.s.Delta {
-			r++
-		}
-	}
-	return r
+	return countAbove(o.eigenvalues(), 1e-12*o.s.Delta)
 }
 
 // eigenvalues returns the nonzero eigenvalues of C.

@@ -74,6 +74,18 @@ func jacobiEigen(a []float64, m int, vals, vecs []float64) {
 	}
 }
 
+// countAbove returns how many of vals exceed tol in absolute value: the
+// rank of a matrix from its eigenvalues.
+func countAbove(vals []float64, tol float64) int {
+	r := 0
+	for _, v := range vals {
+		if math.Abs(v) > tol {
+			r++
+		}
+	}
+	return r
+}
+
 // tridiagEigenTo computes the eigenvalues (ascending, into d) and the
 // eigenvectors (columns of the m×m row-major z) of the symmetric tridiagonal
 // matrix with diagonal d and off-diagonal e (length ≥ m−1; overwritten), by

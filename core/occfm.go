@@ -765,13 +765,7 @@ func (o *OCCFM) NuclearNorm() float64 { return o.c.nuclearNorm() }
 
 // Rank returns the number of eigenvalues of C with |λ| > 1e-12·δ.
 func (o *OCCFM) Rank() int {
-	r := 0
-	for _, v := range o.Eigenvalues() {
-		if math.Abs(v) > 1e-12*o.s.Delta {
-			r++
-		}
-	}
-	return r
+	return countAbove(o.Eigenvalues(), 1e-12*o.s.Delta)
 }
 
 // Eigenvalues returns the nonzero eigenvalues of C by decreasing |λ|.
