@@ -22,13 +22,26 @@ type Learner interface {
 // progressive protocol of §5.1): it computes ŷ = l.Predict(ex.X), records
 // (ŷ, ex.Y) in m if m is not nil, then calls l.Update(ex.X, ex.Y). It returns
 // ŷ. The label ex.Y must already be in the task's form (see Task.Label).
+//
+// A learner that also has PredictUpdate (as Guarded does) plays the round
+// in that one call, which must return what Predict would have returned.
 func Play(l Learner, ex Example, m *Metrics) float64 {
-	yhat := l.Predict(ex.X)
+	var yhat float64
+	if p, ok := l.(predictUpdater); ok {
+		yhat = p.PredictUpdate(ex.X, ex.Y)
+	} else {
+		yhat = l.Predict(ex.X)
+		l.Update(ex.X, ex.Y)
+	}
 	if m != nil {
 		m.Add(yhat, ex.Y)
 	}
-	l.Update(ex.X, ex.Y)
 	return yhat
+}
+
+// predictUpdater is a learner that predicts and learns a row in one call.
+type predictUpdater interface {
+	PredictUpdate(x Sparse, y float64) float64
 }
 
 // Configured is implemented by learners that can report the settings they

@@ -36,9 +36,10 @@ const COLORS = ["#2563eb", "#dc2626", "#059669", "#9333ea", "#ea580c", "#0891b2"
 
 const GAMMAS = {"1/sqrt(t)": "1/√t", "2/(t+1)": "2/(t+1)", "constant": "constant"};
 const LOSSES = ["auto", "squared", "logistic"];
+const CLIPS = ["auto", "on", "off"];
 const DEFAULTS = Object.freeze({
   demo: "ratings", learners: ["occfm"], delta: 0, eta: 0,
-  gamma: "1/sqrt(t)", loss: "auto", seed: 1, speed: 2000, checkpoints: "g1.5",
+  gamma: "1/sqrt(t)", loss: "auto", clip: "auto", seed: 1, speed: 2000, checkpoints: "g1.5",
 });
 
 // The speed slider is logarithmic: 1, 1.5, 2, 3, 5, 7 per decade from 1 to
@@ -60,6 +61,7 @@ function parseHash(hash) {
       case "delta": case "eta": s[key] = nonNegative(val, 0); break;
       case "gamma": if (val in GAMMAS) s.gamma = val; break;
       case "loss": if (LOSSES.includes(val)) s.loss = val; break;
+      case "clip": if (CLIPS.includes(val)) s.clip = val; break;
       case "seed": s.seed = Math.trunc(nonNegative(val, DEFAULTS.seed)); break;
       case "checkpoints": if (val in CHECKPOINTS) s.checkpoints = val; break;
       case "speed": s.speed = val === "max" ? 0 : nonNegative(val, DEFAULTS.speed); break;
@@ -74,6 +76,7 @@ function formatHash(s) {
   if (s.eta > 0) parts.push(["eta", s.eta]);
   parts.push(["gamma", s.gamma]);
   if (s.loss !== "auto") parts.push(["loss", s.loss]);
+  if (s.clip !== "auto") parts.push(["clip", s.clip]);
   parts.push(["seed", s.seed], ["speed", s.speed > 0 ? s.speed : "max"]);
   if (s.checkpoints !== DEFAULTS.checkpoints) parts.push(["checkpoints", s.checkpoints]);
   return "#" + parts.map(([k, v]) => `${k}=${encode(String(v))}`).join("&");
@@ -96,7 +99,7 @@ function nonNegative(text, fallback) {
 // learnerSettingsKey is what a run depends on besides its source: a change
 // restarts the run, a change of speed alone does not.
 function learnerSettingsKey(s) {
-  return JSON.stringify([s.learners, s.delta, s.eta, s.gamma, s.loss, s.seed, s.checkpoints]);
+  return JSON.stringify([s.learners, s.delta, s.eta, s.gamma, s.loss, s.clip, s.seed, s.checkpoints]);
 }
 
 // CHECKPOINTS are the regret checkpoint spacings: "g<ratio>" geometric,
@@ -423,6 +426,7 @@ function configFor(source) {
     eta: settings.eta,
     gamma: settings.gamma,
     loss: settings.loss,
+    clip: settings.clip,
     seed: settings.seed,
   };
   checkpointConfig(c, settings.checkpoints);
@@ -829,9 +833,10 @@ function renderLearnerTable(snap) {
   const head = document.createElement("tr");
   head.append(th("learner"), ...cols.map(([, label]) => th(label)));
   table.tHead.replaceChildren(head);
+  renderGuardNotes(learners);
   table.tBodies[0].replaceChildren(...learners.map((l, i) => {
     const tr = document.createElement("tr");
-    const name = td(l.name);
+    const name = td(l.name + (l.guard && l.guard.pausedAt ? " (paused)" : l.guard && l.guard.resets ? ` (reset ×${l.guard.resets})` : ""));
     name.style.setProperty("--swatch", COLORS[i % COLORS.length]);
     name.className = "learner-name";
     tr.append(name, ...cols.map(([key]) => {
@@ -842,6 +847,43 @@ function renderLearnerTable(snap) {
     }));
     return tr;
   }));
+}
+
+// renderGuardNotes says what each learner's guard did: divergences,
+// resets, a pause, rows not learned, with the first events; and whether
+// predictions are clipped.
+function renderGuardNotes(learners) {
+  const list = document.getElementById("guard-notes");
+  const items = [];
+  for (const l of learners) {
+    const g = l.guard;
+    if (!g) continue;
+    const parts = [];
+    if (g.divergences) parts.push(`diverged ${g.divergences}×, reset ${g.resets}×`);
+    if (g.pausedAt) parts.push(`paused at row ${g.pausedAt.toLocaleString("en-US")}: it stopped learning and predicts the label mean`);
+    if (g.refused) parts.push(`${g.refused.toLocaleString("en-US")} rows not learned (a feature beyond ±1e9)`);
+    const li = document.createElement("li");
+    li.className = "warn";
+    const head = document.createElement("strong");
+    head.textContent = `${l.name}: `;
+    li.append(head, parts.join("; ") + (g.divergences ? ". A learning rate η too large for the data is the usual cause." : ""));
+    const events = document.createElement("ul");
+    for (const e of g.events || []) {
+      const ei = document.createElement("li");
+      ei.textContent = e;
+      events.append(ei);
+    }
+    li.append(events);
+    items.push(li);
+  }
+  const clipped = learners.filter((l) => l.clip).map((l) => l.name);
+  if (clipped.length) {
+    const li = document.createElement("li");
+    li.textContent = `Predictions clipped to the range of the labels seen (Clip predictions: ${settings.clip}).`;
+    items.push(li);
+  }
+  list.replaceChildren(...items);
+  list.hidden = items.length === 0;
 }
 
 function th(text) {
@@ -1033,6 +1075,7 @@ function renderControls() {
   document.getElementById("eta").value = settings.eta > 0 ? String(settings.eta) : "";
   document.getElementById("gamma").value = settings.gamma;
   document.getElementById("loss").value = settings.loss;
+  document.getElementById("clip").value = settings.clip;
   document.getElementById("seed").value = String(settings.seed);
   document.getElementById("regret-checkpoints").value = settings.checkpoints;
   for (const box of document.querySelectorAll("#learners input")) box.checked = settings.learners.includes(box.value);
@@ -1171,6 +1214,7 @@ function wireControls() {
   $("gamma").addEventListener("change", (e) => onLearnerSetting(() => { settings.gamma = e.target.value; }));
   $("regret-checkpoints").addEventListener("change", (e) => onLearnerSetting(() => { settings.checkpoints = e.target.value; }));
   $("loss").addEventListener("change", (e) => onLearnerSetting(() => { settings.loss = e.target.value; }));
+  $("clip").addEventListener("change", (e) => onLearnerSetting(() => { settings.clip = e.target.value; }));
   $("seed").addEventListener("change", (e) => onLearnerSetting(() => {
     settings.seed = Math.trunc(nonNegative(e.target.value, DEFAULTS.seed));
   }));

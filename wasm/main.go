@@ -236,7 +236,7 @@ func (b *bridge) renderModel() {
 	}
 	cfg := c.Config()
 	set("settings", fmt.Sprintf("δ = %g, η = %g, loss %s", cfg.Delta, cfg.Eta, cfg.LossOf()))
-	in, ok := pl.learner.(inspector)
+	in, ok := pl.inner().(inspector)
 	if !ok {
 		return
 	}

@@ -33,6 +33,13 @@ type config struct {
 	// RegretEvery, when positive, spaces them every RegretEvery rows.
 	RegretGrowth float64 `json:"regretGrowth"`
 	RegretEvery  int     `json:"regretEvery"`
+	// Clip is auto (on for ratings: the ratings demo or a MovieLens file),
+	// on or off: regression predictions clipped to the label range seen
+	// (core.GuardSettings.Clip).
+	Clip string `json:"clip"`
+	// OnDiverge is reset (the default: a diverged learner is reset up to 3
+	// times, then paused) or pause (paused at once).
+	OnDiverge string `json:"onDiverge"`
 }
 
 const (
@@ -244,6 +251,16 @@ func newSession(cfg config) (*session, error) {
 			return nil, err
 		}
 	}
+	switch cfg.Clip {
+	case "", "auto", "on", "off":
+	default:
+		return nil, fmt.Errorf("clip %q: want auto, on or off", cfg.Clip)
+	}
+	switch cfg.OnDiverge {
+	case "", "reset", "pause":
+	default:
+		return nil, fmt.Errorf("on divergence %q: want reset or pause", cfg.OnDiverge)
+	}
 	switch cfg.Task {
 	case "", "auto":
 	default:
@@ -292,8 +309,9 @@ func (s *session) setTask(t core.Task) {
 		c.Loss = &l
 	}
 	s.players = s.players[:0]
+	guard := s.guardSettings(t)
 	for _, name := range s.cfg.Learners {
-		l, _ := core.NewLearner(name, c) // names were checked in newSession
+		l, _ := core.NewGuarded(name, c, guard) // names were checked in newSession
 		s.players = append(s.players, &player{name: name, learner: l, metrics: core.NewMetrics(t, c.LossOf())})
 	}
 	s.delta = c.Delta
@@ -673,15 +691,17 @@ type regretStatus struct {
 }
 
 type learnerStatus struct {
-	Name      string   `json:"name"`
-	Rows      int      `json:"rows"`
-	Seconds   float64  `json:"seconds"`
-	AvgLoss   float64  `json:"avg_loss"`
-	RMSE      *float64 `json:"rmse,omitempty"`
-	MAE       *float64 `json:"mae,omitempty"`
-	ErrorRate *float64 `json:"error_rate,omitempty"`
-	AUC       *float64 `json:"auc,omitempty"`
-	LogLoss   *float64 `json:"logloss,omitempty"`
+	Name      string       `json:"name"`
+	Clip      bool         `json:"clip,omitempty"`
+	Guard     *guardStatus `json:"guard,omitempty"`
+	Rows      int          `json:"rows"`
+	Seconds   float64      `json:"seconds"`
+	AvgLoss   float64      `json:"avg_loss"`
+	RMSE      *float64     `json:"rmse,omitempty"`
+	MAE       *float64     `json:"mae,omitempty"`
+	ErrorRate *float64     `json:"error_rate,omitempty"`
+	AUC       *float64     `json:"auc,omitempty"`
+	LogLoss   *float64     `json:"logloss,omitempty"`
 }
 
 func finite(x float64) *float64 {
@@ -732,6 +752,7 @@ func (s *session) snapshotJSONAt(fresh bool) string {
 		}
 		sum := p.sum
 		ls := learnerStatus{Name: p.name, Rows: p.metrics.Rows(), Seconds: p.elapsed.Seconds(), AvgLoss: sum.AvgLoss}
+		ls.Clip, ls.Guard = guardStatusOf(p)
 		if s.task == core.Classification {
 			ls.ErrorRate, ls.AUC, ls.LogLoss = finite(sum.ErrorRate), finite(sum.AUC), finite(sum.LogLoss)
 		} else {

@@ -46,15 +46,16 @@ func runAll(t *testing.T, s *session, text string, chunk int) {
 	}
 }
 
-// cliRMSE plays the file the way the CLI does with -shuffle 0: rows in
-// file order through core.Play.
+// cliSummary plays the file the way the CLI does with -shuffle 0: rows in
+// file order through core.Play, guarded.
 func cliSummary(t *testing.T, text string, task core.Task) core.Summary {
 	t.Helper()
 	st, err := core.NewStream(strings.NewReader(text), core.ReaderSettings{Name: "x"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	l, _ := core.NewLearner("occfm", core.Config{Task: task})
+	// As occfm run: clipped to the label range on ratings (-clip auto).
+	l, _ := core.NewGuarded("occfm", core.Config{Task: task}, core.GuardSettings{Clip: st.Format() == core.FormatMovieLens && task == core.Regression})
 	m := core.NewMetrics(task, task.Loss())
 	var ex core.Example
 	for st.Next(&ex) == nil {

@@ -24,6 +24,7 @@ type report struct {
 	wall     time.Duration
 	players  []*player
 	regret   *core.Regret // nil without -regret
+	guard    core.GuardSettings
 }
 
 // record is one learner's line of -json output. Metrics that do not apply
@@ -54,6 +55,14 @@ type record struct {
 	// last six (sub-linear regret: below 1).
 	Regret      []regretRecord `json:"regret,omitempty"`
 	RegretSlope *number        `json:"regret_slope,omitempty"`
+	// The guard: whether predictions were clipped to the label range, and
+	// what it did (see core.GuardReport); the events are the first few.
+	Clip        bool     `json:"clip"`
+	Divergences int      `json:"divergences"`
+	Resets      int      `json:"resets"`
+	PausedAt    int      `json:"paused_at,omitempty"`
+	Refused     int      `json:"refused"`
+	GuardEvents []string `json:"guard_events,omitempty"`
 }
 
 // regretRecord is one regret checkpoint of one learner: the true regret
@@ -118,6 +127,12 @@ func (r report) record(p *player) record {
 		WallSeconds:   number(r.wall.Seconds()),
 		AvgLoss:       number(s.AvgLoss),
 	}
+	g := guardReport(p)
+	rec.Clip = r.guard.Clip
+	rec.Divergences, rec.Resets, rec.Refused, rec.PausedAt = g.Divergences, g.Resets, g.Refused, g.PausedAt
+	for _, e := range g.Events {
+		rec.GuardEvents = append(rec.GuardEvents, e.String())
+	}
 	if r.regret != nil {
 		i := slices.Index(r.players, p)
 		for _, pt := range r.regret.Points() {
@@ -170,6 +185,9 @@ func (r report) writeText(w io.Writer) error {
 				orDefault(r.settings.delta, c.Config().Delta), orDefault(r.settings.eta, c.Config().Eta))
 		}
 	}
+	if r.guard.Clip {
+		fmt.Fprintf(tw, "clip\tpredictions clipped to the label range seen (-clip)\n")
+	}
 	fmt.Fprintf(tw, "wall time\t%.3f s\n", r.wall.Seconds())
 	if err := tw.Flush(); err != nil {
 		return err
@@ -195,6 +213,7 @@ func (r report) writeText(w io.Writer) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	writeGuard(w, r.players)
 	_, err := fmt.Fprintln(w, "\nseconds: time in core.Play (predict, score, update), excluding reading and parsing.")
 	return err
 }

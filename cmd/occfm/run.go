@@ -32,6 +32,9 @@ type runSettings struct {
 	regretFirst  int
 	regretGrowth float64
 	regretEvery  int
+	// The guard (core.Guarded): -clip auto|on|off, -on-diverge reset|pause.
+	clip      string
+	onDiverge string
 }
 
 // guessRows is how many leading labels -task auto looks at.
@@ -62,6 +65,8 @@ func parseRunFlags(args []string) (runSettings, error) {
 	fs.IntVar(&rs.regretFirst, "regret-first", 0, "first regret checkpoint T (0: 100, or N with -regret-every N)")
 	fs.Float64Var(&rs.regretGrowth, "regret-growth", 1.5, "ratio between successive regret checkpoints")
 	fs.IntVar(&rs.regretEvery, "regret-every", 0, "a regret checkpoint every N rows instead (0: geometric)")
+	fs.StringVar(&rs.clip, "clip", "auto", "clip regression predictions to the label range seen: auto (on for ratings), on or off")
+	fs.StringVar(&rs.onDiverge, "on-diverge", "reset", "a diverged learner is reset (up to 3 times, then paused) or paused at once: reset or pause")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return rs, err
@@ -112,6 +117,12 @@ func parseRunFlags(args []string) (runSettings, error) {
 	if rs.limit < 0 {
 		return bad("-limit %d: want N ≥ 0", rs.limit)
 	}
+	if rs.clip != "auto" && rs.clip != "on" && rs.clip != "off" {
+		return bad("-clip %q: want auto, on or off", rs.clip)
+	}
+	if rs.onDiverge != "reset" && rs.onDiverge != "pause" {
+		return bad("-on-diverge %q: want reset or pause", rs.onDiverge)
+	}
 	return rs, nil
 }
 
@@ -152,9 +163,10 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 	src.task = task
 
 	cfg := core.Config{Task: task, Delta: rs.delta, Eta: rs.eta}
+	guard := guardSettings(rs, stream.Format(), task)
 	players := make([]*player, len(rs.learners))
 	for i, ln := range rs.learners {
-		l, err := core.NewLearner(ln, cfg)
+		l, err := core.NewGuarded(ln, cfg, guard)
 		if err != nil {
 			return err
 		}
@@ -201,6 +213,7 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 		wall:     time.Since(start),
 		players:  players,
 		regret:   reg,
+		guard:    guard,
 	}
 	if rs.json {
 		return rep.writeJSON(stdout)

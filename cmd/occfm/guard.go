@@ -1,0 +1,65 @@
+package main
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/occfm/occfm/core"
+)
+
+// guardSettings maps -clip and -on-diverge onto the guard every learner of
+// occfm run is wrapped in. -clip auto clips on ratings: a MovieLens file
+// learned as regression.
+func guardSettings(rs runSettings, format core.Format, task core.Task) core.GuardSettings {
+	var g core.GuardSettings
+	switch rs.clip {
+	case "on":
+		g.Clip = true
+	case "auto":
+		g.Clip = format == core.FormatMovieLens && task == core.Regression
+	}
+	if rs.onDiverge == "pause" {
+		g.Resets = -1
+	}
+	return g
+}
+
+// guardReport returns the guard's report of a player's learner (the zero
+// report for a learner that is not guarded).
+func guardReport(p *player) core.GuardReport {
+	if g, ok := p.learner.(*core.Guarded); ok {
+		return g.Report()
+	}
+	return core.GuardReport{}
+}
+
+// writeGuard writes, for every learner the guard acted on, what it did:
+// divergences, resets, a pause, rows not learned, and the first events.
+func writeGuard(w io.Writer, players []*player) {
+	for _, p := range players {
+		r := guardReport(p)
+		if r.Divergences == 0 && r.Refused == 0 {
+			continue
+		}
+		fmt.Fprintf(w, "\n%s: ", p.name)
+		if r.Divergences > 0 {
+			fmt.Fprintf(w, "diverged %d times, reset %d times", r.Divergences, r.Resets)
+			if r.Paused {
+				fmt.Fprintf(w, ", paused at row %s (it stopped learning and predicts the label mean)", commas(r.PausedAt))
+			}
+			if r.Refused > 0 {
+				fmt.Fprint(w, "; ")
+			}
+		}
+		if r.Refused > 0 {
+			fmt.Fprintf(w, "%s rows not learned (a feature beyond ±1e9)", commas(r.Refused))
+		}
+		fmt.Fprintln(w)
+		for _, e := range r.Events {
+			fmt.Fprintf(w, "  %s\n", e)
+		}
+		if r.Divergences > 0 {
+			fmt.Fprintln(w, "  a learning rate too large for the data is the usual cause: try a smaller -eta.")
+		}
+	}
+}

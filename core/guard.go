@@ -1,0 +1,385 @@
+package core
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+)
+
+// GuardSettings configures a Guarded learner. The zero value: no clipping,
+// rows with a feature beyond ±1e9 are not learned, divergence is a smoothed
+// loss 100 times that of the label mean (or a non-finite or absurd
+// prediction, or a failed update), and a diverged learner is reset to a
+// fresh one up to 3 times, then paused.
+type GuardSettings struct {
+	// Clip clamps regression predictions to [min y, max y] over the labels
+	// seen so far (no clipping before the first label, nor for
+	// classification, whose predictions are scores).
+	Clip bool
+	// MaxFeature bounds |xᵢ| for learning: a row with a feature value beyond
+	// it (or not finite) is predicted but not learned from, and counted in
+	// GuardReport.Refused. Such values overflow the products of a
+	// second-order model (x̂x̂ᵀ holds xᵢ²). Zero means 1e9.
+	MaxFeature float64
+	// Factor is the divergence test: the learner has diverged when its
+	// smoothed loss (an exponential moving average over about 500 rows,
+	// after the first 500 rows since the start or the last reset) exceeds
+	// Factor times the smoothed loss of the label mean plus a small floor.
+	// Zero means 100.
+	Factor float64
+	// Resets is how many times a diverged learner is replaced by a fresh
+	// one (same settings) before the guard pauses it instead. Zero means 3;
+	// negative means never reset: pause at the first divergence.
+	Resets int
+}
+
+const (
+	defaultMaxFeature = 1e9
+	defaultFactor     = 100
+	defaultResets     = 3
+	// guardWindow is the span of the smoothed losses and the rows a learner
+	// plays after a start or reset before the loss test applies.
+	guardWindow = 500
+	// guardAbsurd: a prediction more than guardAbsurd times the labels'
+	// scale away from them has diverged whatever the smoothed losses say.
+	guardAbsurd = 1e6
+	// guardEvents is how many events a GuardReport keeps (the first ones).
+	guardEvents = 5
+)
+
+func (s GuardSettings) withDefaults() GuardSettings {
+	if s.MaxFeature == 0 {
+		s.MaxFeature = defaultMaxFeature
+	}
+	if s.Factor == 0 {
+		s.Factor = defaultFactor
+	}
+	switch {
+	case s.Resets == 0:
+		s.Resets = defaultResets
+	case s.Resets < 0:
+		s.Resets = 0
+	}
+	if !(s.MaxFeature > 0) || !(s.Factor > 1) || math.IsInf(s.Factor, 0) {
+		panic("core: invalid GuardSettings: MaxFeature must be positive and Factor finite and above 1")
+	}
+	return s
+}
+
+// GuardEvent is one thing a Guarded learner did about a row.
+type GuardEvent struct {
+	// Row is the 1-based row of the stream, counting every row played.
+	Row int
+	// Kind is "diverged", "reset", "paused" or "refused".
+	Kind string
+	// Msg says what was seen, e.g. "prediction NaN" or "feature 3 = 1e+50
+	// is beyond ±1e+09: row not learned".
+	Msg string
+}
+
+func (e GuardEvent) String() string {
+	return "row " + strconv.Itoa(e.Row) + ": " + e.Kind + ": " + e.Msg
+}
+
+// GuardReport is what a Guarded learner has done so far.
+type GuardReport struct {
+	// Divergences counts the divergences detected, Resets the fresh
+	// learners that replaced a diverged one, Refused the rows not learned
+	// for an out-of-range feature.
+	Divergences, Resets, Refused int
+	// Paused is true once the learner stopped learning; PausedAt is the
+	// row where it did. A paused learner predicts the fallback (the label
+	// mean, or its log-odds for classification).
+	Paused   bool
+	PausedAt int
+	// Events holds the first few events, in order, and the pause.
+	Events []GuardEvent
+}
+
+// Guarded wraps a learner of the registry so that it never emits a NaN or
+// infinite prediction and never stays silently corrupted:
+//
+//   - a row whose features are not finite or beyond MaxFeature is predicted
+//     but not learned, and counted;
+//   - the learner has diverged when its prediction is not finite or more
+//     than 10⁶ label scales away from the labels, when its update panics,
+//     or when its smoothed loss exceeds Factor times that of the running
+//     label mean (see GuardSettings);
+//   - a diverged learner is replaced by a fresh one with the same settings
+//     (Resets times at most), then paused: it stops learning and predicts
+//     the fallback, the running label mean (for classification, the
+//     smoothed log-odds of the positive rate);
+//   - with Clip, regression predictions are clamped to the range of the
+//     labels seen so far.
+//
+// Every event is counted and reported (Report): nothing is dropped
+// silently. The prediction for a row on which the learner diverges is the
+// fallback. Guarded implements Learner; Play uses its PredictUpdate, which
+// computes the inner learner's prediction once per row.
+type Guarded struct {
+	set   GuardSettings
+	name  string
+	task  Task
+	loss  Loss
+	fresh func() Learner
+	inner Learner
+
+	rows  int // rows played
+	since int // rows learned by the current inner learner
+
+	// Labels seen: count, running mean, range.
+	n      int
+	mean   float64
+	lo, hi float64
+
+	// Smoothed losses of the learner and of the fallback.
+	eL, eB float64
+
+	rep GuardReport
+}
+
+// NewGuarded returns the named learner of the registry for c, guarded by s.
+func NewGuarded(name string, c Config, s GuardSettings) (*Guarded, error) {
+	spec, ok := registry[name]
+	if !ok {
+		_, err := NewLearner(name, c)
+		return nil, err
+	}
+	fresh := func() Learner { return spec.New(c) }
+	return &Guarded{set: s.withDefaults(), name: name, task: c.Task, loss: c.LossOf(), fresh: fresh, inner: fresh()}, nil
+}
+
+// Learner returns the learner the guard currently wraps (a fresh one after
+// a reset), for views that inspect it.
+func (g *Guarded) Learner() Learner { return g.inner }
+
+// Name returns the learner's registry name.
+func (g *Guarded) Name() string { return g.name }
+
+// Clipping reports whether the guard clips the predictions: Clip is set
+// and the task is regression.
+func (g *Guarded) Clipping() bool { return g.set.Clip && g.task == Regression }
+
+// Config returns the inner learner's settings when it reports them.
+func (g *Guarded) Config() Config {
+	if c, ok := g.inner.(Configured); ok {
+		return c.Config()
+	}
+	return Config{Task: g.task}
+}
+
+// Report returns what the guard has done so far. Its Events are a copy.
+func (g *Guarded) Report() GuardReport {
+	r := g.rep
+	r.Events = append([]GuardEvent(nil), g.rep.Events...)
+	return r
+}
+
+// Predict returns the inner learner's prediction for x, made safe: the
+// fallback when the learner is paused or its prediction is not finite or
+// absurd, clipped to the label range with Clip. It changes nothing.
+func (g *Guarded) Predict(x Sparse) float64 {
+	if g.rep.Paused {
+		return g.fallback()
+	}
+	raw, _ := g.predict(x)
+	if g.absurd(raw) {
+		return g.fallback()
+	}
+	return g.clip(raw)
+}
+
+// Update learns from (x, y) as PredictUpdate does.
+func (g *Guarded) Update(x Sparse, y float64) { g.PredictUpdate(x, y) }
+
+// PredictUpdate plays one round: it returns the safe prediction for x (as
+// Predict), then learns from (x, y), checking for divergence. Play calls
+// it instead of Predict and Update.
+func (g *Guarded) PredictUpdate(x Sparse, y float64) float64 {
+	g.rows++
+	if g.rep.Paused {
+		out := g.fallback()
+		g.observe(y)
+		return out
+	}
+	fb := g.fallback()
+	raw, msg := g.predict(x)
+	if i, v, bad := g.badFeature(x); bad {
+		// The row is the problem, not the learner: a prediction it spoils
+		// is replaced, and the row is not learned.
+		g.rep.Refused++
+		g.event("refused", "feature "+strconv.Itoa(i+1)+" = "+fmtFloat(v)+" is beyond ±"+fmtFloat(g.set.MaxFeature)+": row predicted, not learned")
+		if msg != "" || g.absurd(raw) {
+			raw = fb
+		}
+		g.observe(y)
+		return g.clip(raw)
+	}
+	out := raw
+	diverged := msg != ""
+	if !diverged && g.absurd(raw) {
+		diverged = true
+		msg = "prediction " + fmtFloat(raw) + g.scaleText()
+	}
+	if diverged {
+		out = fb
+	}
+	out = g.clip(out)
+
+	if !diverged {
+		// The smoothed losses, on the learner's own prediction (not
+		// clipped: clipping would hide a divergence).
+		const a = 2.0 / (guardWindow + 1)
+		g.eL += a * (g.loss.Value(raw, y) - g.eL)
+		g.eB += a * (g.loss.Value(fb, y) - g.eB)
+		if g.since >= guardWindow && g.eL > g.set.Factor*(g.eB+g.floor()) {
+			diverged = true
+			msg = "smoothed loss " + fmtFloat(g.eL) + " is over " + fmtFloat(g.set.Factor) + "× that of the label mean (" + fmtFloat(g.eB) + ")"
+		}
+	}
+	if !diverged {
+		if err := g.update(x, y); err != "" {
+			diverged = true
+			msg = "update failed: " + err
+		} else {
+			g.since++
+		}
+	}
+	if diverged {
+		g.diverge(msg)
+	}
+	g.observe(y)
+	return out
+}
+
+// predict calls the inner learner's Predict, turning a panic into a message;
+// msg is also set for a prediction that is not finite.
+func (g *Guarded) predict(x Sparse) (raw float64, msg string) {
+	defer func() {
+		if r := recover(); r != nil {
+			raw, msg = math.NaN(), "prediction failed: "+fmt.Sprint(r)
+		}
+	}()
+	raw = g.inner.Predict(x)
+	if math.IsNaN(raw) || math.IsInf(raw, 0) {
+		return raw, "prediction " + fmtFloat(raw)
+	}
+	return raw, ""
+}
+
+// update calls the inner learner's Update, turning a panic into a message.
+func (g *Guarded) update(x Sparse, y float64) (msg string) {
+	defer func() {
+		if r := recover(); r != nil {
+			msg = fmt.Sprint(r)
+		}
+	}()
+	g.inner.Update(x, y)
+	return ""
+}
+
+// diverge records a divergence and resets or pauses the learner.
+func (g *Guarded) diverge(msg string) {
+	g.rep.Divergences++
+	g.event("diverged", msg)
+	if g.rep.Resets < g.set.Resets {
+		g.rep.Resets++
+		g.inner = g.fresh()
+		g.since = 0
+		g.eL, g.eB = 0, 0
+		g.event("reset", "a fresh "+g.name+" replaces it (reset "+strconv.Itoa(g.rep.Resets)+" of "+strconv.Itoa(g.set.Resets)+")")
+		return
+	}
+	g.rep.Paused, g.rep.PausedAt = true, g.rows
+	g.inner = g.fresh() // drop the corrupted state
+	g.event("paused", "it stops learning and predicts the label mean from now on")
+}
+
+// event records an event if fewer than guardEvents are kept; the pause,
+// which ends the learning, is always kept.
+func (g *Guarded) event(kind, msg string) {
+	if len(g.rep.Events) < guardEvents || kind == "paused" {
+		g.rep.Events = append(g.rep.Events, GuardEvent{Row: g.rows, Kind: kind, Msg: msg})
+	}
+}
+
+// observe adds a label to the running mean and range.
+func (g *Guarded) observe(y float64) {
+	if math.IsNaN(y) || math.IsInf(y, 0) {
+		return
+	}
+	g.n++
+	g.mean += (y - g.mean) / float64(g.n)
+	if g.n == 1 || y < g.lo {
+		g.lo = y
+	}
+	if g.n == 1 || y > g.hi {
+		g.hi = y
+	}
+}
+
+// fallback is the prediction of the label mean: the mean for regression,
+// the log-odds of the smoothed positive rate for classification (labels
+// ±1), 0 before any label.
+func (g *Guarded) fallback() float64 {
+	if g.n == 0 {
+		return 0
+	}
+	if g.task == Classification {
+		pos := float64(g.n) * (1 + g.mean) / 2
+		return math.Log((pos + 0.5) / (float64(g.n) - pos + 0.5))
+	}
+	return g.mean
+}
+
+// scale is the labels' scale: max(|lo|, |hi|, hi − lo, 1).
+func (g *Guarded) scale() float64 {
+	if g.n == 0 {
+		return 1
+	}
+	return max(math.Abs(g.lo), math.Abs(g.hi), g.hi-g.lo, 1)
+}
+
+// absurd reports a prediction that is not finite or beyond 10⁶ label
+// scales.
+func (g *Guarded) absurd(raw float64) bool {
+	return !(math.Abs(raw) <= guardAbsurd*g.scale())
+}
+
+func (g *Guarded) scaleText() string {
+	if g.n == 0 {
+		return " is absurd"
+	}
+	return " is far outside the labels seen ([" + fmtFloat(g.lo) + ", " + fmtFloat(g.hi) + "])"
+}
+
+// floor keeps the loss test meaningful when the label mean is nearly
+// perfect (constant labels): 1 % of the labels' squared scale, or 0.01 for
+// the logistic loss.
+func (g *Guarded) floor() float64 {
+	if g.loss == Squared {
+		s := g.scale()
+		return 0.01 * s * s
+	}
+	return 0.01
+}
+
+func (g *Guarded) clip(v float64) float64 {
+	if !g.Clipping() || g.n == 0 {
+		return v
+	}
+	return min(max(v, g.lo), g.hi)
+}
+
+// badFeature returns the first feature of x that is not finite or beyond
+// MaxFeature.
+func (g *Guarded) badFeature(x Sparse) (int, float64, bool) {
+	for k, v := range x.Val {
+		if !(math.Abs(v) <= g.set.MaxFeature) {
+			return x.Ind[k], v, true
+		}
+	}
+	return 0, 0, false
+}
+
+func fmtFloat(v float64) string { return strconv.FormatFloat(v, 'g', 4, 64) }

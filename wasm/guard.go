@@ -1,0 +1,65 @@
+package main
+
+import "github.com/occfm/occfm/core"
+
+// guardSettings maps the config's clip and onDiverge onto the guard every
+// learner of a session is wrapped in (core.Guarded), as the CLI's -clip and
+// -on-diverge do. Clip auto is on for ratings: the ratings demo, or a
+// MovieLens file learned as regression.
+func (s *session) guardSettings(t core.Task) core.GuardSettings {
+	var g core.GuardSettings
+	switch s.cfg.Clip {
+	case "on":
+		g.Clip = true
+	case "", "auto":
+		ratings := s.cfg.Source == "demo" && s.cfg.Demo == "ratings" ||
+			s.stream != nil && s.stream.Format() == core.FormatMovieLens
+		g.Clip = ratings && t == core.Regression
+	}
+	if s.cfg.OnDiverge == "pause" {
+		g.Resets = -1
+	}
+	return g
+}
+
+// guardStatus is what a learner's guard did, in a snapshot (omitted when
+// it did nothing): divergences, resets, rows not learned, the row where
+// the learner was paused (0: it was not), and the first events.
+type guardStatus struct {
+	Divergences int      `json:"divergences"`
+	Resets      int      `json:"resets"`
+	Refused     int      `json:"refused"`
+	PausedAt    int      `json:"pausedAt,omitempty"`
+	Events      []string `json:"events"`
+}
+
+// guardStatusOf returns whether a player's predictions are clipped, and
+// its guard's status when the guard did anything.
+func guardStatusOf(p *player) (clip bool, st *guardStatus) {
+	g, ok := p.learner.(*core.Guarded)
+	if !ok {
+		return false, nil
+	}
+	clip = g.Clipping()
+	r := g.Report()
+	if r.Divergences == 0 && r.Refused == 0 {
+		return clip, nil
+	}
+	st = &guardStatus{Divergences: r.Divergences, Resets: r.Resets, Refused: r.Refused, Events: []string{}}
+	if r.Paused {
+		st.PausedAt = r.PausedAt
+	}
+	for _, e := range r.Events {
+		st.Events = append(st.Events, e.String())
+	}
+	return clip, st
+}
+
+// inner returns the learner a player's guard wraps, for the views that
+// inspect the model.
+func (p *player) inner() core.Learner {
+	if g, ok := p.learner.(*core.Guarded); ok {
+		return g.Learner()
+	}
+	return p.learner
+}
