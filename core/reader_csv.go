@@ -191,7 +191,7 @@ func (s *Stream) setupCSV(data []int, roles map[string]Role, recognising bool) e
 	// Summarise the rows read ahead.
 	rows := data[1:]
 	if len(rows) == 0 {
-		return fmt.Errorf("core: %s: no data rows after the CSV header", s.name)
+		return fmt.Errorf("core: %s:%d: no data rows after the CSV header %s, want at least one row", s.name, headerLine, quote(header))
 	}
 	stats := make([]csvStats, n)
 	for j := range stats {
@@ -379,7 +379,7 @@ func (s *Stream) nextCSV(line []byte, ex *Example) *ParseError {
 			}
 			y, ok := parseNumber(v)
 			if !ok {
-				return s.parseError(col.field, notANumber(v))
+				return s.parseError(col.field, labelNotANumber(v))
 			}
 			ex.Y = y
 		case RoleNumeric:
@@ -418,8 +418,7 @@ func (s *Stream) recognise(data []int, roles map[string]Role) error {
 	first := s.pendingText(data[0])
 	if n := movieLensHeader(first); n > 0 {
 		s.setMovieLens(",", n)
-		s.pending[data[0]].skip = true
-		return nil
+		return s.skipHeader(data)
 	}
 	// mostly reports whether at least 90 % of the data lines satisfy ok.
 	mostly := func(ok func([]byte) bool) bool {

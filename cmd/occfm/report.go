@@ -24,6 +24,7 @@ type report struct {
 	wall     time.Duration
 	players  []*player
 	regret   *core.Regret // nil without -regret
+	bad      *core.BadRows
 }
 
 // record is one learner's line of -json output. Metrics that do not apply
@@ -54,6 +55,10 @@ type record struct {
 	// last six (sub-linear regret: below 1).
 	Regret      []regretRecord `json:"regret,omitempty"`
 	RegretSlope *number        `json:"regret_slope,omitempty"`
+	// The rows skipped by -on-error skip, with the first few reasons.
+	OnError      string   `json:"on_error"`
+	Skipped      int      `json:"skipped"`
+	SkippedFirst []string `json:"skipped_first,omitempty"`
 }
 
 // regretRecord is one regret checkpoint of one learner: the true regret
@@ -117,6 +122,13 @@ func (r report) record(p *player) record {
 		UpdatesPerSec: number(updatesPerSec(s.Rows, p.elapsed)),
 		WallSeconds:   number(r.wall.Seconds()),
 		AvgLoss:       number(s.AvgLoss),
+		OnError:       r.settings.onError.String(),
+	}
+	if r.bad != nil {
+		rec.Skipped = r.bad.Skipped
+		if r.bad.Skipped > 0 {
+			rec.SkippedFirst = r.bad.Reasons()
+		}
 	}
 	if r.regret != nil {
 		i := slices.Index(r.players, p)
@@ -162,6 +174,9 @@ func (r report) writeText(w io.Writer) error {
 	fmt.Fprintf(tw, "data\t%s\n", r.data)
 	fmt.Fprintf(tw, "layout\t%s\n", r.layout)
 	fmt.Fprintf(tw, "rows\t%s, %s\n", rows, order)
+	if r.settings.onError == core.Skip && r.bad != nil {
+		writeSkipped(tw, r.bad)
+	}
 	fmt.Fprintf(tw, "features\t%s\n", commas(r.features))
 	fmt.Fprintf(tw, "task\t%s, %s loss\n", r.task, r.task.Loss())
 	for _, p := range r.players {
