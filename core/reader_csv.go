@@ -60,7 +60,7 @@ func (c *csvLayout) split(line []byte) (int, string) {
 			for {
 				j := bytes.IndexByte(line[i:], '"')
 				if j < 0 {
-					return len(c.ends) + 1, "quoted field is not closed (a field cannot span lines)"
+					return len(c.ends) + 1, "quoted field is not closed: want a closing quote on the same line (a field cannot span lines)"
 				}
 				c.buf = append(c.buf, line[i:i+j]...)
 				i += j + 1
@@ -79,7 +79,7 @@ func (c *csvLayout) split(line []byte) (int, string) {
 				return len(c.ends), ""
 			}
 			if line[i] != sep {
-				return len(c.ends), "unexpected text after the closing quote"
+				return len(c.ends), "unexpected text after the closing quote, want " + strconv.Quote(string(sep)) + " or the end of the line"
 			}
 			i++
 			continue
@@ -213,7 +213,10 @@ func (s *Stream) setupCSV(data []int, roles map[string]Role, recognising bool) e
 			st.values++
 			x, ok := parseNumber(v)
 			if !ok {
-				st.numeric, st.integer = false, false
+				// NaN or Inf in a column of numbers leaves it numeric:
+				// the row is malformed, not the column categorical.
+				st.numeric = st.numeric && nonFinite(v)
+				st.integer = false
 				continue
 			}
 			st.maxAbs = max(st.maxAbs, x, -x)

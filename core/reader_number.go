@@ -93,12 +93,17 @@ func notANumber(b []byte) string {
 	if len(b) == 0 {
 		return "is empty, want a number"
 	}
-	if v, err := strconv.ParseFloat(string(b), 64); err == nil || errorIsRange(err) {
-		if math.IsInf(v, 0) || math.IsNaN(v) {
-			return quote(b) + " is not a finite number (NaN and infinities are not allowed)"
-		}
+	if nonFinite(b) {
+		return quote(b) + " is not a finite number (want a finite number; leave a missing value empty)"
 	}
 	return quote(b) + " is not a number"
+}
+
+// nonFinite reports whether b is a number that is not finite: NaN, an
+// infinity, or out of the float64 range ("1e999").
+func nonFinite(b []byte) bool {
+	v, err := strconv.ParseFloat(string(b), 64)
+	return (err == nil || errorIsRange(err)) && (math.IsInf(v, 0) || math.IsNaN(v))
 }
 
 // labelNotANumber is notANumber for a label, with a hint for class names

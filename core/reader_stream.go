@@ -123,7 +123,9 @@ type pendingLine struct {
 //   - A column named timestamp, time, date or datetime is ignored.
 //   - A column named like an ID (id, user, item, *_id, *-id, *Id, *ID) whose
 //     values are all integers is categorical.
-//   - A column whose values are all numbers is numeric.
+//   - A column whose values are all numbers is numeric. NaN and Inf count
+//     as numbers here, so that a row holding one is malformed (a
+//     ParseError), rather than the column categorical.
 //   - Any other column, including one with no values in the rows read
 //     ahead, is categorical, even if it holds free text with a new value on
 //     every row: each distinct value becomes a feature.
@@ -433,9 +435,6 @@ func (s *Stream) wrap(err error) error {
 	hint := ""
 	if errors.Is(err, io.ErrUnexpectedEOF) {
 		hint = ": the file is cut short (truncated)"
-		if s.phys > 0 {
-			hint += "; the rows before were read"
-		}
 	}
 	if s.gzipped && !strings.HasPrefix(err.Error(), "gzip: ") {
 		return fmt.Errorf("core: %s: gzip: %w%s", where, err, hint)

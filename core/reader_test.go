@@ -259,8 +259,8 @@ var streamCases = []streamCase{
 		errs: []string{
 			`core: data.csv:3: field "rating": "five" is not a number (want a number: -1/+1 or 0/1 for two classes, any number for regression)`,
 			`core: data.csv:4: row: has 1 fields, want 2 as in the header`,
-			`core: data.csv:5: field 1: quoted field is not closed (a field cannot span lines)`,
-			`core: data.csv:6: field 2: unexpected text after the closing quote`,
+			`core: data.csv:5: field 1: quoted field is not closed: want a closing quote on the same line (a field cannot span lines)`,
+			`core: data.csv:6: field 2: unexpected text after the closing quote, want "," or the end of the line`,
 			`core: data.csv:7: field "rating": label is empty, want a number`,
 		},
 	},
@@ -292,7 +292,7 @@ var streamCases = []streamCase{
 			`core: t.svm:4: label: "x" is not a number (want a number: -1/+1 or 0/1 for two classes, any number for regression)`,
 			`core: t.svm:5: field 2: value of index 2 "abc" is not a number`,
 			`core: t.svm:6: field 3: index 2 repeated (want each index once per row)`,
-			`core: t.svm:7: field 2: value of index 2 "inf" is not a finite number (NaN and infinities are not allowed)`,
+			`core: t.svm:7: field 2: value of index 2 "inf" is not a finite number (want a finite number; leave a missing value empty)`,
 		},
 	},
 }
@@ -447,7 +447,7 @@ func TestStreamTruncatedGzip(t *testing.T) {
 			t.Errorf("cut %d: parse errors %v", cut, errs)
 		}
 		// The line is the one after the last complete line read.
-		want := "core: cut.gz:" + itoa(len(got)+1) + ": gzip: unexpected EOF: the file is cut short (truncated); the rows before were read"
+		want := "core: cut.gz:" + itoa(len(got)+1) + ": gzip: unexpected EOF: the file is cut short (truncated)"
 		if end.Error() != want {
 			t.Errorf("cut %d: error\n%s\nwant\n%s", cut, end, want)
 		}
