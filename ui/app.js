@@ -1012,7 +1012,7 @@ function showError(message) {
 function renderSkipped() {
   const box = document.getElementById("skipped");
   const n = session.skipped;
-  box.hidden = !(n > 0);
+  if (box.hidden !== !(n > 0)) box.hidden = !(n > 0);
   if (!(n > 0)) return;
   const first = session.skippedFirst;
   const head = `${n.toLocaleString("en-US")} ${n === 1 ? "row" : "rows"} skipped` + (first.length ? ` — first: ${first[0]}` : "");
