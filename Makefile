@@ -4,14 +4,16 @@ GOROOT   := $(shell $(GO) env GOROOT)
 WASMEXEC := $(GOROOT)/lib/wasm/go_js_wasm_exec
 ADDR     ?= 127.0.0.1:8080
 FUZZTIME ?= 30s
+FUZZTIME_SHORT ?= 4s
 
-.PHONY: all test test-native test-wasm test-e2e vet dist serve bench fuzz paper clean
+.PHONY: all test test-native test-wasm test-fuzz test-e2e vet dist serve bench fuzz paper clean
 
 all: dist
 
-## test: go vet (native and js/wasm), go test natively and under wasm, and
-## the page end to end in headless Chromium.
-test: vet test-native test-wasm test-e2e
+## test: go vet (native and js/wasm), go test natively and under wasm, each
+## reader fuzz target for $(FUZZTIME_SHORT), and the page end to end in
+## headless Chromium.
+test: vet test-native test-wasm test-fuzz test-e2e
 
 vet:
 	$(GO) vet ./...
@@ -78,11 +80,15 @@ bench: dist
 	OCCFM_BENCH=bench-results OCCFM_BENCH_SECONDS=$(BENCH_SECONDS) \
 		$(GO) test -tags e2e -count=1 -v -timeout 90m -run '^TestBench$$' .
 
-## fuzz: run every reader fuzz target for $(FUZZTIME).
+## fuzz: run every reader fuzz target for $(FUZZTIME) (seeds: core/testdata
+## and testdata/bad). test-fuzz is the same, briefly, for make test.
 fuzz:
 	for t in $$($(GO) test -list 'Fuzz.*' ./core | grep ^Fuzz); do \
 		$(GO) test -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZTIME) ./core || exit 1; \
 	done
+
+test-fuzz:
+	$(MAKE) fuzz FUZZTIME=$(FUZZTIME_SHORT)
 
 clean:
 	rm -rf dist

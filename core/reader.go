@@ -65,7 +65,7 @@ type ParseError struct {
 }
 
 func (e *ParseError) Error() string {
-	return "core: " + e.File + ":" + itoa(e.Line) + ": " + e.Field + ": " + e.Msg
+	return "core: " + e.Reason()
 }
 
 func itoa(n int) string {

@@ -60,7 +60,7 @@ func (c *csvLayout) split(line []byte) (int, string) {
 			for {
 				j := bytes.IndexByte(line[i:], '"')
 				if j < 0 {
-					return len(c.ends) + 1, "quoted field is not closed (a field cannot span lines)"
+					return len(c.ends) + 1, "quoted field is not closed: want a closing quote on the same line (a field cannot span lines)"
 				}
 				c.buf = append(c.buf, line[i:i+j]...)
 				i += j + 1
@@ -79,7 +79,7 @@ func (c *csvLayout) split(line []byte) (int, string) {
 				return len(c.ends), ""
 			}
 			if line[i] != sep {
-				return len(c.ends), "unexpected text after the closing quote"
+				return len(c.ends), "unexpected text after the closing quote, want " + strconv.Quote(string(sep)) + " or the end of the line"
 			}
 			i++
 			continue
@@ -191,7 +191,7 @@ func (s *Stream) setupCSV(data []int, roles map[string]Role, recognising bool) e
 	// Summarise the rows read ahead.
 	rows := data[1:]
 	if len(rows) == 0 {
-		return fmt.Errorf("core: %s: no data rows after the CSV header", s.name)
+		return fmt.Errorf("core: %s:%d: no data rows after the CSV header %s, want at least one row", s.name, headerLine, quote(header))
 	}
 	stats := make([]csvStats, n)
 	for j := range stats {
@@ -213,7 +213,10 @@ func (s *Stream) setupCSV(data []int, roles map[string]Role, recognising bool) e
 			st.values++
 			x, ok := parseNumber(v)
 			if !ok {
-				st.numeric, st.integer = false, false
+				// NaN or Inf in a column of numbers leaves it numeric:
+				// the row is malformed, not the column categorical.
+				st.numeric = st.numeric && nonFinite(v)
+				st.integer = false
 				continue
 			}
 			st.maxAbs = max(st.maxAbs, x, -x)
@@ -379,7 +382,7 @@ func (s *Stream) nextCSV(line []byte, ex *Example) *ParseError {
 			}
 			y, ok := parseNumber(v)
 			if !ok {
-				return s.parseError(col.field, notANumber(v))
+				return s.parseError(col.field, labelNotANumber(v))
 			}
 			ex.Y = y
 		case RoleNumeric:
@@ -418,8 +421,7 @@ func (s *Stream) recognise(data []int, roles map[string]Role) error {
 	first := s.pendingText(data[0])
 	if n := movieLensHeader(first); n > 0 {
 		s.setMovieLens(",", n)
-		s.pending[data[0]].skip = true
-		return nil
+		return s.skipHeader(data)
 	}
 	// mostly reports whether at least 90 % of the data lines satisfy ok.
 	mostly := func(ok func([]byte) bool) bool {

@@ -10,14 +10,19 @@ import (
 	"testing"
 )
 
-// addSeeds adds every file of testdata/reader to the seed corpus of f.
+// addSeeds adds every file of testdata/reader and of the repository's
+// testdata/bad (bad inputs) to the seed corpus of f.
 func addSeeds(f *testing.F) {
-	paths, err := filepath.Glob(filepath.Join("testdata", "reader", "*"))
-	if err != nil {
-		f.Fatal(err)
-	}
-	if len(paths) == 0 {
-		f.Fatal("no seed files in testdata/reader")
+	var paths []string
+	for _, dir := range []string{filepath.Join("testdata", "reader"), filepath.Join("..", "testdata", "bad")} {
+		p, err := filepath.Glob(filepath.Join(dir, "*"))
+		if err != nil {
+			f.Fatal(err)
+		}
+		if len(p) == 0 {
+			f.Fatalf("no seed files in %s", dir)
+		}
+		paths = append(paths, p...)
 	}
 	for _, p := range paths {
 		b, err := os.ReadFile(p)
@@ -106,6 +111,7 @@ func checkStream(t *testing.T, data []byte, set ReaderSettings) outcome {
 		}
 	}
 	o.examples, o.parseErrs = exs, perrs
+	checkSkip(t, data, set, o)
 	// LibSVM indices can make Dim huge ("1 2000000000:1"): name a few.
 	for i := range min(s.Dim(), 1000) {
 		o.names = append(o.names, s.FeatureName(i))
@@ -167,4 +173,46 @@ func FuzzStream(f *testing.F) {
 			t.Fatalf("plain and gzip readings differ:\n%+v\n%+v", plain, zipped)
 		}
 	})
+}
+
+// checkSkip reads data again through a BadRows that skips, mapping the
+// labels to a binary task as the command line and the page do: it skips
+// exactly the malformed rows and the labels outside {−1, 0, 1}, and keeps
+// the first reasons in order.
+func checkSkip(t *testing.T, data []byte, set ReaderSettings, o outcome) {
+	s, err := newStream(bytes.NewReader(data), set, fuzzLineLimit)
+	if err != nil {
+		t.Fatalf("NewStream failed on a second reading: %v", err)
+	}
+	bad := &BadRows{Policy: Skip}
+	rows, badLabels := 0, 0
+	var ex Example
+	for {
+		err := s.Next(&ex)
+		if bad.Skip(err) {
+			continue
+		}
+		if err != nil {
+			break
+		}
+		if _, err := bad.Label(Classification, s.Name(), s.Line(), ex.Y); bad.Skip(err) {
+			badLabels++
+			continue
+		} else if err != nil {
+			t.Fatalf("Label: %v under Skip", err)
+		}
+		rows++
+	}
+	if bad.Skipped != len(o.parseErrs)+badLabels || rows+badLabels != len(o.examples) {
+		t.Fatalf("skip: %d rows, %d skipped (%d labels); a plain reading has %d examples and %d parse errors",
+			rows, bad.Skipped, badLabels, len(o.examples), len(o.parseErrs))
+	}
+	for i, e := range bad.First {
+		if i < len(o.parseErrs) && badLabels == 0 && e.Error() != o.parseErrs[i] {
+			t.Fatalf("skip: reason %d = %q, want %q", i, e.Error(), o.parseErrs[i])
+		}
+	}
+	if len(bad.First) != min(bad.Skipped, MaxReasons) {
+		t.Fatalf("skip: %d reasons kept of %d", len(bad.First), bad.Skipped)
+	}
 }

@@ -1,6 +1,9 @@
 package core
 
-import "bytes"
+import (
+	"bytes"
+	"strings"
+)
 
 // nextLibSVM parses one LibSVM line into ex and grows the feature space.
 func (s *Stream) nextLibSVM(line []byte, ex *Example) *ParseError {
@@ -16,7 +19,9 @@ func (s *Stream) nextLibSVM(line []byte, ex *Example) *ParseError {
 
 // parseLibSVM parses the LibSVM line "label idx:val idx:val … [# comment]"
 // into ex, which must be empty. Tokens are separated by spaces or tabs;
-// qid:… tokens are ignored, and features with value 0 are dropped. It
+// qid:… tokens are ignored, and features with value 0 are dropped. Indices
+// may come in any order: ex.X is sorted by index, so that an unsorted row
+// reads exactly as the sorted one. It
 // returns the largest 1-based index (0 if none), or the field and message of
 // the first error.
 func parseLibSVM(line []byte, ex *Example) (maxIdx int, field, msg string) {
@@ -34,10 +39,11 @@ func parseLibSVM(line []byte, ex *Example) (maxIdx int, field, msg string) {
 	label := token()
 	y, ok := parseNumber(label)
 	if !ok {
-		return 0, "label", notANumber(label) + " (want a number such as -1, +1, 0 or 2.5)"
+		return 0, "label", labelNotANumber(label)
 	}
 	ex.Y = y
 	top := 0 // largest stored index: a larger one cannot be a repeat
+	unsorted := false
 	for f := 2; ; f++ {
 		tok := token()
 		if len(tok) == 0 || tok[0] == '#' {
@@ -45,7 +51,7 @@ func parseLibSVM(line []byte, ex *Example) (maxIdx int, field, msg string) {
 		}
 		c := bytes.IndexByte(tok, ':')
 		if c < 0 {
-			return 0, "field " + itoa(f), quote(tok) + " is not index:value"
+			return 0, "field " + itoa(f), quote(tok) + " is not index:value (e.g. 3:0.5)"
 		}
 		ib, vb := tok[:c], tok[c+1:]
 		if string(ib) == "qid" {
@@ -53,11 +59,15 @@ func parseLibSVM(line []byte, ex *Example) (maxIdx int, field, msg string) {
 		}
 		idx, ok := parseIndex(ib)
 		if !ok {
-			return 0, "field " + itoa(f), "index " + quote(ib) + " is not an integer in [1, " + itoa(maxLibSVMIndex) + "]"
+			want := "want an integer in [1, " + itoa(maxLibSVMIndex) + "]"
+			if isUint(ib) && strings.Trim(string(ib), "0") == "" {
+				return 0, "field " + itoa(f), "index 0: LibSVM indices are 1-based (" + want + ")"
+			}
+			return 0, "field " + itoa(f), "index " + quote(ib) + " is not a feature index (" + want + ")"
 		}
 		v, ok := parseNumber(vb)
 		if !ok {
-			return 0, "field " + itoa(f), "value " + notANumber(vb)
+			return 0, "field " + itoa(f), "value of index " + itoa(idx) + " " + notANumber(vb)
 		}
 		maxIdx = max(maxIdx, idx)
 		if v == 0 {
@@ -66,13 +76,28 @@ func parseLibSVM(line []byte, ex *Example) (maxIdx int, field, msg string) {
 		if idx <= top {
 			for _, j := range ex.X.Ind {
 				if j == idx-1 {
-					return 0, "field " + itoa(f), "index " + itoa(idx) + " repeated"
+					return 0, "field " + itoa(f), "index " + itoa(idx) + " repeated (want each index once per row)"
 				}
 			}
+			unsorted = true
 		}
 		top = max(top, idx)
 		ex.X.Ind = append(ex.X.Ind, idx-1)
 		ex.X.Val = append(ex.X.Val, v)
 	}
+	if unsorted {
+		sortSparse(ex.X)
+	}
 	return maxIdx, "", ""
+}
+
+// sortSparse sorts x by increasing index, an insertion sort: a LibSVM row
+// with unsorted indices is rare and usually almost sorted.
+func sortSparse(x Sparse) {
+	for i := 1; i < len(x.Ind); i++ {
+		for j := i; j > 0 && x.Ind[j-1] > x.Ind[j]; j-- {
+			x.Ind[j-1], x.Ind[j] = x.Ind[j], x.Ind[j-1]
+			x.Val[j-1], x.Val[j] = x.Val[j], x.Val[j-1]
+		}
+	}
 }

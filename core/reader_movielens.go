@@ -128,8 +128,7 @@ func (s *Stream) forceMovieLens(data []int) error {
 	first := s.pendingText(data[0])
 	if n := movieLensHeader(first); n > 0 {
 		s.setMovieLens(",", n)
-		s.pending[data[0]].skip = true
-		return nil
+		return s.skipHeader(data)
 	}
 	var sep string
 	switch {
@@ -150,7 +149,18 @@ func (s *Stream) forceMovieLens(data []int) error {
 	}
 	s.setMovieLens(sep, n)
 	if !isUint(f[0]) {
-		s.pending[data[0]].skip = true
+		return s.skipHeader(data)
+	}
+	return nil
+}
+
+// skipHeader marks the first data line read ahead as a header for Next to
+// skip. A header without rows is an error.
+func (s *Stream) skipHeader(data []int) error {
+	s.pending[data[0]].skip = true
+	if len(data) == 1 {
+		return fmt.Errorf("core: %s:%d: no data rows after the header %s, want at least one row",
+			s.name, s.pending[data[0]].line, quote(s.pendingText(data[0])))
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package core
 import (
 	"math"
 	"strconv"
+	"strings"
 )
 
 // pow10 holds the powers of ten that float64 represents exactly.
@@ -85,14 +86,34 @@ slow:
 	return v, true
 }
 
-// notANumber describes why parseNumber rejected b, for error messages.
+// notANumber describes why parseNumber rejected b, for error messages: it
+// is empty, not finite (NaN, Inf, or out of the float64 range) or not a
+// number.
 func notANumber(b []byte) string {
-	if v, err := strconv.ParseFloat(string(b), 64); err == nil || errorIsRange(err) {
-		if math.IsInf(v, 0) || math.IsNaN(v) {
-			return quote(b) + " is not a finite number"
-		}
+	if len(b) == 0 {
+		return "is empty, want a number"
+	}
+	if nonFinite(b) {
+		return quote(b) + " is not a finite number (want a finite number; leave a missing value empty)"
 	}
 	return quote(b) + " is not a number"
+}
+
+// nonFinite reports whether b is a number that is not finite: NaN, an
+// infinity, or out of the float64 range ("1e999").
+func nonFinite(b []byte) bool {
+	v, err := strconv.ParseFloat(string(b), 64)
+	return (err == nil || errorIsRange(err)) && (math.IsInf(v, 0) || math.IsNaN(v))
+}
+
+// labelNotANumber is notANumber for a label, with a hint for class names
+// such as "spam" or "yes".
+func labelNotANumber(b []byte) string {
+	msg := notANumber(b)
+	if strings.HasSuffix(msg, " is not a number") {
+		msg += " (want a number: -1/+1 or 0/1 for two classes, any number for regression)"
+	}
+	return msg
 }
 
 func errorIsRange(err error) bool {

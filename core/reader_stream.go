@@ -123,7 +123,9 @@ type pendingLine struct {
 //   - A column named timestamp, time, date or datetime is ignored.
 //   - A column named like an ID (id, user, item, *_id, *-id, *Id, *ID) whose
 //     values are all integers is categorical.
-//   - A column whose values are all numbers is numeric.
+//   - A column whose values are all numbers is numeric. NaN and Inf count
+//     as numbers here, so that a row holding one is malformed (a
+//     ParseError), rather than the column categorical.
 //   - Any other column, including one with no values in the rows read
 //     ahead, is categorical, even if it holds free text with a new value on
 //     every row: each distinct value becomes a feature.
@@ -134,10 +136,11 @@ type pendingLine struct {
 // categorical cell is a missing feature: it is omitted.
 //
 // NewStream returns an error for a format it cannot recognise (binary data,
-// text that is none of the above), for an empty input (except with Format
-// libsvm, which reads nothing ahead: Next then returns io.EOF), for a CSV
-// header without rows, for roles that name no column, and for a read or
-// gzip error before the first data line.
+// text that is none of the above), for an input with no data line (empty,
+// or only blank lines and comments), for a CSV or MovieLens header without
+// rows, for roles that name no column, and for a read or gzip error before
+// the first data line. With Format libsvm it reads only up to the first data
+// line ahead.
 func NewStream(r io.Reader, s ReaderSettings) (*Stream, error) {
 	return newStream(r, s, maxLineBytes)
 }
@@ -174,20 +177,26 @@ func newStream(r io.Reader, set ReaderSettings, maxLine int) (*Stream, error) {
 		br.Discard(3)
 	}
 	if head, _ := br.Peek(binaryProbe); isBinary(head) {
-		return nil, fmt.Errorf("core: %s: cannot recognise the format: binary data", s.name)
+		return nil, fmt.Errorf("core: %s: binary data (a NUL byte or control characters in the first %d bytes), want text: LibSVM, CSV or MovieLens, plain or gzip", s.name, binaryProbe)
 	}
 
+	ahead := sniffLines
 	if format == FormatLibSVM {
-		s.format, s.layout = FormatLibSVM, "libsvm"
-		return s, nil
+		ahead = 1 // only to tell an empty input
 	}
-
-	data := s.readAhead()
+	data := s.readAhead(ahead)
 	if len(data) == 0 {
 		if s.err != nil && s.err != io.EOF {
 			return nil, s.err
 		}
-		return nil, fmt.Errorf("core: %s: empty input", s.name)
+		if s.phys == 0 {
+			return nil, fmt.Errorf("core: %s: the file is empty, want LibSVM, CSV or MovieLens rows", s.name)
+		}
+		return nil, fmt.Errorf("core: %s: no data: all %d lines are blank or # comments, want LibSVM, CSV or MovieLens rows", s.name, s.phys)
+	}
+	if format == FormatLibSVM {
+		s.format, s.layout = FormatLibSVM, "libsvm"
+		return s, nil
 	}
 	switch format {
 	case FormatMovieLens:
@@ -203,12 +212,12 @@ func newStream(r io.Reader, set ReaderSettings, maxLine int) (*Stream, error) {
 	return s, nil
 }
 
-// readAhead reads up to sniffLines data lines (or sniffBytes) into
-// s.pending and returns the indices of the data lines among them.
-func (s *Stream) readAhead() []int {
+// readAhead reads up to maxLines data lines (or sniffBytes) into s.pending
+// and returns the indices of the data lines among them.
+func (s *Stream) readAhead(maxLines int) []int {
 	var data []int
 	size := 0
-	for len(data) < sniffLines && size < sniffBytes {
+	for len(data) < maxLines && size < sniffBytes {
 		line, err := s.readLine()
 		if err == errLineTooLong {
 			s.pending = append(s.pending, pendingLine{line: s.phys, tooLong: true})
@@ -293,6 +302,10 @@ func (s *Stream) Next(ex *Example) error {
 		return nil
 	}
 }
+
+// Name returns the input's name in error messages: ReaderSettings.Name, or
+// "input".
+func (s *Stream) Name() string { return s.name }
 
 // Format returns the format being read: the one recognised, or the one
 // forced by ReaderSettings.Format.
@@ -407,16 +420,26 @@ func (s *Stream) setErr(err error) {
 	s.err = s.wrap(err)
 }
 
-// wrap prefixes a read error with the package and the input name, and
-// with "gzip: " for compressed input: "core: NAME: gzip: unexpected EOF".
+// wrap prefixes a read error with the package, the input name and the line
+// being read (once a line was read), and with "gzip: " for compressed input;
+// an unexpected end gets a hint: "core: NAME:LINE: gzip: unexpected EOF: the
+// file is cut short (truncated)".
 func (s *Stream) wrap(err error) error {
 	if err == io.EOF && s.gzipped {
 		err = io.ErrUnexpectedEOF
 	}
-	if s.gzipped && !strings.HasPrefix(err.Error(), "gzip: ") {
-		return fmt.Errorf("core: %s: gzip: %w", s.name, err)
+	where := s.name
+	if s.phys > 0 {
+		where += ":" + itoa(s.phys+1)
 	}
-	return fmt.Errorf("core: %s: %w", s.name, err)
+	hint := ""
+	if errors.Is(err, io.ErrUnexpectedEOF) {
+		hint = ": the file is cut short (truncated)"
+	}
+	if s.gzipped && !strings.HasPrefix(err.Error(), "gzip: ") {
+		return fmt.Errorf("core: %s: gzip: %w%s", where, err, hint)
+	}
+	return fmt.Errorf("core: %s: %w%s", where, err, hint)
 }
 
 func (s *Stream) tooLong() *ParseError {

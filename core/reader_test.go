@@ -126,10 +126,10 @@ var streamCases = []streamCase{
 		names: []string{"1", "2", "3"},
 	},
 	{
-		name:   "libsvm blanks qid zeros comments",
+		name:   "libsvm blanks qid zeros comments unsorted",
 		in:     "# a comment\n\n  \n2.5 qid:3 1:1 4:0 \t\n-1\t7:1e-3\t2:3 \n-1 \n",
 		format: FormatLibSVM, layout: "libsvm",
-		want:  []Example{ex(2.5, 0, 1), ex(-1, 6, 1e-3, 1, 3), ex(-1)},
+		want:  []Example{ex(2.5, 0, 1), ex(-1, 1, 3, 6, 1e-3), ex(-1)},
 		names: []string{"1", "2", "3", "4", "5", "6", "7"},
 	},
 	{
@@ -257,10 +257,10 @@ var streamCases = []streamCase{
 		want:  []Example{ex(4, 0, 1), ex(2, 1, 1)},
 		names: []string{"user_id=1", "user_id=7"},
 		errs: []string{
-			`core: data.csv:3: field "rating": "five" is not a number`,
+			`core: data.csv:3: field "rating": "five" is not a number (want a number: -1/+1 or 0/1 for two classes, any number for regression)`,
 			`core: data.csv:4: row: has 1 fields, want 2 as in the header`,
-			`core: data.csv:5: field 1: quoted field is not closed (a field cannot span lines)`,
-			`core: data.csv:6: field 2: unexpected text after the closing quote`,
+			`core: data.csv:5: field 1: quoted field is not closed: want a closing quote on the same line (a field cannot span lines)`,
+			`core: data.csv:6: field 2: unexpected text after the closing quote, want "," or the end of the line`,
 			`core: data.csv:7: field "rating": label is empty, want a number`,
 		},
 	},
@@ -287,12 +287,12 @@ var streamCases = []streamCase{
 		want:  []Example{ex(1, 0, 1), ex(-1, 1, 2)},
 		names: []string{"1", "2"},
 		errs: []string{
-			`core: t.svm:2: field 2: index "0" is not an integer in [1, 2147483647]`,
-			`core: t.svm:3: field 2: "3" is not index:value`,
-			`core: t.svm:4: label: "x" is not a number (want a number such as -1, +1, 0 or 2.5)`,
-			`core: t.svm:5: field 2: value "abc" is not a number`,
-			`core: t.svm:6: field 3: index 2 repeated`,
-			`core: t.svm:7: field 2: value "inf" is not a finite number`,
+			`core: t.svm:2: field 2: index 0: LibSVM indices are 1-based (want an integer in [1, 2147483647])`,
+			`core: t.svm:3: field 2: "3" is not index:value (e.g. 3:0.5)`,
+			`core: t.svm:4: label: "x" is not a number (want a number: -1/+1 or 0/1 for two classes, any number for regression)`,
+			`core: t.svm:5: field 2: value of index 2 "abc" is not a number`,
+			`core: t.svm:6: field 3: index 2 repeated (want each index once per row)`,
+			`core: t.svm:7: field 2: value of index 2 "inf" is not a finite number (want a finite number; leave a missing value empty)`,
 		},
 	},
 }
@@ -361,20 +361,25 @@ func TestStreamNewStreamErrors(t *testing.T) {
 		in   []byte
 		want string
 	}{
-		{"empty", ReaderSettings{Name: "e.txt"}, nil, "core: e.txt: empty input"},
-		{"comments only", ReaderSettings{}, []byte("# x\n\n   \n"), "core: input: empty input"},
-		{"empty gzip", ReaderSettings{Name: "e.gz"}, gzipBytes(t, nil), "core: e.gz: empty input"},
-		{"empty csv", ReaderSettings{Format: FormatCSV}, nil, "core: input: empty input"},
-		{"binary", ReaderSettings{Name: "x.bin"}, binary, "core: x.bin: cannot recognise the format: binary data"},
-		{"binary forced", ReaderSettings{Name: "x.bin", Format: FormatLibSVM}, binary, "core: x.bin: cannot recognise the format: binary data"},
-		{"binary gzip", ReaderSettings{Name: "x.gz"}, gzipBytes(t, binary), "core: x.gz: cannot recognise the format: binary data"},
+		{"empty", ReaderSettings{Name: "e.txt"}, nil, "core: e.txt: the file is empty, want LibSVM, CSV or MovieLens rows"},
+		{"comments only", ReaderSettings{}, []byte("# x\n\n   \n"), "core: input: no data: all 3 lines are blank or # comments, want LibSVM, CSV or MovieLens rows"},
+		{"empty gzip", ReaderSettings{Name: "e.gz"}, gzipBytes(t, nil), "core: e.gz: the file is empty, want LibSVM, CSV or MovieLens rows"},
+		{"empty csv", ReaderSettings{Format: FormatCSV}, nil, "core: input: the file is empty, want LibSVM, CSV or MovieLens rows"},
+		{"empty libsvm", ReaderSettings{Format: FormatLibSVM}, nil, "core: input: the file is empty, want LibSVM, CSV or MovieLens rows"},
+		{"binary", ReaderSettings{Name: "x.bin"}, binary, "core: x.bin: binary data (a NUL byte or control characters in the first 4096 bytes), want text: LibSVM, CSV or MovieLens, plain or gzip"},
+		{"binary forced", ReaderSettings{Name: "x.bin", Format: FormatLibSVM}, binary, "core: x.bin: binary data (a NUL byte or control characters in the first 4096 bytes), want text: LibSVM, CSV or MovieLens, plain or gzip"},
+		{"binary gzip", ReaderSettings{Name: "x.gz"}, gzipBytes(t, binary), "core: x.gz: binary data (a NUL byte or control characters in the first 4096 bytes), want text: LibSVM, CSV or MovieLens, plain or gzip"},
 		{"text", ReaderSettings{Name: "t"}, []byte("hello world\nfoo bar\n"),
 			"core: t: cannot recognise the format: the first line is not LibSVM, MovieLens or a CSV header of two or more columns"},
 		{"headless csv", ReaderSettings{Name: "t"}, []byte("1,2,3\n4,5,6\n"),
 			"core: t: cannot recognise the format: the first line looks like data, but a CSV needs a header row"},
 		{"ragged", ReaderSettings{Name: "t"}, []byte("a,b\n1\n2\n3,4\n"),
 			"core: t: cannot recognise the format: only 1 of the first 3 rows have the 2 fields of the header"},
-		{"header only", ReaderSettings{Name: "h.csv"}, []byte("a,b\n"), "core: h.csv: no data rows after the CSV header"},
+		{"header only", ReaderSettings{Name: "h.csv"}, []byte("a,b\n"), `core: h.csv:1: no data rows after the CSV header "a,b", want at least one row`},
+		{"ratings.csv header only", ReaderSettings{Name: "ratings.csv"}, []byte("\ufeffuserId,movieId,rating,timestamp\r\n"),
+			`core: ratings.csv:1: no data rows after the header "userId,movieId,rating,timestamp", want at least one row`},
+		{"movielens header only", ReaderSettings{Format: FormatMovieLens}, []byte("user\titem\trating\n"),
+			`core: input:1: no data rows after the header "user\titem\trating", want at least one row`},
 		{"unknown format", ReaderSettings{Format: "xml"}, []byte("1 1:1\n"),
 			`core: unknown format "xml" (want auto, libsvm, csv or movielens)`},
 		{"unknown role column", ReaderSettings{Roles: map[string]Role{"z": RoleLabel}}, []byte("a,b\n1,2\n"),
@@ -391,7 +396,7 @@ func TestStreamNewStreamErrors(t *testing.T) {
 			`core: input:1: cannot read "1 2 3" as MovieLens: want fields separated by "::", tab or comma`},
 		{"movielens 2 fields", ReaderSettings{Format: FormatMovieLens}, []byte("\n1\t2\n"),
 			`core: input:2: cannot read "1\t2" as MovieLens: 2 fields separated by "\t", want 3 or 4 (user, item, rating[, timestamp])`},
-		{"bad gzip header", ReaderSettings{Name: "b.gz"}, []byte("\x1f\x8b\x00"), "core: b.gz: gzip: unexpected EOF"},
+		{"bad gzip header", ReaderSettings{Name: "b.gz"}, []byte("\x1f\x8b\x00"), "core: b.gz: gzip: unexpected EOF: the file is cut short (truncated)"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -403,20 +408,6 @@ func TestStreamNewStreamErrors(t *testing.T) {
 				t.Errorf("error\n%s\nwant\n%s", err, c.want)
 			}
 		})
-	}
-}
-
-func TestStreamEmptyLibSVM(t *testing.T) {
-	s, err := NewStream(strings.NewReader(""), ReaderSettings{Format: FormatLibSVM})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var e Example
-	if err := s.Next(&e); err != io.EOF {
-		t.Fatalf("Next = %v, want io.EOF", err)
-	}
-	if err := s.Next(&e); err != io.EOF {
-		t.Fatalf("second Next = %v, want io.EOF", err)
 	}
 }
 
@@ -443,7 +434,7 @@ func TestStreamTruncatedGzip(t *testing.T) {
 	for _, cut := range []int{12, 100, len(z) / 2, len(z) - 4} {
 		s, err := NewStream(bytes.NewReader(z[:cut]), ReaderSettings{Name: "cut.gz"})
 		if err != nil {
-			if !strings.HasPrefix(err.Error(), "core: cut.gz: ") {
+			if !strings.HasPrefix(err.Error(), "core: cut.gz") {
 				t.Errorf("cut %d: NewStream error %v", cut, err)
 			}
 			continue
@@ -455,11 +446,10 @@ func TestStreamTruncatedGzip(t *testing.T) {
 		if len(errs) != 0 {
 			t.Errorf("cut %d: parse errors %v", cut, errs)
 		}
-		if !strings.HasPrefix(end.Error(), "core: cut.gz: gzip: ") {
-			t.Errorf("cut %d: error %q, want core: cut.gz: gzip: …", cut, end)
-		}
-		if cut == len(z)/2 && end.Error() != "core: cut.gz: gzip: unexpected EOF" {
-			t.Errorf("cut %d: error %q", cut, end)
+		// The line is the one after the last complete line read.
+		want := "core: cut.gz:" + itoa(len(got)+1) + ": gzip: unexpected EOF: the file is cut short (truncated)"
+		if end.Error() != want {
+			t.Errorf("cut %d: error\n%s\nwant\n%s", cut, end, want)
 		}
 		var e Example
 		if err := s.Next(&e); err != end {

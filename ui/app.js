@@ -37,9 +37,10 @@ const COLORS = ["#2563eb", "#dc2626", "#059669", "#9333ea", "#ea580c", "#0891b2"
 const GAMMAS = {"1/sqrt(t)": "1/√t", "2/(t+1)": "2/(t+1)", "constant": "constant"};
 const LOSSES = ["auto", "squared", "logistic"];
 const CLIPS = ["auto", "on", "off"];
+const ON_ERROR = ["stop", "skip"];  // a file's malformed rows: stop at the first, or skip and count
 const DEFAULTS = Object.freeze({
   demo: "ratings", learners: ["occfm"], delta: 0, eta: 0,
-  gamma: "1/sqrt(t)", loss: "auto", clip: "auto", seed: 1, speed: 2000, checkpoints: "g1.5",
+  gamma: "1/sqrt(t)", loss: "auto", clip: "auto", seed: 1, speed: 2000, checkpoints: "g1.5", onError: "stop",
 });
 
 // The speed slider is logarithmic: 1, 1.5, 2, 3, 5, 7 per decade from 1 to
@@ -65,6 +66,7 @@ function parseHash(hash) {
       case "seed": s.seed = Math.trunc(nonNegative(val, DEFAULTS.seed)); break;
       case "checkpoints": if (val in CHECKPOINTS) s.checkpoints = val; break;
       case "speed": s.speed = val === "max" ? 0 : nonNegative(val, DEFAULTS.speed); break;
+      case "onError": if (ON_ERROR.includes(val)) s.onError = val; break;
     }
   }
   return s;
@@ -79,6 +81,7 @@ function formatHash(s) {
   if (s.clip !== "auto") parts.push(["clip", s.clip]);
   parts.push(["seed", s.seed], ["speed", s.speed > 0 ? s.speed : "max"]);
   if (s.checkpoints !== DEFAULTS.checkpoints) parts.push(["checkpoints", s.checkpoints]);
+  if (s.onError !== DEFAULTS.onError) parts.push(["onError", s.onError]);
   return "#" + parts.map(([k, v]) => `${k}=${encode(String(v))}`).join("&");
 }
 
@@ -384,6 +387,8 @@ const session = {
   file: null,            // the File being learned
   roles: null,           // column roles sent with a file, or null for the guessed ones
   learners: [],          // names, in the order of the snapshot points' columns
+  skipped: 0,            // malformed rows skipped (onError "skip")
+  skippedFirst: [],      // the first reasons, "file:line: field: message"
   task: "",
   layout: "",
   checkpoints: [],       // every point received, for export
@@ -435,6 +440,7 @@ function configFor(source) {
   } else {
     c.file = session.file.name;
     c.format = "auto";
+    c.onError = settings.onError;
     if (session.roles) c.roles = session.roles;
   }
   return c;
@@ -457,6 +463,9 @@ function startSession(source, {note = "", keepPaused = false} = {}) {
   session.doneRate = 0;
   session.last = null;
   session.known = "";
+  session.skipped = 0;
+  session.skippedFirst = [];
+  renderSkipped();
   clock.carry = 0;
   rate.clear();
   views.tableShown = -Infinity;
@@ -502,6 +511,8 @@ function applySnapshot(text, force = false) {
   }
   if (snap.layout) session.layout = snap.layout;
   if (snap.known) session.known = snap.known;
+  if (finite(snap.skipped)) session.skipped = snap.skipped;
+  if (Array.isArray(snap.skippedFirst)) session.skippedFirst = snap.skippedFirst.map(String);
   if (snap.decimated) {
     views.metric.thin();
     views.loss.thin();
@@ -533,7 +544,9 @@ function applySnapshot(text, force = false) {
   views.stale = true;
   if (force || snap.state !== "running" || page.phase !== "running") renderViews(now);
   if (snap.state === "error") {
-    fail(snap.error || "the learner stopped with an error");
+    let message = snap.error || "the learner stopped with an error";
+    if (snap.badRow) message += ' — choose "Bad rows: skip and count" to pass over such rows.';
+    fail(message);
   } else if (snap.state === "done" && page.phase !== "error") {
     // Once done, rows/s shows the average over the whole run.
     if (session.firstRowAt && !session.doneRate) {
@@ -559,6 +572,7 @@ function renderViews(now) {
     views.tableShown = now;
     renderLearnerTable(snap);
     renderStreamInfo(snap);
+    renderSkipped();
     renderRegret();
   }
   renderKnown();
@@ -603,10 +617,12 @@ function wantsBytes() {
 }
 
 async function feedFile(file, gen) {
+  let gzip = false;
   try {
     const head = new Uint8Array(await file.slice(0, 2).arrayBuffer());
     let stream = file.stream();
-    if (head[0] === 0x1f && head[1] === 0x8b) stream = stream.pipeThrough(new DecompressionStream("gzip"));
+    gzip = head[0] === 0x1f && head[1] === 0x8b;
+    if (gzip) stream = stream.pipeThrough(new DecompressionStream("gzip"));
     const reader = stream.getReader();
     if (gen !== session.gen) {
       reader.cancel().catch(() => {});
@@ -632,7 +648,17 @@ async function feedFile(file, gen) {
       if (page.phase === "running" && settings.speed === 0) startPump();
     }
   } catch (err) {
-    if (gen === session.gen) fail(`${file.name}: ${err && err.message ? err.message : err}`);
+    if (gen !== session.gen) return;
+    const message = err && err.message ? err.message : String(err);
+    if (gzip) {
+      // A truncated or corrupt gzip file: the session learns the lines
+      // before, then reports it with the line, as the command line does.
+      feeder.reader = null;
+      call(() => occfm.end(message));
+      if (page.phase === "running" && settings.speed === 0) startPump();
+      return;
+    }
+    fail(`${file.name}: ${message}`);
   }
 }
 
@@ -1022,6 +1048,28 @@ function showError(message) {
   el.hidden = !message;
 }
 
+// renderSkipped shows the malformed rows skipped, e.g. "312 rows skipped —
+// first: u.data:17: field "rating": "abc" is not a number", and the first
+// reasons; file content goes through textContent only.
+function renderSkipped() {
+  const box = document.getElementById("skipped");
+  const n = session.skipped;
+  if (box.hidden !== !(n > 0)) box.hidden = !(n > 0);
+  if (!(n > 0)) return;
+  const first = session.skippedFirst;
+  const head = `${n.toLocaleString("en-US")} ${n === 1 ? "row" : "rows"} skipped` + (first.length ? ` — first: ${first[0]}` : "");
+  const summary = document.getElementById("skipped-summary");
+  if (summary.textContent !== head) summary.textContent = head;
+  const list = document.getElementById("skipped-reasons");
+  const more = first.slice(1);
+  if (list.childElementCount === more.length) return;
+  list.replaceChildren(...more.map((r) => {
+    const li = document.createElement("li");
+    li.textContent = r;
+    return li;
+  }));
+}
+
 function showNote(message) {
   const el = document.getElementById("note");
   el.textContent = message;
@@ -1078,6 +1126,7 @@ function renderControls() {
   document.getElementById("clip").value = settings.clip;
   document.getElementById("seed").value = String(settings.seed);
   document.getElementById("regret-checkpoints").value = settings.checkpoints;
+  document.getElementById("on-error").value = settings.onError;
   for (const box of document.querySelectorAll("#learners input")) box.checked = settings.learners.includes(box.value);
   document.getElementById("delta").placeholder = defaultText("delta");
   document.getElementById("eta").placeholder = defaultText("eta");
@@ -1218,6 +1267,14 @@ function wireControls() {
   $("seed").addEventListener("change", (e) => onLearnerSetting(() => {
     settings.seed = Math.trunc(nonNegative(e.target.value, DEFAULTS.seed));
   }));
+  $("on-error").addEventListener("change", (e) => {
+    settings.onError = ON_ERROR.includes(e.target.value) ? e.target.value : DEFAULTS.onError;
+    writeHash();
+    if (session.source === "file" && session.file) {
+      const how = settings.onError === "skip" ? "malformed rows are skipped and counted" : "a malformed row stops the run";
+      restart(`Restarted ${session.file.name}: ${how}.`);
+    }
+  });
   $("demo").addEventListener("change", (e) => {
     if (!e.target.value) return;
     settings.demo = e.target.value;

@@ -21,10 +21,16 @@
 //	     "delta": 0, "eta": 0,              (0: the learner's default)
 //	     "gamma": "1/sqrt(t)" | "2/(t+1)" | "constant",
 //	     "loss": "auto" | "squared" | "logistic",
-//	     "seed": 1}
+//	     "seed": 1,
+//	     "onError": "stop" | "skip"}        (a malformed row: end the session
+//	                                         with its error, or skip and count it)
 //	feed(bytes: Uint8Array) → number         copies a chunk of the file (already
 //	                                         decompressed, or gzip: both work)
-//	end()                                    no more chunks: the file is complete
+//	end(gzipError?: string)                  no more chunks: the file is complete;
+//	                                         with gzipError (the page's gunzip
+//	                                         failed: the file is truncated or
+//	                                         corrupt) the session reports it as
+//	                                         core does, after the last full line
 //	wanted() → number                        bytes the session would like buffered
 //	                                         ahead (0: enough); it parses on while
 //	                                         2 MiB are (or the file has ended)
@@ -48,6 +54,10 @@
 //
 //	{"state": "waiting" | "running" | "done" | "error",
 //	 "error": "core: u.data:3: field 3: …",     (when state is "error")
+//	 "badRow": true,                            the error is a malformed row
+//	 "skipped": 312,                            rows skipped ("onError": "skip")
+//	 "skippedFirst": ["u.data:17: field \"rating\": …"],  the first (at most 5)
+//	                                            reasons, sent when one is added
 //	 "source": "u.data", "layout": "movielens u.data (tab)",
 //	 "task": "regression" | "classification", "rows": 12345, "features": 2625,
 //	 "learners": [{"name": "occfm", "rows": 12345, "seconds": 1.2,

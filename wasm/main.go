@@ -82,9 +82,13 @@ func main() {
 		b.s.feed(b.chunk)
 		return n
 	})
-	fn("end", func([]js.Value) any {
+	fn("end", func(args []js.Value) any {
 		if b.s != nil {
-			b.s.end()
+			var err error
+			if len(args) > 0 && args[0].Type() == js.TypeString {
+				err = gzipError(args[0].String())
+			}
+			b.s.end(err)
 		}
 		return nil
 	})

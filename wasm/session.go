@@ -40,6 +40,9 @@ type config struct {
 	// OnDiverge is reset (the default: a diverged learner is reset up to 3
 	// times, then paused) or pause (paused at once).
 	OnDiverge string `json:"onDiverge"`
+	// OnError is what a malformed row does: "stop" (or "") ends the
+	// session with its error, "skip" passes over it and counts it.
+	OnError string `json:"onError"`
 }
 
 const (
@@ -86,10 +89,14 @@ type feedBuffer struct {
 	data   []byte
 	off    int
 	closed bool
+	err    error // returned after the data instead of io.EOF, once closed
 }
 
 func (b *feedBuffer) Read(p []byte) (int, error) {
 	if b.off == len(b.data) {
+		if b.closed && b.err != nil {
+			return 0, b.err
+		}
 		if b.closed {
 			return 0, io.EOF
 		}
@@ -176,6 +183,12 @@ type prediction struct {
 // describeFeatures is how many features a prediction shows by name.
 const describeFeatures = 4
 
+// pendingRow is a row read ahead to guess the task, with its line.
+type pendingRow struct {
+	ex   core.Example
+	line int
+}
+
 // namer names features for the predictions table.
 type namer interface{ FeatureName(i int) string }
 
@@ -193,8 +206,12 @@ type session struct {
 	task    core.Task
 	taskSet bool
 	players []*player
-	pending []core.Example // rows read to guess the task, to play first
+	pending []pendingRow // rows read to guess the task, to play first
 	ex      core.Example
+
+	bad         core.BadRows // the OnError policy and the rows it skipped
+	reasonsSent int          // bad.First already in a snapshot
+	badRow      bool         // the error is a malformed row
 
 	rows    int
 	state   string // waiting, running, done, error
@@ -246,6 +263,11 @@ func newSession(cfg config) (*session, error) {
 		return nil, fmt.Errorf("regret checkpoints: growth %v must be > 1 and every %d ≥ 0", cfg.RegretGrowth, cfg.RegretEvery)
 	}
 	s := &session{cfg: cfg, state: "waiting", spacing: 1}
+	policy, err := core.ParseOnError(cfg.OnError)
+	if err != nil {
+		return nil, err
+	}
+	s.bad.Policy = policy
 	for _, name := range cfg.Learners {
 		if _, err := core.NewLearner(name, core.Config{}); err != nil {
 			return nil, err
@@ -333,11 +355,24 @@ func (s *session) feed(p []byte) {
 	}
 }
 
-// end marks the file complete.
-func (s *session) end() {
-	if s.file != nil {
+// end marks the file complete. A non-nil err is what ended it early (the
+// page's gunzip failed): the stream reports it after the last complete line,
+// as core does for a gzip file it decompresses itself.
+func (s *session) end(err error) {
+	if s.file != nil && !s.file.closed {
 		s.file.closed = true
+		s.file.err = err
 	}
+}
+
+// gzipError is the error the page's failed gunzip ends a file with: a
+// truncated input reads as core's own gzip reader reports it,
+// "gzip: unexpected EOF".
+func gzipError(msg string) error {
+	if strings.Contains(strings.ToLower(msg), "truncat") || strings.Contains(strings.ToLower(msg), "unexpected end") {
+		return fmt.Errorf("gzip: %w", io.ErrUnexpectedEOF)
+	}
+	return fmt.Errorf("gzip: %s", msg)
 }
 
 // wanted returns how many more bytes the session would like buffered.
@@ -350,6 +385,8 @@ func (s *session) wanted() int {
 
 func (s *session) fail(err error) {
 	s.state, s.err = "error", err.Error()
+	var pe *core.ParseError
+	s.badRow = errors.As(err, &pe)
 }
 
 // open creates the file's stream once enough bytes are buffered.
@@ -404,24 +441,37 @@ func (s *session) open() bool {
 	return true
 }
 
-// next reads the next raw row into s.ex. It returns false with the state
-// set when the session must stop for now (waiting, done or error).
-func (s *session) next() bool {
+// The outcomes of next.
+const (
+	rowRead    = iota // s.ex holds the next row
+	rowSkipped        // a malformed row, skipped (and counted) by s.bad
+	rowNone           // the session must stop for now: waiting, done or error
+)
+
+// next reads the next raw row into s.ex. A malformed row is skipped under
+// the skip policy, and ends the session under stop.
+func (s *session) next() int {
 	if s.file != nil && !s.file.ready() {
 		s.state = "waiting"
-		return false
+		return rowNone
 	}
 	err := s.source.Next(&s.ex)
 	switch {
 	case err == nil:
-		return true
+		return rowRead
+	case s.bad.Skip(err):
+		return rowSkipped
 	case err == io.EOF:
 		s.state = "done"
 	default:
 		s.fail(err)
 	}
-	return false
+	return rowNone
 }
+
+// skipCheck is how many skipped rows pass between two readings of the
+// clock: a file of malformed rows must not hold a slice past its deadline.
+const skipCheck = 32
 
 // step learns at most maxRows rows (0: no limit) until the deadline and
 // returns the number learned.
@@ -441,10 +491,10 @@ func (s *session) step(deadline time.Time, maxRows int) int {
 		return 0
 	}
 	s.state = "running"
-	if !s.taskSet && !s.guessTask() {
+	if !s.taskSet && !s.guessTask(deadline) {
 		return 0
 	}
-	n := 0
+	n, skipped := 0, 0
 	start := clock()
 	end := start + time.Until(deadline)
 	now, learnUntil := start, end
@@ -459,22 +509,35 @@ func (s *session) step(deadline time.Time, maxRows int) int {
 		// Rows can cost from microseconds to milliseconds (a Lanczos
 		// refresh), so the deadline is checked before every row, on the
 		// clock the last learner read.
-		if n > 0 && now >= learnUntil {
+		if (n > 0 || skipped > 0) && now >= learnUntil {
 			timedOut = true
 			break
 		}
 		var ex core.Example
+		var line int
 		if len(s.pending) > 0 {
-			ex, s.pending = s.pending[0], s.pending[1:]
+			ex, line = s.pending[0].ex, s.pending[0].line
+			s.pending = s.pending[1:]
 		} else {
-			if !s.next() {
+			r := s.next()
+			if r == rowNone {
 				break
 			}
-			ex = s.ex
+			if r == rowSkipped {
+				if skipped++; skipped%skipCheck == 0 {
+					now = clock()
+				}
+				continue
+			}
+			ex, line = s.ex, s.lineOf()
 		}
-		y, err := s.task.Label(ex.Y)
+		y, err := s.bad.Label(s.task, s.cfg.File, line, ex.Y)
+		if s.bad.Skip(err) {
+			skipped++
+			continue
+		}
 		if err != nil {
-			s.fail(fmt.Errorf("%s:%d: %v", s.cfg.File, s.lineOf(), err))
+			s.fail(err)
 			break
 		}
 		now = s.play(core.Example{X: ex.X, Y: y}, clock())
@@ -521,20 +584,28 @@ func (s *session) solveRegret(end time.Duration, budgeted bool) {
 
 // guessTask reads up to guessRows rows and picks the task from their
 // labels with core.GuessTask, as the CLI does; the rows are played first.
-func (s *session) guessTask() bool {
-	for len(s.pending) < guessRows {
-		if !s.next() {
+// Past the deadline it returns false, to go on in the next slice.
+func (s *session) guessTask(deadline time.Time) bool {
+	for reads := 1; len(s.pending) < guessRows; reads++ {
+		if reads%skipCheck == 0 && time.Now().After(deadline) {
+			return false
+		}
+		r := s.next()
+		if r == rowSkipped {
+			continue
+		}
+		if r == rowNone {
 			if s.state != "done" {
 				return false
 			}
 			s.state = "running"
 			break
 		}
-		s.pending = append(s.pending, s.ex.Clone())
+		s.pending = append(s.pending, pendingRow{ex: s.ex.Clone(), line: s.lineOf()})
 	}
 	labels := make([]float64, len(s.pending))
-	for i, ex := range s.pending {
-		labels[i] = ex.Y
+	for i, p := range s.pending {
+		labels[i] = p.ex.Y
 	}
 	s.setTask(core.GuessTask(labels))
 	if len(s.pending) == 0 {
@@ -675,6 +746,12 @@ type snapshot struct {
 	Preview   *preview        `json:"preview,omitempty"`
 	Known     string          `json:"known,omitempty"`
 	Regret    *regretStatus   `json:"regret,omitempty"`
+	// BadRow: the error is a malformed row (skip would pass over it).
+	BadRow bool `json:"badRow,omitempty"`
+	// Skipped counts the rows skipped; SkippedFirst holds the first
+	// reasons (at most core.MaxReasons), sent when a new one is kept.
+	Skipped      int      `json:"skipped,omitempty"`
+	SkippedFirst []string `json:"skippedFirst,omitempty"`
 }
 
 // regretStatus is the regret part of a snapshot. Each point is
@@ -742,6 +819,11 @@ func (s *session) snapshotJSONAt(fresh bool) string {
 	if s.taskSet {
 		snap.Task = s.task.String()
 	}
+	snap.Skipped = s.bad.Skipped
+	if len(s.bad.First) > s.reasonsSent {
+		snap.SkippedFirst, s.reasonsSent = s.bad.Reasons(), len(s.bad.First)
+	}
+	snap.BadRow = s.badRow
 	if s.preview != nil && !s.preview.sent {
 		snap.Preview, s.preview.sent = s.preview, true
 	}

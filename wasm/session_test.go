@@ -40,7 +40,7 @@ func runAll(t *testing.T, s *session, text string, chunk int) {
 		s.feed([]byte(text[off:min(off+chunk, len(text))]))
 		s.step(time.Now().Add(time.Second), 0)
 	}
-	s.end()
+	s.end(nil)
 	for i := 0; i < 1000 && s.state != "done" && s.state != "error"; i++ {
 		s.step(time.Now().Add(time.Second), 0)
 	}
@@ -100,7 +100,7 @@ func TestFileSessionWaits(t *testing.T) {
 	if s.wanted() <= 0 {
 		t.Errorf("wanted() = %d while waiting", s.wanted())
 	}
-	s.end()
+	s.end(nil)
 	if s.wanted() != 0 {
 		t.Errorf("wanted() = %d after end", s.wanted())
 	}
@@ -141,7 +141,7 @@ func TestSessionBudgets(t *testing.T) {
 	text := ratingsText(5000, 3)
 	s, _ := newSession(config{Source: "file", File: "u.data"})
 	s.feed([]byte(text))
-	s.end()
+	s.end(nil)
 	if n := s.step(time.Now().Add(time.Minute), 10); n != 10 {
 		t.Errorf("step with maxRows 10 learned %d", n)
 	}
@@ -305,7 +305,7 @@ func TestSessionRegretAfterDone(t *testing.T) {
 	s, _ := newSession(config{Source: "file", File: "u.data"})
 	text := ratingsText(700, 5)
 	s.feed([]byte(text))
-	s.end()
+	s.end(nil)
 	s.step(time.Now().Add(time.Minute), 0)
 	if s.state != "done" {
 		t.Fatalf("state %q", s.state)

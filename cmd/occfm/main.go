@@ -101,6 +101,11 @@ Flags of run:
                    random order (for files that fit in memory)
   -limit N         read at most N rows (0: all); with -shuffle, the first N rows
                    of the file are read, then shuffled
+  -on-error P      a malformed row (a field that is not a number, a label
+                   outside the task, …): stop (default) ends the run with an
+                   error naming the file, line and field; skip passes over it,
+                   and the progress line and the report count the rows skipped
+                   and show the first reasons
   -json            print one JSON object per learner on stdout
   -quiet           no progress line on stderr
 

@@ -283,8 +283,8 @@ func TestRunErrors(t *testing.T) {
 		{"unknown flag", []string{"run", "-data", svm, "-fast"}, "-fast", true},
 		{"stray argument", []string{"run", "-data", svm, "extra"}, `"extra"`, true},
 		{"missing file", []string{"run", "-data", filepath.Join(t.TempDir(), "none.svm")}, "none.svm", false},
-		{"label not binary", []string{"run", "-data", three, "-task", "classification"}, "three.svm:3: label 3 is not a binary class", false},
-		{"label not binary, shuffled", []string{"run", "-data", three, "-task", "classification", "-shuffle", "1"}, "three.svm:3: label 3", false},
+		{"label not binary", []string{"run", "-data", three, "-task", "classification"}, `three.svm:3: label: "3" is not a class of the binary task`, false},
+		{"label not binary, shuffled", []string{"run", "-data", three, "-task", "classification", "-shuffle", "1"}, `three.svm:3: label: "3"`, false},
 		{"parse error", []string{"run", "-data", broken, "-format", "libsvm"}, "broken.svm:2:", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -25,6 +25,7 @@ type report struct {
 	players  []*player
 	regret   *core.Regret // nil without -regret
 	guard    core.GuardSettings
+	bad      *core.BadRows
 }
 
 // record is one learner's line of -json output. Metrics that do not apply
@@ -63,6 +64,10 @@ type record struct {
 	PausedAt    int      `json:"paused_at,omitempty"`
 	Refused     int      `json:"refused"`
 	GuardEvents []string `json:"guard_events,omitempty"`
+	// The rows skipped by -on-error skip, with the first few reasons.
+	OnError      string   `json:"on_error"`
+	Skipped      int      `json:"skipped"`
+	SkippedFirst []string `json:"skipped_first,omitempty"`
 }
 
 // regretRecord is one regret checkpoint of one learner: the true regret
@@ -126,6 +131,13 @@ func (r report) record(p *player) record {
 		UpdatesPerSec: number(updatesPerSec(s.Rows, p.elapsed)),
 		WallSeconds:   number(r.wall.Seconds()),
 		AvgLoss:       number(s.AvgLoss),
+		OnError:       r.settings.onError.String(),
+	}
+	if r.bad != nil {
+		rec.Skipped = r.bad.Skipped
+		if r.bad.Skipped > 0 {
+			rec.SkippedFirst = r.bad.Reasons()
+		}
 	}
 	g := guardReport(p)
 	rec.Clip = r.guard.Clip
@@ -177,6 +189,9 @@ func (r report) writeText(w io.Writer) error {
 	fmt.Fprintf(tw, "data\t%s\n", r.data)
 	fmt.Fprintf(tw, "layout\t%s\n", r.layout)
 	fmt.Fprintf(tw, "rows\t%s, %s\n", rows, order)
+	if r.settings.onError == core.Skip && r.bad != nil {
+		writeSkipped(tw, r.bad)
+	}
 	fmt.Fprintf(tw, "features\t%s\n", commas(r.features))
 	fmt.Fprintf(tw, "task\t%s, %s loss\n", r.task, r.task.Loss())
 	for _, p := range r.players {

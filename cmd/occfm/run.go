@@ -35,6 +35,7 @@ type runSettings struct {
 	// The guard (core.Guarded): -clip auto|on|off, -on-diverge reset|pause.
 	clip      string
 	onDiverge string
+	onError   core.OnError // -on-error: stop or skip malformed rows
 }
 
 // guessRows is how many leading labels -task auto looks at.
@@ -48,7 +49,7 @@ const batchSize = 64
 // parseRunFlags parses the flags of occfm run.
 func parseRunFlags(args []string) (runSettings, error) {
 	var rs runSettings
-	var format, learners string
+	var format, learners, onError string
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	fs.SetOutput(io.Discard) // mistakes are reported once, by main
 	fs.StringVar(&rs.data, "data", "", "data file")
@@ -67,6 +68,7 @@ func parseRunFlags(args []string) (runSettings, error) {
 	fs.IntVar(&rs.regretEvery, "regret-every", 0, "a regret checkpoint every N rows instead (0: geometric)")
 	fs.StringVar(&rs.clip, "clip", "auto", "clip regression predictions to the label range seen: auto (on for ratings), on or off")
 	fs.StringVar(&rs.onDiverge, "on-diverge", "reset", "a diverged learner is reset (up to 3 times, then paused) or paused at once: reset or pause")
+	fs.StringVar(&onError, "on-error", "stop", "malformed rows: stop, or skip and count them")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return rs, err
@@ -123,6 +125,10 @@ func parseRunFlags(args []string) (runSettings, error) {
 	if rs.onDiverge != "reset" && rs.onDiverge != "pause" {
 		return bad("-on-diverge %q: want reset or pause", rs.onDiverge)
 	}
+	var err error
+	if rs.onError, err = core.ParseOnError(onError); err != nil {
+		return bad("-on-error %q: want stop or skip", onError)
+	}
 	return rs, nil
 }
 
@@ -155,10 +161,10 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	src := &fileSource{stream: stream, name: name, limit: rs.limit}
+	src := &fileSource{stream: stream, name: name, limit: rs.limit, bad: &core.BadRows{Policy: rs.onError}}
 	task, err := chooseTask(rs.task, src)
 	if err != nil {
-		return err
+		return stopped(err)
 	}
 	src.task = task
 
@@ -173,13 +179,13 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 		players[i] = &player{name: ln, learner: l, metrics: core.NewMetrics(task, task.Loss())}
 	}
 
-	prog := &progress{w: stderr, quiet: rs.quiet, start: time.Now()}
+	prog := &progress{w: stderr, quiet: rs.quiet, start: time.Now(), bad: src.bad}
 	defer prog.done() // end the status line before any error is printed
 	var rows rowSource = src
 	if rs.shuffle != 0 {
 		all, err := readAll(src, prog)
 		if err != nil {
-			return err
+			return stopped(err)
 		}
 		shuffleRows(all, rs.shuffle)
 		rows = &sliceSource{rows: all}
@@ -199,7 +205,7 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 	n, err := play(rows, players, reg, prog)
 	prog.done()
 	if err != nil {
-		return err
+		return stopped(err)
 	}
 
 	rep := report{
@@ -214,6 +220,7 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 		players:  players,
 		regret:   reg,
 		guard:    guard,
+		bad:      src.bad,
 	}
 	if rs.json {
 		return rep.writeJSON(stdout)
@@ -239,6 +246,9 @@ func chooseTask(taskFlag string, src *fileSource) (core.Task, error) {
 	var ex core.Example
 	for len(labels) < n {
 		err := src.stream.Next(&ex)
+		if src.bad.Skip(err) {
+			continue
+		}
 		if err == io.EOF {
 			break
 		}
@@ -258,12 +268,14 @@ type rowSource interface {
 }
 
 // fileSource reads rows from a stream, first replaying any rows buffered by
-// chooseTask, and stops after limit rows if limit > 0.
+// chooseTask, and stops after limit rows if limit > 0. Malformed rows and
+// labels outside the task go through bad (-on-error).
 type fileSource struct {
 	stream   *core.Stream
 	name     string
 	task     core.Task
 	limit    int
+	bad      *core.BadRows
 	buffered []bufferedRow
 	n        int // rows returned so far
 }
@@ -274,6 +286,18 @@ type bufferedRow struct {
 }
 
 func (s *fileSource) next(ex *core.Example) error {
+	for {
+		err := s.read(ex)
+		if s.bad.Skip(err) {
+			continue
+		}
+		return err
+	}
+}
+
+// read reads the next row as next does, but returns malformed rows' errors
+// whatever the policy.
+func (s *fileSource) read(ex *core.Example) error {
 	if s.limit > 0 && s.n >= s.limit {
 		return io.EOF
 	}
@@ -292,9 +316,9 @@ func (s *fileSource) next(ex *core.Example) error {
 		}
 		line = s.stream.Line()
 	}
-	y, err := s.task.Label(ex.Y)
+	y, err := s.bad.Label(s.task, s.name, line, ex.Y)
 	if err != nil {
-		return fmt.Errorf("%s:%d: %w", s.name, line, err)
+		return err
 	}
 	ex.Y = y
 	s.n++
@@ -438,6 +462,7 @@ type progress struct {
 	start time.Time // of the current phase, for rows/s
 	last  time.Time // of the last line shown
 	width int       // of the last line shown, to blank its tail
+	bad   *core.BadRows
 }
 
 // due reports whether a second has passed since the last line (or the start).
@@ -453,7 +478,7 @@ func (p *progress) due() bool {
 }
 
 func (p *progress) show(line string) {
-	line = "occfm  " + line
+	line = "occfm  " + line + skippedNote(p.bad)
 	pad := ""
 	if n := p.width - len(line); n > 0 {
 		pad = strings.Repeat(" ", n)
