@@ -41,7 +41,7 @@ dist: ui/node_modules
 	mkdir -p dist
 	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="-s -w" -o dist/occfm.wasm ./wasm
 	cp "$(GOROOT)/lib/wasm/wasm_exec.js" dist/
-	cp ui/index.html ui/app.js ui/style.css dist/
+	cp ui/index.html ui/app.js ui/style.css ui/favicon.svg dist/
 	cp $(UPLOT)/uPlot.iife.min.js $(UPLOT)/uPlot.min.css dist/
 
 # npm ci installs exactly ui/package-lock.json (npm install when there is none).
