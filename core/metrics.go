@@ -18,8 +18,9 @@ import (
 // error rate, the AUC of ŷ and the logistic loss.
 //
 // Memory is bounded whatever the stream's length. The AUC is exact over the
-// first ExactAUCRows rows, for which a classification Metrics stores each ŷ
-// (16 bytes a row: 16 MiB, up to twice that while the slice grows). Past
+// first ExactAUCRows = 262,144 rows, for which a classification Metrics
+// stores each ŷ (16 bytes a row: 4 MiB, up to three times that while the
+// sorted slice grows and merges). Past
 // that it moves every score into a histogram of ŷ with bins of relative
 // width 2⁻¹⁰ (see aucHist) and stops storing rows: the histogram takes 16 KiB
 // for each binade of ŷ that occurs (under 1 MiB on real streams, 64 MiB if
@@ -57,7 +58,7 @@ type Metrics struct {
 
 // ExactAUCRows is how many rows a classification Metrics keeps to compute
 // the exact AUC; beyond it the AUC comes from a histogram (see Metrics).
-const ExactAUCRows = 1 << 20
+const ExactAUCRows = 1 << 18
 
 // scored is one classification prediction kept for the AUC.
 type scored struct {
