@@ -209,7 +209,7 @@ func TestE2EBigFile(t *testing.T) {
 	}
 	var heapPeak float64
 	var quarterWasm float64 // the wasm memory once a quarter of the rows are learned
-	var samples []string // rows and memory every few seconds, for the log
+	var samples []string    // rows and memory every few seconds, for the log
 	lastLog := time.Now()
 	sample := func() {
 		r, err := chromedp.Call(s.ctx, performance.GetMetrics, cdp.Empty{})
