@@ -20,11 +20,11 @@ import (
 // Memory is bounded whatever the stream's length. The AUC is exact over the
 // first ExactAUCRows = 262,144 rows, for which a classification Metrics
 // stores each ŷ (16 bytes a row: 4 MiB, up to three times that while the
-// sorted slice grows and merges). Past
-// that it moves every score into a histogram of ŷ with bins of relative
-// width 2⁻¹⁰ (see aucHist) and stops storing rows: the histogram takes 16 KiB
-// for each binade of ŷ that occurs (under 1 MiB on real streams, 64 MiB if
-// the scores spanned all 4,096 binades of float64). From then on two scores
+// sorted slice grows and merges). Past that it moves every score into a
+// histogram of ŷ with bins of relative width 2⁻¹⁰ (see aucHist) and stops
+// storing rows: the histogram takes 16 KiB for each binade of ŷ that occurs
+// (about 1 MiB on the streams we measured, 64 MiB if the scores spanned all
+// 4,096 binades of float64). From then on two scores
 // in the same bin count as a tie, so the AUC is off by at most
 // Σ_bins p·q / (2·P·N) (p positives and q negatives in a bin, P and N in
 // all): 4·10⁻⁵ for normal scores of AUC 0.77, whatever their scale, and in
