@@ -6,7 +6,7 @@ ADDR     ?= 127.0.0.1:8080
 FUZZTIME ?= 30s
 FUZZTIME_SHORT ?= 4s
 
-.PHONY: all test test-native test-wasm test-fuzz test-e2e vet dist serve bench fuzz paper clean
+.PHONY: all test test-native test-wasm test-fuzz test-e2e vet dist serve bench stress fuzz paper clean
 
 all: dist
 
@@ -43,7 +43,7 @@ dist: ui/node_modules
 	mkdir -p dist
 	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="-s -w" -o dist/occfm.wasm ./wasm
 	cp "$(GOROOT)/lib/wasm/wasm_exec.js" dist/
-	cp ui/index.html ui/app.js ui/style.css dist/
+	cp ui/index.html ui/app.js ui/style.css ui/favicon.svg dist/
 	cp $(UPLOT)/uPlot.iife.min.js $(UPLOT)/uPlot.min.css dist/
 
 # npm ci installs exactly ui/package-lock.json (npm install when there is none).
@@ -79,6 +79,19 @@ bench: dist
 	command -v chromium >/dev/null || { apt-get update && apt-get install -y chromium; }
 	OCCFM_BENCH=bench-results OCCFM_BENCH_SECONDS=$(BENCH_SECONDS) \
 		$(GO) test -tags e2e -count=1 -v -timeout 90m -run '^TestBench$$' .
+
+## stress: bounded memory on big generated files (temporary, removed after):
+## occfm run streams a $(STRESS_CLI) LibSVM file (occfm gen) and must peak
+## under 300 MB of RSS (cmd/occfm TestStreamBigFile); the page learns a
+## $(STRESS_PAGE) file to done in headless Chromium and must stay under
+## 96 MB of wasm memory plus JS heap (TestE2EBigFile). About 3 minutes on a
+## 2-core machine; not part of make test.
+STRESS_CLI  ?= 1G
+STRESS_PAGE ?= 200M
+stress: dist
+	OCCFM_STRESS=$(STRESS_CLI) $(GO) test -count=1 -v -timeout 30m -run '^TestStreamBigFile$$' ./cmd/occfm
+	command -v chromium >/dev/null || { apt-get update && apt-get install -y chromium; }
+	OCCFM_STRESS_PAGE=$(STRESS_PAGE) $(GO) test -tags e2e -count=1 -v -timeout 30m -run '^TestE2EBigFile$$' .
 
 ## fuzz: run every reader fuzz target for $(FUZZTIME) (seeds: core/testdata
 ## and testdata/bad). test-fuzz is the same, briefly, for make test.

@@ -14,7 +14,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"mime"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -30,6 +29,7 @@ import (
 
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
 	"github.com/occfm/occfm/core"
@@ -41,19 +41,9 @@ const (
 	ijcnnPath     = "../shared/data/ijcnn1/ijcnn1.t.gz"
 )
 
-// e2eHandler serves dir as serve.go's main does: .wasm as application/wasm,
-// every response with Cache-Control: no-cache.
-//
-// TODO: serve.go builds this handler inline in main; once it is a function
-// there (say newHandler(dir string) http.Handler), use it here.
-func e2eHandler(dir string) http.Handler {
-	mime.AddExtensionType(".wasm", "application/wasm")
-	files := http.FileServer(http.Dir(dir))
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Cache-Control", "no-cache")
-		files.ServeHTTP(w, r)
-	})
-}
+// e2eHandler serves dir as serve.go does, with the page's security headers
+// (Content-Security-Policy and the rest): newHandler.
+func e2eHandler(dir string) http.Handler { return newHandler(dir) }
 
 // chromiumPath is Debian's /usr/bin/chromium, or the first chromium-like
 // browser on PATH.
@@ -147,6 +137,11 @@ func newSession(t *testing.T, timeout time.Duration) *session {
 	if err := chromedp.Do(ctx); err != nil {
 		t.Fatalf("starting %s: %v", exe, err)
 	}
+	// Every document reports Content-Security-Policy violations as a console
+	// error, which console records as fatal: a test fails on any.
+	if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: cspReporterJS}); err != nil {
+		t.Fatalf("Page.addScriptToEvaluateOnNewDocument: %v", err)
+	}
 	msgs := chromedp.Console(ctx)
 	go func() {
 		for m, err := range msgs {
@@ -159,8 +154,17 @@ func newSession(t *testing.T, timeout time.Duration) *session {
 	return s
 }
 
+// cspReporterJS runs before any script of each document: it logs every
+// securitypolicyviolation event as a console error starting with "CSP
+// violation: ".
+const cspReporterJS = `document.addEventListener("securitypolicyviolation", (e) => {
+	console.error("CSP violation: " + e.effectiveDirective + " blocked " + (e.blockedURI || "inline") +
+		" (" + e.sourceFile + ":" + e.lineNumber + ")" + (e.sample ? " sample " + JSON.stringify(e.sample) : ""));
+});`
+
 // console logs a message of the page and records the fatal ones: uncaught
-// exceptions, and the Go runtime's panics, which wasm_exec.js prints with
+// exceptions, Content-Security-Policy violations (see cspReporterJS), and
+// the Go runtime's panics, which wasm_exec.js prints with
 // console.log/console.error.
 func (s *session) console(m chromedp.ConsoleMessage) {
 	s.mu.Lock()
@@ -172,7 +176,7 @@ func (s *session) console(m chromedp.ConsoleMessage) {
 	if m.IsException() && m.Exception != nil && m.Exception.Exception != nil && m.Exception.Exception.Description != "" {
 		text = m.Exception.Exception.Description
 	}
-	fatal := m.IsException() ||
+	fatal := m.IsException() || strings.HasPrefix(text, "CSP violation: ") ||
 		strings.HasPrefix(text, "panic: ") || strings.HasPrefix(text, "fatal error: ") ||
 		strings.Contains(text, "Go program has already exited")
 	if fatal {
@@ -790,11 +794,15 @@ func TestE2EResponsive(t *testing.T) {
 }
 
 // 6. The page asks nothing of any origin but its own, across the demo and a
-// file.
+// picked file (ijcnn1.t.gz, else u.data, else a generated LibSVM file).
 func TestE2ENoForeignRequests(t *testing.T) {
 	path := ijcnnPath
 	if _, err := os.Stat(path); err != nil {
 		path = movielensPath
+	}
+	if _, err := os.Stat(path); err != nil {
+		path = filepath.Join(t.TempDir(), "planted.svm")
+		writeDemoLibSVM(t, path, 2<<20)
 	}
 	s := newSession(t, 3*time.Minute)
 
@@ -824,14 +832,10 @@ func TestE2ENoForeignRequests(t *testing.T) {
 
 	s.openDemo()
 	time.Sleep(time.Second)
-	if _, err := os.Stat(path); err == nil {
-		s.maxSpeed()
-		s.upload(path)
-		s.waitState("done", 120*time.Second)
-		t.Logf("%s learned: %d rows", filepath.Base(path), s.rows())
-	} else {
-		t.Logf("no data file (%s, %s): checking the demo only", ijcnnPath, movielensPath)
-	}
+	s.maxSpeed()
+	s.upload(path)
+	s.waitState("done", 120*time.Second)
+	t.Logf("%s learned: %d rows", filepath.Base(path), s.rows())
 	s.checkExceptions()
 
 	mu.Lock()
@@ -845,7 +849,8 @@ func TestE2ENoForeignRequests(t *testing.T) {
 		switch {
 		case err != nil:
 			t.Errorf("request to an unparsable URL %q: %v", raw, err)
-		case u.Scheme == "data" || u.Scheme == "blob":
+		case u.Scheme == "blob" && strings.HasPrefix(u.Opaque, s.origin+"/"):
+			own++ // an object URL of the page (a download)
 		case u.Scheme+"://"+u.Host != s.origin:
 			t.Errorf("request to a foreign origin: %s", raw)
 		default:

@@ -13,6 +13,32 @@ import (
 	"os"
 )
 
+// contentSecurityPolicy is the policy of the page: everything from the
+// page's own origin only, WebAssembly compilation allowed
+// ('wasm-unsafe-eval', not 'unsafe-eval'), no inline script or style, no
+// plugins, no <base>, no form submission. ui/index.html carries the same
+// policy in a <meta> tag for static hosts that send no header
+// (TestServeHeaders checks that they agree); the header adds
+// frame-ancestors, which a <meta> policy cannot set.
+const contentSecurityPolicy = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; " +
+	"style-src 'self'; img-src 'self'; connect-src 'self'; object-src 'none'; " +
+	"base-uri 'none'; form-action 'none'"
+
+// newHandler serves the files of dir with the page's security headers and
+// Cache-Control: no-cache, and .wasm as application/wasm.
+func newHandler(dir string) http.Handler {
+	mime.AddExtensionType(".wasm", "application/wasm")
+	files := http.FileServer(http.Dir(dir))
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := w.Header()
+		h.Set("Cache-Control", "no-cache")
+		h.Set("Content-Security-Policy", contentSecurityPolicy+"; frame-ancestors 'none'")
+		h.Set("X-Content-Type-Options", "nosniff")
+		h.Set("Referrer-Policy", "no-referrer")
+		files.ServeHTTP(w, r)
+	})
+}
+
 func main() {
 	addr := flag.String("addr", "127.0.0.1:8080", "address to listen on")
 	dir := flag.String("dir", "dist", "folder to serve (built by make dist)")
@@ -20,16 +46,10 @@ func main() {
 	if _, err := os.Stat(*dir); err != nil {
 		log.Fatalf("occfm-serve: %v (run make dist first)", err)
 	}
-	mime.AddExtensionType(".wasm", "application/wasm")
-	files := http.FileServer(http.Dir(*dir))
-	http.Handle("/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Cache-Control", "no-cache")
-		files.ServeHTTP(w, r)
-	}))
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		log.Fatalf("occfm-serve: %v (is another server on %s? use -addr, or ADDR=host:port with make serve)", err, *addr)
 	}
 	log.Printf("occfm-serve: serving %s on http://%s/", *dir, ln.Addr())
-	log.Fatal(http.Serve(ln, nil))
+	log.Fatal(http.Serve(ln, newHandler(*dir)))
 }

@@ -54,6 +54,19 @@ type Demo struct {
 	// gives the same rows; seed 0 means seed 1, as in Config. Each stream
 	// uses constant memory and each Next costs O(nnz(x)).
 	New func(seed uint64) DemoStream
+
+	newRows func(seed uint64, rows int) DemoStream // New with another length
+}
+
+// NewRows returns the stream for seed as New does, but rows rows long
+// instead of d.Rows: its first rows are New's. It makes streams of any
+// length in constant memory, such as the large files of occfm gen. It panics
+// if rows < 0.
+func (d Demo) NewRows(seed uint64, rows int) DemoStream {
+	if rows < 0 {
+		panic(fmt.Sprintf("core: Demo.NewRows: %d rows", rows))
+	}
+	return d.newRows(seed, rows)
 }
 
 // demoRows is the length of every demo stream.
@@ -69,7 +82,8 @@ var demos = []Demo{
 		Known: "noise-free: y = ½x̂ᵀC*x̂ for a planted C* = 3u₁u₁ᵀ − 2u₂u₂ᵀ " +
 			"of rank 2 with ‖C*‖* = 5 ≤ δ (default δ = 10), so the best " +
 			"comparator fits every row exactly: its squared loss is 0",
-		New: func(seed uint64) DemoStream { return newPlantedDemo(seed, demoRows, false) },
+		New:     func(seed uint64) DemoStream { return newPlantedDemo(seed, demoRows, false) },
+		newRows: func(seed uint64, rows int) DemoStream { return newPlantedDemo(seed, rows, false) },
 	},
 	{
 		Name:  "planted-classification",
@@ -81,7 +95,8 @@ var demos = []Demo{
 			"balances the classes) with ‖C°‖* ≤ 5 + 2|τ|, below 6 in practice " +
 			"and so inside K for the default δ = 10: sign(½x̂ᵀC°x̂) is the " +
 			"Bayes classifier, so the best error rate is 5 %",
-		New: func(seed uint64) DemoStream { return newPlantedDemo(seed, demoRows, true) },
+		New:     func(seed uint64) DemoStream { return newPlantedDemo(seed, demoRows, true) },
+		newRows: func(seed uint64, rows int) DemoStream { return newPlantedDemo(seed, rows, true) },
 	},
 	{
 		Name:  "ratings",
@@ -92,7 +107,8 @@ var demos = []Demo{
 			"3 latent factors and ε ~ N(0, 0.3²): even the true model has " +
 			"RMSE ≈ 0.42 from the noise and the rounding, and its C " +
 			"(‖C‖* ≈ 700) lies far outside K for the default δ = 10",
-		New: func(seed uint64) DemoStream { return newRatingsDemo(seed, demoRows) },
+		New:     func(seed uint64) DemoStream { return newRatingsDemo(seed, demoRows) },
+		newRows: func(seed uint64, rows int) DemoStream { return newRatingsDemo(seed, rows) },
 	},
 }
 

@@ -107,9 +107,12 @@ func (b *feedBuffer) Read(p []byte) (int, error) {
 	return n, nil
 }
 
-// write appends a chunk, compacting what was read.
+// write appends a chunk, first compacting what was read when the chunk
+// would not fit otherwise: the buffer grows only when its unread bytes and
+// the chunk need more room, so it stays near aheadBytes plus a chunk
+// however long the file is.
 func (b *feedBuffer) write(p []byte) {
-	if b.off > 0 && b.off >= len(b.data)/2 {
+	if b.off > 0 && len(b.data)+len(p) > cap(b.data) {
 		n := copy(b.data, b.data[b.off:])
 		b.data = b.data[:n]
 		b.off = 0

@@ -5,6 +5,7 @@
 //
 //	occfm run -data PATH [flags]   play learners over the rows of PATH
 //	occfm paper [-quick]           reproduce the paper's Tables 2 and 3
+//	occfm gen -size 1G -out PATH   write a demo stream as a large LibSVM file
 //	occfm learners                 list the registered learners
 //	occfm help                     print the flags of run
 //
@@ -54,13 +55,15 @@ func (e usageError) Unwrap() error { return e.error }
 // help for -h.
 func run(args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
-		return usageError{errors.New("no command (want run, paper, learners or help; see occfm help)")}
+		return usageError{errors.New("no command (want run, paper, gen, learners or help; see occfm help)")}
 	}
 	switch args[0] {
 	case "run":
 		return runCommand(args[1:], stdout, stderr)
 	case "paper":
 		return paperCommand(args[1:], stdout, stderr)
+	case "gen":
+		return genCommand(args[1:], stdout, stderr)
 	case "learners":
 		if len(args) > 1 {
 			return usageError{fmt.Errorf("learners takes no arguments, got %q", args[1:])}
@@ -69,7 +72,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	case "help", "-h", "-help", "--help":
 		return printUsage(stdout)
 	}
-	return usageError{fmt.Errorf("unknown command %q (want run, paper, learners or help)", args[0])}
+	return usageError{fmt.Errorf("unknown command %q (want run, paper, gen, learners or help)", args[0])}
 }
 
 // usage is the help text; printUsage appends the learner list.
@@ -81,6 +84,11 @@ Usage:
   occfm run -data PATH [flags]   play learners over the rows of PATH
   occfm paper [-quick] [flags]   reproduce the paper's Tables 2 and 3 and its
                                  efficiency figures (occfm paper -h)
+  occfm gen (-rows N | -size S) [-demo D] [-seed S] [-out PATH]
+                                 write a built-in demo stream (default
+                                 planted-classification) as a LibSVM file of
+                                 N rows or about S bytes (200M, 1G), in
+                                 constant memory: test data for big files
   occfm learners                 list the registered learners
   occfm help                     print this help
 

@@ -1,0 +1,70 @@
+package core_test
+
+import (
+	"bytes"
+	"io"
+	"slices"
+	"testing"
+
+	"github.com/occfm/occfm/core"
+)
+
+// TestAppendLibSVMRoundTrip writes every demo's first rows with AppendLibSVM
+// and reads them back with a Stream: the same examples, bit for bit.
+func TestAppendLibSVMRoundTrip(t *testing.T) {
+	for _, d := range core.Demos() {
+		t.Run(d.Name, func(t *testing.T) {
+			const rows = 2000
+			var want []core.Example
+			var buf []byte
+			src := d.NewRows(3, rows)
+			var ex core.Example
+			for src.Next(&ex) == nil {
+				want = append(want, ex.Clone())
+				buf = core.AppendLibSVM(buf, ex)
+			}
+			if len(want) != rows {
+				t.Fatalf("NewRows(3, %d) gave %d rows", rows, len(want))
+			}
+			s, err := core.NewStream(bytes.NewReader(buf), core.ReaderSettings{Name: d.Name, Format: core.FormatLibSVM})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, w := range want {
+				if err := s.Next(&ex); err != nil {
+					t.Fatalf("row %d: %v", i+1, err)
+				}
+				if ex.Y != w.Y || !slices.Equal(ex.X.Ind, w.X.Ind) || !slices.Equal(ex.X.Val, w.X.Val) {
+					t.Fatalf("row %d: read %+v, wrote %+v", i+1, ex, w)
+				}
+			}
+			if err := s.Next(&ex); err != io.EOF {
+				t.Fatalf("after %d rows: %v, want io.EOF", rows, err)
+			}
+		})
+	}
+}
+
+// TestDemoNewRowsPrefix checks that NewRows(seed, n) starts with New(seed)'s
+// rows and has n of them.
+func TestDemoNewRowsPrefix(t *testing.T) {
+	for _, d := range core.Demos() {
+		long, short := d.NewRows(5, 1500), d.New(5)
+		var a, b core.Example
+		for i := range 1000 {
+			if long.Next(&a) != nil || short.Next(&b) != nil {
+				t.Fatalf("%s: row %d missing", d.Name, i+1)
+			}
+			if a.Y != b.Y || !slices.Equal(a.X.Ind, b.X.Ind) || !slices.Equal(a.X.Val, b.X.Val) {
+				t.Fatalf("%s row %d: NewRows %+v, New %+v", d.Name, i+1, a, b)
+			}
+		}
+		n := 1000
+		for long.Next(&a) == nil {
+			n++
+		}
+		if n != 1500 {
+			t.Errorf("%s: NewRows(5, 1500) gave %d rows", d.Name, n)
+		}
+	}
+}
