@@ -132,8 +132,10 @@ type Guarded struct {
 	mean   float64
 	lo, hi float64
 
-	// Smoothed losses of the learner and of the fallback.
-	eL, eB float64
+	// Smoothed losses (bias-corrected exponential moving averages) of the
+	// learner, over about guardWindow rows and over about guardWindow/10
+	// rows, and of the fallback over guardWindow rows.
+	eL, eS, eB ewma
 
 	rep GuardReport
 }
@@ -228,13 +230,20 @@ func (g *Guarded) PredictUpdate(x Sparse, y float64) float64 {
 
 	if !diverged {
 		// The smoothed losses, on the learner's own prediction (not
-		// clipped: clipping would hide a divergence).
-		const a = 2.0 / (guardWindow + 1)
-		g.eL += a * (g.loss.Value(raw, y) - g.eL)
-		g.eB += a * (g.loss.Value(fb, y) - g.eB)
-		if g.since >= guardWindow && g.eL > g.set.Factor*(g.eB+g.floor()) {
+		// clipped: clipping would hide a divergence). The short average
+		// catches a fast blow-up early, against a ten times higher bar.
+		l := g.loss.Value(raw, y)
+		g.eL.add(l, guardWindow)
+		g.eS.add(l, guardWindow/10)
+		g.eB.add(g.loss.Value(fb, y), guardWindow)
+		bar := g.set.Factor * (g.eB.mean() + g.floor())
+		switch {
+		case g.since >= guardWindow && g.eL.mean() > bar:
 			diverged = true
-			msg = "smoothed loss " + fmtFloat(g.eL) + " is over " + fmtFloat(g.set.Factor) + "× that of the label mean (" + fmtFloat(g.eB) + ")"
+			msg = "smoothed loss " + fmtFloat(g.eL.mean()) + " over the last ~" + strconv.Itoa(guardWindow) + " rows is over " + fmtFloat(g.set.Factor) + "× that of the label mean (" + fmtFloat(g.eB.mean()) + ")"
+		case g.since >= guardWindow/10 && g.eS.mean() > 10*bar:
+			diverged = true
+			msg = "smoothed loss " + fmtFloat(g.eS.mean()) + " over the last ~" + strconv.Itoa(guardWindow/10) + " rows is over " + fmtFloat(10*g.set.Factor) + "× that of the label mean (" + fmtFloat(g.eB.mean()) + ")"
 		}
 	}
 	if !diverged {
@@ -286,7 +295,7 @@ func (g *Guarded) diverge(msg string) {
 		g.rep.Resets++
 		g.inner = g.fresh()
 		g.since = 0
-		g.eL, g.eB = 0, 0
+		g.eL, g.eS = ewma{}, ewma{}
 		g.event("reset", "a fresh "+g.name+" replaces it (reset "+strconv.Itoa(g.rep.Resets)+" of "+strconv.Itoa(g.set.Resets)+")")
 		return
 	}
@@ -380,6 +389,24 @@ func (g *Guarded) badFeature(x Sparse) (int, float64, bool) {
 		}
 	}
 	return 0, 0, false
+}
+
+// ewma is an exponential moving average corrected for its start at 0:
+// after k values it is Σ wᵢvᵢ / Σ wᵢ with wᵢ = (1 − a)^(k−i).
+type ewma struct{ sum, mass float64 }
+
+// add adds v with a = 2/(span + 1).
+func (e *ewma) add(v float64, span int) {
+	a := 2 / float64(span+1)
+	e.sum += a * (v - e.sum)
+	e.mass += a * (1 - e.mass)
+}
+
+func (e *ewma) mean() float64 {
+	if e.mass == 0 {
+		return 0
+	}
+	return e.sum / e.mass
 }
 
 func fmtFloat(v float64) string { return strconv.FormatFloat(v, 'g', 4, 64) }
