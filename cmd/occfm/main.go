@@ -114,6 +114,17 @@ Flags of run:
                    error naming the file, line and field; skip passes over it,
                    and the progress line and the report count the rows skipped
                    and show the first reasons
+  -clip C          auto (default: on for MovieLens ratings), on or off:
+                   regression predictions clipped to the range of the labels
+                   seen so far
+  -on-diverge A    reset (default) or pause. Every learner is guarded: it never
+                   outputs NaN or Inf; a learner that diverges (a prediction
+                   that is not finite or absurdly far from the labels, a failed
+                   update, or a smoothed loss 100 times that of the label mean)
+                   is reset to a fresh one up to 3 times, then paused (it
+                   predicts the label mean and learns no more); with pause it
+                   is paused at once. A row with a feature beyond ±1e9 is
+                   predicted but not learned. The report says what happened.
   -json            print one JSON object per learner on stdout
   -quiet           no progress line on stderr
 
