@@ -26,6 +26,7 @@ type report struct {
 	regret   *core.Regret // nil without -regret
 	guard    core.GuardSettings
 	bad      *core.BadRows
+	stopped  error // the error that ended the run early, or nil
 }
 
 // record is one learner's line of -json output. Metrics that do not apply
@@ -68,6 +69,9 @@ type record struct {
 	OnError      string   `json:"on_error"`
 	Skipped      int      `json:"skipped"`
 	SkippedFirst []string `json:"skipped_first,omitempty"`
+	// Stopped is the error that ended the run before the end of the file:
+	// the metrics cover the rows learned until then.
+	Stopped string `json:"stopped,omitempty"`
 }
 
 // regretRecord is one regret checkpoint of one learner: the true regret
@@ -139,6 +143,9 @@ func (r report) record(p *player) record {
 			rec.SkippedFirst = r.bad.Reasons()
 		}
 	}
+	if r.stopped != nil {
+		rec.Stopped = r.stopped.Error()
+	}
 	g := guardReport(p)
 	rec.Clip = r.guard.Clip
 	rec.Divergences, rec.Resets, rec.Refused, rec.PausedAt = g.Divergences, g.Resets, g.Refused, g.PausedAt
@@ -189,6 +196,9 @@ func (r report) writeText(w io.Writer) error {
 	fmt.Fprintf(tw, "data\t%s\n", r.data)
 	fmt.Fprintf(tw, "layout\t%s\n", r.layout)
 	fmt.Fprintf(tw, "rows\t%s, %s\n", rows, order)
+	if r.stopped != nil {
+		fmt.Fprintf(tw, "stopped\tearly, by the error below: the figures cover the rows learned until then\n")
+	}
 	if r.settings.onError == core.Skip && r.bad != nil {
 		writeSkipped(tw, r.bad)
 	}

@@ -204,9 +204,6 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 	}
 	n, err := play(rows, players, reg, prog)
 	prog.done()
-	if err != nil {
-		return stopped(err)
-	}
 
 	rep := report{
 		settings: rs,
@@ -221,11 +218,19 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 		regret:   reg,
 		guard:    guard,
 		bad:      src.bad,
+		stopped:  err,
 	}
+	// Stopped by an error, the run still reports the rows it learned.
+	var werr error
 	if rs.json {
-		return rep.writeJSON(stdout)
+		werr = rep.writeJSON(stdout)
+	} else {
+		werr = rep.writeText(stdout)
 	}
-	return rep.writeText(stdout)
+	if err != nil {
+		return stopped(err)
+	}
+	return werr
 }
 
 // chooseTask returns the task named by taskFlag, or for "auto": Regression for
@@ -253,7 +258,12 @@ func chooseTask(taskFlag string, src *fileSource) (core.Task, error) {
 			break
 		}
 		if err != nil {
-			return 0, err
+			if len(labels) == 0 {
+				return 0, err
+			}
+			// Learn the rows before the error first: it comes after them.
+			src.deferred = err
+			break
 		}
 		src.buffered = append(src.buffered, bufferedRow{ex: ex.Clone(), line: src.stream.Line()})
 		labels = append(labels, ex.Y)
@@ -277,7 +287,8 @@ type fileSource struct {
 	limit    int
 	bad      *core.BadRows
 	buffered []bufferedRow
-	n        int // rows returned so far
+	deferred error // an error chooseTask met after the buffered rows
+	n        int   // rows returned so far
 }
 
 type bufferedRow struct {
@@ -311,6 +322,10 @@ func (s *fileSource) read(ex *core.Example) error {
 		ex.Y = b.ex.Y
 		line = b.line
 	} else {
+		if err := s.deferred; err != nil {
+			s.deferred = nil
+			return err
+		}
 		if err := s.stream.Next(ex); err != nil {
 			return err
 		}
@@ -371,7 +386,8 @@ func shuffleRows(rows []core.Example, seed uint64) {
 
 // play plays every row of src through every player, in batches: each
 // learner plays the whole batch under its own clock, so all learners see the
-// same rows in the same order. It returns the number of rows played.
+// same rows in the same order. It returns the number of rows played; after
+// an error, the rows before it are played and counted.
 func play(src rowSource, players []*player, reg *core.Regret, prog *progress) (int, error) {
 	batch := make([]core.Example, batchSize)
 	losses := make([][]float64, batchSize) // losses[i][learner]: fₜ(Cₜ) for -regret
@@ -388,9 +404,8 @@ func play(src rowSource, players []*player, reg *core.Regret, prog *progress) (i
 			}
 			n++
 		}
-		if err != nil && err != io.EOF {
-			return rows, err
-		}
+		// The rows read before an error are played, then the error ends
+		// the stream.
 		for j, p := range players {
 			t0 := time.Now()
 			if reg == nil {
@@ -419,14 +434,17 @@ func play(src rowSource, players []*player, reg *core.Regret, prog *progress) (i
 		if prog.due() {
 			prog.show(progressLine(rows, players, time.Since(prog.start)))
 		}
-		if err == io.EOF {
+		if err != nil {
 			if reg != nil {
 				reg.Checkpoint() // the end of the stream
 				for reg.Pending() > 0 {
 					reg.Solve(50)
 				}
 			}
-			return rows, nil
+			if err == io.EOF {
+				err = nil
+			}
+			return rows, err
 		}
 	}
 }
