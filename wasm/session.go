@@ -216,10 +216,11 @@ type session struct {
 	reasonsSent int          // bad.First already in a snapshot
 	badRow      bool         // the error is a malformed row
 
-	rows    int
-	state   string // waiting, running, done, error
-	err     string
-	elapsed time.Duration
+	rows     int
+	state    string // waiting, running, done, error
+	err      string
+	deferred string // an error met while guessing the task, after the pending rows
+	elapsed  time.Duration
 
 	points    [][]float64 // stored checkpoints
 	sent      int         // points already in a snapshot
@@ -521,6 +522,9 @@ func (s *session) step(deadline time.Time, maxRows int) int {
 		if len(s.pending) > 0 {
 			ex, line = s.pending[0].ex, s.pending[0].line
 			s.pending = s.pending[1:]
+		} else if s.deferred != "" {
+			s.state, s.err, s.deferred = "error", s.deferred, ""
+			break
 		} else {
 			r := s.next()
 			if r == rowNone {
@@ -598,7 +602,11 @@ func (s *session) guessTask(deadline time.Time) bool {
 			continue
 		}
 		if r == rowNone {
-			if s.state != "done" {
+			if s.state == "error" && len(s.pending) > 0 {
+				// Learn the rows before the error first: it comes after
+				// them.
+				s.deferred, s.err = s.err, ""
+			} else if s.state != "done" {
 				return false
 			}
 			s.state = "running"

@@ -318,3 +318,29 @@ func TestSessionRegretAfterDone(t *testing.T) {
 		t.Errorf("pending %d, last checkpoint %v; want the end of the stream (700) solved", s.reg.Pending(), pts[len(pts)-1].T)
 	}
 }
+
+// TestSessionStopLearnsRowsBefore: under "stop", a malformed row met while
+// the task is still being guessed (the first 1,000 rows) ends the session
+// only after the rows before it are learned, as later errors do.
+func TestSessionStopLearnsRowsBefore(t *testing.T) {
+	for _, bad := range []int{2, 501, 1501} {
+		var b strings.Builder
+		for line := 1; line <= 2000; line++ {
+			if line == bad {
+				b.WriteString("+1 1:abc\n")
+				continue
+			}
+			fmt.Fprintf(&b, "%+d 1:%d 2:1\n", 1-2*(line%2), line%7)
+		}
+		s, err := newSession(config{Source: "file", File: "x.svm"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		runAll(t, s, b.String(), 4096)
+		snap := decode(t, s.snapshotJSON())
+		want := fmt.Sprintf("x.svm:%d: field 2", bad)
+		if snap.State != "error" || !strings.Contains(snap.Error, want) || !snap.BadRow || snap.Rows != bad-1 {
+			t.Errorf("bad line %d: state %q, %d rows, error %q (bad row %v); want error at %s after %d rows", bad, snap.State, snap.Rows, snap.Error, snap.BadRow, want, bad-1)
+		}
+	}
+}
