@@ -381,8 +381,8 @@ func (c *stateCodec) finish(name string) error {
 
 func (c *stateCodec) uvarint() uint64 {
 	v, n := binary.Uvarint(c.buf)
-	if n <= 0 {
-		c.fail("truncated or overlong integer")
+	if n <= 0 || n != len(binary.AppendUvarint(nil, v)) {
+		c.fail("truncated or badly encoded integer")
 		return 0
 	}
 	c.buf = c.buf[n:]
@@ -398,8 +398,8 @@ func (c *stateCodec) int(p *int) {
 		return
 	}
 	v, n := binary.Varint(c.buf)
-	if n <= 0 {
-		c.fail("truncated or overlong integer")
+	if n <= 0 || n != len(binary.AppendVarint(nil, v)) {
+		c.fail("truncated or badly encoded integer")
 		return
 	}
 	if int64(int(v)) != v {
@@ -436,11 +436,27 @@ func (c *stateCodec) uint64(p *uint64) {
 	c.buf = c.buf[8:]
 }
 
+// float codes a float64: decoding rejects NaN, ±Inf and values beyond
+// maxStateValue, which no learner holds in its state unless it has
+// diverged, and which could make its loops run on NaN (see floatOrInf).
 func (c *stateCodec) float(p *float64) {
+	c.floatOrInf(p)
+	c.check(!math.IsInf(*p, 0), "infinite value in the state")
+}
+
+// maxStateValue bounds the magnitude of every value LoadModel accepts
+// (except ±Inf sentinels): far beyond any learner that has not diverged,
+// and far enough below the overflow threshold that a crafted file cannot
+// drive a learner's arithmetic to Inf and NaN.
+const maxStateValue = 1e50
+
+// floatOrInf codes a float64 that may be ±Inf (a sentinel) but not NaN.
+func (c *stateCodec) floatOrInf(p *float64) {
 	bits := math.Float64bits(*p)
 	c.uint64(&bits)
 	if c.dec && c.err == nil {
 		*p = math.Float64frombits(bits)
+		c.check(math.IsInf(*p, 0) || math.Abs(*p) <= maxStateValue, "value %v out of range in the state", *p)
 	}
 }
 
@@ -529,6 +545,10 @@ func (c *stateCodec) floats(p *[]float64) {
 	s := make([]float64, n)
 	for i := range s {
 		s[i] = math.Float64frombits(binary.LittleEndian.Uint64(c.buf[8*i:]))
+		if !(math.Abs(s[i]) <= maxStateValue) {
+			c.fail("value %v out of range in the state", s[i])
+			return
+		}
 	}
 	c.buf = c.buf[8*n:]
 	*p = s
@@ -548,7 +568,7 @@ func (c *stateCodec) int32s(p *[]int32) {
 	s := make([]int32, n)
 	for i := range s {
 		v, k := binary.Varint(c.buf)
-		if k <= 0 || int64(int32(v)) != v {
+		if k <= 0 || k != len(binary.AppendVarint(nil, v)) || int64(int32(v)) != v {
 			c.fail("bad int32")
 			return
 		}
@@ -573,6 +593,7 @@ func (c *stateCodec) config(cf *Config) {
 		loss = *cf.Loss
 	}
 	codeEnum(c, &loss, 2, "loss")
+	c.check(hasLoss || loss == 0, "a loss without its flag")
 	if c.dec && c.err == nil && hasLoss {
 		cf.Loss = &loss
 	}

@@ -27,7 +27,7 @@ import (
 // maxUnbackedDim bounds a dimension that the file does not back with data
 // (C's dimension while C has no basis columns, say), so that a crafted file
 // cannot make LoadModel allocate without bound.
-const maxUnbackedDim = 1 << 20
+const maxUnbackedDim = 1 << 16
 
 // maxSubspace bounds the k×k buffers of settings read from a file.
 const maxSubspace = 1 << 12
@@ -483,7 +483,7 @@ func (m *CFMFTRL) stateCode(c *stateCodec) {
 	c.floats(&m.u)
 	c.int(&m.nS)
 	c.float(&m.next)
-	c.float(&m.nucS)
+	c.floatOrInf(&m.nucS) // +Inf: unknown
 	c.bool(&m.exact)
 	c.floats(&m.mu)
 	c.int(&m.since)
