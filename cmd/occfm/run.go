@@ -32,6 +32,7 @@ type runSettings struct {
 	regretFirst  int
 	regretGrowth float64
 	regretEvery  int
+	model        modelFlags // -save and -load (model.go)
 }
 
 // guessRows is how many leading labels -task auto looks at.
@@ -62,6 +63,7 @@ func parseRunFlags(args []string) (runSettings, error) {
 	fs.IntVar(&rs.regretFirst, "regret-first", 0, "first regret checkpoint T (0: 100, or N with -regret-every N)")
 	fs.Float64Var(&rs.regretGrowth, "regret-growth", 1.5, "ratio between successive regret checkpoints")
 	fs.IntVar(&rs.regretEvery, "regret-every", 0, "a regret checkpoint every N rows instead (0: geometric)")
+	rs.model.define(fs)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return rs, err
@@ -112,7 +114,7 @@ func parseRunFlags(args []string) (runSettings, error) {
 	if rs.limit < 0 {
 		return bad("-limit %d: want N ≥ 0", rs.limit)
 	}
-	return rs, nil
+	return rs, rs.model.check(fs, &rs)
 }
 
 // player is one learner with its own metrics and clock.
@@ -132,6 +134,10 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	loaded, err := rs.model.apply(&rs)
+	if err != nil {
+		return err
+	}
 	start := time.Now()
 
 	f, err := os.Open(rs.data)
@@ -140,7 +146,7 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 	}
 	defer f.Close()
 	name := filepath.Base(rs.data)
-	stream, err := core.NewStream(f, core.ReaderSettings{Name: name, Format: rs.format})
+	stream, err := core.NewStream(f, core.ReaderSettings{Name: name, Format: rs.format, Vocabulary: loadedVocabulary(loaded)})
 	if err != nil {
 		return err
 	}
@@ -157,6 +163,9 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 		l, err := core.NewLearner(ln, cfg)
 		if err != nil {
 			return err
+		}
+		if loaded != nil {
+			l = loaded.Learner
 		}
 		players[i] = &player{name: ln, learner: l, metrics: core.NewMetrics(task, task.Loss())}
 	}
@@ -187,6 +196,9 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 	n, err := play(rows, players, reg, prog)
 	prog.done()
 	if err != nil {
+		return err
+	}
+	if err := rs.model.saveModel(cfg, players[0], stream.Vocabulary(), n, loaded); err != nil {
 		return err
 	}
 
