@@ -8,6 +8,7 @@ import (
 	"hash/crc32"
 	"io"
 	"math"
+	"math/bits"
 	"sort"
 	"strings"
 )
@@ -379,9 +380,16 @@ func (c *stateCodec) finish(name string) error {
 	return nil
 }
 
+// uvarintLen is the length of the shortest (canonical) uvarint of v: a
+// longer one decodes too, but would save to other bytes.
+func uvarintLen(v uint64) int { return max(1, (bits.Len64(v)+6)/7) }
+
+// varintLen is the length of the canonical (zig-zag) varint of v.
+func varintLen(v int64) int { return uvarintLen(uint64(v<<1) ^ uint64(v>>63)) }
+
 func (c *stateCodec) uvarint() uint64 {
 	v, n := binary.Uvarint(c.buf)
-	if n <= 0 || n != len(binary.AppendUvarint(nil, v)) {
+	if n <= 0 || n != uvarintLen(v) {
 		c.fail("truncated or badly encoded integer")
 		return 0
 	}
@@ -398,7 +406,7 @@ func (c *stateCodec) int(p *int) {
 		return
 	}
 	v, n := binary.Varint(c.buf)
-	if n <= 0 || n != len(binary.AppendVarint(nil, v)) {
+	if n <= 0 || n != varintLen(v) {
 		c.fail("truncated or badly encoded integer")
 		return
 	}
@@ -568,7 +576,7 @@ func (c *stateCodec) int32s(p *[]int32) {
 	s := make([]int32, n)
 	for i := range s {
 		v, k := binary.Varint(c.buf)
-		if k <= 0 || k != len(binary.AppendVarint(nil, v)) || int64(int32(v)) != v {
+		if k <= 0 || k != varintLen(v) || int64(int32(v)) != v {
 			c.fail("bad int32")
 			return
 		}

@@ -184,12 +184,10 @@ func (c *stateCodec) accum(g *symAccum, n int) {
 		if p < g.built {
 			top = max(top, j+1)
 		}
-		k := pairKey(i, j)
-		if _, dup := g.index[k]; dup {
+		if g.index[pairKey(i, j)] = int32(p); len(g.index) != p+1 {
 			c.fail("accumulator pair (%d, %d) repeated", i, j)
 			return
 		}
-		g.index[k] = int32(p)
 	}
 	if m > 0 && g.n != maxCol(g.col)+1 || m == 0 && g.n != 0 {
 		c.fail("accumulator dimension %d does not match its pairs", g.n)

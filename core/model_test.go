@@ -342,3 +342,54 @@ func TestSaveModelErrors(t *testing.T) {
 		t.Error("a failed save wrote bytes")
 	}
 }
+
+// TestModelResumeMovieLens100K saves OCCFM halfway through MovieLens-100K
+// (shuffled, as the README's runs), loads it and checks that the second
+// half's predictions are bit-identical to never stopping. It skips when
+// ../shared/data is absent, and in -short mode.
+func TestModelResumeMovieLens100K(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays ML-100K twice")
+	}
+	rows := shuffledRows(t, "movielens-100k/u.data", Regression, 1)
+	never := NewOCCFM(OCCFMSettings{})
+	for _, ex := range rows[:len(rows)/2] {
+		Play(never, ex, nil)
+	}
+	resumed := loadBytes(t, saveBytes(t, Model{Learner: never})).Learner
+	for i, ex := range rows[len(rows)/2:] {
+		want, got := Play(never, ex, nil), Play(resumed, ex, nil)
+		if math.Float64bits(got) != math.Float64bits(want) {
+			t.Fatalf("row %d of the second half: ŷ = %v resumed, %v never stopped", i, got, want)
+		}
+	}
+}
+
+// BenchmarkModelMovieLens100K measures SaveModel and LoadModel of OCCFM
+// after all of MovieLens-100K (shuffled with seed 1), and reports the
+// file's size.
+func BenchmarkModelMovieLens100K(b *testing.B) {
+	rows := shuffledRows(b, "movielens-100k/u.data", Regression, 1)
+	l := NewOCCFM(OCCFMSettings{})
+	for _, ex := range rows {
+		Play(l, ex, nil)
+	}
+	m := Model{Learner: l, Rows: len(rows)}
+	file := saveBytes(b, m)
+	b.Run("save", func(b *testing.B) {
+		for b.Loop() {
+			var buf bytes.Buffer
+			buf.Grow(len(file))
+			if err := SaveModel(&buf, m); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.ReportMetric(float64(len(file)), "file-bytes")
+	})
+	b.Run("load", func(b *testing.B) {
+		for b.Loop() {
+			loadBytes(b, file)
+		}
+		b.ReportMetric(float64(len(file)), "file-bytes")
+	})
+}

@@ -159,5 +159,8 @@ func writeAtomic(path string, b []byte) (err error) {
 	if err = f.Close(); err != nil {
 		return err
 	}
+	if err = os.Chmod(f.Name(), 0o644); err != nil { // CreateTemp makes it 0600
+		return err
+	}
 	return os.Rename(f.Name(), path)
 }
