@@ -31,6 +31,9 @@ type bridge struct {
 	// loaded is the model file loadModel accepted, or nil: every start
 	// continues it (decoded afresh, so a reset starts from it again).
 	loaded []byte
+	// fresh is loaded as loadModel decoded it, not yet used by a start
+	// (which then need not decode it again), or nil.
+	fresh *core.Model
 }
 
 // memoryLimit is Go's soft memory limit in the page. A wasm module's
@@ -140,14 +143,14 @@ func main() {
 	fn("loadModel", func(args []js.Value) any {
 		file := make([]byte, args[0].Get("length").Int())
 		js.CopyBytesToGo(file, args[0])
-		out, ok := loadModelJSON(file)
-		if ok {
-			b.loaded = file
+		out, m := loadModelJSON(file)
+		if m != nil {
+			b.loaded, b.fresh = file, m
 		}
 		return out
 	})
 	fn("forgetModel", func([]js.Value) any {
-		b.loaded = nil
+		b.loaded, b.fresh = nil, nil
 		return nil
 	})
 	js.Global().Set("occfm", api)
@@ -163,12 +166,16 @@ func errorSnapshot(err error) string {
 func (b *bridge) start(cfg config) string {
 	var s *session
 	var err error
-	if b.loaded != nil {
+	switch {
+	case b.fresh != nil:
+		s, err = newSessionFrom(cfg, *b.fresh)
+		b.fresh = nil
+	case b.loaded != nil:
 		var m core.Model
 		if m, _, err = parseModel(b.loaded); err == nil {
 			s, err = newSessionFrom(cfg, m)
 		}
-	} else {
+	default:
 		s, err = newSession(cfg)
 	}
 	if err != nil {

@@ -38,15 +38,15 @@ func parseModel(b []byte) (core.Model, modelInfo, error) {
 }
 
 // loadModelJSON validates the model file b and returns the JSON of its
-// modelInfo, or {"error": "…"}.
-func loadModelJSON(b []byte) (string, bool) {
-	_, info, err := parseModel(b)
+// modelInfo and the model, or {"error": "…"} and nil.
+func loadModelJSON(b []byte) (string, *core.Model) {
+	m, info, err := parseModel(b)
 	if err != nil {
 		out, _ := json.Marshal(map[string]string{"error": err.Error()})
-		return string(out), false
+		return string(out), nil
 	}
 	out, _ := json.Marshal(info)
-	return string(out), true
+	return string(out), &m
 }
 
 // newSessionFrom starts a session whose single learner continues the model

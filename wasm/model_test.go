@@ -33,9 +33,9 @@ func TestSessionModelContinues(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		info, ok := loadModelJSON(half)
+		info, loaded := loadModelJSON(half)
 		var mi modelInfo
-		if !ok || json.Unmarshal([]byte(info), &mi) != nil || mi.Learner != learner || mi.Rows != first.rows || mi.Format != "movielens" {
+		if loaded == nil || json.Unmarshal([]byte(info), &mi) != nil || mi.Learner != learner || mi.Rows != first.rows || mi.Format != "movielens" {
 			t.Fatalf("loadModel: %s", info)
 		}
 		m, _, _ := parseModel(half)
@@ -74,9 +74,9 @@ func TestLoadModelJSONErrors(t *testing.T) {
 		{"truncated", good[:len(good)-9], "corrupt model file: truncated"},
 		{"empty", nil, "not an OCCFM model file"},
 	} {
-		out, ok := loadModelJSON(tc.file)
+		out, m := loadModelJSON(tc.file)
 		var e struct{ Error string }
-		if ok || json.Unmarshal([]byte(out), &e) != nil || !strings.HasPrefix(e.Error, tc.msg) {
+		if m != nil || json.Unmarshal([]byte(out), &e) != nil || !strings.HasPrefix(e.Error, tc.msg) {
 			t.Errorf("%s: %s, want an error starting %q", tc.name, out, tc.msg)
 		}
 	}
