@@ -161,6 +161,11 @@ func appendModel(b []byte, m Model) ([]byte, error) {
 	if m.Rows < 0 {
 		return nil, fmt.Errorf("core: cannot save: %d rows", m.Rows)
 	}
+	if m.Vocabulary != nil {
+		if err := m.Vocabulary.check(); err != nil {
+			return nil, fmt.Errorf("core: cannot save: bad vocabulary: %v", err)
+		}
+	}
 	start := len(b)
 	b = append(b, modelMagic...)
 	b = binary.LittleEndian.AppendUint16(b, ModelFormat)
@@ -278,6 +283,22 @@ func parseModel(data []byte) (Model, error) {
 		sections[name] = sec
 		order = append(order, name)
 		rest = c.buf
+	}
+
+	// The sections must come in the order SaveModel writes them, so that
+	// a file loads to a model that saves to the same bytes.
+	want := []string{"model"}
+	if _, ok := sections["vocabulary"]; ok {
+		want = append(want, "vocabulary")
+	}
+	want = append(want, "learner")
+	for i, name := range order {
+		switch {
+		case i < len(want) && name == want[i]:
+		case i >= len(want) && strings.HasPrefix(name, "extra:") && (i == len(want) || order[i-1] < name):
+		default:
+			return Model{}, corrupt("section %q out of order (want %s, then extra:… sorted)", name, strings.Join(want, ", "))
+		}
 	}
 
 	var m Model

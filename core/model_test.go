@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"hash/crc32"
+	"io"
 	"math"
 	"strings"
 	"testing"
@@ -316,7 +317,13 @@ func TestLoadModelRejects(t *testing.T) {
 	mean := &stateCodec{}
 	NewMean(MeanSettings{}).stateCode(mean)
 	reject("unknown section", file("model", head("mean"), "learner", string(mean.buf), "other", ""),
-		ErrModelCorrupt, `unknown section "other"`)
+		ErrModelCorrupt, `section "other" out of order`)
+	reject("swapped", file("learner", string(mean.buf), "model", head("mean")), ErrModelCorrupt, `section "learner" out of order`)
+	reject("empty extra name", file("model", head("mean"), "learner", string(mean.buf), "extra:", ""),
+		ErrModelCorrupt, `unknown section "extra:"`)
+	if err := SaveModel(io.Discard, Model{Learner: NewMean(MeanSettings{}), Vocabulary: &Vocabulary{Format: "xml"}}); err == nil {
+		t.Error("saved a bad vocabulary")
+	}
 	b := NewBias(BiasSettings{})
 	Play(b, Example{X: Sparse{Ind: []int{2}, Val: []float64{1}}, Y: 1}, nil)
 	b.n = b.n[:1]
