@@ -136,6 +136,7 @@ type CCFMFTRL struct {
 	dense eigSym // the iterate under DenseProjection
 
 	rng *rand.Rand
+	src *rand.PCG // rng's source, whose state SaveModel records
 
 	// scratch
 	a, z, alpha, abs, nu, vs, rot2 []float64
@@ -150,7 +151,8 @@ type CCFMFTRL struct {
 // empty feature space.
 func NewCCFMFTRL(s CCFMFTRLSettings) *CCFMFTRL {
 	s = s.withDefaults()
-	o := &CCFMFTRL{s: s, rng: rand.New(rand.NewPCG(s.Seed, 0xf7))}
+	src := rand.NewPCG(s.Seed, 0xf7)
+	o := &CCFMFTRL{s: s, rng: rand.New(src), src: src}
 	o.n = 1
 	o.sparse = true
 	o.dense.grow(1)

@@ -178,6 +178,8 @@ type CFMFTRL struct {
 	since, interval int // rounds since the refresh, and the guard's interval
 
 	refreshes, matvecs, inexact int
+
+	src *rand.PCG // rng's source, whose state SaveModel records
 }
 
 var _ Learner = (*CFMFTRL)(nil)
@@ -187,10 +189,12 @@ var _ Configured = (*CFMFTRL)(nil)
 // feature space.
 func NewCFMFTRL(s CFMFTRLSettings) *CFMFTRL {
 	s = s.withDefaults()
+	src := rand.NewPCG(s.Seed, 0xcf)
 	return &CFMFTRL{
 		ftrlLinear: newFTRLLinear(s.Alpha, s.Beta, s.L1, s.L2),
 		s:          s,
-		rng:        rand.New(rand.NewPCG(s.Seed, 0xcf)),
+		rng:        rand.New(src),
+		src:        src,
 		dG:         make(map[uint64]float64),
 		sparse:     true,
 		interval:   1,

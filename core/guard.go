@@ -119,6 +119,7 @@ type GuardReport struct {
 type Guarded struct {
 	set   GuardSettings
 	name  string
+	cfg   Config
 	task  Task
 	loss  Loss
 	fresh func() Learner
@@ -148,7 +149,7 @@ func NewGuarded(name string, c Config, s GuardSettings) (*Guarded, error) {
 		return nil, err
 	}
 	fresh := func() Learner { return spec.New(c) }
-	return &Guarded{set: s.withDefaults(), name: name, task: c.Task, loss: c.LossOf(), fresh: fresh, inner: fresh()}, nil
+	return &Guarded{set: s.withDefaults(), name: name, cfg: c, task: c.Task, loss: c.LossOf(), fresh: fresh, inner: fresh()}, nil
 }
 
 // Learner returns the learner the guard currently wraps (a fresh one after

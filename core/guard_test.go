@@ -1,8 +1,10 @@
 package core
 
 import (
+	"bytes"
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -253,5 +255,67 @@ func TestGuardedClip(t *testing.T) {
 	g, _ := NewGuarded("occfm", Config{Task: Classification}, GuardSettings{Clip: true})
 	if g.Clipping() {
 		t.Error("classification scores are clipped")
+	}
+}
+
+// TestGuardedModelResume: a guarded learner saved with Guarded.Model and
+// resumed by ResumeGuarded goes on bit for bit as the one that never
+// stopped: clipping range, smoothed losses, resets and the pause included.
+func TestGuardedModelResume(t *testing.T) {
+	rows, task := firstDemoRows(t, "ratings", 5, 2400)
+	for _, tc := range []struct {
+		name string
+		eta  float64
+		at   int
+	}{
+		{"occfm", 0, 700},
+		{"fm-ftrl", 10, 150},  // between resets
+		{"fm-ftrl", 10, 1500}, // paused
+		{"bias", 0, 1000},
+	} {
+		c := Config{Task: task, Eta: tc.eta}
+		set := GuardSettings{Clip: true}
+		g, _ := NewGuarded(tc.name, c, set)
+		ref, _ := NewGuarded(tc.name, c, set)
+		for _, ex := range rows[:tc.at] {
+			Play(g, ex, nil)
+			Play(ref, ex, nil)
+		}
+		var buf bytes.Buffer
+		if err := SaveModel(&buf, g.Model()); err != nil {
+			t.Fatal(err)
+		}
+		m, err := LoadModel(&buf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		back, err := ResumeGuarded(m, set)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, ex := range rows[tc.at:] {
+			got, want := Play(back, ex, nil), Play(ref, ex, nil)
+			if math.Float64bits(got) != math.Float64bits(want) {
+				t.Fatalf("%s η=%g from row %d: row %d: ŷ %v, never stopped %v", tc.name, tc.eta, tc.at, tc.at+i+1, got, want)
+			}
+		}
+		if got, want := back.Report(), ref.Report(); !reflect.DeepEqual(got, want) {
+			t.Errorf("%s η=%g: report %+v, never stopped %+v", tc.name, tc.eta, got, want)
+		}
+		if tc.eta > 0 && ref.Report().Divergences == 0 {
+			t.Errorf("%s η=%g diverged nowhere: the test shows nothing about resets", tc.name, tc.eta)
+		}
+	}
+	// A model saved without a guard starts a fresh one.
+	l, _ := NewLearner("mean", Config{Task: task})
+	g, err := ResumeGuarded(Model{Name: "mean", Config: Config{Task: task}, Learner: l}, GuardSettings{})
+	if err != nil || g.Report().Divergences != 0 || g.rows != 0 {
+		t.Errorf("ResumeGuarded without a guard section: %v, %+v", err, g)
+	}
+	// A malformed guard section is an error.
+	m := g.Model()
+	m.Extra[guardSection] = []byte{1, 2, 3}
+	if _, err := ResumeGuarded(m, GuardSettings{}); err == nil {
+		t.Error("ResumeGuarded accepted a malformed guard section")
 	}
 }

@@ -53,6 +53,12 @@ type ReaderSettings struct {
 	Format Format
 	// Roles overrides guessed CSV column roles by header name.
 	Roles map[string]Role
+	// Vocabulary, when not nil, is the feature numbering to continue (see
+	// Stream.Vocabulary): known values keep their indices, new ones get the
+	// next; CSV columns keep their roles (Roles still take precedence) and
+	// numeric scales. NewStream fails if the input's format or CSV header
+	// does not match it.
+	Vocabulary *Vocabulary
 }
 
 // ParseError reports a malformed row. After a ParseError, Stream.Next can be

@@ -184,6 +184,10 @@ func newStream(r io.Reader, set ReaderSettings, maxLine int) (*Stream, error) {
 	if format == FormatLibSVM {
 		ahead = 1 // only to tell an empty input
 	}
+	roles := set.Roles
+	if set.Vocabulary != nil {
+		roles = set.Vocabulary.csvRoles(roles)
+	}
 	data := s.readAhead(ahead)
 	if len(data) == 0 {
 		if s.err != nil && s.err != io.EOF {
@@ -196,20 +200,20 @@ func newStream(r io.Reader, set ReaderSettings, maxLine int) (*Stream, error) {
 	}
 	if format == FormatLibSVM {
 		s.format, s.layout = FormatLibSVM, "libsvm"
-		return s, nil
+		return s.continueVocabulary(set.Vocabulary)
 	}
 	switch format {
 	case FormatMovieLens:
 		err = s.forceMovieLens(data)
 	case FormatCSV:
-		err = s.setupCSV(data, set.Roles, false)
+		err = s.setupCSV(data, roles, false)
 	default:
-		err = s.recognise(data, set.Roles)
+		err = s.recognise(data, roles)
 	}
 	if err != nil {
 		return nil, err
 	}
-	return s, nil
+	return s.continueVocabulary(set.Vocabulary)
 }
 
 // readAhead reads up to maxLines data lines (or sniffBytes) into s.pending

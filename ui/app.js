@@ -379,6 +379,9 @@ const page = {
   pendingFile: null,     // a file picked before the core was ready
   memory: null,          // the core's WebAssembly.Memory: it never shrinks, so
                          // its buffer.byteLength is the peak (make bench reads it)
+  model: null,           // what occfm.loadModel said of the model file every start
+                         // continues ({learner, rows, features, task, format, name}),
+                         // or null for fresh learners
 };
 
 const session = {
@@ -453,7 +456,7 @@ function startSession(source, {note = "", keepPaused = false} = {}) {
   session.gen++;
   stopFeeder();
   session.source = source;
-  session.learners = [...settings.learners];
+  session.learners = page.model ? [page.model.learner] : [...settings.learners];
   session.task = "";
   session.layout = "";
   session.checkpoints = [];
@@ -690,7 +693,9 @@ function pickFile(file) {
     showNote(`${file.name} will start as soon as the learner is loaded.`);
     return;
   }
-  startSession("file", {note: `Learning ${file.name} with the guessed settings.`});
+  startSession("file", {note: page.model
+    ? `Continuing ${page.model.name} (${page.model.learner}) on ${file.name}.`
+    : `Learning ${file.name} with the guessed settings.`});
 }
 
 // ---- The scheduler ------------------------------------------------------------
@@ -1098,6 +1103,7 @@ function renderRunControls() {
   document.getElementById("reset").disabled = !loaded;
   document.getElementById("export-csv").disabled = !loaded;
   document.getElementById("export-json").disabled = !loaded;
+  document.getElementById("model-save").disabled = !loaded;
   document.getElementById("state-text").textContent = STATE_TEXT[page.phase] || page.phase;
 }
 
@@ -1293,6 +1299,13 @@ function wireControls() {
   $("regret-per-t").addEventListener("change", regretMode);
   $("export-csv").addEventListener("click", exportCSV);
   $("export-json").addEventListener("click", exportJSON);
+  $("model-save").addEventListener("click", saveModel);
+  $("model-input").addEventListener("change", (e) => {
+    const file = e.target.files[0];
+    e.target.value = "";  // the same file can be loaded again
+    if (file) loadModel(file);
+  });
+  $("model-forget").addEventListener("click", forgetModel);
 
   document.addEventListener("keydown", (e) => {
     if (e.ctrlKey || e.metaKey || e.altKey || isTyping(e.target)) return;
@@ -1397,6 +1410,66 @@ function download(blob, name) {
   a.click();
   a.remove();
   setTimeout(() => URL.revokeObjectURL(a.href), 10000);
+}
+
+// ---- Model files ------------------------------------------------------------------
+//
+// The core saves and loads them (occfm.saveModel, occfm.loadModel); the page
+// only moves bytes. A loaded model is kept in the core and continued by every
+// later start, so the next file, demo or reset continues it.
+
+function saveModel() {
+  const out = call(() => occfm.saveModel());
+  if (!out) return;
+  if (out.error) {
+    showError(`Cannot save the model: ${out.error}`);
+    return;
+  }
+  const name = `occfm-${out.learner}-${out.rows}rows.occfm`;
+  download(new Blob([out.bytes], {type: "application/octet-stream"}), name);
+  showNote(`Saved ${name} (${out.bytes.length.toLocaleString("en-US")} bytes).`);
+}
+
+async function loadModel(file) {
+  let bytes;
+  try {
+    bytes = new Uint8Array(await file.arrayBuffer());
+  } catch (err) {
+    showError(`${file.name}: cannot read it: ${err && err.message ? err.message : err}`);
+    return;
+  }
+  const text = call(() => occfm.loadModel(bytes));
+  if (text == null) return;
+  const info = JSON.parse(text);
+  if (info.error) {
+    // The current run and any model loaded before are left as they were.
+    showError(`${file.name}: ${info.error}`);
+    return;
+  }
+  page.model = {...info, name: file.name};
+  showError("");
+  renderModelInfo();
+  showNote(`Loaded ${file.name}: choose a file or a demo, or Reset, to continue it.`);
+}
+
+function forgetModel() {
+  if (occfm) call(() => occfm.forgetModel());
+  page.model = null;
+  renderModelInfo();
+  showNote("The model is forgotten: the next run starts fresh learners.");
+}
+
+function renderModelInfo() {
+  const m = page.model;
+  const info = document.getElementById("model-info");
+  document.getElementById("model-forget").hidden = !m;
+  if (!m) {
+    info.textContent = "";
+    return;
+  }
+  const from = m.format ? ` from a ${m.format} file` : "";
+  info.textContent = `Continuing ${m.name}: ${m.learner}, ${m.task}, ` +
+    `${m.rows.toLocaleString("en-US")} rows learned, ${m.features.toLocaleString("en-US")} features${from}.`;
 }
 
 // ---- Boot --------------------------------------------------------------------------

@@ -49,6 +49,17 @@
 //	reset()                                  restarts the current session from row 0
 //	                                         (demos only; for a file the page
 //	                                         starts it again and feeds it anew)
+//	saveModel() → {bytes: Uint8Array, learner, rows} or {error}
+//	                                         the model file of the first learner
+//	                                         now (core.SaveModel): state, settings,
+//	                                         feature numbering, rows learned
+//	loadModel(bytes: Uint8Array) → JSON string {learner, rows, features, task,
+//	                                         format, bytes} or {"error": "…"}
+//	    Validates a model file and keeps it: every later start (and reset)
+//	    continues its learner, with its task, settings and feature
+//	    numbering, instead of the configured learners; the regret
+//	    comparator is off. A rejected file changes nothing.
+//	forgetModel()                            back to fresh learners at the next start
 //
 // A snapshot is compact JSON:
 //

@@ -13,7 +13,8 @@ func (s *session) guardSettings(t core.Task) core.GuardSettings {
 		g.Clip = true
 	case "", "auto":
 		ratings := s.cfg.Source == "demo" && s.cfg.Demo == "ratings" ||
-			s.stream != nil && s.stream.Format() == core.FormatMovieLens
+			s.stream != nil && s.stream.Format() == core.FormatMovieLens ||
+			s.cfg.Format == string(core.FormatMovieLens)
 		g.Clip = ratings && t == core.Regression
 	}
 	if s.cfg.OnDiverge == "pause" {

@@ -27,6 +27,13 @@ type bridge struct {
 	predRows  []dom.Element    // the rows of the predictions table
 	predCells [][4]dom.Element // their cells
 	modelDD   map[string]dom.Element
+
+	// loaded is the model file loadModel accepted, or nil: every start
+	// continues it (decoded afresh, so a reset starts from it again).
+	loaded []byte
+	// fresh is loaded as loadModel decoded it, not yet used by a start
+	// (which then need not decode it again), or nil.
+	fresh *core.Model
 }
 
 // memoryLimit is Go's soft memory limit in the page. A wasm module's
@@ -125,6 +132,31 @@ func main() {
 	fn("reset", func([]js.Value) any {
 		return b.start(b.cfg)
 	})
+	fn("saveModel", func([]js.Value) any {
+		if b.s == nil {
+			return map[string]any{"error": "no session"}
+		}
+		file, m, err := b.s.saveModel()
+		if err != nil {
+			return map[string]any{"error": err.Error()}
+		}
+		arr := js.Global().Get("Uint8Array").New(len(file))
+		js.CopyBytesToJS(arr, file)
+		return map[string]any{"bytes": arr, "learner": m.Name, "rows": m.Rows}
+	})
+	fn("loadModel", func(args []js.Value) any {
+		file := make([]byte, args[0].Get("length").Int())
+		js.CopyBytesToGo(file, args[0])
+		out, m := loadModelJSON(file)
+		if m != nil {
+			b.loaded, b.fresh = file, m
+		}
+		return out
+	})
+	fn("forgetModel", func([]js.Value) any {
+		b.loaded, b.fresh = nil, nil
+		return nil
+	})
 	js.Global().Set("occfm", api)
 	js.Global().Call("dispatchEvent", js.Global().Get("Event").New("occfm-ready"))
 	select {}
@@ -136,7 +168,20 @@ func errorSnapshot(err error) string {
 }
 
 func (b *bridge) start(cfg config) string {
-	s, err := newSession(cfg)
+	var s *session
+	var err error
+	switch {
+	case b.fresh != nil:
+		s, err = newSessionFrom(cfg, *b.fresh)
+		b.fresh = nil
+	case b.loaded != nil:
+		var m core.Model
+		if m, _, err = parseModel(b.loaded); err == nil {
+			s, err = newSessionFrom(cfg, m)
+		}
+	default:
+		s, err = newSession(cfg)
+	}
 	if err != nil {
 		b.s = nil
 		return errorSnapshot(err)

@@ -237,6 +237,9 @@ type session struct {
 	losses       []float64 // scratch: this round's loss per learner
 	regSent      int       // regret points already in a snapshot
 	delta        float64   // δ in effect for the first learner (for D = 2δ)
+
+	config core.Config // the learners' common settings (setTask)
+	base   *core.Model // the loaded model the first learner continues, or nil (model.go)
 }
 
 type preview struct {
@@ -340,6 +343,7 @@ func (s *session) setTask(t core.Task) {
 		l, _ := core.NewGuarded(name, c, guard) // names were checked in newSession
 		s.players = append(s.players, &player{name: name, learner: l, metrics: core.NewMetrics(t, c.LossOf())})
 	}
+	s.config = c
 	s.delta = c.Delta
 	if cf, ok := s.players[0].learner.(core.Configured); ok {
 		s.delta = cf.Config().Delta
@@ -416,6 +420,9 @@ func (s *session) open() bool {
 			}
 			set.Roles[col] = role
 		}
+	}
+	if s.base != nil {
+		set.Vocabulary = s.base.Vocabulary
 	}
 	// The first lines for the preview, from the bytes already buffered.
 	head := s.file.data[s.file.off:]

@@ -127,6 +127,13 @@ Flags of run:
                    predicted but not learned. The report says what happened.
   -json            print one JSON object per learner on stdout
   -quiet           no progress line on stderr
+  -save PATH       after the run, write the learner's model file (settings,
+                   state, feature numbering, rows learned) to PATH, replacing
+                   it atomically; needs exactly one -learner
+  -load PATH       continue the learner of a model file on -data: the learner,
+                   task, delta, eta and feature numbering come from the model
+                   (giving those flags other values is an error); the result
+                   is bit-identical to one run over all the rows
 
 Metrics: rows, avg_loss (squared or logistic loss), then rmse and mae for
 regression, or error_rate (sign of the prediction, 0 counts as +1), auc and

@@ -36,6 +36,7 @@ type runSettings struct {
 	clip      string
 	onDiverge string
 	onError   core.OnError // -on-error: stop or skip malformed rows
+	model     modelFlags   // -save and -load (model.go)
 }
 
 // guessRows is how many leading labels -task auto looks at.
@@ -69,6 +70,7 @@ func parseRunFlags(args []string) (runSettings, error) {
 	fs.StringVar(&rs.clip, "clip", "auto", "clip regression predictions to the label range seen: auto (on for ratings), on or off")
 	fs.StringVar(&rs.onDiverge, "on-diverge", "reset", "a diverged learner is reset (up to 3 times, then paused) or paused at once: reset or pause")
 	fs.StringVar(&onError, "on-error", "stop", "malformed rows: stop, or skip and count them")
+	rs.model.define(fs)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return rs, err
@@ -129,7 +131,7 @@ func parseRunFlags(args []string) (runSettings, error) {
 	if rs.onError, err = core.ParseOnError(onError); err != nil {
 		return bad("-on-error %q: want stop or skip", onError)
 	}
-	return rs, nil
+	return rs, rs.model.check(fs, &rs)
 }
 
 // player is one learner with its own metrics and clock.
@@ -149,6 +151,10 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	loaded, err := rs.model.apply(&rs)
+	if err != nil {
+		return err
+	}
 	start := time.Now()
 
 	f, err := os.Open(rs.data)
@@ -157,7 +163,7 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 	}
 	defer f.Close()
 	name := filepath.Base(rs.data)
-	stream, err := core.NewStream(f, core.ReaderSettings{Name: name, Format: rs.format})
+	stream, err := core.NewStream(f, core.ReaderSettings{Name: name, Format: rs.format, Vocabulary: loadedVocabulary(loaded)})
 	if err != nil {
 		return err
 	}
@@ -172,7 +178,12 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 	guard := guardSettings(rs, stream.Format(), task)
 	players := make([]*player, len(rs.learners))
 	for i, ln := range rs.learners {
-		l, err := core.NewGuarded(ln, cfg, guard)
+		var l *core.Guarded
+		if loaded != nil {
+			l, err = core.ResumeGuarded(*loaded, guard)
+		} else {
+			l, err = core.NewGuarded(ln, cfg, guard)
+		}
 		if err != nil {
 			return err
 		}
@@ -204,6 +215,10 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 	}
 	n, err := play(rows, players, reg, prog)
 	prog.done()
+	// A run stopped by an error saves what it learned, too.
+	if serr := rs.model.saveModel(cfg, players[0], stream.Vocabulary(), n, loaded); serr != nil {
+		return serr
+	}
 
 	rep := report{
 		settings: rs,

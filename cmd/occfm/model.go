@@ -1,0 +1,171 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/occfm/occfm/core"
+)
+
+// modelFlags are the -save and -load flags of occfm run, and which of the
+// other flags were given explicitly (a loaded model fixes them).
+type modelFlags struct {
+	save, load string
+	explicit   map[string]string // flag name → value as given
+}
+
+// define adds -save and -load to fs.
+func (mf *modelFlags) define(fs *flag.FlagSet) {
+	fs.StringVar(&mf.save, "save", "", "write the learner's model file here after the run")
+	fs.StringVar(&mf.load, "load", "", "continue the learner of this model file")
+}
+
+// check records the explicit flags of the parsed fs and checks -save and
+// -load against them.
+func (mf *modelFlags) check(fs *flag.FlagSet, rs *runSettings) error {
+	mf.explicit = make(map[string]string)
+	fs.Visit(func(f *flag.Flag) { mf.explicit[f.Name] = f.Value.String() })
+	if mf.save != "" && len(rs.learners) != 1 {
+		return usageError{fmt.Errorf("run: -save saves one learner, but -learner lists %d (%s)",
+			len(rs.learners), strings.Join(rs.learners, ","))}
+	}
+	if mf.load != "" && rs.regret {
+		return usageError{errors.New("run: -regret cannot continue a loaded model (the comparator needs every row from the first)")}
+	}
+	return nil
+}
+
+// loadModelFile reads the model file at path. Its errors name the file:
+// "x.bin is not an OCCFM model file".
+func loadModelFile(path string) (core.Model, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return core.Model{}, err
+	}
+	m, err := core.LoadModel(bytes.NewReader(b))
+	if err != nil {
+		if errors.Is(err, core.ErrNotModel) {
+			return core.Model{}, fmt.Errorf("%s is not an OCCFM model file", path)
+		}
+		return core.Model{}, fmt.Errorf("%s: %s", path, strings.TrimPrefix(err.Error(), "core: "))
+	}
+	return m, nil
+}
+
+// apply loads the -load model, if any, and makes rs continue it: the
+// learner, task, δ, η and (with a vocabulary) the format come from the
+// model. A flag given explicitly with another value is a usage error that
+// names it. It returns nil without -load.
+func (mf *modelFlags) apply(rs *runSettings) (*core.Model, error) {
+	if mf.load == "" {
+		return nil, nil
+	}
+	m, err := loadModelFile(mf.load)
+	if err != nil {
+		return nil, err
+	}
+	eff := m.Config
+	if c, ok := m.Learner.(core.Configured); ok {
+		eff = c.Config()
+	}
+	var conflicts []string
+	same := func(name, value string, alternatives ...string) {
+		given, ok := mf.explicit[name]
+		if !ok {
+			return
+		}
+		for _, v := range append(alternatives, value) {
+			if given == v {
+				return
+			}
+		}
+		conflicts = append(conflicts, fmt.Sprintf("-%s %s (the model has %s)", name, given, value))
+	}
+	num := func(x float64) string { return fmt.Sprint(x) }
+	same("learner", m.Name)
+	same("task", m.Config.Task.String(), "auto")
+	same("delta", num(m.Config.Delta), num(eff.Delta))
+	same("eta", num(m.Config.Eta), num(eff.Eta))
+	if m.Vocabulary != nil {
+		same("format", string(m.Vocabulary.Format), "auto")
+	}
+	if len(conflicts) > 0 {
+		return nil, usageError{fmt.Errorf("run: -load %s: %s: drop these flags, the loaded model fixes them",
+			mf.load, strings.Join(conflicts, ", "))}
+	}
+	rs.learners = []string{m.Name}
+	rs.task = m.Config.Task.String()
+	rs.delta, rs.eta = m.Config.Delta, m.Config.Eta
+	if m.Vocabulary != nil {
+		rs.format = m.Vocabulary.Format
+	}
+	return &m, nil
+}
+
+// loadedVocabulary returns the loaded model's vocabulary, or nil.
+func loadedVocabulary(m *core.Model) *core.Vocabulary {
+	if m == nil {
+		return nil
+	}
+	return m.Vocabulary
+}
+
+// saveModel writes the -save model file, if asked: the single player's
+// learner with cfg, the stream's vocabulary and the rows learned (those of
+// the loaded model plus this run's). It writes a temporary file in the same
+// directory and renames it over path, so that a failed save leaves any
+// existing file as it was.
+func (mf *modelFlags) saveModel(cfg core.Config, p *player, voc core.Vocabulary, rows int, loaded *core.Model) error {
+	if mf.save == "" {
+		return nil
+	}
+	m := core.Model{Name: p.name, Config: cfg, Learner: p.learner, Vocabulary: &voc, Rows: rows}
+	if g, ok := p.learner.(*core.Guarded); ok {
+		// The learner the guard wraps, and the guard's state.
+		gm := g.Model()
+		m.Learner, m.Extra = gm.Learner, gm.Extra
+	}
+	if loaded != nil {
+		m.Config = loaded.Config
+		m.Rows += loaded.Rows
+	}
+	var buf bytes.Buffer
+	if err := core.SaveModel(&buf, m); err != nil {
+		return err
+	}
+	return writeAtomic(mf.save, buf.Bytes())
+}
+
+// writeAtomic writes b to path through a temporary file in the same
+// directory, synced and renamed over path.
+func writeAtomic(path string, b []byte) (err error) {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return fmt.Errorf("-save %s: %w", path, err)
+	}
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(f.Name())
+			err = fmt.Errorf("-save %s: %w", path, err)
+		}
+	}()
+	if _, err = f.Write(b); err != nil {
+		return err
+	}
+	if err = f.Sync(); err != nil {
+		return err
+	}
+	if err = f.Close(); err != nil {
+		return err
+	}
+	if err = os.Chmod(f.Name(), 0o644); err != nil { // CreateTemp makes it 0600
+		return err
+	}
+	return os.Rename(f.Name(), path)
+}

@@ -1,0 +1,189 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/occfm/occfm/core"
+)
+
+// modelData returns the lines of a MovieLens u.data file of n ratings and
+// of a LibSVM classification file of n rows (planted-classification demo),
+// both seeded.
+func modelData(t *testing.T, n int) map[string][]string {
+	r := rand.New(rand.NewPCG(3, 4))
+	var ml []string
+	for i := range n {
+		u, it := 1+r.IntN(40), 1+r.IntN(60)
+		ml = append(ml, fmt.Sprintf("%d\t%d\t%d\t%d\n", u, it, 1+(u*it+r.IntN(2))%5, 880000000+i))
+	}
+	d, _ := core.DemoByName("planted-classification")
+	src := d.New(5)
+	var svm []string
+	var ex core.Example
+	for range n {
+		if err := src.Next(&ex); err != nil {
+			t.Fatal(err)
+		}
+		var b strings.Builder
+		fmt.Fprintf(&b, "%v", ex.Y)
+		for k, j := range ex.X.Ind {
+			fmt.Fprintf(&b, " %d:%v", j+1, ex.X.Val[k])
+		}
+		svm = append(svm, b.String()+"\n")
+	}
+	return map[string][]string{"u.data": ml, "planted.svm": svm}
+}
+
+// TestRunSaveLoadContinue runs every learner over the first half of a
+// file with -save, then with -load over the second half and -save again,
+// and checks that the final model file is byte for byte the one a single
+// run over the whole file saves, and that the continued run's metrics are
+// those of the second half's rows in a single run (computed here with core).
+func TestRunSaveLoadContinue(t *testing.T) {
+	n := 1200
+	if testing.Short() {
+		n = 500
+	}
+	for file, lines := range modelData(t, n) {
+		dir := t.TempDir()
+		write := func(name string, lines []string) string {
+			p := filepath.Join(dir, name)
+			if err := os.WriteFile(p, []byte(strings.Join(lines, "")), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			return p
+		}
+		whole := write(file, lines)
+		first := write("first-"+file, lines[:n/2])
+		second := write("second-"+file, lines[n/2:])
+		for _, spec := range core.Learners() {
+			t.Run(file+"/"+spec.Name, func(t *testing.T) {
+				a, b1, b2 := filepath.Join(dir, spec.Name+"-a"), filepath.Join(dir, spec.Name+"-b1"), filepath.Join(dir, spec.Name+"-b2")
+				runOK(t, "run", "-data", whole, "-learner", spec.Name, "-quiet", "-save", a)
+				runOK(t, "run", "-data", first, "-learner", spec.Name, "-quiet", "-save", b1)
+				out, _ := runOK(t, "run", "-data", second, "-load", b1, "-quiet", "-json", "-save", b2)
+				wantFile, _ := os.ReadFile(a)
+				gotFile, _ := os.ReadFile(b2)
+				if len(wantFile) == 0 || !bytes.Equal(gotFile, wantFile) {
+					t.Fatalf("the continued model (%d bytes) differs from the single run's (%d bytes)", len(gotFile), len(wantFile))
+				}
+				m, err := loadModelFile(b2)
+				if err != nil || m.Rows != n {
+					t.Fatalf("loaded %d rows (%v), want %d", m.Rows, err, n)
+				}
+
+				// The second half's metrics in one uninterrupted run.
+				f, _ := os.Open(whole)
+				defer f.Close()
+				s, err := core.NewStream(f, core.ReaderSettings{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				task := m.Config.Task
+				// As occfm run: guarded, and clipped on ratings (-clip auto).
+				l, _ := core.NewGuarded(spec.Name, core.Config{Task: task}, core.GuardSettings{Clip: s.Format() == core.FormatMovieLens})
+				met := core.NewMetrics(task, task.Loss())
+				var ex core.Example
+				for i := 0; s.Next(&ex) == nil; i++ {
+					ex.Y, _ = task.Label(ex.Y)
+					if i < n/2 {
+						core.Play(l, ex, nil)
+					} else {
+						core.Play(l, ex, met)
+					}
+				}
+				rec := jsonLines(t, out)[0]
+				sum := met.Summary()
+				if rec["rows"].(float64) != float64(n-n/2) || rec["learner"] != spec.Name || rec["task"] != task.String() {
+					t.Fatalf("continued run: %v", rec)
+				}
+				if got := rec["avg_loss"]; got != sum.AvgLoss && !(got == nil && math.IsNaN(sum.AvgLoss)) {
+					t.Errorf("continued avg_loss %v, the single run's second half %v", got, sum.AvgLoss)
+				}
+			})
+		}
+	}
+}
+
+// TestRunModelErrors checks the CLI's refusals: a file that is not a
+// model, a damaged model, flags that conflict with the loaded model,
+// -save with several learners; and that a failed run leaves an existing
+// -save file as it was, except a run stopped by a malformed row, which
+// saves the rows it learned before it.
+func TestRunModelErrors(t *testing.T) {
+	lines := modelData(t, 300)["u.data"]
+	data := writeTemp(t, "u.data", strings.Join(lines, ""))
+	dir := filepath.Dir(data)
+	good := filepath.Join(dir, "good.occfm")
+	runOK(t, "run", "-data", data, "-quiet", "-save", good)
+	goodBytes, _ := os.ReadFile(good)
+	truncated := filepath.Join(dir, "truncated.occfm")
+	os.WriteFile(truncated, goodBytes[:len(goodBytes)/2], 0o644)
+	flipped := filepath.Join(dir, "flipped.occfm")
+	bad := bytes.Clone(goodBytes)
+	bad[len(bad)/2] ^= 1
+	os.WriteFile(flipped, bad, 0o644)
+	newer := filepath.Join(dir, "newer.occfm")
+	bad = bytes.Clone(goodBytes)
+	bad[10] = 9
+	os.WriteFile(newer, bad, 0o644)
+	badData := writeTemp(t, "bad.data", strings.Join(lines[:100], "")+"1\t2\tx\t4\n")
+
+	for _, tc := range []struct {
+		name  string
+		args  []string
+		msg   string
+		usage bool
+	}{
+		{"foreign", []string{"-load", data}, data + " is not an OCCFM model file", false},
+		{"truncated", []string{"-load", truncated}, "truncated", false},
+		{"corrupt", []string{"-load", flipped}, "corrupt model file: checksum mismatch", false},
+		{"newer", []string{"-load", newer}, "written by a newer OCCFM (model format 9, this build reads up to 1)", false},
+		{"missing", []string{"-load", filepath.Join(dir, "none.occfm")}, "none.occfm", false},
+		{"conflict", []string{"-load", good, "-learner", "fm-ftrl", "-delta", "3", "-eta", "0"},
+			"-learner fm-ftrl (the model has occfm), -delta 3 (the model has 0): drop these flags", true},
+		{"two learners", []string{"-learner", "occfm,mean"}, "-save saves one learner, but -learner lists 2", true},
+		{"regret", []string{"-load", good, "-regret"}, "-regret cannot continue a loaded model", true},
+		{"bad data", []string{"-data", badData}, "bad.data:101", false}, // saves 100 rows
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			args := append([]string{"run", "-data", data, "-quiet", "-save", good}, tc.args...)
+			err := run(args, new(bytes.Buffer), new(bytes.Buffer))
+			if err == nil || !strings.Contains(err.Error(), tc.msg) {
+				t.Fatalf("error %v, want one containing %q", err, tc.msg)
+			}
+			if errors.As(err, new(usageError)) != tc.usage {
+				t.Errorf("usage error: %v, want %v", !tc.usage, tc.usage)
+			}
+			if tc.name == "bad data" {
+				m, err := loadModelFile(good)
+				if err != nil || m.Rows != 100 {
+					t.Errorf("a run stopped at line 101 saved %d rows (%v), want the 100 before it", m.Rows, err)
+				}
+				os.WriteFile(good, goodBytes, 0o644)
+				return
+			}
+			if now, _ := os.ReadFile(good); !bytes.Equal(now, goodBytes) {
+				t.Error("a failed run changed the -save file")
+			}
+		})
+	}
+	// The same values as the model's are not conflicts.
+	runOK(t, "run", "-data", data, "-quiet", "-load", good, "-learner", "occfm", "-task", "regression", "-format", "movielens")
+	// A save into a missing directory fails and leaves nothing behind.
+	if err := run([]string{"run", "-data", data, "-quiet", "-save", filepath.Join(dir, "no", "m.occfm")},
+		new(bytes.Buffer), new(bytes.Buffer)); err == nil || !strings.Contains(err.Error(), "-save") {
+		t.Errorf("save into a missing directory: %v", err)
+	}
+	if tmp, _ := filepath.Glob(filepath.Join(dir, ".*.tmp")); len(tmp) > 0 {
+		t.Errorf("temporary files left: %v", tmp)
+	}
+}

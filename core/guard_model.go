@@ -1,0 +1,79 @@
+package core
+
+import "fmt"
+
+// guardSection names the Model.Extra section that holds a Guarded's own
+// state.
+const guardSection = "guard"
+
+// Model returns the guarded learner as a Model for SaveModel: the learner
+// the guard wraps, the settings it was made with, and in Extra["guard"] the
+// guard's own state (the labels' mean and range, the smoothed losses, its
+// counters and events), so that ResumeGuarded goes on exactly as if the
+// guard had never stopped. The caller sets Vocabulary and Rows.
+func (g *Guarded) Model() Model {
+	c := &stateCodec{}
+	g.stateCode(c)
+	return Model{Name: g.name, Config: g.cfg, Learner: g.inner, Extra: map[string][]byte{guardSection: c.buf}}
+}
+
+// ResumeGuarded guards the learner of a loaded model with s: it continues
+// the guard's state saved by Guarded.Model, or starts a fresh guard for a
+// model saved without one. A reset makes a fresh learner of m.Name for
+// m.Config. It returns an error for a model whose guard state is malformed.
+func ResumeGuarded(m Model, s GuardSettings) (*Guarded, error) {
+	spec, ok := registry[m.Name]
+	if !ok || m.Learner == nil {
+		return nil, fmt.Errorf("core: the model has no learner of the registry (%q)", m.Name)
+	}
+	c := m.Config
+	g := &Guarded{set: s.withDefaults(), name: m.Name, cfg: c, task: c.Task, loss: c.LossOf(),
+		fresh: func() Learner { return spec.New(c) }, inner: m.Learner}
+	if b, ok := m.Extra[guardSection]; ok {
+		dc := &stateCodec{dec: true, buf: b}
+		g.stateCode(dc)
+		if err := dc.finish(guardSection); err != nil {
+			return nil, err
+		}
+	}
+	return g, nil
+}
+
+// stateCode codes the guard's state (not its settings, which come from the
+// caller, nor the learner, which is the model's).
+func (g *Guarded) stateCode(c *stateCodec) {
+	c.int(&g.rows)
+	c.int(&g.since)
+	c.int(&g.n)
+	c.float(&g.mean)
+	c.float(&g.lo)
+	c.float(&g.hi)
+	for _, e := range []*ewma{&g.eL, &g.eS, &g.eB} {
+		c.float(&e.sum)
+		c.float(&e.mass)
+		c.check(e.mass >= 0 && e.mass <= 1 && e.sum >= 0, "smoothed loss (%v, %v) out of range", e.sum, e.mass)
+	}
+	r := &g.rep
+	c.int(&r.Divergences)
+	c.int(&r.Resets)
+	c.int(&r.Refused)
+	c.bool(&r.Paused)
+	c.int(&r.PausedAt)
+	c.check(g.rows >= 0 && g.since >= 0 && g.n >= 0 && g.n <= g.rows && g.lo <= g.hi &&
+		r.Divergences >= 0 && r.Resets >= 0 && r.Resets <= r.Divergences && r.Refused >= 0 &&
+		r.PausedAt >= 0 && r.PausedAt <= g.rows, "guard counters out of range")
+	n := c.length(len(r.Events), 3)
+	if c.dec {
+		if c.err != nil || n > guardEvents+1 {
+			c.fail("guard events: %d", n)
+			return
+		}
+		r.Events = make([]GuardEvent, n)
+	}
+	for i := range r.Events {
+		e := &r.Events[i]
+		c.int(&e.Row)
+		c.string(&e.Kind)
+		c.string(&e.Msg)
+	}
+}

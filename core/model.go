@@ -1,0 +1,643 @@
+package core
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"math"
+	"math/bits"
+	"sort"
+	"strings"
+)
+
+// Model is everything needed to resume online learning where it stopped:
+// the learner with its full state, the settings it was made with, the
+// feature numbering of the stream it learned from, and the number of rows
+// it has learned. SaveModel writes one to a versioned file and LoadModel
+// reads it back; a learner loaded from a file and one that never stopped
+// make bit-identical predictions on the rows that follow.
+type Model struct {
+	// Name is the learner's registry name (see Learners). SaveModel fills
+	// it in from the learner's type when it is empty.
+	Name string
+	// Config is the common configuration the learner was made with. It is
+	// kept for the record and for callers that check flags against it; the
+	// learner's own settings (defaults filled in) are part of its state.
+	Config Config
+	// Learner is the learner; it must be one made by the registry (one of
+	// the types NewLearner returns).
+	Learner Learner
+	// Vocabulary, when not nil, is the feature numbering of the stream the
+	// learner learned from (see Stream.Vocabulary): a stream started with
+	// it (ReaderSettings.Vocabulary) numbers the features as before.
+	Vocabulary *Vocabulary
+	// Rows is the number of rows the learner has learned.
+	Rows int
+	// Extra holds named opaque sections for state owned by other code (a
+	// wrapper around the learner, say). The file keeps and checksums them
+	// but does not interpret them. Names must be non-empty.
+	Extra map[string][]byte
+}
+
+// ModelFormat is the version of the model file format SaveModel writes.
+// LoadModel reads versions 1 to ModelFormat and rejects newer ones.
+const ModelFormat = 1
+
+// modelMagic starts every model file. Like PNG's signature, it holds a
+// non-ASCII byte and both line ends, so that a text-mode transfer that
+// rewrites line ends shows as "not a model file" rather than as garbage.
+const modelMagic = "\x89OCCFM\r\n\x1a\n"
+
+// The model file, version 1 (all integers little-endian):
+//
+//	magic     10 bytes  "\x89OCCFM\r\n\x1a\n"
+//	version    2 bytes  uint16, ModelFormat
+//	size       8 bytes  uint64, the length of the whole file
+//	sections            each: uvarint name length, name, uvarint body
+//	                    length, body; in the order "model", "vocabulary"
+//	                    (optional), "learner", then "extra:<name>" in sorted
+//	                    name order
+//	crc        4 bytes  CRC-32 (Castagnoli) of everything before it
+//
+// Inside the bodies, floats are their IEEE-754 bits (math.Float64bits, 8
+// bytes), integers zig-zag varints, booleans one byte, strings and slices a
+// uvarint length followed by their elements, maps their entries in sorted
+// key order. The "learner" body is the learner's settings (defaults filled
+// in) followed by its state, in an order fixed by its stateCode method
+// (model_state.go).
+const (
+	modelHeaderLen = len(modelMagic) + 2 + 8
+	modelCRCLen    = 4
+)
+
+var modelCRC = crc32.MakeTable(crc32.Castagnoli)
+
+// Errors of LoadModel, for errors.Is. The messages returned say more.
+var (
+	// ErrNotModel: the input is not an OCCFM model file at all.
+	ErrNotModel = errors.New("not an OCCFM model file")
+	// ErrModelVersion: the file was written by a newer OCCFM.
+	ErrModelVersion = errors.New("model file from a newer OCCFM")
+	// ErrModelCorrupt: the file is truncated, fails its checksum, or is
+	// inconsistent.
+	ErrModelCorrupt = errors.New("corrupt model file")
+)
+
+// stateCoder is implemented by every registered learner: stateCode writes
+// (c encoding) or reads (c decoding) the learner's settings and state, in
+// one fixed order, so that the two directions cannot disagree. Decoding
+// starts on the zero value of the learner type and rebuilds it through its
+// constructor once the settings are read.
+type stateCoder interface {
+	Learner
+	stateCode(c *stateCodec)
+}
+
+// stateTypes makes the zero learner of each registered name, to decode
+// into.
+var stateTypes = map[string]func() stateCoder{
+	"occfm":     func() stateCoder { return new(OCCFM) },
+	"ccfm-ogd":  func() stateCoder { return new(CCFMOGD) },
+	"ccfm-pa":   func() stateCoder { return new(CCFMPA) },
+	"ccfm-ftrl": func() stateCoder { return new(CCFMFTRL) },
+	"fm-ftrl":   func() stateCoder { return new(FMFTRL) },
+	"cfm-ftrl":  func() stateCoder { return new(CFMFTRL) },
+	"mean":      func() stateCoder { return new(Mean) },
+	"bias":      func() stateCoder { return new(Bias) },
+	"linear":    func() stateCoder { return new(Linear) },
+}
+
+// learnerName returns the registry name of l's type, or "".
+func learnerName(l Learner) string {
+	switch l.(type) {
+	case *OCCFM:
+		return "occfm"
+	case *CCFMOGD:
+		return "ccfm-ogd"
+	case *CCFMPA:
+		return "ccfm-pa"
+	case *CCFMFTRL:
+		return "ccfm-ftrl"
+	case *FMFTRL:
+		return "fm-ftrl"
+	case *CFMFTRL:
+		return "cfm-ftrl"
+	case *Mean:
+		return "mean"
+	case *Bias:
+		return "bias"
+	case *Linear:
+		return "linear"
+	}
+	return ""
+}
+
+// SaveModel writes m to w in the model file format (version ModelFormat).
+// It does not change m or its learner. It returns an error, and writes
+// nothing, when m.Learner is not a registered learner or m.Name does not
+// match it; otherwise only w's errors.
+func SaveModel(w io.Writer, m Model) error {
+	b, err := appendModel(nil, m)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(b)
+	return err
+}
+
+// appendModel appends the model file of m to b.
+func appendModel(b []byte, m Model) ([]byte, error) {
+	sc, ok := m.Learner.(stateCoder)
+	if !ok {
+		return nil, fmt.Errorf("core: cannot save a learner of type %T: it is not a registered learner", m.Learner)
+	}
+	name := learnerName(m.Learner)
+	if m.Name != "" && m.Name != name {
+		return nil, fmt.Errorf("core: cannot save: the model is named %q but its learner is a %s", m.Name, name)
+	}
+	if m.Rows < 0 {
+		return nil, fmt.Errorf("core: cannot save: %d rows", m.Rows)
+	}
+	if m.Vocabulary != nil {
+		if err := m.Vocabulary.check(); err != nil {
+			return nil, fmt.Errorf("core: cannot save: bad vocabulary: %v", err)
+		}
+	}
+	start := len(b)
+	b = append(b, modelMagic...)
+	b = binary.LittleEndian.AppendUint16(b, ModelFormat)
+	b = binary.LittleEndian.AppendUint64(b, 0) // size, set below
+
+	c := &stateCodec{}
+	c.string(&name)
+	c.int(&m.Rows)
+	c.config(&m.Config)
+	b = appendSection(b, "model", c.buf)
+
+	if m.Vocabulary != nil {
+		c = &stateCodec{}
+		c.vocabulary(m.Vocabulary)
+		b = appendSection(b, "vocabulary", c.buf)
+	}
+
+	c = &stateCodec{}
+	sc.stateCode(c)
+	b = appendSection(b, "learner", c.buf)
+
+	keys := make([]string, 0, len(m.Extra))
+	for k := range m.Extra {
+		if k == "" {
+			return nil, errors.New("core: cannot save: an Extra section has an empty name")
+		}
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		b = appendSection(b, "extra:"+k, m.Extra[k])
+	}
+	size := len(b) - start + modelCRCLen
+	binary.LittleEndian.PutUint64(b[start+len(modelMagic)+2:], uint64(size))
+	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b[start:], modelCRC)), nil
+}
+
+func appendSection(b []byte, name string, body []byte) []byte {
+	b = binary.AppendUvarint(b, uint64(len(name)))
+	b = append(b, name...)
+	b = binary.AppendUvarint(b, uint64(len(body)))
+	return append(b, body...)
+}
+
+// LoadModel reads a model file written by SaveModel (format version 1 to
+// ModelFormat) and returns the model, its learner ready to continue exactly
+// where the saved one stopped. It reads r to its end.
+//
+// A file that is not a model file, was written by a newer OCCFM, is
+// truncated, fails its checksum, names an unknown learner, or holds
+// inconsistent state is rejected with an error that says which (see
+// ErrNotModel, ErrModelVersion, ErrModelCorrupt); the learner is decoded
+// into a new value that is returned only on success, so nothing the caller
+// holds is changed. It does not panic on any input.
+func LoadModel(r io.Reader) (Model, error) {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return Model{}, fmt.Errorf("core: reading the model: %w", err)
+	}
+	return parseModel(data)
+}
+
+func corrupt(format string, args ...any) error {
+	return fmt.Errorf("core: %w: %s", ErrModelCorrupt, fmt.Sprintf(format, args...))
+}
+
+// parseModel is LoadModel on the bytes of a file.
+func parseModel(data []byte) (Model, error) {
+	if len(data) < len(modelMagic) || string(data[:len(modelMagic)]) != modelMagic {
+		if len(data) < len(modelMagic) && strings.HasPrefix(modelMagic, string(data)) && len(data) > 0 {
+			return Model{}, corrupt("truncated: %d bytes, not even the file header", len(data))
+		}
+		return Model{}, fmt.Errorf("core: %w (it does not start with the OCCFM model signature)", ErrNotModel)
+	}
+	if len(data) < modelHeaderLen {
+		return Model{}, corrupt("truncated: %d bytes, not even the file header", len(data))
+	}
+	version := binary.LittleEndian.Uint16(data[len(modelMagic):])
+	if version == 0 {
+		return Model{}, corrupt("format version 0")
+	}
+	if version > ModelFormat {
+		return Model{}, fmt.Errorf("core: %w: written by a newer OCCFM (model format %d, this build reads up to %d)",
+			ErrModelVersion, version, ModelFormat)
+	}
+	size := binary.LittleEndian.Uint64(data[len(modelMagic)+2:])
+	switch {
+	case size < uint64(modelHeaderLen+modelCRCLen):
+		return Model{}, corrupt("the header gives an impossible size of %d bytes", size)
+	case uint64(len(data)) < size:
+		return Model{}, corrupt("truncated: %d of %d bytes", len(data), size)
+	case uint64(len(data)) > size:
+		return Model{}, corrupt("%d bytes after the end of the model", uint64(len(data))-size)
+	}
+	body, sum := data[:size-modelCRCLen], binary.LittleEndian.Uint32(data[size-modelCRCLen:])
+	if crc32.Checksum(body, modelCRC) != sum {
+		return Model{}, corrupt("checksum mismatch")
+	}
+
+	sections := make(map[string][]byte)
+	var order []string
+	rest := body[modelHeaderLen:]
+	for len(rest) > 0 {
+		c := &stateCodec{dec: true, buf: rest}
+		var name string
+		var sec []byte
+		c.string(&name)
+		c.bytes(&sec)
+		if c.err != nil {
+			return Model{}, corrupt("bad section framing: %v", c.err)
+		}
+		if _, dup := sections[name]; dup {
+			return Model{}, corrupt("section %q repeated", name)
+		}
+		sections[name] = sec
+		order = append(order, name)
+		rest = c.buf
+	}
+
+	// The sections must come in the order SaveModel writes them, so that
+	// a file loads to a model that saves to the same bytes.
+	want := []string{"model"}
+	if _, ok := sections["vocabulary"]; ok {
+		want = append(want, "vocabulary")
+	}
+	want = append(want, "learner")
+	for i, name := range order {
+		switch {
+		case i < len(want) && name == want[i]:
+		case i >= len(want) && strings.HasPrefix(name, "extra:") && (i == len(want) || order[i-1] < name):
+		default:
+			return Model{}, corrupt("section %q out of order (want %s, then extra:… sorted)", name, strings.Join(want, ", "))
+		}
+	}
+
+	var m Model
+	head, ok := sections["model"]
+	if !ok {
+		return Model{}, corrupt(`no "model" section`)
+	}
+	c := &stateCodec{dec: true, buf: head}
+	c.string(&m.Name)
+	c.int(&m.Rows)
+	c.config(&m.Config)
+	if err := c.finish("model"); err != nil {
+		return Model{}, err
+	}
+	if m.Rows < 0 {
+		return Model{}, corrupt("%d rows", m.Rows)
+	}
+	mk, ok := stateTypes[m.Name]
+	if !ok {
+		return Model{}, corrupt("unknown learner %q (this build has %s)", m.Name, strings.Join(registeredNames(), ", "))
+	}
+
+	if voc, ok := sections["vocabulary"]; ok {
+		c = &stateCodec{dec: true, buf: voc}
+		m.Vocabulary = new(Vocabulary)
+		c.vocabulary(m.Vocabulary)
+		if err := c.finish("vocabulary"); err != nil {
+			return Model{}, err
+		}
+	}
+
+	st, ok := sections["learner"]
+	if !ok {
+		return Model{}, corrupt(`no "learner" section`)
+	}
+	l := mk()
+	c = &stateCodec{dec: true, buf: st}
+	l.stateCode(c)
+	if err := c.finish("learner"); err != nil {
+		return Model{}, err
+	}
+	m.Learner = l
+
+	for _, name := range order {
+		switch {
+		case name == "model" || name == "vocabulary" || name == "learner":
+		case strings.HasPrefix(name, "extra:") && len(name) > len("extra:"):
+			if m.Extra == nil {
+				m.Extra = make(map[string][]byte)
+			}
+			m.Extra[name[len("extra:"):]] = bytes.Clone(sections[name])
+		default:
+			return Model{}, corrupt("unknown section %q", name)
+		}
+	}
+	return m, nil
+}
+
+func registeredNames() []string {
+	var names []string
+	for _, s := range Learners() {
+		names = append(names, s.Name)
+	}
+	return names
+}
+
+// stateCodec encodes or decodes the fields of a section. Each method takes
+// a pointer: encoding appends the value to buf, decoding reads it from buf
+// into the pointer. After the first decoding error every call is a no-op
+// and err holds the error.
+type stateCodec struct {
+	dec bool
+	buf []byte
+	err error
+}
+
+// fail records a decoding error (the first one wins).
+func (c *stateCodec) fail(format string, args ...any) {
+	if c.err == nil {
+		c.err = fmt.Errorf(format, args...)
+	}
+}
+
+// check fails with msg unless ok (decoding only).
+func (c *stateCodec) check(ok bool, format string, args ...any) {
+	if c.dec && !ok {
+		c.fail(format, args...)
+	}
+}
+
+// finish returns the decoding error of the section named name, if any,
+// including bytes left over.
+func (c *stateCodec) finish(name string) error {
+	if c.err == nil && len(c.buf) > 0 {
+		c.err = fmt.Errorf("%d bytes left over", len(c.buf))
+	}
+	if c.err != nil {
+		return corrupt("section %q: %v", name, c.err)
+	}
+	return nil
+}
+
+// uvarintLen is the length of the shortest (canonical) uvarint of v: a
+// longer one decodes too, but would save to other bytes.
+func uvarintLen(v uint64) int { return max(1, (bits.Len64(v)+6)/7) }
+
+// varintLen is the length of the canonical (zig-zag) varint of v.
+func varintLen(v int64) int { return uvarintLen(uint64(v<<1) ^ uint64(v>>63)) }
+
+func (c *stateCodec) uvarint() uint64 {
+	v, n := binary.Uvarint(c.buf)
+	if n <= 0 || n != uvarintLen(v) {
+		c.fail("truncated or badly encoded integer")
+		return 0
+	}
+	c.buf = c.buf[n:]
+	return v
+}
+
+func (c *stateCodec) int(p *int) {
+	if !c.dec {
+		c.buf = binary.AppendVarint(c.buf, int64(*p))
+		return
+	}
+	if c.err != nil {
+		return
+	}
+	v, n := binary.Varint(c.buf)
+	if n <= 0 || n != varintLen(v) {
+		c.fail("truncated or badly encoded integer")
+		return
+	}
+	if int64(int(v)) != v {
+		c.fail("integer %d out of range", v)
+		return
+	}
+	c.buf = c.buf[n:]
+	*p = int(v)
+}
+
+// enum codes an integer-valued enumeration, checking 0 ≤ *p < n.
+func codeEnum[T ~int](c *stateCodec, p *T, n int, what string) {
+	v := int(*p)
+	c.int(&v)
+	c.check(v >= 0 && v < n, "%s %d out of range", what, v)
+	if c.dec && c.err == nil {
+		*p = T(v)
+	}
+}
+
+func (c *stateCodec) uint64(p *uint64) {
+	if !c.dec {
+		c.buf = binary.LittleEndian.AppendUint64(c.buf, *p)
+		return
+	}
+	if c.err != nil {
+		return
+	}
+	if len(c.buf) < 8 {
+		c.fail("truncated")
+		return
+	}
+	*p = binary.LittleEndian.Uint64(c.buf)
+	c.buf = c.buf[8:]
+}
+
+// float codes a float64: decoding rejects NaN, ±Inf and values beyond
+// maxStateValue, which no learner holds in its state unless it has
+// diverged, and which could make its loops run on NaN (see floatOrInf).
+func (c *stateCodec) float(p *float64) {
+	c.floatOrInf(p)
+	c.check(!math.IsInf(*p, 0), "infinite value in the state")
+}
+
+// maxStateValue bounds the magnitude of every value LoadModel accepts
+// (except ±Inf sentinels): far beyond any learner that has not diverged,
+// and far enough below the overflow threshold that a crafted file cannot
+// drive a learner's arithmetic to Inf and NaN.
+const maxStateValue = 1e50
+
+// floatOrInf codes a float64 that may be ±Inf (a sentinel) but not NaN.
+func (c *stateCodec) floatOrInf(p *float64) {
+	bits := math.Float64bits(*p)
+	c.uint64(&bits)
+	if c.dec && c.err == nil {
+		*p = math.Float64frombits(bits)
+		c.check(math.IsInf(*p, 0) || math.Abs(*p) <= maxStateValue, "value %v out of range in the state", *p)
+	}
+}
+
+func (c *stateCodec) bool(p *bool) {
+	if !c.dec {
+		v := byte(0)
+		if *p {
+			v = 1
+		}
+		c.buf = append(c.buf, v)
+		return
+	}
+	if c.err != nil {
+		return
+	}
+	if len(c.buf) < 1 || c.buf[0] > 1 {
+		c.fail("bad boolean")
+		return
+	}
+	*p = c.buf[0] == 1
+	c.buf = c.buf[1:]
+}
+
+// length codes a slice length whose elements take at least size bytes
+// each, checking on decoding that they can fit in what is left.
+func (c *stateCodec) length(n int, size int) int {
+	if !c.dec {
+		c.buf = binary.AppendUvarint(c.buf, uint64(n))
+		return n
+	}
+	if c.err != nil {
+		return 0
+	}
+	v := c.uvarint()
+	if c.err != nil {
+		return 0
+	}
+	if v > uint64(len(c.buf))/uint64(size) {
+		c.fail("truncated: a length of %d does not fit in %d bytes", v, len(c.buf))
+		return 0
+	}
+	return int(v)
+}
+
+func (c *stateCodec) bytes(p *[]byte) {
+	n := c.length(len(*p), 1)
+	if !c.dec {
+		c.buf = append(c.buf, *p...)
+		return
+	}
+	if c.err != nil {
+		return
+	}
+	*p = c.buf[:n:n]
+	c.buf = c.buf[n:]
+}
+
+func (c *stateCodec) string(p *string) {
+	b := []byte(*p)
+	c.bytes(&b)
+	if c.dec && c.err == nil {
+		*p = string(b)
+	}
+}
+
+// floats codes a slice of float64, keeping nil and empty apart (some
+// learners test for nil).
+func (c *stateCodec) floats(p *[]float64) {
+	isNil := *p == nil
+	c.bool(&isNil)
+	n := c.length(len(*p), 8)
+	if !c.dec {
+		for _, v := range *p {
+			c.buf = binary.LittleEndian.AppendUint64(c.buf, math.Float64bits(v))
+		}
+		return
+	}
+	if c.err != nil {
+		return
+	}
+	if isNil {
+		c.check(n == 0, "nil slice of length %d", n)
+		*p = nil
+		return
+	}
+	s := make([]float64, n)
+	for i := range s {
+		s[i] = math.Float64frombits(binary.LittleEndian.Uint64(c.buf[8*i:]))
+		if !(math.Abs(s[i]) <= maxStateValue) {
+			c.fail("value %v out of range in the state", s[i])
+			return
+		}
+	}
+	c.buf = c.buf[8*n:]
+	*p = s
+}
+
+func (c *stateCodec) int32s(p *[]int32) {
+	n := c.length(len(*p), 1)
+	if !c.dec {
+		for _, v := range *p {
+			c.buf = binary.AppendVarint(c.buf, int64(v))
+		}
+		return
+	}
+	if c.err != nil {
+		return
+	}
+	s := make([]int32, n)
+	for i := range s {
+		v, k := binary.Varint(c.buf)
+		if k <= 0 || k != varintLen(v) || int64(int32(v)) != v {
+			c.fail("bad int32")
+			return
+		}
+		c.buf = c.buf[k:]
+		s[i] = int32(v)
+	}
+	*p = s
+}
+
+// config codes a Config.
+func (c *stateCodec) config(cf *Config) {
+	codeEnum(c, &cf.Task, 2, "task")
+	c.float(&cf.Delta)
+	c.float(&cf.Eta)
+	c.uint64(&cf.Seed)
+	c.int(&cf.Rank)
+	codeEnum(c, &cf.Gamma, 3, "γ schedule")
+	hasLoss := cf.Loss != nil
+	c.bool(&hasLoss)
+	var loss Loss
+	if hasLoss && !c.dec {
+		loss = *cf.Loss
+	}
+	codeEnum(c, &loss, 2, "loss")
+	c.check(hasLoss || loss == 0, "a loss without its flag")
+	if c.dec && c.err == nil && hasLoss {
+		cf.Loss = &loss
+	}
+}
+
+// construct runs a learner's constructor on settings read from a file,
+// turning its panic on invalid settings into an error.
+func construct[T any](c *stateCodec, mk func() T) (t T) {
+	if c.err != nil {
+		return t
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			c.fail("invalid settings: %v", r)
+		}
+	}()
+	return mk()
+}

@@ -1,0 +1,553 @@
+package core
+
+import (
+	"math/rand/v2"
+)
+
+// This file holds the stateCode method of every registered learner (see
+// stateCoder in model.go): the learner's settings, defaults filled in, then
+// every field that affects a future prediction, in a fixed order. Scratch
+// buffers are not saved. Caches that can be rebuilt bit for bit from the
+// saved fields are rebuilt instead of saved:
+//
+//   - OCCFM's Lanczos noise vector is a fixed N(0, 1) draw per coordinate
+//     from its seeded generator: it is drawn again (and leaves the
+//     generator where it was);
+//   - FM-FTRL's generator is likewise advanced by the d·k draws of V's
+//     initial rows;
+//   - a gradient accumulator's hash index and CSR mirror are rebuilt from
+//     its pairs, the mirror from the same prefix of pairs it held, so that
+//     products with G sum in the same order;
+//   - the column-major copy of C's basis (lowRankSym.ut) is rebuilt on
+//     first use, as after any change of the basis.
+//
+// CCFM-FTRL and CFM-FTRL draw from their generators at every refresh, so
+// their generators' states are saved.
+
+// maxUnbackedDim bounds a dimension that the file does not back with data
+// (C's dimension while C has no basis columns, say), so that a crafted file
+// cannot make LoadModel allocate without bound.
+const maxUnbackedDim = 1 << 16
+
+// maxSubspace bounds the k×k buffers of settings read from a file.
+const maxSubspace = 1 << 12
+
+func (o *OCCFM) stateCode(c *stateCodec) {
+	s := o.s
+	c.float(&s.Delta)
+	c.float(&s.Eta)
+	codeEnum(c, &s.Gamma, 3, "γ schedule")
+	c.float(&s.GammaConst)
+	codeEnum(c, &s.Loss, 2, "loss")
+	codeEnum(c, &s.GradientSum, 2, "gradient sum")
+	c.bool(&s.NoSelfInteractions)
+	c.float(&s.RecompressTol)
+	codeEnum(c, &s.LMO, 2, "LMO method")
+	c.int(&s.Subspace)
+	c.float(&s.RefreshTol)
+	c.uint64(&s.Seed)
+	if c.dec {
+		c.check(s.Subspace >= 0 && s.Subspace <= maxSubspace, "subspace size %d", s.Subspace)
+		fresh := construct(c, func() *OCCFM { return NewOCCFM(s) })
+		if c.err != nil {
+			return
+		}
+		c.check(fresh.s == s, "settings are not in effective form")
+		*o = *fresh
+	}
+	n := o.n
+	c.int(&n)
+	c.int(&o.dim)
+	c.int(&o.t)
+	c.int32s(&o.feat)
+	if c.dec {
+		c.check(o.t >= 0, "%d rounds", o.t)
+		c.check(n >= 1 && n-1 <= len(o.feat), "dimension %d with %d features", n, len(o.feat))
+		c.check(o.dim == 0 && len(o.feat) == 0 || o.dim == len(o.feat)+1, "dimension %d with %d features", o.dim, len(o.feat))
+		checkNumbering(c, o.feat, 1, n, "feature")
+		if c.err != nil {
+			return
+		}
+		o.grow(n) // draws the noise vector again
+	}
+	c.lowRank(&o.c, n)
+	c.accum(&o.g, n)
+	c.int(&o.sk)
+	k := o.k
+	c.check(o.sk >= 0 && o.sk <= k && o.sk <= o.c.b, "subspace of %d columns", o.sk)
+	c.floats(&o.tG)
+	c.int(&o.interval)
+	c.int(&o.since)
+	c.check(o.interval >= 1 && o.since >= 0, "refresh interval %d, since %d", o.interval, o.since)
+	for _, p := range []*float64{&o.restP, &o.restN, &o.eDp, &o.eDn, &o.xD, &o.xB, &o.drop} {
+		c.float(p)
+	}
+	c.floats(&o.b0)
+	c.floats(&o.e)
+	c.floats(&o.f)
+	c.floats(&o.kB)
+	c.check(len(o.tG) == k*k && len(o.f) == k*k && len(o.kB) == k*k, "k×k matrices of the wrong size")
+	c.check(o.b0 == nil && o.e == nil && o.sk == 0 || len(o.b0) == n*k && len(o.e) == n*k,
+		"certificate matrices of the wrong size")
+	for _, p := range []*float64{&o.cs, &o.cBW, &o.cDW, &o.lambda, &o.guardErr} {
+		c.float(p)
+	}
+	c.int(&o.refreshes)
+	c.int(&o.matvecs)
+}
+
+// checkNumbering checks that the nonzero (first ≥ 1) or non-negative
+// (first = 0, −1 meaning none) entries of idx number exactly the
+// coordinates first … n−1, each once.
+func checkNumbering(c *stateCodec, idx []int32, first, n int, what string) {
+	if !c.dec || c.err != nil {
+		return
+	}
+	if n-first > len(idx) || n < first {
+		c.fail("%d %ss numbered by %d entries", n-first, what, len(idx))
+		return
+	}
+	seen := make([]bool, n)
+	count := 0
+	for _, v := range idx {
+		if int(v) < first {
+			if first == 1 && v == 0 || first == 0 && v == -1 {
+				continue
+			}
+			c.fail("%s number %d out of range", what, v)
+			return
+		}
+		if int(v) >= n || seen[v] {
+			c.fail("%s number %d out of range or repeated", what, v)
+			return
+		}
+		seen[v] = true
+		count++
+	}
+	c.check(count == n-first, "%d of %d %ss numbered", count, n-first, what)
+}
+
+// lowRank codes C = U·M·Uᵀ of dimension n (already grown to n when
+// decoding): b, the row stride, the n×b values of U and M.
+func (c *stateCodec) lowRank(l *lowRankSym, n int) {
+	c.int(&l.b)
+	c.int(&l.ld)
+	b, ld := l.b, l.ld
+	c.check(b >= 0 && ld >= max(b, 1) && ld <= 4*b+16, "basis of %d columns, stride %d", b, ld)
+	if c.err != nil {
+		return
+	}
+	u := make([]float64, 0, n*b)
+	if !c.dec {
+		for i := 0; i < n; i++ {
+			u = append(u, l.urow(i)...)
+		}
+	}
+	c.floats(&u)
+	c.floats(&l.m)
+	c.check(len(u) == n*b && len(l.m) == b*b, "C's factors of the wrong size")
+	if !c.dec || c.err != nil {
+		return
+	}
+	l.u = make([]float64, n*ld)
+	for i := 0; i < n; i++ {
+		copy(l.u[i*ld:i*ld+b], u[i*b:i*b+b])
+	}
+	l.utValid = false
+}
+
+// accum codes the gradient accumulator G of dimension at most n: its pairs
+// in insertion order and how many of them the CSR mirror holds.
+func (c *stateCodec) accum(g *symAccum, n int) {
+	c.int(&g.n)
+	c.int32s(&g.row)
+	c.int32s(&g.col)
+	c.floats(&g.val)
+	c.int(&g.built)
+	if !c.dec || c.err != nil {
+		return
+	}
+	m := len(g.val)
+	c.check(len(g.row) == m && len(g.col) == m && g.built >= 0 && g.built <= m, "accumulator of inconsistent sizes")
+	c.check(g.n >= 0 && g.n <= n, "accumulator of dimension %d in %d", g.n, n)
+	if c.err != nil {
+		return
+	}
+	g.index = make(map[uint64]int32, m)
+	top := 0 // the dimension when the mirror was built
+	for p := range m {
+		i, j := int(g.row[p]), int(g.col[p])
+		if i < 0 || i > j || j >= g.n {
+			c.fail("accumulator pair (%d, %d) out of range", i, j)
+			return
+		}
+		if p < g.built {
+			top = max(top, j+1)
+		}
+		if g.index[pairKey(i, j)] = int32(p); len(g.index) != p+1 {
+			c.fail("accumulator pair (%d, %d) repeated", i, j)
+			return
+		}
+	}
+	if m > 0 && g.n != maxCol(g.col)+1 || m == 0 && g.n != 0 {
+		c.fail("accumulator dimension %d does not match its pairs", g.n)
+		return
+	}
+	g.rebuild(top)
+}
+
+func maxCol(col []int32) int {
+	j := 0
+	for _, v := range col {
+		j = max(j, int(v))
+	}
+	return j
+}
+
+// rebuild rebuilds the CSR mirror of the first g.built pairs, of
+// dimension top (1 + the largest index among them), as compress built it
+// when those were all the pairs.
+func (g *symAccum) rebuild(top int) {
+	if g.built == 0 {
+		g.rowPtr, g.cCol, g.cVal, g.pos = nil, nil, nil, nil
+		return
+	}
+	n, row, col, val := g.n, g.row, g.col, g.val
+	g.n, g.row, g.col, g.val = top, row[:g.built], col[:g.built], val[:g.built]
+	g.compress()
+	g.n, g.row, g.col, g.val = n, row, col, val
+}
+
+// eigSym codes C = B·R·diag(λ)·(B·R)ᵀ of the projected baselines.
+func (c *stateCodec) eigSym(e *eigSym) {
+	n := e.n
+	c.int(&n)
+	c.int(&e.b)
+	c.int(&e.r)
+	c.int(&e.ld)
+	b, r, ld := e.b, e.r, e.ld
+	c.check(n >= 1 && (b > 0 || n <= maxUnbackedDim), "dimension %d", n)
+	// The stride only grows (it doubles when the basis is full), so it
+	// may exceed b by far after a compaction; the bound only keeps a
+	// crafted file from asking for unbounded memory.
+	c.check(b >= 0 && r >= 0 && r <= b && ld >= max(b, 1) && ld <= 1<<16 && n*ld <= 8*n*max(b, 1)+1<<23,
+		"basis of %d columns, rank %d, stride %d", b, r, ld)
+	if c.err != nil {
+		return
+	}
+	basis := make([]float64, 0, n*b)
+	if !c.dec {
+		for i := 0; i < n; i++ {
+			basis = append(basis, e.brow(i)...)
+		}
+	}
+	c.floats(&basis)
+	c.floats(&e.rotT)
+	c.floats(&e.lam)
+	c.check(len(basis) == n*b && len(e.lam) == r && len(e.rotT) >= r*b, "C's factors of the wrong size")
+	if !c.dec || c.err != nil {
+		return
+	}
+	e.n = n
+	e.basis = make([]float64, n*ld)
+	for i := 0; i < n; i++ {
+		copy(e.basis[i*ld:i*ld+b], basis[i*b:i*b+b])
+	}
+}
+
+// pcg codes the state of a PCG generator.
+func (c *stateCodec) pcg(p *rand.PCG) {
+	var b []byte
+	if !c.dec {
+		b, _ = p.MarshalBinary() // never fails
+	}
+	c.bytes(&b)
+	if c.dec && c.err == nil {
+		if err := p.UnmarshalBinary(b); err != nil {
+			c.fail("generator state: %v", err)
+		}
+	}
+}
+
+// ftrlLinear codes w₀, w and their FTRL accumulators (the proximal
+// settings come from the learner's settings), checking that w covers d
+// features.
+func (c *stateCodec) ftrlLinear(l *ftrlLinear, d int) {
+	c.float(&l.w0)
+	c.float(&l.z0)
+	c.float(&l.n0)
+	c.floats(&l.w)
+	c.floats(&l.zw)
+	c.floats(&l.nw)
+	c.check(len(l.w) == d && len(l.zw) == d && len(l.nw) == d, "%d linear weights for %d features", len(l.w), d)
+}
+
+func (o *CCFMOGD) stateCode(c *stateCodec) {
+	s := o.s
+	c.float(&s.Delta)
+	c.float(&s.Eta)
+	codeEnum(c, &s.Loss, 2, "loss")
+	c.uint64(&s.Seed)
+	c.bool(&s.DenseProjection)
+	if c.dec {
+		fresh := construct(c, func() *CCFMOGD { return NewCCFMOGD(s) })
+		if c.err != nil {
+			return
+		}
+		c.check(fresh.s == s, "settings are not in effective form")
+		*o = *fresh
+	}
+	c.projected(&o.projectedCCFM)
+}
+
+func (o *CCFMPA) stateCode(c *stateCodec) {
+	s := o.s
+	c.float(&s.Delta)
+	c.float(&s.Eta)
+	codeEnum(c, &s.Loss, 2, "loss")
+	c.uint64(&s.Seed)
+	c.bool(&s.DenseProjection)
+	if c.dec {
+		fresh := construct(c, func() *CCFMPA { return NewCCFMPA(s) })
+		if c.err != nil {
+			return
+		}
+		c.check(fresh.s == s, "settings are not in effective form")
+		*o = *fresh
+	}
+	c.projected(&o.projectedCCFM)
+}
+
+// projected codes the state of CCFM-OGD and CCFM-PA: t and C (δ and the
+// projection method come from the settings).
+func (c *stateCodec) projected(p *projectedCCFM) {
+	c.int(&p.t)
+	c.check(p.t >= 0, "%d rounds", p.t)
+	c.eigSym(&p.c)
+}
+
+func (o *CCFMFTRL) stateCode(c *stateCodec) {
+	s := o.s
+	c.float(&s.Delta)
+	c.float(&s.Eta)
+	codeEnum(c, &s.Loss, 2, "loss")
+	c.uint64(&s.Seed)
+	c.float(&s.Refresh)
+	c.float(&s.Tol)
+	c.bool(&s.Exact)
+	c.bool(&s.DenseProjection)
+	if c.dec {
+		fresh := construct(c, func() *CCFMFTRL { return NewCCFMFTRL(s) })
+		if c.err != nil {
+			return
+		}
+		c.check(fresh.s == s, "settings are not in effective form")
+		*o = *fresh
+	}
+	c.int(&o.t)
+	c.int(&o.n)
+	c.check(o.t >= 0 && o.n >= 1, "%d rounds, dimension %d", o.t, o.n)
+	if c.err != nil {
+		return
+	}
+	c.accum(&o.g, o.n)
+	c.float(&o.mass)
+	c.bool(&o.sparse)
+	c.float(&o.sparseEta)
+	c.int(&o.k)
+	c.floats(&o.vecs)
+	c.floats(&o.rot)
+	c.floats(&o.lam)
+	c.floats(&o.mu)
+	c.float(&o.theta)
+	c.int(&o.next)
+	k := o.k
+	c.check(k >= 0 && len(o.lam) == k && len(o.mu) == k && len(o.rot) >= k*k, "%d held vectors with %d values", k, len(o.lam))
+	c.check(k == 0 || len(o.vecs)%k == 0 && len(o.vecs)/k <= o.n, "held vectors of the wrong size")
+	c.eigSym(&o.dense)
+	if c.dec && c.err == nil {
+		rows := o.dense.n
+		if k > 0 {
+			rows = max(rows, len(o.vecs)/k)
+		}
+		c.check(o.n <= max(o.g.n, rows)+maxUnbackedDim, "dimension %d", o.n)
+	}
+	c.pcg(o.src)
+	c.int(&o.refreshes)
+	c.int(&o.matvecs)
+}
+
+func (m *FMFTRL) stateCode(c *stateCodec) {
+	s := m.s
+	c.int(&s.Rank)
+	c.float(&s.Alpha)
+	c.float(&s.Beta)
+	c.float(&s.L1)
+	c.float(&s.L2)
+	c.float(&s.InitStd)
+	codeEnum(c, &s.Loss, 2, "loss")
+	c.uint64(&s.Seed)
+	if c.dec {
+		c.check(s.Rank <= maxSubspace, "rank %d", s.Rank)
+		fresh := construct(c, func() *FMFTRL { return NewFMFTRL(s) })
+		if c.err != nil {
+			return
+		}
+		c.check(fresh.s == s, "settings are not in effective form")
+		*m = *fresh
+	}
+	c.int(&m.d)
+	c.check(m.d >= 0, "%d features", m.d)
+	if c.err != nil {
+		return
+	}
+	c.ftrlLinear(&m.ftrlLinear, m.d)
+	c.floats(&m.v)
+	c.floats(&m.zv)
+	c.floats(&m.nv)
+	k := m.s.Rank
+	c.check(len(m.v) == m.d*k && len(m.zv) == m.d*k && len(m.nv) == m.d*k, "factors of the wrong size")
+	if c.dec && c.err == nil {
+		// Advance the generator past the draws of V's initial rows.
+		for range m.d * k {
+			m.rng.NormFloat64()
+		}
+	}
+}
+
+func (m *CFMFTRL) stateCode(c *stateCodec) {
+	s := m.s
+	c.float(&s.Delta)
+	c.float(&s.Eta)
+	c.float(&s.Alpha)
+	c.float(&s.Beta)
+	c.float(&s.L1)
+	c.float(&s.L2)
+	codeEnum(c, &s.Loss, 2, "loss")
+	c.float(&s.Tol)
+	c.int(&s.MaxRank)
+	c.uint64(&s.Seed)
+	if c.dec {
+		fresh := construct(c, func() *CFMFTRL { return NewCFMFTRL(s) })
+		if c.err != nil {
+			return
+		}
+		c.check(fresh.s == s, "settings are not in effective form")
+		*m = *fresh
+	}
+	c.int(&m.t)
+	c.int(&m.d)
+	c.check(m.t >= 0 && m.d >= 0, "%d rounds, %d features", m.t, m.d)
+	if c.err != nil {
+		return
+	}
+	c.ftrlLinear(&m.ftrlLinear, m.d)
+	c.int32s(&m.pos)
+	c.int(&m.n)
+	c.check(len(m.pos) <= m.d, "%d rows of G for %d features", len(m.pos), m.d)
+	checkNumbering(c, m.pos, 0, m.n, "row")
+	if c.err != nil {
+		return
+	}
+	c.accum(&m.g, m.n)
+	c.float(&m.gF2)
+	c.float(&m.gL1)
+	keys := make([]uint64, 0, len(m.dG))
+	for k := range m.dG {
+		keys = append(keys, k)
+	}
+	sortUint64(keys)
+	cnt := c.length(len(keys), 16)
+	for i := range cnt {
+		var k uint64
+		var v float64
+		if !c.dec {
+			k = keys[i]
+			v = m.dG[k]
+		}
+		c.uint64(&k)
+		c.float(&v)
+		if c.dec && c.err == nil {
+			m.dG[k] = v
+		}
+	}
+	c.float(&m.dF2)
+	c.float(&m.dL1)
+	c.bool(&m.sparse)
+	c.float(&m.etaZ)
+	c.bool(&m.refreshed)
+	c.float(&m.etaS)
+	c.floats(&m.lam)
+	c.floats(&m.u)
+	c.int(&m.nS)
+	c.float(&m.next)
+	c.floatOrInf(&m.nucS) // +Inf: unknown
+	c.bool(&m.exact)
+	c.floats(&m.mu)
+	c.int(&m.since)
+	c.int(&m.interval)
+	c.check(m.nS >= 0 && m.nS <= m.n && len(m.u) == m.nS*len(m.lam), "eigenvectors of the wrong size")
+	c.check(m.sparse || m.nS*len(m.mu) <= len(m.u), "eigenvalues of the wrong size")
+	c.check(m.since >= 0 && m.interval >= 1, "refresh interval %d, since %d", m.interval, m.since)
+	c.pcg(m.src)
+	c.int(&m.refreshes)
+	c.int(&m.matvecs)
+	c.int(&m.inexact)
+}
+
+func sortUint64(a []uint64) {
+	for i := 1; i < len(a); i++ {
+		for j := i; j > 0 && a[j] < a[j-1]; j-- {
+			a[j], a[j-1] = a[j-1], a[j]
+		}
+	}
+}
+
+func (m *Mean) stateCode(c *stateCodec) {
+	codeEnum(c, &m.s.Task, 2, "task")
+	c.int(&m.n)
+	c.float(&m.sum)
+	c.int(&m.pos)
+	c.int(&m.neg)
+}
+
+func (m *Bias) stateCode(c *stateCodec) {
+	s := m.s
+	c.float(&s.Eta)
+	c.float(&s.L2)
+	codeEnum(c, &s.Loss, 2, "loss")
+	if c.dec {
+		fresh := construct(c, func() *Bias { return NewBias(s) })
+		if c.err != nil {
+			return
+		}
+		c.check(fresh.s == s, "settings are not in effective form")
+		*m = *fresh
+	}
+	c.int(&m.t)
+	c.float(&m.b)
+	c.floats(&m.w)
+	c.floats(&m.n)
+	c.check(len(m.w) == len(m.n), "%d biases with %d counts", len(m.w), len(m.n))
+}
+
+func (m *Linear) stateCode(c *stateCodec) {
+	s := m.s
+	c.float(&s.Alpha)
+	c.float(&s.Beta)
+	c.float(&s.L1)
+	c.float(&s.L2)
+	codeEnum(c, &s.Loss, 2, "loss")
+	if c.dec {
+		fresh := construct(c, func() *Linear { return NewLinear(s) })
+		if c.err != nil {
+			return
+		}
+		c.check(fresh.s == s, "settings are not in effective form")
+		*m = *fresh
+	}
+	d := len(m.w)
+	c.int(&d)
+	c.check(d >= 0, "%d features", d)
+	c.ftrlLinear(&m.ftrlLinear, d)
+}

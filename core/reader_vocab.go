@@ -1,0 +1,260 @@
+package core
+
+import "fmt"
+
+// Vocabulary is the feature numbering a Stream has built: which feature
+// index each MovieLens ID or CSV value got (in order of first appearance),
+// the CSV column roles and the scales of numeric columns (taken from the
+// rows read ahead). A learner only knows features by index, so a stream
+// that continues its learning on more data must number them the same way:
+// start it with ReaderSettings.Vocabulary. Model files keep it.
+type Vocabulary struct {
+	// Format is the format the numbering comes from: FormatLibSVM,
+	// FormatMovieLens or FormatCSV.
+	Format Format
+	// Dim is the number of features allocated (Stream.Dim).
+	Dim int
+	// Columns are the CSV columns, in header order (nil otherwise).
+	Columns []VocabularyColumn
+	// Features lists the MovieLens and CSV features by index (nil for
+	// LibSVM, whose indices are in the file): len(Features) = Dim.
+	Features []VocabularyFeature
+}
+
+// VocabularyColumn is one CSV column of a Vocabulary.
+type VocabularyColumn struct {
+	Name string
+	Role Role
+	// Scale is the divisor M of a numeric column's values v/M.
+	Scale float64
+}
+
+// VocabularyFeature is one feature of a Vocabulary: for MovieLens, Field 0
+// is the user and 1 the item, Value the ID; for CSV, Field is the column
+// and Value the categorical value ("" for a numeric column).
+type VocabularyFeature struct {
+	Field int
+	Value string
+}
+
+// Vocabulary returns the feature numbering built so far, in new memory.
+// Starting another Stream with it (ReaderSettings.Vocabulary) numbers the
+// same values as this one did. It does not change the Stream.
+func (s *Stream) Vocabulary() Vocabulary {
+	v := Vocabulary{Format: s.format, Dim: s.Dim()}
+	switch s.format {
+	case FormatMovieLens:
+		v.Features = make([]VocabularyFeature, len(s.names))
+		for field, d := range []*dictionary{&s.ml.users, &s.ml.items} {
+			for val, i := range d.index {
+				v.Features[i] = VocabularyFeature{Field: field, Value: val}
+			}
+		}
+	case FormatCSV:
+		v.Features = make([]VocabularyFeature, len(s.names))
+		v.Columns = make([]VocabularyColumn, len(s.csv.cols))
+		for j, col := range s.csv.cols {
+			v.Columns[j] = VocabularyColumn{Name: col.name, Role: col.role, Scale: col.scale}
+			switch col.role {
+			case RoleNumeric:
+				v.Features[col.feature] = VocabularyFeature{Field: j}
+			case RoleCategorical:
+				for val, i := range col.dict.index {
+					v.Features[i] = VocabularyFeature{Field: j, Value: val}
+				}
+			}
+		}
+	}
+	return v
+}
+
+// check reports whether v is well formed (a Vocabulary from a file may not
+// be).
+func (v *Vocabulary) check() error {
+	switch v.Format {
+	case FormatLibSVM:
+		if len(v.Features) != 0 || len(v.Columns) != 0 || v.Dim < 0 {
+			return fmt.Errorf("a LibSVM vocabulary with names")
+		}
+		return nil
+	case FormatMovieLens, FormatCSV:
+	default:
+		return fmt.Errorf("unknown format %q", string(v.Format))
+	}
+	if v.Dim != len(v.Features) {
+		return fmt.Errorf("%d features but %d listed", v.Dim, len(v.Features))
+	}
+	if v.Format == FormatMovieLens && len(v.Columns) != 0 {
+		return fmt.Errorf("a MovieLens vocabulary with columns")
+	}
+	fields := 2
+	if v.Format == FormatCSV {
+		fields = len(v.Columns)
+		labels := 0
+		for _, c := range v.Columns {
+			if c.Role < RoleLabel || c.Role > RoleIgnore {
+				return fmt.Errorf("column %q has role %d", c.Name, c.Role)
+			}
+			if c.Role == RoleLabel {
+				labels++
+			}
+			if c.Role == RoleNumeric && !(c.Scale > 0) {
+				return fmt.Errorf("column %q has scale %v", c.Name, c.Scale)
+			}
+		}
+		if labels != 1 {
+			return fmt.Errorf("%d label columns", labels)
+		}
+	}
+	seen := make(map[VocabularyFeature]bool, len(v.Features))
+	numeric := make(map[int]bool)
+	for _, f := range v.Features {
+		if f.Field < 0 || f.Field >= fields || seen[f] {
+			return fmt.Errorf("feature %d:%q out of range or repeated", f.Field, f.Value)
+		}
+		seen[f] = true
+		if v.Format == FormatCSV {
+			role := v.Columns[f.Field].Role
+			if role == RoleNumeric {
+				numeric[f.Field] = true
+			}
+			if role == RoleNumeric && f.Value != "" || role != RoleNumeric && role != RoleCategorical {
+				return fmt.Errorf("feature %q of column %q (role %d)", f.Value, v.Columns[f.Field].Name, role)
+			}
+		}
+	}
+	for j, c := range v.Columns {
+		if c.Role == RoleNumeric && !numeric[j] {
+			return fmt.Errorf("numeric column %q has no feature", c.Name)
+		}
+	}
+	return nil
+}
+
+// csvRoles returns the roles of v's columns by name, over which roles
+// (those the caller set) take precedence.
+func (v *Vocabulary) csvRoles(roles map[string]Role) map[string]Role {
+	out := make(map[string]Role, len(v.Columns))
+	for _, c := range v.Columns {
+		out[c.Name] = c.Role
+	}
+	for k, r := range roles {
+		out[k] = r
+	}
+	return out
+}
+
+// continueVocabulary returns s after making it continue v's numbering (see
+// useVocabulary), or an error; v nil does nothing.
+func (s *Stream) continueVocabulary(v *Vocabulary) (*Stream, error) {
+	if v == nil {
+		return s, nil
+	}
+	if err := s.useVocabulary(v); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// useVocabulary makes s number features as v does: the dictionaries,
+// names, numeric columns' features and scales are replaced by v's, and new
+// values get the next indices after v's. The stream must be set up (its
+// format known and, for CSV, its header read).
+func (s *Stream) useVocabulary(v *Vocabulary) error {
+	if err := v.check(); err != nil {
+		return fmt.Errorf("core: %s: bad vocabulary: %v", s.name, err)
+	}
+	if s.format != v.Format {
+		return fmt.Errorf("core: %s: the model's features come from a %s file, this one is %s", s.name, v.Format, s.format)
+	}
+	switch s.format {
+	case FormatLibSVM:
+		s.dim = max(s.dim, v.Dim)
+		return nil
+	case FormatMovieLens:
+		s.ml.users, s.ml.items = newDictionary("user="), newDictionary("item=")
+		s.names = make([]string, len(v.Features))
+		for i, f := range v.Features {
+			d := &s.ml.users
+			if f.Field == 1 {
+				d = &s.ml.items
+			}
+			d.index[f.Value] = i
+			s.names[i] = d.prefix + f.Value
+		}
+		return nil
+	}
+	cols := s.csv.cols
+	if len(cols) != len(v.Columns) {
+		return fmt.Errorf("core: %s: the model's file has %d columns, this one %d", s.name, len(v.Columns), len(cols))
+	}
+	for j := range cols {
+		if cols[j].name != v.Columns[j].Name {
+			return fmt.Errorf("core: %s: column %d is %q, the model's file had %q", s.name, j+1, cols[j].name, v.Columns[j].Name)
+		}
+		if cols[j].role != v.Columns[j].Role {
+			return fmt.Errorf("core: %s: column %q has role %d, the model's file had %d", s.name, cols[j].name, cols[j].role, v.Columns[j].Role)
+		}
+	}
+	s.names = make([]string, len(v.Features))
+	for j := range cols {
+		col := &cols[j]
+		col.scale = v.Columns[j].Scale
+		if col.role == RoleCategorical {
+			col.dict = newDictionary(col.name + "=")
+		}
+	}
+	for i, f := range v.Features {
+		col := &cols[f.Field]
+		if col.role == RoleNumeric {
+			col.feature = i
+			s.names[i] = col.name
+			continue
+		}
+		col.dict.index[f.Value] = i
+		s.names[i] = col.dict.prefix + f.Value
+	}
+	return nil
+}
+
+// String describes v briefly, e.g. "movielens, 2625 features".
+func (v Vocabulary) String() string {
+	return fmt.Sprintf("%s, %d features", v.Format, v.Dim)
+}
+
+// vocabulary codes a Vocabulary (model.go's "vocabulary" section).
+func (c *stateCodec) vocabulary(v *Vocabulary) {
+	f := string(v.Format)
+	c.string(&f)
+	v.Format = Format(f)
+	c.int(&v.Dim)
+	nc := c.length(len(v.Columns), 3)
+	if c.dec && c.err == nil {
+		v.Columns = make([]VocabularyColumn, nc)
+	}
+	for j := 0; j < nc && c.err == nil; j++ {
+		col := &v.Columns[j]
+		c.string(&col.Name)
+		codeEnum(c, &col.Role, int(RoleIgnore)+1, "role")
+		c.float(&col.Scale)
+	}
+	nf := c.length(len(v.Features), 2)
+	if c.dec && c.err == nil {
+		v.Features = make([]VocabularyFeature, nf)
+	}
+	for i := 0; i < nf && c.err == nil; i++ {
+		c.int(&v.Features[i].Field)
+		c.string(&v.Features[i].Value)
+	}
+	if c.dec && c.err == nil {
+		if err := v.check(); err != nil {
+			c.fail("%v", err)
+		}
+	}
+	if c.dec && c.err == nil && nc == 0 {
+		v.Columns = nil
+	}
+	if c.dec && c.err == nil && nf == 0 {
+		v.Features = nil
+	}
+}
