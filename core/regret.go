@@ -511,6 +511,7 @@ type Regret struct {
 	spent    int           // iterations on the current pending checkpoint
 	points   []RegretPoint
 	full     bool
+	left     int // rows left out: a feature beyond the guard's ±1e9
 }
 
 // NewRegret returns a Regret for the given number of learners.
@@ -542,12 +543,25 @@ func NewRegret(s RegretSettings, learners int) *Regret {
 
 // Observe records round t: the example (label in the task's form) and each
 // learner's loss fₜ(Cₜ). It keeps a copy of the example.
+//
+// A row with a feature value that is not finite or beyond ±1e9 is left out,
+// for the learners and the comparator alike, and counted (LeftOut): a
+// Guarded learner predicts such a row but does not learn from it, so its
+// predictions on the other rows are those it would make on the stream
+// without it, and the regret is that stream's. (The comparator's
+// eigensolver could not take such values anyway.)
 func (r *Regret) Observe(ex Example, losses []float64) {
 	if len(losses) != r.learners {
 		panic("core: Regret.Observe: wrong number of losses")
 	}
 	if r.full {
 		return
+	}
+	for _, v := range ex.X.Val {
+		if !(math.Abs(v) <= defaultMaxFeature) {
+			r.left++
+			return
+		}
 	}
 	r.t++
 	xx := 1.0
@@ -643,6 +657,9 @@ func (r *Regret) Points() []RegretPoint { return r.points }
 
 // Pending returns the number of checkpoints waiting for the comparator.
 func (r *Regret) Pending() int { return len(r.pending) }
+
+// LeftOut returns the number of rows Observe left out (see Observe).
+func (r *Regret) LeftOut() int { return r.left }
 
 // Truncated reports whether MaxRows was reached: rows after it take part
 // in no checkpoint.

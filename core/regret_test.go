@@ -229,3 +229,25 @@ func cumAt(cum float64, T, rows int) float64 {
 	}
 	return math.NaN()
 }
+
+// TestRegretLeavesOutHugeRows: a row with a feature beyond ±1e9 (which a
+// Guarded learner does not learn) is left out of the regret, for learners
+// and comparator alike, and counted; the comparator still solves.
+func TestRegretLeavesOutHugeRows(t *testing.T) {
+	r := NewRegret(RegretSettings{Comparator: ComparatorSettings{Delta: 1}, Every: 2}, 1)
+	x := Sparse{Ind: []int{0, 1}, Val: []float64{1, 0.5}}
+	huge := Sparse{Ind: []int{0, 1}, Val: []float64{1e50, 1}}
+	for _, ex := range []Example{{X: x, Y: 1}, {X: huge, Y: 2}, {X: x, Y: 2}, {X: Sparse{Ind: []int{1}, Val: []float64{math.Inf(1)}}, Y: 1}} {
+		r.Observe(ex, []float64{1})
+	}
+	for r.Pending() > 0 {
+		r.Solve(50)
+	}
+	pts := r.Points()
+	if r.LeftOut() != 2 || len(pts) != 1 || pts[0].T != 2 || pts[0].CumLoss[0] != 2 {
+		t.Errorf("left out %d, points %+v; want 2 left out and one checkpoint at T = 2 with loss 2", r.LeftOut(), pts)
+	}
+	if lo := pts[0].RegretLo[0]; math.IsNaN(lo) || math.IsInf(lo, 0) {
+		t.Errorf("regret %v", lo)
+	}
+}

@@ -996,6 +996,9 @@ function renderRegret() {
   if (st.truncated) {
     text += ` · comparator keeps at most ${(st.maxRows || 0).toLocaleString("en-US")} rows: later rows are not in the comparison`;
   }
+  if (st.leftOut > 0) {
+    text += ` · ${st.leftOut.toLocaleString("en-US")} row${st.leftOut === 1 ? "" : "s"} with a feature beyond ±1e9 left out (not learned either)`;
+  }
   comparator.textContent = text;
 }
 

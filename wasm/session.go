@@ -783,6 +783,7 @@ type regretStatus struct {
 	D         float64     `json:"d"`         // 2δ
 	MaxRows   int         `json:"maxRows"`   // the comparator's cap
 	Truncated bool        `json:"truncated"` // the cap was reached
+	LeftOut   int         `json:"leftOut"`   // rows left out: a feature beyond ±1e9 (core.Regret.Observe)
 }
 
 type learnerStatus struct {
@@ -865,7 +866,7 @@ func (s *session) snapshotJSONAt(fresh bool) string {
 	}
 	if s.reg != nil {
 		pts := s.reg.Points()
-		rs := &regretStatus{Points: [][]float64{}, Pending: s.reg.Pending(), D: 2 * s.delta, MaxRows: regretRows, Truncated: s.reg.Truncated()}
+		rs := &regretStatus{Points: [][]float64{}, Pending: s.reg.Pending(), D: 2 * s.delta, MaxRows: regretRows, Truncated: s.reg.Truncated(), LeftOut: s.reg.LeftOut()}
 		for _, p := range pts[s.regSent:] {
 			row := []float64{float64(p.T), p.ComparatorLoss, p.Gap, p.Bound, p.G}
 			for i := range p.CumLoss {

@@ -22,6 +22,7 @@ type badCase struct {
 	Fatal   bool   `json:"fatal"`
 	Rows    int    `json:"rows"`
 	Skipped int    `json:"skipped"`
+	Refused int    `json:"refused"` // rows the guard does not learn
 }
 
 // TestRunBadInputs runs occfm run over every file of testdata/bad, with
@@ -70,6 +71,9 @@ func TestRunBadInputs(t *testing.T) {
 					t.Fatalf("%s: %v", policy, err)
 				}
 				rec := jsonLines(t, stdout.String())[0]
+				if rec["refused"] != float64(c.Refused) {
+					t.Errorf("%s: %v rows refused by the guard, want %d", policy, rec["refused"], c.Refused)
+				}
 				skipped := 0
 				if policy == "skip" {
 					skipped = c.Skipped
@@ -87,6 +91,25 @@ func TestRunBadInputs(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestRunHugeValues: every learner reads a file with feature values 1e50
+// and -1e300 (which crashed the eigensolvers before the guard) to the end,
+// with the two rows predicted but not learned, counted and explained.
+func TestRunHugeValues(t *testing.T) {
+	path := filepath.Join("..", "..", "testdata", "bad", "huge-values.libsvm")
+	for _, spec := range core.Learners() {
+		out, _ := runOK(t, "run", "-data", path, "-learner", spec.Name, "-quiet")
+		for _, want := range []string{"2 rows not learned (a feature beyond ±1e9)",
+			"row 5: refused: feature 1 = 1e+50 is beyond ±1e+09: row predicted, not learned"} {
+			if !strings.Contains(out, want) {
+				t.Errorf("%s: the report lacks %q:\n%s", spec.Name, want, out)
+			}
+		}
+		if strings.Contains(out, "NaN") || strings.Contains(out, "diverged") {
+			t.Errorf("%s: %s", spec.Name, out)
+		}
 	}
 }
 

@@ -57,6 +57,9 @@ type record struct {
 	// last six (sub-linear regret: below 1).
 	Regret      []regretRecord `json:"regret,omitempty"`
 	RegretSlope *number        `json:"regret_slope,omitempty"`
+	// RegretLeftOut counts the rows the regret leaves out (a feature
+	// beyond ±1e9, which the guard does not learn either).
+	RegretLeftOut int `json:"regret_left_out,omitempty"`
 	// The guard: whether predictions were clipped to the label range, and
 	// what it did (see core.GuardReport); the events are the first few.
 	Clip        bool     `json:"clip"`
@@ -160,6 +163,7 @@ func (r report) record(p *player) record {
 				RegretHi: number(pt.RegretHi[i]), Gap: number(pt.Gap), Bound: number(pt.Bound), G: number(pt.G)})
 		}
 		rec.RegretSlope = ptr(core.Slope(r.regret.Points(), i, 6))
+		rec.RegretLeftOut = r.regret.LeftOut()
 	}
 	if r.task == core.Classification {
 		rec.ErrorRate, rec.AUC, rec.LogLoss = ptr(s.ErrorRate), ptr(s.AUC), ptr(s.LogLoss)
@@ -239,6 +243,9 @@ func (r report) writeText(w io.Writer) error {
 		return err
 	}
 	writeGuard(w, r.players)
+	if r.regret != nil && r.regret.LeftOut() > 0 {
+		fmt.Fprintf(w, "\nregret: %s rows with a feature beyond ±1e9 left out (the learners did not learn them either)\n", commas(r.regret.LeftOut()))
+	}
 	_, err := fmt.Fprintln(w, "\nseconds: time in core.Play (predict, score, update), excluding reading and parsing.")
 	return err
 }
