@@ -53,7 +53,21 @@ func main() {
 	b := &bridge{doc: dom.GetWindow().Document()}
 	api := js.Global().Get("Object").New()
 	fn := func(name string, f func(args []js.Value) any) {
-		api.Set(name, js.FuncOf(func(this js.Value, args []js.Value) any { return f(args) }))
+		api.Set(name, js.FuncOf(func(this js.Value, args []js.Value) (out any) {
+			// A panic would end the Go program and leave the page dead:
+			// the session stops with the error instead, and the page can
+			// start another run.
+			defer func() {
+				if p := recover(); p != nil {
+					err := fmt.Errorf("internal error in %s: %v (please report it, with the file if you can)", name, p)
+					if b.s != nil {
+						b.s.fail(err)
+					}
+					out = errorSnapshot(err)
+				}
+			}()
+			return f(args)
+		}))
 	}
 	fn("learners", func([]js.Value) any {
 		var out []any

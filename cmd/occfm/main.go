@@ -26,12 +26,21 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"text/tabwriter"
 
 	"github.com/occfm/occfm/core"
 )
 
 func main() {
+	defer func() {
+		// Learners are guarded (core.Guarded) and readers fuzzed; a panic
+		// left is a bug: say so plainly, with the stack for the report.
+		if p := recover(); p != nil {
+			fmt.Fprintf(os.Stderr, "occfm: internal error: %v (please report it, with this output)\n%s", p, debug.Stack())
+			os.Exit(3)
+		}
+	}()
 	err := run(os.Args[1:], os.Stdout, os.Stderr)
 	switch {
 	case err == nil, errors.Is(err, flag.ErrHelp):
