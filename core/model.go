@@ -628,6 +628,24 @@ func (c *stateCodec) config(cf *Config) {
 	}
 }
 
+// rebuild, when decoding, replaces *o with the learner that the
+// constructor mk makes from the settings s read from a file, turning its
+// panic on invalid settings into an error, and checks that mk kept s as
+// read (settings are saved with their defaults filled in). It reports
+// whether coding goes on; encoding, it does nothing and reports true.
+func rebuild[T any, S comparable](c *stateCodec, o *T, s S, mk func(S) *T, settings func(*T) S) bool {
+	if !c.dec {
+		return true
+	}
+	fresh := construct(c, func() *T { return mk(s) })
+	if c.err != nil {
+		return false
+	}
+	c.check(settings(fresh) == s, "settings are not in effective form")
+	*o = *fresh
+	return c.err == nil
+}
+
 // construct runs a learner's constructor on settings read from a file,
 // turning its panic on invalid settings into an error.
 func construct[T any](c *stateCodec, mk func() T) (t T) {

@@ -46,14 +46,9 @@ func (o *OCCFM) stateCode(c *stateCodec) {
 	c.int(&s.Subspace)
 	c.float(&s.RefreshTol)
 	c.uint64(&s.Seed)
-	if c.dec {
-		c.check(s.Subspace >= 0 && s.Subspace <= maxSubspace, "subspace size %d", s.Subspace)
-		fresh := construct(c, func() *OCCFM { return NewOCCFM(s) })
-		if c.err != nil {
-			return
-		}
-		c.check(fresh.s == s, "settings are not in effective form")
-		*o = *fresh
+	c.check(s.Subspace >= 0 && s.Subspace <= maxSubspace, "subspace size %d", s.Subspace)
+	if !rebuild(c, o, s, NewOCCFM, func(x *OCCFM) OCCFMSettings { return x.s }) {
+		return
 	}
 	n := o.n
 	c.int(&n)
@@ -289,13 +284,8 @@ func (o *CCFMOGD) stateCode(c *stateCodec) {
 	codeEnum(c, &s.Loss, 2, "loss")
 	c.uint64(&s.Seed)
 	c.bool(&s.DenseProjection)
-	if c.dec {
-		fresh := construct(c, func() *CCFMOGD { return NewCCFMOGD(s) })
-		if c.err != nil {
-			return
-		}
-		c.check(fresh.s == s, "settings are not in effective form")
-		*o = *fresh
+	if !rebuild(c, o, s, NewCCFMOGD, func(x *CCFMOGD) CCFMOGDSettings { return x.s }) {
+		return
 	}
 	c.projected(&o.projectedCCFM)
 }
@@ -307,13 +297,8 @@ func (o *CCFMPA) stateCode(c *stateCodec) {
 	codeEnum(c, &s.Loss, 2, "loss")
 	c.uint64(&s.Seed)
 	c.bool(&s.DenseProjection)
-	if c.dec {
-		fresh := construct(c, func() *CCFMPA { return NewCCFMPA(s) })
-		if c.err != nil {
-			return
-		}
-		c.check(fresh.s == s, "settings are not in effective form")
-		*o = *fresh
+	if !rebuild(c, o, s, NewCCFMPA, func(x *CCFMPA) CCFMPASettings { return x.s }) {
+		return
 	}
 	c.projected(&o.projectedCCFM)
 }
@@ -336,13 +321,8 @@ func (o *CCFMFTRL) stateCode(c *stateCodec) {
 	c.float(&s.Tol)
 	c.bool(&s.Exact)
 	c.bool(&s.DenseProjection)
-	if c.dec {
-		fresh := construct(c, func() *CCFMFTRL { return NewCCFMFTRL(s) })
-		if c.err != nil {
-			return
-		}
-		c.check(fresh.s == s, "settings are not in effective form")
-		*o = *fresh
+	if !rebuild(c, o, s, NewCCFMFTRL, func(x *CCFMFTRL) CCFMFTRLSettings { return x.s }) {
+		return
 	}
 	c.int(&o.t)
 	c.int(&o.n)
@@ -387,14 +367,9 @@ func (m *FMFTRL) stateCode(c *stateCodec) {
 	c.float(&s.InitStd)
 	codeEnum(c, &s.Loss, 2, "loss")
 	c.uint64(&s.Seed)
-	if c.dec {
-		c.check(s.Rank <= maxSubspace, "rank %d", s.Rank)
-		fresh := construct(c, func() *FMFTRL { return NewFMFTRL(s) })
-		if c.err != nil {
-			return
-		}
-		c.check(fresh.s == s, "settings are not in effective form")
-		*m = *fresh
+	c.check(s.Rank <= maxSubspace, "rank %d", s.Rank)
+	if !rebuild(c, m, s, NewFMFTRL, func(x *FMFTRL) FMFTRLSettings { return x.s }) {
+		return
 	}
 	c.int(&m.d)
 	c.check(m.d >= 0, "%d features", m.d)
@@ -427,13 +402,8 @@ func (m *CFMFTRL) stateCode(c *stateCodec) {
 	c.float(&s.Tol)
 	c.int(&s.MaxRank)
 	c.uint64(&s.Seed)
-	if c.dec {
-		fresh := construct(c, func() *CFMFTRL { return NewCFMFTRL(s) })
-		if c.err != nil {
-			return
-		}
-		c.check(fresh.s == s, "settings are not in effective form")
-		*m = *fresh
+	if !rebuild(c, m, s, NewCFMFTRL, func(x *CFMFTRL) CFMFTRLSettings { return x.s }) {
+		return
 	}
 	c.int(&m.t)
 	c.int(&m.d)
@@ -516,13 +486,8 @@ func (m *Bias) stateCode(c *stateCodec) {
 	c.float(&s.Eta)
 	c.float(&s.L2)
 	codeEnum(c, &s.Loss, 2, "loss")
-	if c.dec {
-		fresh := construct(c, func() *Bias { return NewBias(s) })
-		if c.err != nil {
-			return
-		}
-		c.check(fresh.s == s, "settings are not in effective form")
-		*m = *fresh
+	if !rebuild(c, m, s, NewBias, func(x *Bias) BiasSettings { return x.s }) {
+		return
 	}
 	c.int(&m.t)
 	c.float(&m.b)
@@ -538,13 +503,8 @@ func (m *Linear) stateCode(c *stateCodec) {
 	c.float(&s.L1)
 	c.float(&s.L2)
 	codeEnum(c, &s.Loss, 2, "loss")
-	if c.dec {
-		fresh := construct(c, func() *Linear { return NewLinear(s) })
-		if c.err != nil {
-			return
-		}
-		c.check(fresh.s == s, "settings are not in effective form")
-		*m = *fresh
+	if !rebuild(c, m, s, NewLinear, func(x *Linear) LinearSettings { return x.s }) {
+		return
 	}
 	d := len(m.w)
 	c.int(&d)
