@@ -58,6 +58,9 @@ func TestE2EGuard(t *testing.T) {
 			t.Errorf("guard notes lack %q: %s", want, v.Notes)
 		}
 	}
+	if note := evalJS[string](s, `document.getElementById("note").textContent`); !strings.Contains(note, "fm-ftrl diverged and was paused at row") {
+		t.Errorf("the note at the top says %q, want that fm-ftrl was paused", note)
+	}
 	if strings.Contains(v.Notes, "occfm:") {
 		t.Errorf("OCCFM (η = 10) tripped its guard: %s", v.Notes)
 	}

@@ -391,6 +391,7 @@ const session = {
   roles: null,           // column roles sent with a file, or null for the guessed ones
   learners: [],          // names, in the order of the snapshot points' columns
   skipped: 0,            // malformed rows skipped (onError "skip")
+  guardSeen: {},         // per learner, the divergences already announced
   skippedFirst: [],      // the first reasons, "file:line: field: message"
   task: "",
   layout: "",
@@ -468,6 +469,7 @@ function startSession(source, {note = "", keepPaused = false} = {}) {
   session.known = "";
   session.skipped = 0;
   session.skippedFirst = [];
+  session.guardSeen = {};
   renderSkipped();
   clock.carry = 0;
   rate.clear();
@@ -889,6 +891,14 @@ function renderGuardNotes(learners) {
   for (const l of learners) {
     const g = l.guard;
     if (!g) continue;
+    if (g.divergences > (session.guardSeen[l.name] || 0)) {
+      // Said at the top too, once per divergence: the list below the
+      // table may be out of sight.
+      session.guardSeen[l.name] = g.divergences;
+      showNote(g.pausedAt
+        ? `${l.name} diverged and was paused at row ${g.pausedAt.toLocaleString("en-US")}: η is probably too large (details under Learners).`
+        : `${l.name} diverged and was reset to a fresh learner (${g.resets} of 3 resets; details under Learners).`);
+    }
     const parts = [];
     if (g.divergences) parts.push(`diverged ${g.divergences}×, reset ${g.resets}×`);
     if (g.pausedAt) parts.push(`paused at row ${g.pausedAt.toLocaleString("en-US")}: it stopped learning and predicts the label mean`);
