@@ -558,6 +558,9 @@ function applySnapshot(text, force = false) {
       session.doneRate = (snap.rows * 1000) / Math.max(1, now - session.firstRowAt);
     }
     setPhase("done");
+    // Shown now: the frame loop that redraws rows/s may have stopped (a
+    // small file can be done within one slice).
+    document.getElementById("rows-per-second").textContent = String(Math.round(session.doneRate));
     flushCharts(now, true);
   }
   return snap;
