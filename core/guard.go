@@ -24,8 +24,9 @@ type GuardSettings struct {
 	// Factor is the divergence test: the learner has diverged when its
 	// smoothed loss (an exponential moving average over about 500 rows,
 	// after the first 500 rows since the start or the last reset) exceeds
-	// Factor times the smoothed loss of the label mean plus a small floor.
-	// Zero means 100.
+	// Factor times the smoothed loss of the label mean plus a small floor,
+	// or when its average over about 50 rows (after 50 rows) exceeds 10
+	// times that bar: a fast blow-up. Zero means 100.
 	Factor float64
 	// Resets is how many times a diverged learner is replaced by a fresh
 	// one (same settings) before the guard pauses it instead. Zero means 3;
