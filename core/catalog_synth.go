@@ -1,6 +1,7 @@
 package core
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"math"
@@ -56,18 +57,18 @@ var (
 // 0.2²) noise: p_u; and a bias b_u ~ N(0, 0.35²). The mean rating is
 // m(u, i) = 3.5 + b_u + b_i + 1.2·p_u·q_i, and a rating is
 // clamp(round(m + ε), 1, 5) with ε ~ N(0, 0.45²). Items have Zipf-like
-// popularities P(i) ∝ (8 + rank)^(−1), in an order unrelated to their
-// tastes; each user rates 20 + Geometric items (mean 150, at most 350),
+// popularities P(i) ∝ (8 + rank)^(−1), ranked by b_i + N(0, 0.6²) (the
+// better liked tend to be more popular) and unrelated to their tastes; each user rates 20 + Geometric items (mean 150, at most 350),
 // distinct, drawn by popularity, in random order over users (about 45,000
 // ratings). User u is feature u ("user=u"), item i feature 300 + i
 // ("item=i").
 type SyntheticCatalog struct {
-	items  []CatalogItem
-	bi, q  []float64 // item biases and latent vectors (synthTastes each)
-	bu, p  []float64 // user biases and tastes
-	pop    []float64 // item popularity weights
-	rows   []synthRating
-	row    int
+	items []CatalogItem
+	bi, q []float64 // item biases and latent vectors (synthTastes each)
+	bu, p []float64 // user biases and tastes
+	pop   []float64 // item popularity weights
+	rows  []synthRating
+	row   int
 }
 
 // synthRating is one row of the stream.
@@ -125,9 +126,18 @@ func NewSyntheticCatalog(seed uint64) *SyntheticCatalog {
 	for u := range synthUsers {
 		s.drawTaste(r, s.p[u*synthTastes:(u+1)*synthTastes])
 	}
-	// Popularity: weight (8 + rank)^−1 for a random ranking of the items.
+	// Popularity: weight (8 + rank)^−1, ranking the items by b_i plus
+	// N(0, 0.6²) noise: better-liked items tend to be more popular
+	// (correlation about 0.55), as in MovieLens.
+	key := make([]float64, synthItems)
+	order := make([]int, synthItems)
+	for i := range key {
+		key[i] = s.bi[i] + 0.6*r.NormFloat64()
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(key[b], key[a]) })
 	s.pop = make([]float64, synthItems)
-	for rank, i := range r.Perm(synthItems) {
+	for rank, i := range order {
 		s.pop[i] = 1 / float64(8+rank)
 	}
 	s.makeRows(r)
