@@ -39,7 +39,7 @@ const LOSSES = ["auto", "squared", "logistic"];
 const CLIPS = ["auto", "on", "off"];
 const ON_ERROR = ["stop", "skip"];  // a file's malformed rows: stop at the first, or skip and count
 const DEFAULTS = Object.freeze({
-  demo: "ratings", learners: ["occfm"], delta: 0, eta: 0,
+  view: "learn", demo: "ratings", learners: ["occfm"], delta: 0, eta: 0,
   gamma: "1/sqrt(t)", loss: "auto", clip: "auto", seed: 1, speed: 2000, checkpoints: "g1.5", onError: "stop",
 });
 
@@ -57,6 +57,7 @@ function parseHash(hash) {
     const key = decode(part.slice(0, eq));
     const val = decode(part.slice(eq + 1));
     switch (key) {
+      case "view": s.view = val === "personalize" ? "personalize" : "learn"; break;
       case "demo": s.demo = val; break;
       case "learners": s.learners = val.split(",").filter(Boolean); break;
       case "delta": case "eta": s[key] = nonNegative(val, 0); break;
@@ -74,6 +75,7 @@ function parseHash(hash) {
 
 function formatHash(s) {
   const parts = [["demo", s.demo], ["learners", s.learners.join(",")]];
+  if (s.view === "personalize") parts.unshift(["view", "personalize"]);
   if (s.delta > 0) parts.push(["delta", s.delta]);
   if (s.eta > 0) parts.push(["eta", s.eta]);
   parts.push(["gamma", s.gamma]);
@@ -1324,7 +1326,7 @@ function wireControls() {
   $("model-forget").addEventListener("click", forgetModel);
 
   document.addEventListener("keydown", (e) => {
-    if (e.ctrlKey || e.metaKey || e.altKey || isTyping(e.target)) return;
+    if (e.ctrlKey || e.metaKey || e.altKey || isTyping(e.target) || settings.view === "personalize") return;
     if (e.key === " ") {
       e.preventDefault();
       togglePlay();
@@ -1354,18 +1356,21 @@ function wireControls() {
     overlay.hidden = true;
     if (!hasFiles(e)) return;
     e.preventDefault();
-    pickFile(e.dataTransfer.files[0]);
+    if (settings.view === "personalize") pickPersonalFiles([...e.dataTransfer.files]);
+    else pickFile(e.dataTransfer.files[0]);
   });
 
   // A hash edited by hand (or a pasted link) applies like the controls.
   addEventListener("hashchange", () => {
     const next = parseHash(location.hash);
+    const viewChanged = next.view !== settings.view;
     const demoChanged = next.demo !== settings.demo;
     const runChanged = learnerSettingsKey(next) !== learnerSettingsKey(settings);
     Object.assign(settings, next);
     validateSettings();
     renderControls();
     writeHash();
+    if (viewChanged) setView(settings.view);
     if (!occfm) return;
     if (demoChanged) startSession("demo", {note: `Demo: ${demoTitle(settings.demo)}.`});
     else if (runChanged) restart(settingsNote());
@@ -1488,6 +1493,729 @@ function renderModelInfo() {
     `${m.rows.toLocaleString("en-US")} rows learned, ${m.features.toLocaleString("en-US")} features${from}.`;
 }
 
+// ---- Personalize --------------------------------------------------------------------
+//
+// The Personalize view: a catalog (the built-in synthetic one, or the
+// person's MovieLens files) is learned online first, in a session of its own
+// in the core (occfm.personal, see wasm/doc.go), one 10 ms slice per task as
+// the Learn view's pump does, with the progress shown. Then the person, a new
+// user in the same model, rates items: each rating is one online update, and
+// the top P_TOP refresh in the same call. The ratings live in this page's
+// memory only. Titles, genres and reasons come from the files: textContent
+// only.
+
+const P_TOP = 10;              // recommendations shown
+const P_PAGE = 40;             // items listed, and added by "Show more"
+const P_PROGRESS_MS = 100;     // the progress is redrawn at most 10 times a second
+
+const personal = {
+  started: false,              // a catalog was started once (the view was opened)
+  gen: 0,                      // counts catalogs: a feeder of an old one stops
+  phase: "idle",               // idle | files (waiting for them) | learning | ready | error
+  catalog: "synthetic",        // "synthetic" | "files"
+  learner: "occfm",
+  ratingsFile: null,           // File: u.data, ratings.dat, ratings.csv (gzip or not)
+  itemsFile: null,             // File: u.item, movies.dat, movies.csv
+  items: [],                   // the catalog's items (index = the core's item index)
+  known: 0,                    // items in the ratings
+  order: [],                   // item indices listed, in the current sort and search
+  query: "",
+  sort: "popular",
+  shown: P_PAGE,
+  stars: new Map(),            // item → the person's stars
+  rated: [],                   // [{item, stars, before}], in the order first rated
+  recs: [],                    // [{item, score, why}]
+  cold: true,
+  replay: [],                  // ratings to give again to a catalog learned anew
+  last: null,                  // the last snapshot
+  drawn: -Infinity,            // when the progress was last drawn
+  startedAt: 0,
+  pausedLearn: false,          // the Learn run was paused by opening this view
+  pump: {port: null, queued: false},
+  feeder: {reader: null, resume: null},
+  timings: [],                 // per rating: {go, call, dom, paint} in ms (tests read them)
+};
+
+// setView shows the Learn or the Personalize view. Opening Personalize pauses
+// a running Learn run (both would share the core's time) and starts the
+// synthetic catalog the first time; going back resumes the run it paused.
+function setView(view, {write = true} = {}) {
+  view = view === "personalize" ? "personalize" : "learn";
+  settings.view = view;
+  document.body.dataset.view = view;
+  document.getElementById("learn-view").hidden = view !== "learn";
+  document.getElementById("personalize-view").hidden = view !== "personalize";
+  for (const tab of document.querySelectorAll('.view-tabs [role="tab"]')) {
+    const on = tab.dataset.view === view;
+    tab.setAttribute("aria-selected", String(on));
+    tab.tabIndex = on ? 0 : -1;
+  }
+  document.querySelector("#drop-overlay p").textContent = view === "personalize"
+    ? "Drop your MovieLens ratings and items files" : "Drop a data file to learn it";
+  if (write) writeHash();
+  if (view === "personalize") {
+    if (page.phase === "running") {
+      setPhase("paused");
+      personal.pausedLearn = true;
+    }
+    if (occfm && !personal.started) startPersonal();
+    else if (personal.phase === "learning") startPersonalPump();
+  } else if (personal.pausedLearn) {
+    personal.pausedLearn = false;
+    if (page.phase === "paused") setPhase("running");
+  }
+}
+
+// pcall runs an occfm.personal method returning JSON and parses it; a
+// thrown error or {"error"} shows in the view and gives null.
+function pcall(fn) {
+  let out;
+  try {
+    out = JSON.parse(fn());
+  } catch (err) {
+    personalFail(`occfm: ${err && err.message ? err.message : err}`);
+    return null;
+  }
+  if (out && out.error) {
+    personalFail(out.error);
+    return null;
+  }
+  return out;
+}
+
+function personalFail(message) {
+  personal.gen++;
+  stopPersonalFeeder();
+  personal.phase = "error";
+  const el = document.getElementById("p-error");
+  el.textContent = String(message);
+  el.hidden = false;
+  renderPersonalProgress();
+}
+
+// startPersonal learns the chosen catalog from its first row, with the
+// chosen learner; the person's ratings are given again once it is learned
+// (replay), when the catalog is the same.
+async function startPersonal() {
+  if (!occfm) return;
+  personal.started = true;
+  const gen = ++personal.gen;
+  stopPersonalFeeder();
+  document.getElementById("p-error").hidden = true;
+  if (personal.rated.length > 0) personal.replay = personal.rated.map((r) => [r.item, r.stars]);
+  personal.items = [];
+  personal.order = [];
+  personal.known = 0;
+  personal.stars.clear();
+  personal.rated = [];
+  personal.recs = [];
+  personal.cold = true;
+  personal.last = null;
+  personal.startedAt = performance.now();
+  renderPersonalAll();
+  if (personal.catalog === "files" && !(personal.ratingsFile && personal.itemsFile)) {
+    personal.phase = "files";
+    personal.replay = [];
+    renderPersonalProgress();
+    return;
+  }
+  personal.phase = "learning";
+  const cfg = {catalog: personal.catalog, learner: personal.learner, seed: 1};
+  if (personal.catalog === "files") {
+    cfg.ratings = personal.ratingsFile.name;
+    cfg.size = personal.ratingsFile.size;
+  }
+  const snap = pcall(() => occfm.personal.start(JSON.stringify(cfg)));
+  if (!snap) return;
+  applyPersonalSnapshot(snap, true);
+  if (personal.catalog === "files") {
+    // The item list first, whole (a few hundred KB); then the ratings,
+    // streamed: the core gunzips them itself, so the bytes it has read are
+    // the progress.
+    let bytes;
+    try {
+      bytes = await readWhole(personal.itemsFile);
+    } catch (err) {
+      if (gen === personal.gen) personalFail(`${personal.itemsFile.name}: ${err && err.message ? err.message : err}`);
+      return;
+    }
+    if (gen !== personal.gen) return;
+    if (!pcall(() => occfm.personal.items(bytes, personal.itemsFile.name))) return;
+    feedPersonal(personal.ratingsFile, gen);
+  }
+  startPersonalPump();
+}
+
+// readWhole returns a file's bytes, gunzipped when it starts with 0x1f 0x8b.
+async function readWhole(file) {
+  const head = new Uint8Array(await file.slice(0, 2).arrayBuffer());
+  if (head[0] === 0x1f && head[1] === 0x8b) {
+    const stream = file.stream().pipeThrough(new DecompressionStream("gzip"));
+    return new Uint8Array(await new Response(stream).arrayBuffer());
+  }
+  return new Uint8Array(await file.arrayBuffer());
+}
+
+// feedPersonal streams the ratings file into the core while it asks for
+// bytes (personal.wanted() > 0), as the Learn view's feeder does.
+async function feedPersonal(file, gen) {
+  try {
+    const reader = file.stream().getReader();
+    personal.feeder.reader = reader;
+    for (;;) {
+      if (gen !== personal.gen) return;
+      if (occfm.personal.wanted() <= 0) await new Promise((resolve) => { personal.feeder.resume = resolve; });
+      if (gen !== personal.gen) return;
+      const {value, done} = await reader.read();
+      if (gen !== personal.gen) return;
+      if (done) {
+        personal.feeder.reader = null;
+        occfm.personal.end();
+        startPersonalPump();
+        return;
+      }
+      for (let i = 0; i < value.length; i += CHUNK_BYTES) occfm.personal.feed(value.subarray(i, i + CHUNK_BYTES));
+      startPersonalPump();
+    }
+  } catch (err) {
+    if (gen === personal.gen) personalFail(`${file.name}: ${err && err.message ? err.message : err}`);
+  }
+}
+
+function pollPersonalFeeder() {
+  const resume = personal.feeder.resume;
+  if (resume && occfm.personal.wanted() > 0) {
+    personal.feeder.resume = null;
+    resume();
+  }
+}
+
+function stopPersonalFeeder() {
+  personal.feeder.reader?.cancel().catch(() => {});
+  personal.feeder.reader = null;
+  const resume = personal.feeder.resume;
+  personal.feeder.resume = null;
+  resume?.();
+}
+
+// The pump learns one SLICE_MS slice per task while the view is open.
+function startPersonalPump() {
+  const pump = personal.pump;
+  if (pump.queued || personal.phase !== "learning") return;
+  if (!pump.port) {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = onPersonalPump;
+    pump.port = channel.port2;
+  }
+  pump.queued = true;
+  pump.port.postMessage(null);
+}
+
+function onPersonalPump() {
+  personal.pump.queued = false;
+  if (!occfm || personal.phase !== "learning" || settings.view !== "personalize") return;
+  const snap = pcall(() => occfm.personal.run(SLICE_MS));
+  if (!snap) return;
+  pollPersonalFeeder();
+  applyPersonalSnapshot(snap);
+  // Waiting for bytes: the feeder starts the pump again when it fed some.
+  if (personal.phase === "learning" && snap.state === "running") startPersonalPump();
+}
+
+function applyPersonalSnapshot(snap, force = false) {
+  personal.last = snap;
+  if (snap.state === "error") {
+    personalFail(snap.error || "the learner stopped with an error");
+    return;
+  }
+  if (snap.ready && personal.phase === "learning") {
+    personal.phase = "ready";
+    onPersonalReady(snap);
+    force = true;
+  }
+  const now = performance.now();
+  if (force || now - personal.drawn >= P_PROGRESS_MS) {
+    personal.drawn = now;
+    renderPersonalProgress();
+  }
+}
+
+// onPersonalReady lists the items and the first recommendations (the
+// cold-start ones, or those after the ratings given again).
+function onPersonalReady(snap) {
+  const cat = pcall(() => occfm.personal.catalog());
+  if (!cat) return;
+  personal.items = cat.items.map((it, i) => ({...it, index: i, key: fold(`${it.title} ${it.genres.join(" ")}`)}));
+  personal.known = snap.items || personal.items.filter((it) => it.known).length;
+  const replay = personal.replay;
+  personal.replay = [];
+  let out = null;
+  for (const [item, stars] of replay) {
+    if (item >= personal.items.length || !personal.items[item].known) continue;
+    out = pcall(() => occfm.personal.rate(item, stars, P_TOP));
+    if (!out) return;
+  }
+  if (!out) out = pcall(() => occfm.personal.recommend(P_TOP));
+  if (!out) return;
+  applyUpdate(out);
+  sortPersonalItems();
+  renderPersonalAll();
+  document.getElementById("p-search").disabled = false;
+}
+
+// fold is text for search: lower case, accents dropped ("Misérables" is
+// found as "miserables").
+function fold(text) {
+  return text.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase();
+}
+
+// applyUpdate takes what rate, recommend or clear returned.
+function applyUpdate(out) {
+  personal.rated = out.rated || [];
+  personal.stars = new Map(personal.rated.map((r) => [r.item, r.stars]));
+  personal.recs = out.recs || [];
+  personal.cold = !!out.coldStart;
+}
+
+// ratePersonal gives item the stars: one online update and the new top
+// P_TOP, in one call of the core, then the views. The times are kept in
+// personal.timings and shown discreetly.
+function ratePersonal(item, stars) {
+  if (personal.phase !== "ready" || !personal.items[item] || !personal.items[item].known) return;
+  const t0 = performance.now();
+  const out = pcall(() => occfm.personal.rate(item, stars, P_TOP));
+  const t1 = performance.now();
+  if (!out) return;
+  const before = personal.recs.map((r) => r.item);
+  applyUpdate(out);
+  renderRecs(before);
+  renderRated();
+  renderItemStars(item);
+  const t2 = performance.now();
+  const timing = {go: out.ms, call: t1 - t0, dom: t2 - t0, paint: null};
+  personal.timings.push(timing);
+  requestAnimationFrame(() => {
+    timing.paint = performance.now() - t0;
+  });
+  const el = document.getElementById("p-timing");
+  el.textContent = `updated in ${formatMs(t2 - t0)}`;
+  el.title = `the model's update and the top ${P_TOP}: ${formatMs(out.ms)} in Go; ` +
+    `${formatMs(t1 - t0)} with the call; ${formatMs(t2 - t0)} with the page's update`;
+  el.dataset.ms = String(t2 - t0);
+}
+
+function formatMs(ms) {
+  return ms < 10 ? `${ms.toFixed(1)} ms` : `${Math.round(ms)} ms`;
+}
+
+function clearPersonal() {
+  if (personal.phase !== "ready") return;
+  const before = personal.recs.map((r) => r.item);
+  const out = pcall(() => occfm.personal.clear(P_TOP));
+  if (!out) return;
+  const was = [...personal.stars.keys()];
+  applyUpdate(out);
+  renderRecs(before);
+  renderRated();
+  for (const item of was) renderItemStars(item);
+  document.getElementById("p-timing").textContent = "";
+}
+
+function downloadRatings() {
+  if (personal.rated.length === 0) return;
+  let text = "";
+  try {
+    text = occfm.personal.ratingsCSV();
+  } catch (err) {
+    personalFail(`occfm: ${err.message}`);
+    return;
+  }
+  download(new Blob([text], {type: "text/csv"}), "my-ratings.csv");
+}
+
+// ---- Personalize: files
+
+// pickPersonalFiles takes one or two files picked or dropped: each is
+// recognised as the ratings or the item list, by name or else by its first
+// line; once both are there, the catalog is learned.
+async function pickPersonalFiles(files) {
+  const info = document.getElementById("p-files-info");
+  const unknown = [];
+  for (const file of files) {
+    let kind = "";
+    try {
+      kind = await fileKind(file);
+    } catch {
+      kind = "";
+    }
+    if (kind === "ratings") personal.ratingsFile = file;
+    else if (kind === "items") personal.itemsFile = file;
+    else unknown.push(file.name);
+  }
+  personal.catalog = "files";
+  document.querySelector('input[name="p-catalog"][value="files"]').checked = true;
+  const parts = [];
+  if (personal.ratingsFile) parts.push(`ratings: ${personal.ratingsFile.name}`);
+  if (personal.itemsFile) parts.push(`items: ${personal.itemsFile.name}`);
+  if (!personal.ratingsFile) parts.push("now the ratings file (u.data, ratings.dat or ratings.csv)");
+  if (!personal.itemsFile) parts.push("now the item list (u.item, movies.dat or movies.csv)");
+  if (unknown.length) parts.push(`not recognised: ${unknown.join(", ")}`);
+  info.textContent = parts.join(" · ");
+  if (occfm) startPersonal();
+}
+
+// fileKind says "ratings", "items" or "" for a file: by its name (u.data,
+// ratings.*, u.item, movies.*), else by its first line (gunzipped).
+async function fileKind(file) {
+  const name = file.name.toLowerCase().replace(/\.gz$/, "");
+  if (/(^|[^a-z])(u\.data|ratings)/.test(name) || name.endsWith(".data")) return "ratings";
+  if (/(^|[^a-z])(u\.item|movies|items)/.test(name) || name.endsWith(".item")) return "items";
+  let stream = file.slice(0, 2);
+  const head = new Uint8Array(await stream.arrayBuffer());
+  stream = file.stream();
+  if (head[0] === 0x1f && head[1] === 0x8b) stream = stream.pipeThrough(new DecompressionStream("gzip"));
+  const reader = stream.getReader();
+  const {value} = await reader.read();
+  reader.cancel().catch(() => {});
+  const text = new TextDecoder().decode((value || new Uint8Array()).subarray(0, 4096));
+  const line = text.split(/\r?\n/).find((l) => l.trim()) || "";
+  if (/^userid,movieid,rating/i.test(line)) return "ratings";
+  if (/^movieid,title/i.test(line)) return "items";
+  const fields = line.split(/\t|::|,|\|/);
+  if (fields.length >= 3 && fields.slice(0, 3).every((f) => /^\s*[0-9.]+\s*$/.test(f))) return "ratings";
+  return fields.length >= 3 ? "items" : "";
+}
+
+// ---- Personalize: views
+
+function renderPersonalAll() {
+  renderPersonalProgress();
+  renderItems();
+  renderRecs(null);
+  renderRated();
+}
+
+function renderPersonalProgress() {
+  const snap = personal.last;
+  const phase = document.getElementById("p-phase");
+  const percent = document.getElementById("p-percent");
+  const bar = document.getElementById("p-progress");
+  const text = document.getElementById("p-progress-text");
+  const source = personal.catalog === "files"
+    ? (personal.ratingsFile ? personal.ratingsFile.name : "your files") : "the synthetic catalog";
+  const p = snap && finite(snap.progress) ? snap.progress : null;
+  const parts = [];
+  if (snap) {
+    parts.push(`${(snap.rows || 0).toLocaleString("en-US")} ratings`);
+    if (finite(snap.rmse)) parts.push(`progressive RMSE ${snap.rmse.toFixed(3)}`);
+    if (finite(snap.seconds) && snap.seconds > 0) parts.push(`${snap.seconds.toFixed(1)} s`);
+    if (snap.skipped) parts.push(`${snap.skipped.toLocaleString("en-US")} rows skipped`);
+  }
+  let head = "";
+  switch (personal.phase) {
+    case "idle": head = occfm ? "" : "loading the learner…"; break;
+    case "files": head = "Choose your ratings and item files"; break;
+    case "learning": head = `Learning ${source} with ${personal.learner}…`; break;
+    case "ready": {
+      head = `Ready: ${source} learned by ${personal.learner}`;
+      parts.push(`${personal.known.toLocaleString("en-US")} items`);
+      if (snap && snap.unlisted) parts.push(`${snap.unlisted.toLocaleString("en-US")} of them missing from the item list`);
+      break;
+    }
+    case "error": head = "Stopped by an error"; break;
+  }
+  phase.textContent = head;
+  document.getElementById("personalize-view").dataset.phase = personal.phase;
+  const shown = personal.phase === "ready" ? 1 : p;
+  percent.textContent = shown == null ? "" : `${Math.floor(shown * 100)} %`;
+  if (shown == null) bar.removeAttribute("value");
+  else bar.value = shown;
+  bar.hidden = personal.phase === "files" || personal.phase === "idle";
+  text.textContent = parts.join(" · ");
+}
+
+// sortPersonalItems orders the items of the ratings for the list: by the
+// sort chosen, then filtered by the search.
+function sortPersonalItems() {
+  const items = personal.items.filter((it) => it.known);
+  const byTitle = (a, b) => a.title.localeCompare(b.title);
+  if (personal.sort === "title") items.sort(byTitle);
+  else if (personal.sort === "mean") {
+    // Items with few ratings last: their mean says little.
+    items.sort((a, b) => (b.count >= 10) - (a.count >= 10) || b.mean - a.mean || byTitle(a, b));
+  } else items.sort((a, b) => b.count - a.count || byTitle(a, b));
+  const words = fold(personal.query).split(/\s+/).filter(Boolean);
+  personal.order = items.filter((it) => words.every((w) => it.key.includes(w))).map((it) => it.index);
+}
+
+function starText(stars) {
+  const n = Math.round(stars);
+  return "★".repeat(n) + "☆".repeat(5 - n);
+}
+
+function genreChips(genres) {
+  return genres.map((g) => {
+    const chip = document.createElement("span");
+    chip.className = "p-genre";
+    chip.textContent = g;
+    return chip;
+  });
+}
+
+// renderItems lists the first personal.shown items of personal.order, each
+// with a 1–5 star control.
+function renderItems() {
+  const list = document.getElementById("p-items");
+  const count = document.getElementById("p-items-count");
+  const more = document.getElementById("p-more");
+  if (personal.phase !== "ready") {
+    list.replaceChildren();
+    count.textContent = "";
+    more.hidden = true;
+    return;
+  }
+  const order = personal.order;
+  const shown = order.slice(0, personal.shown);
+  list.replaceChildren(...shown.map(itemRow));
+  const total = personal.known;
+  count.textContent = order.length === total
+    ? `${total.toLocaleString("en-US")} items`
+    : `${order.length.toLocaleString("en-US")} of ${total.toLocaleString("en-US")} items`;
+  if (order.length === 0) {
+    const li = document.createElement("li");
+    li.className = "p-empty hint";
+    li.textContent = `Nothing matches “${personal.query}”.`;
+    list.append(li);
+  }
+  more.hidden = order.length <= shown.length;
+  more.textContent = `Show ${Math.min(P_PAGE, order.length - shown.length)} more`;
+}
+
+function itemRow(index) {
+  const it = personal.items[index];
+  const li = document.createElement("li");
+  li.className = "p-item";
+  li.dataset.item = String(index);
+  li.setAttribute("data-testid", "p-item");
+  const title = document.createElement("span");
+  title.className = "p-title";
+  title.textContent = it.title;
+  const meta = document.createElement("span");
+  meta.className = "p-meta";
+  const stats = document.createElement("span");
+  stats.textContent = `${it.count.toLocaleString("en-US")} ratings · average ${it.mean.toFixed(1)}`;
+  meta.append(...genreChips(it.genres), stats);
+  const group = document.createElement("span");
+  group.className = "p-stars";
+  group.setAttribute("role", "group");
+  group.setAttribute("aria-label", `Your rating of ${it.title}`);
+  for (let n = 1; n <= 5; n++) {
+    const star = document.createElement("button");
+    star.type = "button";
+    star.className = "p-star";
+    star.dataset.stars = String(n);
+    star.textContent = "★";
+    star.setAttribute("aria-label", `${n} star${n === 1 ? "" : "s"}: ${it.title}`);
+    group.append(star);
+  }
+  li.append(title, group, meta);
+  setStars(li, personal.stars.get(index));
+  return li;
+}
+
+// setStars shows the stars given in an item's row; the given star (else the
+// first) is the one Tab reaches (a roving tabindex).
+function setStars(li, given) {
+  li.classList.toggle("rated", !!given);
+  for (const star of li.querySelectorAll(".p-star")) {
+    const n = Number(star.dataset.stars);
+    star.classList.toggle("on", !!given && n <= given);
+    star.setAttribute("aria-pressed", String(n === given));
+    star.tabIndex = n === (given || 1) ? 0 : -1;
+  }
+}
+
+function renderItemStars(item) {
+  const li = document.querySelector(`#p-items .p-item[data-item="${item}"]`);
+  if (li) setStars(li, personal.stars.get(item));
+}
+
+// renderRecs draws the top P_TOP; before (the items shown until now, or
+// null) marks the new ones.
+function renderRecs(before) {
+  const list = document.getElementById("p-recs");
+  const cold = document.getElementById("p-cold");
+  const empty = document.getElementById("p-recs-empty");
+  const ready = personal.phase === "ready";
+  empty.hidden = ready;
+  cold.hidden = !ready || !personal.cold;
+  cold.textContent = "You have not rated anything yet: these are the items the model rates highest for anyone " +
+    "(their bias in the learned model). Rate a few to make them yours.";
+  const known = new Set(before || []);
+  list.replaceChildren(...(ready ? personal.recs : []).map((r) => {
+    const it = personal.items[r.item];
+    const li = document.createElement("li");
+    li.className = "p-rec";
+    li.dataset.item = String(r.item);
+    li.setAttribute("data-testid", "p-rec");
+    const title = document.createElement("span");
+    title.className = "p-title";
+    title.textContent = it ? it.title : `item ${r.item}`;
+    if (before && !known.has(r.item)) {
+      li.classList.add("p-rec-new");
+      const badge = document.createElement("span");
+      badge.className = "p-new";
+      badge.textContent = "new";
+      title.append(badge);
+    }
+    const score = document.createElement("span");
+    score.className = "p-score";
+    score.textContent = `★ ${r.score.toFixed(1)}`;
+    score.title = `predicted rating for you: ${r.score.toFixed(3)}`;
+    score.dataset.value = String(r.score);
+    const meta = document.createElement("span");
+    meta.className = "p-meta";
+    meta.append(...genreChips(it ? it.genres : []));
+    const why = document.createElement("ul");
+    why.className = "p-why";
+    why.setAttribute("aria-label", "why");
+    why.dataset.label = "why:";
+    for (const w of r.why || []) {
+      const wl = document.createElement("li");
+      wl.textContent = w.text;
+      wl.dataset.kind = w.kind;
+      why.append(wl);
+    }
+    li.append(title, score, meta, why);
+    return li;
+  }));
+
+}
+
+function renderRated() {
+  const list = document.getElementById("p-rated");
+  const n = personal.rated.length;
+  document.getElementById("p-rated-empty").hidden = n > 0;
+  document.getElementById("p-rated-count").textContent = n ? `${n} rated` : "";
+  document.getElementById("p-clear").disabled = n === 0;
+  document.getElementById("p-download").disabled = n === 0;
+  list.replaceChildren(...personal.rated.map((r) => {
+    const it = personal.items[r.item];
+    const li = document.createElement("li");
+    li.dataset.item = String(r.item);
+    const title = document.createElement("span");
+    title.textContent = it ? it.title : `item ${r.item}`;
+    const given = document.createElement("span");
+    given.className = "p-given";
+    given.textContent = starText(r.stars);
+    given.setAttribute("aria-label", `${r.stars} stars`);
+    const before = document.createElement("span");
+    before.className = "p-before";
+    before.textContent = `the model expected ★ ${r.before.toFixed(1)} from you`;
+    li.append(title, given, before);
+    return li;
+  }));
+}
+
+// ---- Personalize: controls
+
+function buildPersonalControls() {
+  const select = document.getElementById("p-learner");
+  select.replaceChildren(...page.catalog.learners.map((l) => {
+    const opt = document.createElement("option");
+    opt.value = l.name;
+    opt.textContent = l.name;
+    if (l.summary) opt.title = l.summary;
+    return opt;
+  }));
+  if (!page.catalog.learners.some((l) => l.name === personal.learner) && page.catalog.learners.length) {
+    personal.learner = page.catalog.learners[0].name;
+  }
+  select.value = personal.learner;
+  renderPersonalProgress();
+}
+
+// onStarKey: on a star, 1–5 rate the item, ← → (and Home, End) move between
+// its stars; Enter and Space press the star (a button).
+function onStarKey(e) {
+  const star = e.target.closest(".p-star");
+  if (!star || e.ctrlKey || e.metaKey || e.altKey) return;
+  const li = star.closest(".p-item");
+  const stars = [...li.querySelectorAll(".p-star")];
+  const at = stars.indexOf(star);
+  let to = -1;
+  if (/^[1-5]$/.test(e.key)) {
+    e.preventDefault();
+    ratePersonal(Number(li.dataset.item), Number(e.key));
+    return;
+  }
+  if (e.key === "ArrowRight" || e.key === "ArrowUp") to = Math.min(4, at + 1);
+  else if (e.key === "ArrowLeft" || e.key === "ArrowDown") to = Math.max(0, at - 1);
+  else if (e.key === "Home") to = 0;
+  else if (e.key === "End") to = 4;
+  if (to < 0) return;
+  e.preventDefault();
+  for (const s of stars) s.tabIndex = -1;
+  stars[to].tabIndex = 0;
+  stars[to].focus();
+}
+
+function wirePersonal() {
+  const $ = (id) => document.getElementById(id);
+  for (const tab of document.querySelectorAll('.view-tabs [role="tab"]')) {
+    tab.addEventListener("click", () => setView(tab.dataset.view));
+    tab.addEventListener("keydown", (e) => {
+      if (e.key !== "ArrowLeft" && e.key !== "ArrowRight") return;
+      e.preventDefault();
+      const other = document.querySelector(`.view-tabs [role="tab"]:not([data-view="${tab.dataset.view}"])`);
+      other.focus();
+      setView(other.dataset.view);
+    });
+  }
+  for (const radio of document.querySelectorAll('input[name="p-catalog"]')) {
+    radio.addEventListener("change", () => {
+      if (!radio.checked || radio.value === personal.catalog) return;
+      personal.catalog = radio.value;
+      personal.rated = [];  // another catalog: the ratings do not carry over
+      startPersonal();
+    });
+  }
+  $("p-files").addEventListener("change", (e) => {
+    const files = [...(e.target.files || [])];
+    e.target.value = "";  // the same files can be picked again
+    if (files.length) pickPersonalFiles(files);
+  });
+  $("p-learner").addEventListener("change", (e) => {
+    personal.learner = e.target.value;
+    startPersonal();  // the ratings are given again to the new model
+  });
+  $("p-search").addEventListener("input", (e) => {
+    personal.query = e.target.value;
+    personal.shown = P_PAGE;
+    sortPersonalItems();
+    renderItems();
+  });
+  $("p-sort").addEventListener("change", (e) => {
+    personal.sort = e.target.value;
+    personal.shown = P_PAGE;
+    sortPersonalItems();
+    renderItems();
+  });
+  $("p-more").addEventListener("click", () => {
+    personal.shown += P_PAGE;
+    renderItems();
+  });
+  $("p-items").addEventListener("click", (e) => {
+    const star = e.target.closest(".p-star");
+    if (!star) return;
+    const li = star.closest(".p-item");
+    ratePersonal(Number(li.dataset.item), Number(star.dataset.stars));
+  });
+  $("p-items").addEventListener("keydown", onStarKey);
+  $("p-clear").addEventListener("click", clearPersonal);
+  $("p-download").addEventListener("click", downloadRatings);
+}
+
 // ---- Boot --------------------------------------------------------------------------
 
 function onReady() {
@@ -1509,6 +2237,8 @@ function onReady() {
   } else {
     startSession("demo");
   }
+  buildPersonalControls();
+  if (settings.view === "personalize") setView("personalize", {write: false});
 }
 
 function boot() {
@@ -1525,7 +2255,9 @@ function boot() {
   views.regret.reset(settings.learners.slice());
   views.loss.reset(settings.learners.slice());
   wireControls();
+  wirePersonal();
   renderControls();
+  setView(settings.view, {write: false});
   setPhase("loading");
   nextFrame();
 

@@ -1,9 +1,10 @@
 // Command wasm is the in-browser edge of OCCFM: the core compiled with
 // GOOS=js GOARCH=wasm. It exposes one namespaced JS API, globalThis.occfm,
 // and renders the views Go owns (the live predictions table and the model
-// panel) through honnef.co/go/js/dom/v2. The page's JS (ui/app.js) owns
-// scheduling: it calls run() with a time budget, one slice per task of the
-// event loop, and render() when it draws its own views.
+// panel) through honnef.co/go/js/dom/v2; the page draws the Personalize
+// view's lists from the JSON of occfm.personal. The page's JS (ui/app.js)
+// owns scheduling: it calls run() with a time budget, one slice per task of
+// the event loop, and render() when it draws its own views.
 //
 // # JS API (globalThis.occfm, set when the "occfm-ready" event fires)
 //
@@ -60,6 +61,56 @@
 //	    numbering, instead of the configured learners; the regret
 //	    comparator is off. A rejected file changes nothing.
 //	forgetModel()                            back to fresh learners at the next start
+//
+// # Personalize (globalThis.occfm.personal)
+//
+// The Personalize view's calls (personalize.go): a catalog's ratings are
+// learned online in a session of their own (the session above is left
+// alone), then a new person rates items in the same model
+// (core.Personalizer: each rating one online update) and gets the top n.
+// Item indices are those of catalog().items. Strings returned are JSON; a
+// call that fails returns {"error": "…"} (start and run: a snapshot with
+// "state": "error").
+//
+//	personal.start(config: string JSON) → personal snapshot
+//	    Starts learning a catalog, discarding the previous one and its person.
+//	    config: {"catalog": "synthetic" | "files",  (synthetic: core.SyntheticCatalog)
+//	             "learner": "occfm",               (any registry name)
+//	             "seed": 1,
+//	             "ratings": "u.data",              (files: the ratings file's name)
+//	             "size": 1979173}                  (files: its size, for the progress)
+//	    The learner is guarded with predictions clipped to the ratings seen.
+//	personal.items(bytes: Uint8Array, name) → {"items": 1682} or {"error"}
+//	                                         the whole item list (u.item, movies.dat,
+//	                                         movies.csv; core.ReadItems), before run
+//	personal.feed(bytes), personal.end(gzipError?), personal.wanted()
+//	                                         the ratings file, as feed, end and wanted
+//	                                         above (gzip bytes are fine: the core
+//	                                         gunzips, and counts the bytes read)
+//	personal.run(ms: number) → personal snapshot
+//	    Learns for at most ms; once the stream is done, binds the items to it
+//	    (core.NewCatalog) and makes the person (feature: the stream's Dim()):
+//	    "ready" becomes true.
+//	personal.catalog() → {"items": [{id, title, genres, count, mean, known}], "you": 2625}
+//	                                         known: in the ratings (only those can be
+//	                                         rated and recommended)
+//	personal.rate(item, stars, n = 10) → update
+//	personal.recommend(n = 10) → update      (changes nothing)
+//	personal.clear(n = 10) → update          forgets the ratings: the model is the
+//	                                         learned catalog's again
+//	personal.ratingsCSV() → string           "item_id,title,stars" and a line per rating
+//
+// A personal snapshot: {"state", "error", "rows", "skipped", "features",
+// "seconds", "rmse" (progressive), "progress" (0–1: rows of the synthetic
+// catalog, or bytes of the ratings file read), "ready", "items" (known
+// items, when ready), "unlisted" (items of the ratings missing from the item
+// list), "layout", "learner"}.
+//
+// An update: {"before": 3.52 (rate: ŷ just before the rating),
+// "coldStart": true (no rating yet: the top n are the highest-bias items),
+// "recs": [{"item", "score", "why": [{"kind": "item" | "you" | "similar" |
+// "global", "value", "item", "text"}]}], "rated": [{"item", "stars",
+// "before"}], "ms": 1.2 (the time in Go: the update and the top n)}.
 //
 // A snapshot is compact JSON:
 //

@@ -34,6 +34,8 @@ type bridge struct {
 	// fresh is loaded as loadModel decoded it, not yet used by a start
 	// (which then need not decode it again), or nil.
 	fresh *core.Model
+
+	pe *personal // the Personalize view's catalog and person (personalize.go), or nil
 }
 
 // memoryLimit is Go's soft memory limit in the page. A wasm module's
@@ -171,6 +173,7 @@ func main() {
 		b.loaded, b.fresh = nil, nil
 		return nil
 	})
+	api.Set("personal", b.personalAPI())
 	js.Global().Set("occfm", api)
 	js.Global().Call("dispatchEvent", js.Global().Get("Event").New("occfm-ready"))
 	select {}

@@ -240,6 +240,10 @@ type session struct {
 
 	config core.Config // the learners' common settings (setTask)
 	base   *core.Model // the loaded model the first learner continues, or nil (model.go)
+
+	// observe, when set, sees every row learned (the Personalize view
+	// counts the items' ratings: personalize.go).
+	observe func(core.Example)
 }
 
 type preview struct {
@@ -657,6 +661,9 @@ func (s *session) play(ex core.Example, now time.Duration) time.Duration {
 	}
 	if s.reg != nil {
 		s.reg.Observe(ex, s.losses[:len(s.players)])
+	}
+	if s.observe != nil {
+		s.observe(ex)
 	}
 	s.rows++
 	if len(s.players) > 0 {

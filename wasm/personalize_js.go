@@ -1,0 +1,132 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"syscall/js"
+	"time"
+)
+
+// personalAPI returns globalThis.occfm.personal (doc.go): the Personalize
+// view's calls. Its state is b.pe, apart from the Learn view's session.
+func (b *bridge) personalAPI() js.Value {
+	api := js.Global().Get("Object").New()
+	fn := func(name string, f func(args []js.Value) any) {
+		api.Set(name, js.FuncOf(func(this js.Value, args []js.Value) (out any) {
+			// A panic ends the personal session with the error, not the
+			// Go program.
+			defer func() {
+				if p := recover(); p != nil {
+					err := fmt.Errorf("internal error in personal.%s: %v (please report it)", name, p)
+					if b.pe != nil {
+						b.pe.err = err.Error()
+					}
+					out = marshal(map[string]string{"state": "error", "error": err.Error()})
+				}
+			}()
+			return f(args)
+		}))
+	}
+	noSession := func() string {
+		return marshal(map[string]string{"state": "error", "error": "no catalog: call personal.start first"})
+	}
+	fn("start", func(args []js.Value) any {
+		var cfg personalConfig
+		if err := json.Unmarshal([]byte(args[0].String()), &cfg); err != nil {
+			return marshal(map[string]string{"state": "error", "error": "personal.start: " + err.Error()})
+		}
+		pe, err := newPersonal(cfg)
+		b.pe = pe
+		if err != nil {
+			return marshal(map[string]string{"state": "error", "error": err.Error()})
+		}
+		return pe.snapshotJSON()
+	})
+	fn("items", func(args []js.Value) any {
+		if b.pe == nil {
+			return noSession()
+		}
+		data := make([]byte, args[0].Get("length").Int())
+		js.CopyBytesToGo(data, args[0])
+		n, err := b.pe.setItems(data, args[1].String())
+		if err != nil {
+			return marshal(map[string]string{"error": err.Error()})
+		}
+		return marshal(map[string]int{"items": n})
+	})
+	fn("feed", func(args []js.Value) any {
+		if b.pe == nil {
+			return 0
+		}
+		n := args[0].Get("length").Int()
+		if cap(b.chunk) < n {
+			b.chunk = make([]byte, n)
+		}
+		b.chunk = b.chunk[:n]
+		js.CopyBytesToGo(b.chunk, args[0])
+		b.pe.feed(b.chunk)
+		return n
+	})
+	fn("end", func(args []js.Value) any {
+		if b.pe != nil {
+			var err error
+			if len(args) > 0 && args[0].Type() == js.TypeString {
+				err = gzipError(args[0].String())
+			}
+			b.pe.s.end(err)
+		}
+		return nil
+	})
+	fn("wanted", func([]js.Value) any {
+		if b.pe == nil {
+			return 0
+		}
+		return b.pe.s.wanted()
+	})
+	fn("run", func(args []js.Value) any {
+		if b.pe == nil {
+			return noSession()
+		}
+		b.pe.run(time.Duration(args[0].Float() * float64(time.Millisecond)))
+		return b.pe.snapshotJSON()
+	})
+	fn("catalog", func([]js.Value) any {
+		if b.pe == nil {
+			return `{"items":[]}`
+		}
+		return b.pe.catalogJSON()
+	})
+	topN := func(args []js.Value, k int) int {
+		if len(args) > k && args[k].Type() == js.TypeNumber {
+			return args[k].Int()
+		}
+		return 10
+	}
+	fn("rate", func(args []js.Value) any {
+		if b.pe == nil {
+			return noSession()
+		}
+		return b.pe.rate(args[0].Int(), args[1].Float(), topN(args, 2))
+	})
+	fn("recommend", func(args []js.Value) any {
+		if b.pe == nil {
+			return noSession()
+		}
+		return b.pe.recommend(topN(args, 0))
+	})
+	fn("clear", func(args []js.Value) any {
+		if b.pe == nil {
+			return noSession()
+		}
+		return b.pe.clear(topN(args, 0))
+	})
+	fn("ratingsCSV", func([]js.Value) any {
+		if b.pe == nil || b.pe.p == nil {
+			return ""
+		}
+		return string(b.pe.p.RatingsCSV())
+	})
+	return api
+}
