@@ -237,6 +237,27 @@ func (p *Personalizer) Recommend(n int) []Recommendation {
 
 // reasons returns the reasons of item's ŷ = raw (see Recommend).
 func (p *Personalizer) reasons(item int, raw, g, gy float64, gj []float64) []Reason {
+	why := p.reasonList(item, raw, g, gy, gj)
+	why = slices.DeleteFunc(why, func(r Reason) bool { return !(math.Abs(r.Value) >= 0.005) })
+	slices.SortStableFunc(why, func(a, b Reason) int {
+		switch {
+		case math.Abs(a.Value) > math.Abs(b.Value):
+			return -1
+		case math.Abs(a.Value) < math.Abs(b.Value):
+			return 1
+		}
+		return 0
+	})
+	why = why[:min(len(why), 3)]
+	if len(why) < 3 {
+		why = append(why, Reason{Kind: "global", Value: g, Item: -1, Text: "global mean " + strconv.FormatFloat(g, 'f', 2, 64)})
+	}
+	return why
+}
+
+// reasonList returns every candidate reason of item's ŷ = raw, unsorted:
+// "item", then "you" or one "similar" per rated item.
+func (p *Personalizer) reasonList(item int, raw, g, gy float64, gj []float64) []Reason {
 	fi := p.cat.Items[item].Feature
 	gi := p.predict(fi)
 	z := raw - gy - gi + g
@@ -255,20 +276,6 @@ func (p *Personalizer) reasons(item int, raw, g, gy float64, gj []float64) []Rea
 		}
 	} else {
 		why = append(why, Reason{Kind: "you", Value: z, Item: -1, Text: "you × item " + signed(z)})
-	}
-	why = slices.DeleteFunc(why, func(r Reason) bool { return !(math.Abs(r.Value) >= 0.005) })
-	slices.SortStableFunc(why, func(a, b Reason) int {
-		switch {
-		case math.Abs(a.Value) > math.Abs(b.Value):
-			return -1
-		case math.Abs(a.Value) < math.Abs(b.Value):
-			return 1
-		}
-		return 0
-	})
-	why = why[:min(len(why), 3)]
-	if len(why) < 3 {
-		why = append(why, Reason{Kind: "global", Value: g, Item: -1, Text: "global mean " + strconv.FormatFloat(g, 'f', 2, 64)})
 	}
 	return why
 }
