@@ -64,7 +64,7 @@ type Reason struct {
 	Kind  string  // "item" (the item's bias), "you" (you × this item), "similar" (a similar item you rated), "global"
 	Value float64 // its contribution to ŷ
 	Item  int     // for "similar": the rated item; -1 otherwise
-	Text  string  // "item bias +0.42", "you × item +0.31", "like “Star Wars (1977)” you rated ★5", "global mean 3.53"
+	Text  string  // "item bias +0.42", "you × item +0.31", "like “Star Wars (1977)” you rated ★5 +0.12", "global mean 3.53"
 }
 
 // NewPersonalizer returns a new person in the model l learned from the
@@ -189,6 +189,8 @@ func (p *Personalizer) Rated() []PersonalRating { return slices.Clone(p.rated) }
 // proportion to s_ij·(stars_j − before_j), the first-order effect of rating j
 // on a gradient step (for FM's gradient step v_you moves by a multiple of
 // (y − ŷ)·v_j, changing z_i by that multiple of s_ij); the split sums to z_i.
+// Its text says "like “Title” you rated ★5 +0.12" when s_ij ≥ 0 and
+// "unlike “Title” you rated ★1 +0.19" when the items are dissimilar.
 // "global" (g) is added when fewer than 3 others are left.
 func (p *Personalizer) Recommend(n int) []Recommendation {
 	if n <= 0 {
@@ -263,16 +265,21 @@ func (p *Personalizer) reasonList(item int, raw, g, gy float64, gj []float64) []
 	z := raw - gy - gi + g
 	why := []Reason{{Kind: "item", Value: gi - g, Item: -1, Text: "item bias " + signed(gi-g)}}
 	w := make([]float64, len(p.rated))
+	sim := make([]float64, len(p.rated))
 	sum := 0.0
 	for k, r := range p.rated {
-		s := p.predict(fi, p.cat.Items[r.Item].Feature) - gi - gj[k] + g
-		w[k] = s * (r.Stars - r.Before)
+		sim[k] = p.predict(fi, p.cat.Items[r.Item].Feature) - gi - gj[k] + g
+		w[k] = sim[k] * (r.Stars - r.Before)
 		sum += w[k]
 	}
 	if scale := z / sum; len(p.rated) > 0 && math.Abs(sum) > 1e-12 && scale > 0 && !math.IsInf(scale, 0) {
 		for k, r := range p.rated {
-			why = append(why, Reason{Kind: "similar", Value: scale * w[k], Item: r.Item,
-				Text: "like “" + p.cat.Items[r.Item].Title + "” you rated ★" + strconv.FormatFloat(r.Stars, 'g', -1, 64)})
+			v, like := scale*w[k], "like “"
+			if sim[k] < 0 {
+				like = "unlike “"
+			}
+			why = append(why, Reason{Kind: "similar", Value: v, Item: r.Item,
+				Text: like + p.cat.Items[r.Item].Title + "” you rated ★" + strconv.FormatFloat(r.Stars, 'g', -1, 64) + " " + signed(v)})
 		}
 	} else {
 		why = append(why, Reason{Kind: "you", Value: z, Item: -1, Text: "you × item " + signed(z)})
