@@ -136,7 +136,6 @@ func readItemsCSV(data []byte, name string) ([]CatalogItem, error) {
 		if err == io.EOF {
 			return items, nil
 		}
-		line, _ := cr.FieldPos(0)
 		if err != nil {
 			var pe *csv.ParseError
 			if errors.As(err, &pe) {
@@ -144,6 +143,7 @@ func readItemsCSV(data []byte, name string) ([]CatalogItem, error) {
 			}
 			return nil, errors.New("core: " + name + ": " + err.Error())
 		}
+		line, _ := cr.FieldPos(0)
 		perr := func(field, msg string) error { return &ParseError{File: name, Line: line, Field: field, Msg: msg} }
 		if len(f) != 3 {
 			return nil, perr("line", itoa(len(f))+" fields: expected 3 (movies.csv: movieId,title,genres)")
