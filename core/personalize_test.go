@@ -121,9 +121,10 @@ func plantedHits(t testing.TB, l Learner, c *Catalog, s *SyntheticCatalog, perso
 //
 // OCCFM with the default settings (δ = 10, η = 1, γₜ = 1/√t) does not
 // personalize: 10 Frank-Wolfe steps of size γₜ ≈ 0.005 toward the dominant
-// eigenvector of the whole gradient sum leave the new person's row of C at
-// 0 (its ranking after the ratings is its cold-start ranking, which beats
-// popularity only through the item biases). The assertion is therefore made
+// eigenvector of the whole gradient sum leave the new person's row of C
+// near 0 (seed 1: |z_i| ≈ 7·10⁻⁴ after 10 ratings, the same for every item;
+// 0.14 after 300), so its ranking after the ratings is its cold-start
+// ranking, which beats popularity only through the item biases. The assertion is therefore made
 // on fm-ftrl; occfm's numbers are logged and checked to be at least
 // popularity's on average.
 func TestPersonalPlantedTastes(t *testing.T) {
@@ -462,6 +463,10 @@ func (fakeLearner) Predict(Sparse) float64 { return 0 }
 func (fakeLearner) Update(Sparse, float64) {}
 
 // benchmarkPersonalize measures Recommend(10) after 10 ratings.
+//
+// Measured (AMD EPYC, 2 cores shared; Go 1.26): on ML-100K (1,682 items)
+// about 0.2 ms natively and 0.8 ms under wasm (Node), OCCFM or FM-FTRL; on
+// the synthetic catalog (400 items) 0.05 ms and 0.5–0.6 ms.
 func benchmarkPersonalize(b *testing.B, l Learner, c *Catalog, you int) {
 	p, err := NewPersonalizer(l, c, you)
 	if err != nil {
@@ -490,6 +495,19 @@ func BenchmarkPersonalize(b *testing.B) {
 		b.Run("ml-100k/"+name, func(b *testing.B) {
 			l, c, you := learnML100K(b, name)
 			benchmarkPersonalize(b, l, c, you)
+		})
+		b.Run("ml-100k/"+name+"/rate+clear", func(b *testing.B) {
+			l, c, you := learnML100K(b, name)
+			p, err := NewPersonalizer(l, c, you)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ResetTimer()
+			for range b.N {
+				p.Rate(0, 5)
+				p.Clear()
+			}
+			b.ReportMetric(float64(len(p.snap)), "snapshot-bytes")
 		})
 	}
 }
