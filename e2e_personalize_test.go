@@ -131,9 +131,10 @@ func sameRecs(a, b []pRec) bool {
 }
 
 // TestE2EPersonalizeSynthetic: the built-in synthetic catalog learns by
-// itself in the Personalize view, then five ratings (two by keyboard) each
-// change the top 10, which never holds a rated item; the ratings' CSV holds
-// them; clear brings back the cold-start list.
+// itself in the Personalize view (with fm-ftrl, the view's default), then
+// five ratings (two by keyboard) each change the top 10, which never holds a
+// rated item; the ratings' CSV holds them; clear brings back the cold-start
+// list. With occfm a rating that moves no prediction is said to.
 func TestE2EPersonalizeSynthetic(t *testing.T) {
 	s := newSession(t, 3*time.Minute)
 	start := time.Now()
@@ -148,6 +149,9 @@ func TestE2EPersonalizeSynthetic(t *testing.T) {
 	t.Logf("progress: %q %q", percent, progress)
 	if percent != "100 %" || !strings.Contains(progress, "RMSE") {
 		t.Errorf("progress when ready: %q, %q", percent, progress)
+	}
+	if l := evalJS[string](s, `document.querySelector('[data-testid="p-learner"]').value`); l != "fm-ftrl" {
+		t.Errorf("the default learner is %q, want fm-ftrl (P_LEARNER)", l)
 	}
 	cold := s.personalView()
 	if !cold.Cold || len(cold.Rated) != 0 || cold.Items == 0 {
@@ -223,6 +227,34 @@ func TestE2EPersonalizeSynthetic(t *testing.T) {
 	if !v.Cold || !sameRecs(v.Recs, cold.Recs) {
 		t.Errorf("after Clear: cold %v, recommendations %+v, want the cold-start ones %+v", v.Cold, v.Recs, cold.Recs)
 	}
+	// OCCFM at its defaults does not adapt to a new person: the page says
+	// so when a rating moves none of the predictions shown.
+	evalJS[chromedp.Void](s, `(() => {
+		const e = document.querySelector('[data-testid="p-learner"]');
+		e.value = "occfm";
+		e.dispatchEvent(new Event("change"));
+	})()`)
+	s.waitJS("learning with occfm", `document.getElementById("personalize-view").dataset.phase === "learning"`, 5*time.Second)
+	s.waitPersonalReady(90 * time.Second)
+	occ := s.personalView()
+	if !occ.Cold || len(occ.Rated) != 0 {
+		t.Errorf("occfm: cold %v, rated %v (Clear emptied them)", occ.Cold, occ.Rated)
+	}
+	var outside int
+	for _, it := range evalJS[[]int](s, `[...document.querySelectorAll('[data-testid="p-item"]')].map((li) => +li.dataset.item)`) {
+		if !slices.ContainsFunc(occ.Recs, func(r pRec) bool { return r.Item == it }) {
+			outside = it
+			break
+		}
+	}
+	s.rateByClick(outside, 5)
+	s.waitJS("the occfm rating", `document.querySelectorAll('[data-testid="p-rated"] li').length === 1`, 5*time.Second)
+	note := evalJS[string](s, `(() => { const e = document.querySelector('[data-testid="p-static"]'); return e.hidden ? "" : e.textContent; })()`)
+	t.Logf("occfm, item %d rated ★5: top %s ★%.3f; note %q", outside, s.personalView().Recs[0].Title, s.personalView().Recs[0].Score, note)
+	if sameRecs(s.personalView().Recs, occ.Recs) != (note != "") {
+		t.Errorf("occfm: recommendations unchanged %v, but the note is %q", sameRecs(s.personalView().Recs, occ.Recs), note)
+	}
+
 	// Back to Learn: the run paused by Personalize goes on.
 	s.click("tab-learn")
 	s.waitState("running", 5*time.Second)

@@ -1507,13 +1507,21 @@ function renderModelInfo() {
 const P_TOP = 10;              // recommendations shown
 const P_PAGE = 40;             // items listed, and added by "Show more"
 const P_PROGRESS_MS = 100;     // the progress is redrawn at most 10 times a second
+// P_LEARNER is the learner a catalog is learned with unless the person picks
+// another. Not OCCFM: at its defaults OCCFM does not personalize a new row
+// (its Frank-Wolfe steps, ≈ 0.005 after the catalog's rows, go toward the
+// dominant eigenvector of the whole stream's gradient sum and leave the new
+// person's row of C at 0: core/personalize_test.go, TestPersonalPlantedTastes),
+// so the recommendations would not follow the ratings. FM-FTRL does.
+const P_LEARNER = "fm-ftrl";
 
 const personal = {
   started: false,              // a catalog was started once (the view was opened)
   gen: 0,                      // counts catalogs: a feeder of an old one stops
   phase: "idle",               // idle | files (waiting for them) | learning | ready | error
   catalog: "synthetic",        // "synthetic" | "files"
-  learner: "occfm",
+  learner: P_LEARNER,
+  key: "",                     // the catalog learned: its ratings replay only on the same one
   ratingsFile: null,           // File: u.data, ratings.dat, ratings.csv (gzip or not)
   itemsFile: null,             // File: u.item, movies.dat, movies.csv
   items: [],                   // the catalog's items (index = the core's item index)
@@ -1602,7 +1610,13 @@ async function startPersonal() {
   const gen = ++personal.gen;
   stopPersonalFeeder();
   document.getElementById("p-error").hidden = true;
-  if (personal.rated.length > 0) personal.replay = personal.rated.map((r) => [r.item, r.stars]);
+  const key = personal.catalog === "files"
+    ? ["files", personal.ratingsFile?.name, personal.ratingsFile?.size, personal.itemsFile?.name, personal.itemsFile?.size].join("\u0000")
+    : "synthetic";
+  // The person's ratings are given again to the same catalog learned anew
+  // (another learner); another catalog starts without them.
+  personal.replay = key === personal.key ? personal.rated.map((r) => [r.item, r.stars]) : [];
+  personal.key = key;
   personal.items = [];
   personal.order = [];
   personal.known = 0;
@@ -1612,6 +1626,8 @@ async function startPersonal() {
   personal.cold = true;
   personal.last = null;
   personal.startedAt = performance.now();
+  document.getElementById("p-static").hidden = true;
+  document.getElementById("p-timing").textContent = "";
   renderPersonalAll();
   if (personal.catalog === "files" && !(personal.ratingsFile && personal.itemsFile)) {
     personal.phase = "files";
@@ -1786,11 +1802,22 @@ function ratePersonal(item, stars) {
   const out = pcall(() => occfm.personal.rate(item, stars, P_TOP));
   const t1 = performance.now();
   if (!out) return;
-  const before = personal.recs.map((r) => r.item);
+  const old = personal.recs;
+  const before = old.map((r) => r.item);
   applyUpdate(out);
   renderRecs(before);
   renderRated();
   renderItemStars(item);
+  // Said when the rating moved no prediction of the list (a learner that
+  // does not personalize a new person: see P_LEARNER).
+  const moved = personal.recs.some((r) => {
+    const o = old.find((x) => x.item === r.item);
+    return o && o.score !== r.score;
+  });
+  const still = document.getElementById("p-static");
+  still.hidden = moved;
+  still.textContent = moved ? "" : `This rating moved none of these predictions: ${personal.learner} does not ` +
+    `adapt to a new person's few ratings. Choose ${P_LEARNER} to see the list follow your taste.`;
   const t2 = performance.now();
   const timing = {go: out.ms, call: t1 - t0, dom: t2 - t0, paint: null};
   personal.timings.push(timing);
@@ -1819,6 +1846,7 @@ function clearPersonal() {
   renderRated();
   for (const item of was) renderItemStars(item);
   document.getElementById("p-timing").textContent = "";
+  document.getElementById("p-static").hidden = true;
 }
 
 function downloadRatings() {
@@ -2132,7 +2160,20 @@ function buildPersonalControls() {
     personal.learner = page.catalog.learners[0].name;
   }
   select.value = personal.learner;
+  renderLearnerHint();
   renderPersonalProgress();
+}
+
+function renderLearnerHint() {
+  const l = page.catalog.learners.find((x) => x.name === personal.learner);
+  let text = l && l.summary ? l.summary : "";
+  if (personal.learner === "occfm") {
+    text = "OCCFM follows the whole stream's gradient: a new person's few ratings barely move it, " +
+      `so the list may not change (${P_LEARNER} adapts at once).`;
+  } else if (personal.learner === P_LEARNER) {
+    text = "Adapts to a new person at once. OCCFM, the Learn view's default, barely moves for a few ratings of a new person.";
+  }
+  document.getElementById("p-learner-hint").textContent = text;
 }
 
 // onStarKey: on a star, 1–5 rate the item, ← → (and Home, End) move between
@@ -2176,7 +2217,6 @@ function wirePersonal() {
     radio.addEventListener("change", () => {
       if (!radio.checked || radio.value === personal.catalog) return;
       personal.catalog = radio.value;
-      personal.rated = [];  // another catalog: the ratings do not carry over
       startPersonal();
     });
   }
@@ -2187,6 +2227,7 @@ function wirePersonal() {
   });
   $("p-learner").addEventListener("change", (e) => {
     personal.learner = e.target.value;
+    renderLearnerHint();
     startPersonal();  // the ratings are given again to the new model
   });
   $("p-search").addEventListener("input", (e) => {
