@@ -1947,6 +1947,8 @@ function renderPersonalProgress() {
     case "ready": {
       head = `Ready: ${source} learned by ${personal.learner}`;
       parts.push(`${personal.known.toLocaleString("en-US")} items`);
+      const never = personal.items.length - personal.known;
+      if (never > 0) parts.push(`${never.toLocaleString("en-US")} listed items never rated, left out`);
       if (snap && snap.unlisted) parts.push(`${snap.unlisted.toLocaleString("en-US")} of them missing from the item list`);
       break;
     }
