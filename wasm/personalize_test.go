@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"os"
 	"strings"
@@ -174,5 +176,51 @@ func TestPersonalFilesMismatch(t *testing.T) {
 	}
 	if _, err := newPersonal(personalConfig{Catalog: "nope"}); err == nil {
 		t.Error("catalog nope accepted")
+	}
+}
+
+// The other MovieLens layouts: ratings.csv (with its header) + movies.csv,
+// ratings.dat + movies.dat (gzip fed as is: the core gunzips it).
+func TestPersonalLayouts(t *testing.T) {
+	gz := func(b []byte) []byte {
+		var buf bytes.Buffer
+		w := gzip.NewWriter(&buf)
+		w.Write(b)
+		w.Close()
+		return buf.Bytes()
+	}
+	for _, c := range []struct {
+		ratings, items string
+		rdata, idata   []byte
+	}{
+		{"ratings.csv", "movies.csv",
+			[]byte("userId,movieId,rating,timestamp\n1,10,4.0,1\n1,20,2.5,2\n2,10,5.0,3\n2,30,3.0,4\n"),
+			[]byte("movieId,title,genres\n10,\"Amélie (2001)\",Comedy|Romance\n20,Heat (1995),Action|Crime|Thriller\n30,\"Matrix, The (1999)\",Action|Sci-Fi\n")},
+		{"ratings.dat.gz", "movies.dat",
+			gz([]byte("1::10::4::1\n1::20::2::2\n2::10::5::3\n2::30::3::4\n")),
+			[]byte("10::Am\xe9lie (2001)::Comedy|Romance\n20::Heat (1995)::Action|Crime|Thriller\n30::Matrix, The (1999)::Action|Sci-Fi\n")},
+	} {
+		t.Run(c.ratings, func(t *testing.T) {
+			pe, err := newPersonal(personalConfig{Catalog: "files", Ratings: c.ratings, Size: int64(len(c.rdata))})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := pe.setItems(c.idata, c.items); err != nil {
+				t.Fatal(err)
+			}
+			pe.feed(c.rdata)
+			pe.s.end(nil)
+			snap := learnPersonal(t, pe)
+			if snap.Rows != 4 || snap.Items != 3 || snap.Unlisted != 0 {
+				t.Fatalf("snapshot %+v", snap)
+			}
+			if cat := pe.catalogJSON(); !strings.Contains(cat, "Amélie (2001)") || !strings.Contains(cat, `"count":2`) {
+				t.Errorf("catalog %s", cat)
+			}
+			u := decodeUpdate(t, pe.rate(0, 5, 10))
+			if len(u.Recs) != 2 || len(u.Rated) != 1 {
+				t.Errorf("after a rating: %+v", u)
+			}
+		})
 	}
 }
