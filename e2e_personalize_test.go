@@ -217,8 +217,27 @@ func TestE2EPersonalizeSynthetic(t *testing.T) {
 			t.Errorf("CSV line %d %q: want %d stars", k+2, lines[k+1], r.stars)
 		}
 	}
-	if d := evalJS[bool](s, `document.querySelector('[data-testid="p-download"]').disabled`); d {
-		t.Error("Download CSV is disabled with 5 ratings")
+	// The Download button saves that text as my-ratings.csv (the blob and
+	// the link's name are caught on their way out).
+	evalJS[chromedp.Void](s, `(() => {
+		const create = URL.createObjectURL;
+		URL.createObjectURL = (blob) => {
+			blob.text().then((text) => { window.__csv = text; });
+			return create.call(URL, blob);
+		};
+		const click = HTMLAnchorElement.prototype.click;
+		HTMLAnchorElement.prototype.click = function () {
+			window.__csvName = this.download;
+			return click.call(this);
+		};
+	})()`)
+	s.click("p-download")
+	s.waitJS("the downloaded CSV", `window.__csv !== undefined`, 5*time.Second)
+	if got := evalJS[string](s, `window.__csv`); got != csv {
+		t.Errorf("Download CSV saved %q, want %q", got, csv)
+	}
+	if name := evalJS[string](s, `window.__csvName`); name != "my-ratings.csv" {
+		t.Errorf("Download CSV saved as %q", name)
 	}
 
 	s.click("p-clear")
