@@ -255,6 +255,9 @@ func TestE2EPersonalizeSynthetic(t *testing.T) {
 	})()`)
 	s.waitJS("learning with occfm", `document.getElementById("personalize-view").dataset.phase === "learning"`, 5*time.Second)
 	s.waitPersonalReady(90 * time.Second)
+	if h := evalJS[string](s, "location.hash"); !strings.Contains(h, "plearner=occfm") {
+		t.Errorf("hash %q: want plearner=occfm", h)
+	}
 	occ := s.personalView()
 	if !occ.Cold || len(occ.Rated) != 0 {
 		t.Errorf("occfm: cold %v, rated %v (Clear emptied them)", occ.Cold, occ.Rated)

@@ -39,7 +39,7 @@ const LOSSES = ["auto", "squared", "logistic"];
 const CLIPS = ["auto", "on", "off"];
 const ON_ERROR = ["stop", "skip"];  // a file's malformed rows: stop at the first, or skip and count
 const DEFAULTS = Object.freeze({
-  view: "learn", demo: "ratings", learners: ["occfm"], delta: 0, eta: 0,
+  view: "learn", plearner: "", demo: "ratings", learners: ["occfm"], delta: 0, eta: 0,
   gamma: "1/sqrt(t)", loss: "auto", clip: "auto", seed: 1, speed: 2000, checkpoints: "g1.5", onError: "stop",
 });
 
@@ -58,6 +58,7 @@ function parseHash(hash) {
     const val = decode(part.slice(eq + 1));
     switch (key) {
       case "view": s.view = val === "personalize" ? "personalize" : "learn"; break;
+      case "plearner": s.plearner = val; break;
       case "demo": s.demo = val; break;
       case "learners": s.learners = val.split(",").filter(Boolean); break;
       case "delta": case "eta": s[key] = nonNegative(val, 0); break;
@@ -75,7 +76,10 @@ function parseHash(hash) {
 
 function formatHash(s) {
   const parts = [["demo", s.demo], ["learners", s.learners.join(",")]];
-  if (s.view === "personalize") parts.unshift(["view", "personalize"]);
+  if (s.view === "personalize") {
+    parts.unshift(["view", "personalize"]);
+    if (s.plearner) parts.splice(1, 0, ["plearner", s.plearner]);
+  }
   if (s.delta > 0) parts.push(["delta", s.delta]);
   if (s.eta > 0) parts.push(["eta", s.eta]);
   parts.push(["gamma", s.gamma]);
@@ -1371,6 +1375,13 @@ function wireControls() {
     renderControls();
     writeHash();
     if (viewChanged) setView(settings.view);
+    const plearner = settings.plearner || P_LEARNER;
+    if (occfm && settings.view === "personalize" && plearner !== personal.learner && page.catalog.learners.some((l) => l.name === plearner)) {
+      personal.learner = plearner;
+      document.getElementById("p-learner").value = plearner;
+      renderLearnerHint();
+      if (personal.started) startPersonal();
+    }
     if (!occfm) return;
     if (demoChanged) startSession("demo", {note: `Demo: ${demoTitle(settings.demo)}.`});
     else if (runChanged) restart(settingsNote());
@@ -1520,7 +1531,7 @@ const personal = {
   gen: 0,                      // counts catalogs: a feeder of an old one stops
   phase: "idle",               // idle | files (waiting for them) | learning | ready | error
   catalog: "synthetic",        // "synthetic" | "files"
-  learner: P_LEARNER,
+  learner: settings.plearner || P_LEARNER,  // the hash's plearner= when set
   key: "",                     // the catalog learned: its ratings replay only on the same one
   ratingsFile: null,           // File: u.data, ratings.dat, ratings.csv (gzip or not)
   itemsFile: null,             // File: u.item, movies.dat, movies.csv
@@ -2158,8 +2169,11 @@ function buildPersonalControls() {
     if (l.summary) opt.title = l.summary;
     return opt;
   }));
-  if (!page.catalog.learners.some((l) => l.name === personal.learner) && page.catalog.learners.length) {
-    personal.learner = page.catalog.learners[0].name;
+  const names = page.catalog.learners.map((l) => l.name);
+  if (!names.includes(personal.learner) && names.length) {
+    personal.learner = names.includes(P_LEARNER) ? P_LEARNER : names[0];
+    settings.plearner = "";
+    writeHash();
   }
   select.value = personal.learner;
   renderLearnerHint();
@@ -2229,6 +2243,8 @@ function wirePersonal() {
   });
   $("p-learner").addEventListener("change", (e) => {
     personal.learner = e.target.value;
+    settings.plearner = personal.learner === P_LEARNER ? "" : personal.learner;
+    writeHash();
     renderLearnerHint();
     startPersonal();  // the ratings are given again to the new model
   });
