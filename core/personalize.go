@@ -64,7 +64,7 @@ type Reason struct {
 	Kind  string  // "item" (the item's bias), "you" (you × this item), "similar" (a similar item you rated), "global"
 	Value float64 // its contribution to ŷ
 	Item  int     // for "similar": the rated item; -1 otherwise
-	Text  string  // "item bias +0.42", "you × item +0.31", "like “Star Wars (1977)” you rated ★5 +0.12", "global mean 3.53"
+	Text  string  // "item bias +0.42", "you × item +0.31", "like “Star Wars (1977)” you rated ★5 +0.12", "baseline 3.53"
 }
 
 // NewPersonalizer returns a new person in the model l learned from the
@@ -252,7 +252,7 @@ func (p *Personalizer) reasons(item int, raw, g, gy float64, gj []float64) []Rea
 	})
 	why = why[:min(len(why), 3)]
 	if len(why) < 3 {
-		why = append(why, Reason{Kind: "global", Value: g, Item: -1, Text: "global mean " + strconv.FormatFloat(g, 'f', 2, 64)})
+		why = append(why, Reason{Kind: "global", Value: g, Item: -1, Text: "baseline " + strconv.FormatFloat(g, 'f', 2, 64)})
 	}
 	return why
 }
