@@ -96,22 +96,13 @@ func main() {
 		if b.s == nil {
 			return 0
 		}
-		n := args[0].Get("length").Int()
-		if cap(b.chunk) < n {
-			b.chunk = make([]byte, n)
-		}
-		b.chunk = b.chunk[:n]
-		js.CopyBytesToGo(b.chunk, args[0])
-		b.s.feed(b.chunk)
-		return n
+		c := b.readChunk(args[0])
+		b.s.feed(c)
+		return len(c)
 	})
 	fn("end", func(args []js.Value) any {
 		if b.s != nil {
-			var err error
-			if len(args) > 0 && args[0].Type() == js.TypeString {
-				err = gzipError(args[0].String())
-			}
-			b.s.end(err)
+			b.s.end(endError(args))
 		}
 		return nil
 	})
@@ -177,6 +168,27 @@ func main() {
 	js.Global().Set("occfm", api)
 	js.Global().Call("dispatchEvent", js.Global().Get("Event").New("occfm-ready"))
 	select {}
+}
+
+// readChunk copies the Uint8Array v into the bridge's reused chunk buffer
+// and returns it (valid until the next call).
+func (b *bridge) readChunk(v js.Value) []byte {
+	n := v.Get("length").Int()
+	if cap(b.chunk) < n {
+		b.chunk = make([]byte, n)
+	}
+	b.chunk = b.chunk[:n]
+	js.CopyBytesToGo(b.chunk, v)
+	return b.chunk
+}
+
+// endError is the error the page passes to end(message) when the browser's
+// gzip decompression failed (a truncated file), or nil for a clean end.
+func endError(args []js.Value) error {
+	if len(args) > 0 && args[0].Type() == js.TypeString {
+		return gzipError(args[0].String())
+	}
+	return nil
 }
 
 func errorSnapshot(err error) string {

@@ -60,22 +60,13 @@ func (b *bridge) personalAPI() js.Value {
 		if b.pe == nil {
 			return 0
 		}
-		n := args[0].Get("length").Int()
-		if cap(b.chunk) < n {
-			b.chunk = make([]byte, n)
-		}
-		b.chunk = b.chunk[:n]
-		js.CopyBytesToGo(b.chunk, args[0])
-		b.pe.feed(b.chunk)
-		return n
+		c := b.readChunk(args[0])
+		b.pe.feed(c)
+		return len(c)
 	})
 	fn("end", func(args []js.Value) any {
 		if b.pe != nil {
-			var err error
-			if len(args) > 0 && args[0].Type() == js.TypeString {
-				err = gzipError(args[0].String())
-			}
-			b.pe.s.end(err)
+			b.pe.s.end(endError(args))
 		}
 		return nil
 	})
