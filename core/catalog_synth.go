@@ -263,13 +263,7 @@ func (s *SyntheticCatalog) Dim() int { return synthUsers + synthItems }
 // FeatureName returns "user=17" for feature 17 and "item=42" for feature
 // 342, the numbering of Next. It panics unless 0 ≤ i < Dim().
 func (s *SyntheticCatalog) FeatureName(i int) string {
-	switch {
-	case i >= 0 && i < synthUsers:
-		return "user=" + itoa(i)
-	case i >= synthUsers && i < synthUsers+synthItems:
-		return "item=" + itoa(i-synthUsers)
-	}
-	panic(fmt.Sprintf("core: feature %d out of range [0, %d)", i, synthUsers+synthItems))
+	return userItemName(i, synthUsers, synthItems)
 }
 
 // NewPerson returns a new person's planted taste, drawn as the users' are

@@ -376,12 +376,17 @@ func (s *ratingsDemo) Dim() int { return ratingUsers + ratingItems }
 
 // FeatureName returns "user=17" for feature 17 and "item=42" for feature
 // 342.
-func (s *ratingsDemo) FeatureName(i int) string {
+func (s *ratingsDemo) FeatureName(i int) string { return userItemName(i, ratingUsers, ratingItems) }
+
+// userItemName names feature i of a user × item stream whose features are
+// users users, then items items: "user=17", "item=42". It panics unless
+// 0 ≤ i < users + items.
+func userItemName(i, users, items int) string {
 	switch {
-	case i >= 0 && i < ratingUsers:
+	case i >= 0 && i < users:
 		return "user=" + itoa(i)
-	case i >= ratingUsers && i < ratingUsers+ratingItems:
-		return "item=" + itoa(i-ratingUsers)
+	case i >= users && i < users+items:
+		return "item=" + itoa(i-users)
 	}
-	panic(fmt.Sprintf("core: feature %d out of range [0, %d)", i, ratingUsers+ratingItems))
+	panic(fmt.Sprintf("core: feature %d out of range [0, %d)", i, users+items))
 }
