@@ -48,6 +48,26 @@ const (
 	guardEvents = 5
 )
 
+// GuardFor returns the guard settings the command line's -clip and
+// -on-diverge and the page's "Clip predictions" and onDiverge name: clip
+// "on" clips, "auto" (or "") clips when ratings is true (a ratings stream
+// learned as regression), anything else does not; onDiverge "pause" pauses
+// a diverged learner at once, anything else resets it first. Callers check
+// the words themselves, to name their own flag or field in the error.
+func GuardFor(clip, onDiverge string, ratings bool) GuardSettings {
+	var g GuardSettings
+	switch clip {
+	case "on":
+		g.Clip = true
+	case "", "auto":
+		g.Clip = ratings
+	}
+	if onDiverge == "pause" {
+		g.Resets = -1
+	}
+	return g
+}
+
 func (s GuardSettings) withDefaults() GuardSettings {
 	if s.MaxFeature == 0 {
 		s.MaxFeature = defaultMaxFeature

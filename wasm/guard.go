@@ -7,20 +7,10 @@ import "github.com/occfm/occfm/core"
 // -on-diverge do. Clip auto is on for ratings: the ratings demo, or a
 // MovieLens file learned as regression.
 func (s *session) guardSettings(t core.Task) core.GuardSettings {
-	var g core.GuardSettings
-	switch s.cfg.Clip {
-	case "on":
-		g.Clip = true
-	case "", "auto":
-		ratings := s.cfg.Source == "demo" && s.cfg.Demo == "ratings" ||
-			s.stream != nil && s.stream.Format() == core.FormatMovieLens ||
-			s.cfg.Format == string(core.FormatMovieLens)
-		g.Clip = ratings && t == core.Regression
-	}
-	if s.cfg.OnDiverge == "pause" {
-		g.Resets = -1
-	}
-	return g
+	ratings := s.cfg.Source == "demo" && s.cfg.Demo == "ratings" ||
+		s.stream != nil && s.stream.Format() == core.FormatMovieLens ||
+		s.cfg.Format == string(core.FormatMovieLens)
+	return core.GuardFor(s.cfg.Clip, s.cfg.OnDiverge, ratings && t == core.Regression)
 }
 
 // guardStatus is what a learner's guard did, in a snapshot (omitted when

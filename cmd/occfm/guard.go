@@ -11,17 +11,7 @@ import (
 // occfm run is wrapped in. -clip auto clips on ratings: a MovieLens file
 // learned as regression.
 func guardSettings(rs runSettings, format core.Format, task core.Task) core.GuardSettings {
-	var g core.GuardSettings
-	switch rs.clip {
-	case "on":
-		g.Clip = true
-	case "auto":
-		g.Clip = format == core.FormatMovieLens && task == core.Regression
-	}
-	if rs.onDiverge == "pause" {
-		g.Resets = -1
-	}
-	return g
+	return core.GuardFor(rs.clip, rs.onDiverge, format == core.FormatMovieLens && task == core.Regression)
 }
 
 // guardReport returns the guard's report of a player's learner (the zero
