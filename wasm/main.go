@@ -55,21 +55,15 @@ func main() {
 	b := &bridge{doc: dom.GetWindow().Document()}
 	api := js.Global().Get("Object").New()
 	fn := func(name string, f func(args []js.Value) any) {
-		api.Set(name, js.FuncOf(func(this js.Value, args []js.Value) (out any) {
-			// A panic would end the Go program and leave the page dead:
-			// the session stops with the error instead, and the page can
-			// start another run.
-			defer func() {
-				if p := recover(); p != nil {
-					err := fmt.Errorf("internal error in %s: %v (please report it, with the file if you can)", name, p)
-					if b.s != nil {
-						b.s.fail(err)
-					}
-					out = errorSnapshot(err)
-				}
-			}()
-			return f(args)
-		}))
+		// The session stops with the error, and the page can start
+		// another run.
+		setFunc(api, name, f, func(p any) any {
+			err := fmt.Errorf("internal error in %s: %v (please report it, with the file if you can)", name, p)
+			if b.s != nil {
+				b.s.fail(err)
+			}
+			return errorSnapshot(err)
+		})
 	}
 	fn("learners", func([]js.Value) any {
 		var out []any
@@ -168,6 +162,20 @@ func main() {
 	js.Global().Set("occfm", api)
 	js.Global().Call("dispatchEvent", js.Global().Get("Event").New("occfm-ready"))
 	select {}
+}
+
+// setFunc sets api[name] to a JS function calling f. A panic in f would end
+// the Go program and leave the page dead: it is recovered, and the JS caller
+// gets failed(the panic value) instead.
+func setFunc(api js.Value, name string, f func(args []js.Value) any, failed func(p any) any) {
+	api.Set(name, js.FuncOf(func(this js.Value, args []js.Value) (out any) {
+		defer func() {
+			if p := recover(); p != nil {
+				out = failed(p)
+			}
+		}()
+		return f(args)
+	}))
 }
 
 // readChunk copies the Uint8Array v into the bridge's reused chunk buffer

@@ -14,20 +14,15 @@ import (
 func (b *bridge) personalAPI() js.Value {
 	api := js.Global().Get("Object").New()
 	fn := func(name string, f func(args []js.Value) any) {
-		api.Set(name, js.FuncOf(func(this js.Value, args []js.Value) (out any) {
-			// A panic ends the personal session with the error, not the
-			// Go program.
-			defer func() {
-				if p := recover(); p != nil {
-					err := fmt.Errorf("internal error in personal.%s: %v (please report it)", name, p)
-					if b.pe != nil {
-						b.pe.err = err.Error()
-					}
-					out = marshal(map[string]string{"state": "error", "error": err.Error()})
-				}
-			}()
-			return f(args)
-		}))
+		// A panic ends the personal session with the error, not the Go
+		// program.
+		setFunc(api, name, f, func(p any) any {
+			err := fmt.Errorf("internal error in personal.%s: %v (please report it)", name, p)
+			if b.pe != nil {
+				b.pe.err = err.Error()
+			}
+			return marshal(map[string]string{"state": "error", "error": err.Error()})
+		})
 	}
 	noSession := func() string {
 		return marshal(map[string]string{"state": "error", "error": "no catalog: call personal.start first"})
