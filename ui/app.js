@@ -733,19 +733,28 @@ const clock = {
 
 const pump = {port: null, queued: false};
 
-function startPump() {
-  if (pump.queued) return;
-  if (!pump.port) {
+// queueTask runs onTask in a task of its own, queued through p's
+// MessageChannel (made on first use); at most one is queued at a time. The
+// Learn and Personalize views each have their pump p.
+function queueTask(p, onTask) {
+  if (p.queued) return;
+  if (!p.port) {
     const channel = new MessageChannel();
-    channel.port1.onmessage = onPump;
-    pump.port = channel.port2;
+    channel.port1.onmessage = () => {
+      p.queued = false;
+      onTask();
+    };
+    p.port = channel.port2;
   }
-  pump.queued = true;
-  pump.port.postMessage(null);
+  p.queued = true;
+  p.port.postMessage(null);
+}
+
+function startPump() {
+  queueTask(pump, onPump);
 }
 
 function onPump() {
-  pump.queued = false;
   if (!occfm || page.phase !== "running" || settings.speed > 0) return;
   if (session.source === "file") pollFeeder();
   const text = call(() => occfm.run(SLICE_MS, 0));
@@ -1727,19 +1736,10 @@ function stopPersonalFeeder() {
 
 // The pump learns one SLICE_MS slice per task while the view is open.
 function startPersonalPump() {
-  const pump = personal.pump;
-  if (pump.queued || personal.phase !== "learning") return;
-  if (!pump.port) {
-    const channel = new MessageChannel();
-    channel.port1.onmessage = onPersonalPump;
-    pump.port = channel.port2;
-  }
-  pump.queued = true;
-  pump.port.postMessage(null);
+  if (personal.phase === "learning") queueTask(personal.pump, onPersonalPump);
 }
 
 function onPersonalPump() {
-  personal.pump.queued = false;
   if (!occfm || personal.phase !== "learning" || settings.view !== "personalize") return;
   const snap = pcall(() => occfm.personal.run(SLICE_MS));
   if (!snap) return;
