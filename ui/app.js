@@ -461,7 +461,7 @@ function configFor(source) {
 function startSession(source, {note = "", keepPaused = false} = {}) {
   if (!occfm) return;
   session.gen++;
-  stopFeeder();
+  stopFeeder(feeder);
   session.source = source;
   session.learners = page.model ? [page.model.learner] : [...settings.learners];
   session.task = "";
@@ -610,18 +610,16 @@ function setPhase(p) {
 // fail shows message (plain text) and puts the page in the error state.
 function fail(message) {
   session.gen++;  // stops the feeder
-  stopFeeder();
+  stopFeeder(feeder);
   showError(String(message));
   setPhase("error");
 }
 
 // ---- The file feeder ----------------------------------------------------------
 //
-// feedFile streams a File into occfm: gunzipped in the browser when it starts
-// with 0x1f 0x8b, in chunks of at most 1 MiB. It reads only while the session
-// asks for bytes (wanted() > 0, or state "waiting" in a snapshot newer than
-// the last chunk); otherwise it parks until the scheduler sees the session
-// ask again.
+// feedFile streams the Learn view's file into occfm (streamFile below). It
+// reads only while the session asks for bytes (wanted() > 0, or state
+// "waiting" in a snapshot newer than the last chunk).
 
 const feeder = {reader: null, resume: null, fedSinceSnapshot: false};
 
@@ -630,63 +628,91 @@ function wantsBytes() {
   return waiting || occfm.wanted() > 0;
 }
 
-async function feedFile(file, gen) {
+function feedFile(file, gen) {
+  // A pump that stopped on state "waiting" goes on at once, not at the next
+  // frame.
+  const pump = () => {
+    if (page.phase === "running" && settings.speed === 0) startPump();
+  };
+  streamFile(file, feeder, {
+    gunzip: true,
+    current: () => gen === session.gen,
+    wants: wantsBytes,
+    feed: (chunk) => call(() => occfm.feed(chunk)) != null,
+    fed: () => {
+      feeder.fedSinceSnapshot = true;
+      pump();
+    },
+    end: (gzipError) => {
+      call(() => gzipError === undefined ? occfm.end() : occfm.end(gzipError));
+      if (gzipError !== undefined) pump();
+    },
+    fail,
+  });
+}
+
+// streamFile streams a File into a core session, in chunks of at most
+// CHUNK_BYTES. With io.gunzip, a file starting with 0x1f 0x8b is gunzipped
+// by the browser; a gzip stream that breaks then ends the file with the
+// error's message (io.end(message)): the session learns the lines before
+// and reports it with the line, as the command line does. It reads only
+// while io.wants(); otherwise it parks in feeder.resume until pollFeeder
+// sees the session ask again. It stops as soon as io.current() is false (a
+// newer run took over) or io.feed(chunk) returns false; io.fed() follows
+// each read, io.end() the file's end, io.fail(message) any other error.
+async function streamFile(file, feeder, io) {
   let gzip = false;
   try {
-    const head = new Uint8Array(await file.slice(0, 2).arrayBuffer());
+    if (io.gunzip) {
+      const head = new Uint8Array(await file.slice(0, 2).arrayBuffer());
+      gzip = head[0] === 0x1f && head[1] === 0x8b;
+    }
     let stream = file.stream();
-    gzip = head[0] === 0x1f && head[1] === 0x8b;
     if (gzip) stream = stream.pipeThrough(new DecompressionStream("gzip"));
     const reader = stream.getReader();
-    if (gen !== session.gen) {
+    if (!io.current()) {
       reader.cancel().catch(() => {});
       return;
     }
     feeder.reader = reader;
     for (;;) {
-      if (!wantsBytes()) await new Promise((resolve) => { feeder.resume = resolve; });
-      if (gen !== session.gen) return;
+      if (!io.wants()) await new Promise((resolve) => { feeder.resume = resolve; });
+      if (!io.current()) return;
       const {value, done} = await reader.read();
-      if (gen !== session.gen) return;
+      if (!io.current()) return;
       if (done) {
         feeder.reader = null;
-        call(() => occfm.end());
+        io.end();
         return;
       }
       for (let i = 0; i < value.length; i += CHUNK_BYTES) {
-        if (call(() => occfm.feed(value.subarray(i, i + CHUNK_BYTES))) == null) return;
+        if (!io.feed(value.subarray(i, i + CHUNK_BYTES))) return;
       }
-      feeder.fedSinceSnapshot = true;
-      // A pump that stopped on state "waiting" goes on now, not at the next
-      // frame.
-      if (page.phase === "running" && settings.speed === 0) startPump();
+      io.fed();
     }
   } catch (err) {
-    if (gen !== session.gen) return;
+    if (!io.current()) return;
     const message = err && err.message ? err.message : String(err);
     if (gzip) {
-      // A truncated or corrupt gzip file: the session learns the lines
-      // before, then reports it with the line, as the command line does.
       feeder.reader = null;
-      call(() => occfm.end(message));
-      if (page.phase === "running" && settings.speed === 0) startPump();
+      io.end(message);
       return;
     }
-    fail(`${file.name}: ${message}`);
+    io.fail(`${file.name}: ${message}`);
   }
 }
 
-// pollFeeder wakes a parked feeder when the session asks for bytes again.
-function pollFeeder() {
-  if (feeder.resume && wantsBytes()) {
+// pollFeeder wakes a parked feeder when its session asks for bytes again.
+function pollFeeder(feeder, wants) {
+  if (feeder.resume && wants()) {
     const resume = feeder.resume;
     feeder.resume = null;
     resume();
   }
 }
 
-// stopFeeder lets the current reader go; its loop sees the new gen and ends.
-function stopFeeder() {
+// stopFeeder lets a feeder's reader go; its loop sees the new gen and ends.
+function stopFeeder(feeder) {
   feeder.reader?.cancel().catch(() => {});
   feeder.reader = null;
   const resume = feeder.resume;
@@ -756,7 +782,7 @@ function startPump() {
 
 function onPump() {
   if (!occfm || page.phase !== "running" || settings.speed > 0) return;
-  if (session.source === "file") pollFeeder();
+  if (session.source === "file") pollFeeder(feeder, wantsBytes);
   const text = call(() => occfm.run(SLICE_MS, 0));
   if (text == null) return;
   const snap = applySnapshot(text);
@@ -785,7 +811,7 @@ function frame(now) {
   const dt = Math.min(now - clock.lastFrame, 250);
   clock.lastFrame = now;
   if (occfm && page.phase !== "loading" && page.phase !== "error") {
-    if (session.source === "file") pollFeeder();
+    if (session.source === "file") pollFeeder(feeder, wantsBytes);
     if (page.phase === "running") {
       if (settings.speed > 0) learnFor(dt);
       else startPump();
@@ -1613,7 +1639,7 @@ function pcall(fn) {
 
 function personalFail(message) {
   personal.gen++;
-  stopPersonalFeeder();
+  stopFeeder(personal.feeder);
   personal.phase = "error";
   const el = document.getElementById("p-error");
   el.textContent = String(message);
@@ -1628,7 +1654,7 @@ async function startPersonal() {
   if (!occfm) return;
   personal.started = true;
   const gen = ++personal.gen;
-  stopPersonalFeeder();
+  stopFeeder(personal.feeder);
   document.getElementById("p-error").hidden = true;
   const key = personal.catalog === "files"
     ? ["files", personal.ratingsFile?.name, personal.ratingsFile?.size, personal.itemsFile?.name, personal.itemsFile?.size].join("\u0000")
@@ -1693,45 +1719,29 @@ async function readWhole(file) {
 }
 
 // feedPersonal streams the ratings file into the core while it asks for
-// bytes (personal.wanted() > 0), as the Learn view's feeder does.
-async function feedPersonal(file, gen) {
-  try {
-    const reader = file.stream().getReader();
-    personal.feeder.reader = reader;
-    for (;;) {
-      if (gen !== personal.gen) return;
-      if (occfm.personal.wanted() <= 0) await new Promise((resolve) => { personal.feeder.resume = resolve; });
-      if (gen !== personal.gen) return;
-      const {value, done} = await reader.read();
-      if (gen !== personal.gen) return;
-      if (done) {
-        personal.feeder.reader = null;
-        occfm.personal.end();
-        startPersonalPump();
-        return;
-      }
-      for (let i = 0; i < value.length; i += CHUNK_BYTES) occfm.personal.feed(value.subarray(i, i + CHUNK_BYTES));
+// bytes (personal.wanted() > 0), as the Learn view's feeder does. Not
+// gunzipped here: the core gunzips it, so the bytes it has read are the
+// progress against the file's size.
+function feedPersonal(file, gen) {
+  streamFile(file, personal.feeder, {
+    gunzip: false,
+    current: () => gen === personal.gen,
+    wants: personalWants,
+    feed: (chunk) => {
+      occfm.personal.feed(chunk);
+      return true;
+    },
+    fed: startPersonalPump,
+    end: () => {
+      occfm.personal.end();
       startPersonalPump();
-    }
-  } catch (err) {
-    if (gen === personal.gen) personalFail(`${file.name}: ${err && err.message ? err.message : err}`);
-  }
+    },
+    fail: personalFail,
+  });
 }
 
-function pollPersonalFeeder() {
-  const resume = personal.feeder.resume;
-  if (resume && occfm.personal.wanted() > 0) {
-    personal.feeder.resume = null;
-    resume();
-  }
-}
-
-function stopPersonalFeeder() {
-  personal.feeder.reader?.cancel().catch(() => {});
-  personal.feeder.reader = null;
-  const resume = personal.feeder.resume;
-  personal.feeder.resume = null;
-  resume?.();
+function personalWants() {
+  return occfm.personal.wanted() > 0;
 }
 
 // The pump learns one SLICE_MS slice per task while the view is open.
@@ -1743,7 +1753,7 @@ function onPersonalPump() {
   if (!occfm || personal.phase !== "learning" || settings.view !== "personalize") return;
   const snap = pcall(() => occfm.personal.run(SLICE_MS));
   if (!snap) return;
-  pollPersonalFeeder();
+  pollFeeder(personal.feeder, personalWants);
   applyPersonalSnapshot(snap);
   // Waiting for bytes: the feeder starts the pump again when it fed some.
   if (personal.phase === "learning" && snap.state === "running") startPersonalPump();
