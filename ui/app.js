@@ -644,7 +644,7 @@ function feedFile(file, gen) {
       pump();
     },
     end: (gzipError) => {
-      call(() => gzipError === undefined ? occfm.end() : occfm.end(gzipError));
+      call(() => occfm.end(gzipError));  // undefined: a clean end
       if (gzipError !== undefined) pump();
     },
     fail,
