@@ -67,6 +67,14 @@ func TestRunBadInputs(t *testing.T) {
 					}
 					continue
 				}
+				if policy == "skip" && c.Rows == 0 && c.Skipped > 0 {
+					// Every row skipped: the run learned nothing and says so.
+					want := "no row was learned: all " + commas(c.Skipped) + " rows read were skipped (-on-error skip), the first: " + c.Stop
+					if err == nil || err.Error() != want {
+						t.Errorf("%s: error\n%v\nwant\n%s", policy, err, want)
+					}
+					continue
+				}
 				if err != nil {
 					t.Fatalf("%s: %v", policy, err)
 				}

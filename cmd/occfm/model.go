@@ -34,8 +34,31 @@ func (mf *modelFlags) check(fs *flag.FlagSet, rs *runSettings) error {
 		return usageError{fmt.Errorf("run: -save saves one learner, but -learner lists %d (%s)",
 			len(rs.learners), strings.Join(rs.learners, ","))}
 	}
+	if mf.save != "" {
+		if err := notAnInput(mf.save, rs.data); err != nil {
+			return err
+		}
+	}
 	if mf.load != "" && rs.regret {
 		return usageError{errors.New("run: -regret cannot continue a loaded model (the comparator needs every row from the first)")}
+	}
+	return nil
+}
+
+// notAnInput returns a usage error when the -save target is the data file
+// of the run (by name, through a symbolic link or as a hard link of it):
+// saving would replace the data by the model. It is checked before
+// anything is read. Saving onto the -load file is allowed: that is how a
+// model is continued.
+func notAnInput(save, data string) error {
+	same := filepath.Clean(save) == filepath.Clean(data)
+	if !same {
+		si, serr := os.Stat(save)
+		di, derr := os.Stat(data)
+		same = serr == nil && derr == nil && os.SameFile(si, di)
+	}
+	if same {
+		return usageError{fmt.Errorf("run: -save %s is the data file (-data %s): saving would replace the data by the model; save it under another name", save, data)}
 	}
 	return nil
 }

@@ -187,3 +187,57 @@ func TestRunModelErrors(t *testing.T) {
 		t.Errorf("temporary files left: %v", tmp)
 	}
 }
+
+// TestRunSaveOntoData: -save onto the data file, by its name, another
+// spelling of it, a symbolic link or a hard link, is a usage error before
+// anything is read, and the data file is left as it was.
+func TestRunSaveOntoData(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join(dir, "r.svm")
+	content := []byte("1 1:1 2:1\n-1 1:1 3:1\n1 2:1\n")
+	if err := os.WriteFile(data, content, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sym := filepath.Join(dir, "sym.svm")
+	hard := filepath.Join(dir, "hard.svm")
+	if err := os.Symlink(data, sym); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
+	if err := os.Link(data, hard); err != nil {
+		t.Skip("no hard links here:", err)
+	}
+	for _, save := range []string{data, filepath.Join(dir, ".", "r.svm"), sym, hard} {
+		var stdout, stderr bytes.Buffer
+		err := run([]string{"run", "-data", data, "-save", save, "-quiet"}, &stdout, &stderr)
+		if !errors.As(err, new(usageError)) || !strings.Contains(err.Error(), "is the data file") {
+			t.Errorf("-save %s: %v, want a usage error", save, err)
+		}
+		if got, _ := os.ReadFile(data); !bytes.Equal(got, content) {
+			t.Fatalf("-save %s changed the data file", save)
+		}
+	}
+	// Saving next to it is fine.
+	runOK(t, "run", "-data", data, "-save", filepath.Join(dir, "m.occfm"), "-quiet")
+}
+
+// TestRunAllSkipped: a classification model continued on a regression file
+// under -on-error skip skips every row; the run says it learned nothing and
+// fails, instead of exiting 0 with figures of 0.
+func TestRunAllSkipped(t *testing.T) {
+	dir := t.TempDir()
+	cls := filepath.Join(dir, "c.svm")
+	reg := filepath.Join(dir, "r.svm")
+	model := filepath.Join(dir, "m.occfm")
+	os.WriteFile(cls, []byte("1 1:1 2:1\n-1 1:1 3:1\n1 2:1\n-1 3:1\n"), 0o644)
+	os.WriteFile(reg, []byte("3.5 1:1 2:1\n2.5 1:1 3:1\n4 2:1\n"), 0o644)
+	runOK(t, "run", "-data", cls, "-save", model, "-quiet")
+	var stdout, stderr bytes.Buffer
+	err := run([]string{"run", "-data", reg, "-load", model, "-on-error", "skip", "-quiet"}, &stdout, &stderr)
+	if err == nil || !strings.Contains(err.Error(), "no row was learned: all 3 rows read were skipped") ||
+		!strings.Contains(err.Error(), "learns the classification task") {
+		t.Fatalf("error %v", err)
+	}
+	if strings.Contains(stdout.String(), "0.0000") || !strings.Contains(stdout.String(), "occfm    –") {
+		t.Errorf("figures of no rows:\n%s", stdout.String())
+	}
+}

@@ -165,6 +165,11 @@ func (r report) record(p *player) record {
 		rec.RegretSlope = ptr(core.Slope(r.regret.Points(), i, 6))
 		rec.RegretLeftOut = r.regret.LeftOut()
 	}
+	if s.Rows == 0 {
+		// No row scored: the metrics are null rather than a meaningless 0.
+		rec.AvgLoss = number(math.NaN())
+		return rec
+	}
 	if r.task == core.Classification {
 		rec.ErrorRate, rec.AUC, rec.LogLoss = ptr(s.ErrorRate), ptr(s.AUC), ptr(s.LogLoss)
 	} else {
@@ -231,6 +236,15 @@ func (r report) writeText(w io.Writer) error {
 	}
 	for _, p := range r.players {
 		s := p.metrics.Summary()
+		if s.Rows == 0 {
+			// No row scored: every figure would be a meaningless 0.
+			fmt.Fprintf(tw, "%s\t–\t–\t–\t–\t–", p.name)
+			if r.task == core.Classification {
+				fmt.Fprint(tw, "\t–")
+			}
+			fmt.Fprintln(tw)
+			continue
+		}
 		fmt.Fprintf(tw, "%s\t%.4g\t%s\t%.4f\t", p.name, p.elapsed.Seconds(),
 			commas(int(updatesPerSec(s.Rows, p.elapsed))), s.AvgLoss)
 		if r.task == core.Classification {

@@ -215,6 +215,9 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 	}
 	n, err := play(rows, players, reg, prog)
 	prog.done()
+	if err == nil && n == 0 && src.bad.Skipped > 0 {
+		err = allSkipped(src.bad, loaded, rs.model.load)
+	}
 	// A run stopped by an error saves what it learned, too.
 	if serr := rs.model.saveModel(cfg, players[0], stream.Vocabulary(), n, loaded); serr != nil {
 		return serr
@@ -246,6 +249,18 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 		return stopped(err)
 	}
 	return werr
+}
+
+// allSkipped is the error of a run that skipped every row it read: it
+// learned nothing, and its figures would mean nothing. A loaded model is
+// named, since its task may be what the rows do not fit.
+func allSkipped(bad *core.BadRows, loaded *core.Model, path string) error {
+	msg := fmt.Sprintf("no row was learned: all %s rows read were skipped (-on-error skip), the first: %s",
+		commas(bad.Skipped), strings.Join(bad.Reasons()[:1], ""))
+	if loaded != nil {
+		msg += fmt.Sprintf("; the loaded model %s learns the %s task", path, loaded.Config.Task)
+	}
+	return errors.New(msg)
 }
 
 // chooseTask returns the task named by taskFlag, or for "auto": Regression for
