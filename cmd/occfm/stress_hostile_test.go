@@ -1,0 +1,239 @@
+//go:build linux
+
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/occfm/occfm/core"
+)
+
+// hostileMaxRSS is the acceptance bar of issue 14: no input may take a
+// learner over 1 GB of resident memory. The child also runs with its
+// address space capped at hostileAS (prlimit --as), so that an allocation
+// past it is Go's "fatal error: out of memory", which the test catches,
+// rather than the machine swapping.
+const (
+	hostileMaxRSS = 1000 // MB
+	hostileAS     = 1 << 30
+)
+
+// hostileInput is one generated input of TestStressHostile.
+type hostileInput struct {
+	name  string
+	file  string                // base name in the temporary folder
+	write func(w *bufio.Writer) // writes the file
+	args  []string              // extra flags of occfm run
+	check func(t *testing.T, o hostileOutcome)
+}
+
+// hostileOutcome is what one child run did.
+type hostileOutcome struct {
+	learner  string
+	exit     int // -1: killed at the time limit
+	stdout   string
+	stderr   string
+	peakMB   float64
+	wall     time.Duration
+	timedOut bool
+}
+
+// TestStressHostile is the hostile-input part of `make stress`: inputs that
+// crashed or exhausted memory before issue 14 (a huge LibSVM index, the
+// hashing trick's 2²⁴, one row of 5,000 and 15,000 nonzeros, a CSV of
+// 20,000 numeric columns, 2 million distinct IDs, a model file that is
+// /dev/zero or a big data file) go through occfm run with every registered
+// learner, each in a child process under prlimit --as=1 GiB. No run may
+// panic, print a goroutine dump, exit with a usage status (2) or peak over
+// 1,000 MB of RSS; each input's own check says what it must report. It is
+// skipped unless OCCFM_STRESS_HOSTILE is set (make stress sets it): it takes
+// a few minutes. Each child has OCCFM_STRESS_HOSTILE_SECONDS (default 120)
+// before it is killed, which is reported, not failed: a learner that is
+// slow on 2 million features is slow, not broken.
+func TestStressHostile(t *testing.T) {
+	if os.Getenv("OCCFM_STRESS_HOSTILE") == "" {
+		t.Skip("set OCCFM_STRESS_HOSTILE=1 (or run make stress) to run the hostile inputs")
+	}
+	if _, err := exec.LookPath("prlimit"); err != nil {
+		t.Skip("prlimit (util-linux) is not installed")
+	}
+	limit := 120 * time.Second
+	if v := os.Getenv("OCCFM_STRESS_HOSTILE_SECONDS"); v != "" {
+		d, err := time.ParseDuration(v + "s")
+		if err != nil {
+			t.Fatalf("OCCFM_STRESS_HOSTILE_SECONDS=%q: %v", v, err)
+		}
+		limit = d
+	}
+	dir := t.TempDir()
+	exe := filepath.Join(dir, "occfm")
+	if out, err := exec.Command("go", "build", "-o", exe, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	learned := func(t *testing.T, o hostileOutcome) {
+		if o.exit != 0 && !o.timedOut && !strings.Contains(o.stderr, "memory budget") {
+			t.Errorf("%s: exit %d: %s", o.learner, o.exit, firstLine(o.stderr))
+		}
+	}
+	inputs := []hostileInput{
+		{name: "huge-index", file: "huge-index.svm", write: func(w *bufio.Writer) {
+			for i := range 200 {
+				fmt.Fprintf(w, "%d 1:1 %d:0.5 2147483647:1\n", i%2, 2+i%7)
+			}
+		}, check: learned},
+		{name: "hash-index", file: "hash-index.svm", write: func(w *bufio.Writer) {
+			for i := range 2000 {
+				fmt.Fprintf(w, "%d 3:1 %d:1 16777216:1\n", i%2, 1+(i*7919)%16777216)
+			}
+		}, check: learned},
+		{name: "dense-5000", file: "dense-5000.svm", write: func(w *bufio.Writer) { denseRows(w, 3, 5000) }, check: learned},
+		{name: "dense-15000", file: "dense-15000.svm", write: func(w *bufio.Writer) { denseRows(w, 3, 15000) }, check: learned},
+		{name: "wide-csv", file: "wide.csv", write: func(w *bufio.Writer) {
+			for j := range 20000 {
+				fmt.Fprintf(w, "c%d,", j)
+			}
+			w.WriteString("label\n")
+			for i := range 5 {
+				for j := range 20000 {
+					fmt.Fprintf(w, "%d,", (i*31+j*17)%97)
+				}
+				fmt.Fprintf(w, "%d\n", i%2)
+			}
+		}, check: learned},
+		{name: "many-ids", file: "many-ids.data", write: func(w *bufio.Writer) {
+			for i := range 1000000 {
+				fmt.Fprintf(w, "%d\t%d\t%d\t881250949\n", 1+i, 1+i, 1+i%5)
+			}
+		}, check: learned},
+	}
+	for _, in := range inputs {
+		path := filepath.Join(dir, in.file)
+		f, err := os.Create(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := bufio.NewWriterSize(f, 1<<20)
+		in.write(w)
+		if err := w.Flush(); err != nil {
+			t.Fatal(err)
+		}
+		f.Close()
+		fi, _ := os.Stat(path)
+		t.Run(in.name, func(t *testing.T) {
+			for _, spec := range core.Learners() {
+				o := runHostile(t, exe, limit, spec.Name, append([]string{"run", "-data", path, "-learner", spec.Name, "-quiet"}, in.args...)...)
+				t.Logf("%s (%s bytes) %-9s exit %2d  %6.1f MB  %6.1f s  %s", in.name, commas(int(fi.Size())), spec.Name,
+					o.exit, o.peakMB, o.wall.Seconds(), summary(o))
+				in.check(t, o)
+			}
+		})
+		os.Remove(path)
+	}
+
+	// Model files that are not: -load of an endless stream of zeros and of
+	// a 1 GiB data file (sparse: it costs no disk) must be refused at once.
+	big := filepath.Join(dir, "big.svm")
+	if err := os.WriteFile(big, []byte("1 1:1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(big, 1<<30); err != nil {
+		t.Fatal(err)
+	}
+	small := filepath.Join(dir, "small.svm")
+	os.WriteFile(small, []byte("1 1:1\n-1 2:1\n"), 0o644)
+	for _, model := range []string{"/dev/zero", big} {
+		o := runHostile(t, exe, limit, "occfm", "run", "-data", small, "-load", model, "-quiet")
+		t.Logf("-load %s: exit %d  %.1f MB  %.2f s  %s", model, o.exit, o.peakMB, o.wall.Seconds(), summary(o))
+		if o.exit != 1 || !strings.Contains(o.stderr, "is not an OCCFM model file") || o.peakMB > 100 || o.wall > 10*time.Second {
+			t.Errorf("-load %s: exit %d, %.1f MB, %v: %s", model, o.exit, o.peakMB, o.wall, o.stderr)
+		}
+	}
+}
+
+// denseRows writes rows LibSVM rows of nnz nonzero features each.
+func denseRows(w *bufio.Writer, rows, nnz int) {
+	for i := range rows {
+		fmt.Fprintf(w, "%d", i%2)
+		for j := 1; j <= nnz; j++ {
+			fmt.Fprintf(w, " %d:%.3g", j, float64((i*31+j*17)%97)/97)
+		}
+		w.WriteByte('\n')
+	}
+}
+
+// runHostile runs exe with args under prlimit --as=hostileAS, kills it at
+// limit, and checks what no input may cause: a panic, a goroutine dump, Go's
+// fatal errors, a usage status or more than hostileMaxRSS of RSS.
+func runHostile(t *testing.T, exe string, limit time.Duration, learner string, args ...string) hostileOutcome {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), limit)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "prlimit", append([]string{fmt.Sprintf("--as=%d", hostileAS), exe}, args...)...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	start := time.Now()
+	err := cmd.Run()
+	o := hostileOutcome{learner: learner, stdout: stdout.String(), stderr: stderr.String(), wall: time.Since(start)}
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+	case ctx.Err() != nil:
+		o.exit, o.timedOut = -1, true
+	case errors.As(err, &ee):
+		o.exit = ee.ExitCode()
+	default:
+		t.Fatalf("%v: %v", args, err)
+	}
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		o.peakMB = float64(ru.Maxrss) / 1024
+	}
+	for _, bad := range []string{"goroutine ", "fatal error", "panic", "internal error"} {
+		if strings.Contains(o.stderr, bad) {
+			t.Errorf("%s %v: stderr has %q:\n%.600s", learner, args[1:], bad, o.stderr)
+		}
+	}
+	if o.exit == 2 {
+		t.Errorf("%s %v: exit 2 (reserved for usage errors): %s", learner, args[1:], firstLine(o.stderr))
+	}
+	if o.peakMB >= hostileMaxRSS {
+		t.Errorf("%s %v: peak RSS %.1f MB, want < %d MB", learner, args[1:], o.peakMB, hostileMaxRSS)
+	}
+	return o
+}
+
+// summary is the outcome of a child run on one line: its error, or its
+// rows and what its guard refused.
+func summary(o hostileOutcome) string {
+	if o.timedOut {
+		return "killed at the time limit (slow, not failed)"
+	}
+	if o.exit != 0 {
+		return firstLine(o.stderr)
+	}
+	var parts []string
+	for _, l := range strings.Split(o.stdout, "\n") {
+		if strings.HasPrefix(l, "rows ") || strings.Contains(l, "not learned") {
+			parts = append(parts, strings.Join(strings.Fields(l), " "))
+		}
+	}
+	return strings.Join(parts, "; ")
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
+	if len(s) > 300 {
+		s = s[:300] + "…"
+	}
+	return s
+}
