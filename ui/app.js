@@ -38,9 +38,11 @@ const GAMMAS = {"1/sqrt(t)": "1/√t", "2/(t+1)": "2/(t+1)", "constant": "consta
 const LOSSES = ["auto", "squared", "logistic"];
 const CLIPS = ["auto", "on", "off"];
 const ON_ERROR = ["stop", "skip"];  // a file's malformed rows: stop at the first, or skip and count
+const FORMATS = ["auto", "libsvm", "csv", "movielens"];  // "Read as": how a file is read (auto: sniffed)
 const DEFAULTS = Object.freeze({
   view: "learn", plearner: "", demo: "ratings", learners: ["occfm"], delta: 0, eta: 0,
   gamma: "1/sqrt(t)", loss: "auto", clip: "auto", seed: 1, speed: 2000, checkpoints: "g1.5", onError: "stop",
+  format: "auto",
 });
 
 // The speed slider is logarithmic: 1, 1.5, 2, 3, 5, 7 per decade from 1 to
@@ -69,6 +71,7 @@ function parseHash(hash) {
       case "checkpoints": if (val in CHECKPOINTS) s.checkpoints = val; break;
       case "speed": s.speed = val === "max" ? 0 : nonNegative(val, DEFAULTS.speed); break;
       case "onError": if (ON_ERROR.includes(val)) s.onError = val; break;
+      case "format": if (FORMATS.includes(val)) s.format = val; break;
     }
   }
   return s;
@@ -88,6 +91,7 @@ function formatHash(s) {
   parts.push(["seed", s.seed], ["speed", s.speed > 0 ? s.speed : "max"]);
   if (s.checkpoints !== DEFAULTS.checkpoints) parts.push(["checkpoints", s.checkpoints]);
   if (s.onError !== DEFAULTS.onError) parts.push(["onError", s.onError]);
+  if (s.format !== DEFAULTS.format) parts.push(["format", s.format]);
   return "#" + parts.map(([k, v]) => `${k}=${encode(String(v))}`).join("&");
 }
 
@@ -449,7 +453,7 @@ function configFor(source) {
     c.demo = settings.demo;
   } else {
     c.file = session.file.name;
-    c.format = "auto";
+    c.format = settings.format;
     c.onError = settings.onError;
     if (session.roles) c.roles = session.roles;
   }
@@ -546,6 +550,7 @@ function applySnapshot(text, force = false) {
     session.regretStatus = null;
   }
   if (snap.preview) renderPreview(snap.preview);
+  if (Array.isArray(snap.warnings)) renderWarnings(snap.warnings);
   const now = performance.now();
   if (!session.firstRowAt && snap.rows > 0) session.firstRowAt = now;
   // While learning, the numbers and tables are drawn at most every
@@ -635,7 +640,6 @@ function feedFile(file, gen) {
     if (page.phase === "running" && settings.speed === 0) startPump();
   };
   streamFile(file, feeder, {
-    gunzip: true,
     current: () => gen === session.gen,
     wants: wantsBytes,
     feed: (chunk) => call(() => occfm.feed(chunk)) != null,
@@ -643,33 +647,25 @@ function feedFile(file, gen) {
       feeder.fedSinceSnapshot = true;
       pump();
     },
-    end: (gzipError) => {
-      call(() => occfm.end(gzipError));  // undefined: a clean end
-      if (gzipError !== undefined) pump();
+    end: () => {
+      call(() => occfm.end());
+      pump();
     },
     fail,
   });
 }
 
-// streamFile streams a File into a core session, in chunks of at most
-// CHUNK_BYTES. With io.gunzip, a file starting with 0x1f 0x8b is gunzipped
-// by the browser; a gzip stream that breaks then ends the file with the
-// error's message (io.end(message)): the session learns the lines before
-// and reports it with the line, as the command line does. It reads only
-// while io.wants(); otherwise it parks in feeder.resume until pollFeeder
-// sees the session ask again. It stops as soon as io.current() is false (a
-// newer run took over) or io.feed(chunk) returns false; io.fed() follows
-// each read, io.end() the file's end, io.fail(message) any other error.
+// streamFile streams a File's raw bytes into a core session, in chunks of at
+// most CHUNK_BYTES: gzip too, since the core gunzips as the command line
+// does (a truncated file, trailing padding or several members read the
+// same). It reads only while io.wants(); otherwise it parks in
+// feeder.resume until pollFeeder sees the session ask again. It stops as
+// soon as io.current() is false (a newer run took over) or io.feed(chunk)
+// returns false; io.fed() follows each read, io.end() the file's end,
+// io.fail(message) a read error of the File itself.
 async function streamFile(file, feeder, io) {
-  let gzip = false;
   try {
-    if (io.gunzip) {
-      const head = new Uint8Array(await file.slice(0, 2).arrayBuffer());
-      gzip = head[0] === 0x1f && head[1] === 0x8b;
-    }
-    let stream = file.stream();
-    if (gzip) stream = stream.pipeThrough(new DecompressionStream("gzip"));
-    const reader = stream.getReader();
+    const reader = file.stream().getReader();
     if (!io.current()) {
       reader.cancel().catch(() => {});
       return;
@@ -692,13 +688,7 @@ async function streamFile(file, feeder, io) {
     }
   } catch (err) {
     if (!io.current()) return;
-    const message = err && err.message ? err.message : String(err);
-    if (gzip) {
-      feeder.reader = null;
-      io.end(message);
-      return;
-    }
-    io.fail(`${file.name}: ${message}`);
+    io.fail(`${file.name}: ${err && err.message ? err.message : err}`);
   }
 }
 
@@ -1070,7 +1060,9 @@ function renderPreview(preview) {
   card.hidden = !preview;
   if (!preview) return;
   const layout = preview.layout || session.layout || preview.format || "";
-  document.getElementById("preview-layout").textContent = layout;
+  const forced = settings.format !== "auto" ? ` (forced by "Read as")` : "";
+  document.getElementById("preview-layout").textContent = layout ? `read as: ${layout}${forced}` : "";
+  renderWarnings(Array.isArray(preview.warnings) ? preview.warnings : []);
   document.getElementById("preview-lines").textContent = (preview.lines || []).join("\n");
   const table = document.getElementById("preview-columns");
   const columns = Array.isArray(preview.columns) ? preview.columns : [];
@@ -1094,6 +1086,18 @@ function renderPreview(preview) {
     tr.append(td(col.name), cell);
     return tr;
   }));
+}
+
+// renderWarnings shows what the reader guessed or read past (plain text,
+// role=status: announced, not alerted).
+function renderWarnings(warnings) {
+  const el = document.getElementById("preview-warnings");
+  el.replaceChildren(...warnings.map((w) => {
+    const li = document.createElement("li");
+    li.textContent = String(w);
+    return li;
+  }));
+  el.hidden = warnings.length === 0;
 }
 
 function onRoleChange() {
@@ -1190,6 +1194,7 @@ function renderControls() {
   document.getElementById("seed").value = String(settings.seed);
   document.getElementById("regret-checkpoints").value = settings.checkpoints;
   document.getElementById("on-error").value = settings.onError;
+  document.getElementById("read-as").value = settings.format;
   for (const box of document.querySelectorAll("#learners input")) box.checked = settings.learners.includes(box.value);
   document.getElementById("delta").placeholder = defaultText("delta");
   document.getElementById("eta").placeholder = defaultText("eta");
@@ -1336,6 +1341,14 @@ function wireControls() {
     if (session.source === "file" && session.file) {
       const how = settings.onError === "skip" ? "malformed rows are skipped and counted" : "a malformed row stops the run";
       restart(`Restarted ${session.file.name}: ${how}.`);
+    }
+  });
+  $("read-as").addEventListener("change", (e) => {
+    settings.format = FORMATS.includes(e.target.value) ? e.target.value : DEFAULTS.format;
+    writeHash();
+    if (session.source === "file" && session.file) {
+      session.roles = null;  // the columns of another reading
+      restart(`Restarted ${session.file.name}, read as ${e.target.selectedOptions[0].textContent}.`);
     }
   });
   $("demo").addEventListener("change", (e) => {
@@ -1708,13 +1721,8 @@ async function startPersonal() {
   startPersonalPump();
 }
 
-// readWhole returns a file's bytes, gunzipped when it starts with 0x1f 0x8b.
+// readWhole returns a file's bytes (gzip or not: Go gunzips the item list).
 async function readWhole(file) {
-  const head = new Uint8Array(await file.slice(0, 2).arrayBuffer());
-  if (head[0] === 0x1f && head[1] === 0x8b) {
-    const stream = file.stream().pipeThrough(new DecompressionStream("gzip"));
-    return new Uint8Array(await new Response(stream).arrayBuffer());
-  }
   return new Uint8Array(await file.arrayBuffer());
 }
 
@@ -1724,7 +1732,6 @@ async function readWhole(file) {
 // progress against the file's size.
 function feedPersonal(file, gen) {
   streamFile(file, personal.feeder, {
-    gunzip: false,
     current: () => gen === personal.gen,
     wants: personalWants,
     feed: (chunk) => {
@@ -1919,14 +1926,11 @@ async function fileKind(file) {
   const name = file.name.toLowerCase().replace(/\.gz$/, "");
   if (/(^|[^a-z])(u\.data|ratings)/.test(name) || name.endsWith(".data")) return "ratings";
   if (/(^|[^a-z])(u\.item|movies|items)/.test(name) || name.endsWith(".item")) return "items";
-  let stream = file.slice(0, 2);
-  const head = new Uint8Array(await stream.arrayBuffer());
-  stream = file.stream();
-  if (head[0] === 0x1f && head[1] === 0x8b) stream = stream.pipeThrough(new DecompressionStream("gzip"));
-  const reader = stream.getReader();
-  const {value} = await reader.read();
-  reader.cancel().catch(() => {});
-  const text = new TextDecoder().decode((value || new Uint8Array()).subarray(0, 4096));
+  // The first 4 KiB of text: Go decodes a gzip head (occfm.head).
+  const head = new Uint8Array(await file.slice(0, 16384).arrayBuffer());
+  const gzip = head[0] === 0x1f && head[1] === 0x8b;
+  if (gzip && !occfm) return "";
+  const text = gzip ? String(occfm.head(head)) : new TextDecoder().decode(head.subarray(0, 4096));
   const line = text.split(/\r?\n/).find((l) => l.trim()) || "";
   if (/^userid,movieid,rating/i.test(line)) return "ratings";
   if (/^movieid,title/i.test(line)) return "items";

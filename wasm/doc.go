@@ -25,20 +25,19 @@
 //	     "seed": 1,
 //	     "onError": "stop" | "skip"}        (a malformed row: end the session
 //	                                         with its error, or skip and count it)
-//	feed(bytes: Uint8Array) → number         copies a chunk of the file (already
-//	                                         decompressed, or gzip: both work)
-//	end(gzipError?: string)                  no more chunks: the file is complete;
-//	                                         with gzipError (the page's gunzip
-//	                                         failed: the file is truncated or
-//	                                         corrupt) the session reports it as
-//	                                         core does, after the last full line
+//	feed(bytes: Uint8Array) → number         copies a chunk of the file's raw bytes
+//	                                         (gzip too: core.NewStream detects and
+//	                                         gunzips it, as in the CLI)
+//	end()                                    no more chunks: the file is complete
 //	wanted() → number                        bytes the session would like buffered
-//	                                         ahead (0: enough); it parses on while
-//	                                         2 MiB are (or the file has ended)
+//	                                         ahead (0: enough, about 9 MiB are)
+//	head(bytes: Uint8Array) → string         the text a file's first bytes begin
+//	                                         with (gunzipped when gzip), ≤ 4 KiB
+//
 //	run(ms: number, maxRows: number) → snapshot JSON string
 //	    Learns rows for at most ms milliseconds and at most maxRows rows
-//	    (maxRows 0: no limit), then returns. It never waits for data: with
-//	    too little buffered it returns with state "waiting". It draws
+//	    (maxRows 0: no limit), then returns. It never waits for data: when
+//	    the reader needs bytes not fed yet it returns with state "waiting". It draws
 //	    nothing: see render. While the session runs, the learners' metrics
 //	    in its snapshot are at most 250 ms old (on a classification stream
 //	    the exact AUC costs O(rows)); the checkpoints' are exact.
@@ -62,6 +61,13 @@
 //	    comparator is off. A rejected file changes nothing.
 //	forgetModel()                            back to fresh learners at the next start
 //
+// A file is read by core.NewStream and Stream.Next in a coroutine
+// (iter.Pull, reader.go) whose io.Reader is the bytes fed: when they run out
+// before end(), the coroutine is suspended and run returns "waiting"; the
+// next run after a feed resumes it. So the page reads a file exactly as the
+// command line does, in the core's memory bounds, whatever the chunking:
+// long lines, long runs of comments, gzip members and padding alike.
+//
 // # Personalize (globalThis.occfm.personal)
 //
 // The Personalize view's calls (personalize.go): a catalog's ratings are
@@ -82,8 +88,9 @@
 //	    The learner is guarded with predictions clipped to the ratings seen.
 //	personal.items(bytes: Uint8Array, name) → {"items": 1682} or {"error"}
 //	                                         the whole item list (u.item, movies.dat,
-//	                                         movies.csv; core.ReadItems), before run
-//	personal.feed(bytes), personal.end(gzipError?), personal.wanted()
+//	                                         movies.csv; core.ReadItems; gzip or not),
+//	                                         before run
+//	personal.feed(bytes), personal.end(), personal.wanted()
 //	                                         the ratings file, as feed, end and wanted
 //	                                         above (gzip bytes are fine: the core
 //	                                         gunzips, and counts the bytes read)
@@ -112,6 +119,10 @@
 // "global", "value", "item", "text"}]}], "rated": [{"item", "stars",
 // "before"}], "ms": 1.2 (the time in Go: the update and the top n)}.
 //
+// Every number in the JSON the session writes is finite: a value that is
+// NaN or ±Inf (the loss on a label of 1e300) is null, or its field is left
+// out (jsonnum.go).
+//
 // A snapshot is compact JSON:
 //
 //	{"state": "waiting" | "running" | "done" | "error",
@@ -132,8 +143,11 @@
 //	 "decimated": false,                        true when Go thinned its checkpoint
 //	                                            spacing (the page should thin too)
 //	 "preview": {"format": "csv", "layout": "csv (,)", "lines": ["…"],
-//	             "columns": [{"name", "role"}]},
-//	                                            (first snapshot of a file only)
+//	             "columns": [{"name", "role"}], "warnings": ["…"]},
+//	                                            (first snapshot of a file only;
+//	                                            lines are decoded text for gzip)
+//	 "warnings": ["…"],                         the reader's warnings, all of them,
+//	                                            when more came since the preview
 //	 "known": "…",                              what is known about the demo's optimum
 //	 "regret": {"points": [[T, F(C), gap, bound, G, cum₁, lo₁, hi₁, …], …],
 //	            "pending": 0, "lag": 120, "slope": [0.25], "d": 20,

@@ -94,9 +94,9 @@ func main() {
 		b.s.feed(c)
 		return len(c)
 	})
-	fn("end", func(args []js.Value) any {
+	fn("end", func([]js.Value) any {
 		if b.s != nil {
-			b.s.end(endError(args))
+			b.s.end()
 		}
 		return nil
 	})
@@ -158,6 +158,9 @@ func main() {
 		b.loaded, b.fresh = nil, nil
 		return nil
 	})
+	fn("head", func(args []js.Value) any {
+		return string(headText(b.readChunk(args[0])))
+	})
 	api.Set("personal", b.personalAPI())
 	js.Global().Set("occfm", api)
 	js.Global().Call("dispatchEvent", js.Global().Get("Event").New("occfm-ready"))
@@ -190,15 +193,6 @@ func (b *bridge) readChunk(v js.Value) []byte {
 	return b.chunk
 }
 
-// endError is the error the page passes to end(message) when the browser's
-// gzip decompression failed (a truncated file), or nil for a clean end.
-func endError(args []js.Value) error {
-	if len(args) > 0 && args[0].Type() == js.TypeString {
-		return gzipError(args[0].String())
-	}
-	return nil
-}
-
 func errorSnapshot(err error) string {
 	b, _ := json.Marshal(map[string]any{"state": "error", "error": err.Error(), "rows": 0, "learners": []any{}, "points": []any{}})
 	return string(b)
@@ -218,6 +212,9 @@ func (b *bridge) start(cfg config) string {
 		}
 	default:
 		s, err = newSession(cfg)
+	}
+	if b.s != nil {
+		b.s.release() // the old file's reading coroutine
 	}
 	if err != nil {
 		b.s = nil

@@ -83,7 +83,14 @@ func newPersonal(cfg personalConfig) (*personal, error) {
 }
 
 // setItems reads the item list (u.item, movies.dat or movies.csv).
+// Gzip bytes are decompressed first, as the ratings file's are by the core.
 func (pe *personal) setItems(data []byte, name string) (int, error) {
+	if isGzip(data) {
+		var err error
+		if data, err = gunzip(data); err != nil {
+			return 0, fmt.Errorf("%s: gzip: %v", name, err)
+		}
+	}
 	items, err := core.ReadItems(bytes.NewReader(data), name)
 	if err != nil {
 		return 0, err
@@ -263,7 +270,7 @@ type personalRec struct {
 
 type personalRated struct {
 	Item   int     `json:"item"`
-	Stars  float64 `json:"stars"`
+	Stars  num     `json:"stars"`
 	Before float64 `json:"before"`
 }
 
@@ -291,7 +298,7 @@ func (pe *personal) update(n int, start time.Time) personalUpdate {
 		u.Recs = append(u.Recs, pr)
 	}
 	for _, r := range pe.p.Rated() {
-		u.Rated = append(u.Rated, personalRated{Item: r.Item, Stars: r.Stars, Before: round3(r.Before)})
+		u.Rated = append(u.Rated, personalRated{Item: r.Item, Stars: num(r.Stars), Before: round3(r.Before)})
 	}
 	u.Ms = float64(time.Since(start).Microseconds()) / 1000
 	return u

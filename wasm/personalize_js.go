@@ -32,6 +32,9 @@ func (b *bridge) personalAPI() js.Value {
 		if err := json.Unmarshal([]byte(args[0].String()), &cfg); err != nil {
 			return marshal(map[string]string{"state": "error", "error": "personal.start: " + err.Error()})
 		}
+		if b.pe != nil {
+			b.pe.s.release() // the old ratings file's reading coroutine
+		}
 		pe, err := newPersonal(cfg)
 		b.pe = pe
 		if err != nil {
@@ -59,9 +62,9 @@ func (b *bridge) personalAPI() js.Value {
 		b.pe.feed(c)
 		return len(c)
 	})
-	fn("end", func(args []js.Value) any {
+	fn("end", func([]js.Value) any {
 		if b.pe != nil {
-			b.pe.s.end(endError(args))
+			b.pe.s.end()
 		}
 		return nil
 	})

@@ -136,7 +136,7 @@ func TestPersonalMovieLens(t *testing.T) {
 	for off := 0; off < len(data); off += 1 << 20 {
 		pe.feed(data[off:min(len(data), off+1<<20)])
 	}
-	pe.s.end(nil)
+	pe.s.end()
 	snap := learnPersonal(t, pe)
 	if snap.Rows != 100000 || snap.Items != 1682 || *snap.Progress != 1 {
 		t.Fatalf("snapshot: %+v", snap)
@@ -164,7 +164,7 @@ func TestPersonalFilesMismatch(t *testing.T) {
 		t.Fatal(err)
 	}
 	pe.feed([]byte("1\t1\t5\t881250949\n2\t2\t3\t881250949\n"))
-	pe.s.end(nil)
+	pe.s.end()
 	for range 100 {
 		pe.run(10 * time.Millisecond)
 		if pe.err != "" {
@@ -209,7 +209,7 @@ func TestPersonalLayouts(t *testing.T) {
 				t.Fatal(err)
 			}
 			pe.feed(c.rdata)
-			pe.s.end(nil)
+			pe.s.end()
 			snap := learnPersonal(t, pe)
 			if snap.Rows != 4 || snap.Items != 3 || snap.Unlisted != 0 {
 				t.Fatalf("snapshot %+v", snap)

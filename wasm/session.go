@@ -46,17 +46,18 @@ type config struct {
 }
 
 const (
-	// readyBytes is how much unread input a file session wants buffered
-	// before it parses on: more than the reader's read-ahead (1 MiB sniff,
-	// 64 KiB buffer) plus any reasonable line, so that a read never finds
-	// the buffer empty in the middle of the stream (the reader's errors are
-	// sticky). A line longer than this is reported, not lost silently.
-	readyBytes = 2 << 20
 	// aheadBytes is how much unread input the session asks the page for
-	// (wanted): the margin above readyBytes lets the page's feeder, which
-	// reads the file between the learning slices, keep ahead of a fast
-	// learner instead of the session waiting at every MiB.
+	// (wanted): the page's feeder, which reads the file between the
+	// learning slices, then keeps ahead of a fast learner instead of the
+	// session waiting at every chunk. The feed buffer holds at most about
+	// this plus a chunk.
 	aheadBytes = 9 << 20
+	// headBytes is how much of the file's start the session keeps for the
+	// preview (and, for gzip, decompresses there).
+	headBytes = 16 << 10
+	// previewBytes and previewLines bound the preview's text.
+	previewBytes = 4096
+	previewLines = 6
 	// guessRows is how many leading labels decide an "auto" task, as in
 	// the CLI.
 	guessRows = 1000
@@ -79,28 +80,34 @@ const (
 	maxRegretCredit = 50 * time.Millisecond
 )
 
-// errStarved is what feedBuffer.Read returns when the page has not fed
-// enough bytes yet. The session only parses while readyBytes are buffered,
-// so it surfaces only for a line longer than that.
-var errStarved = errors.New("a line is longer than the page's 2 MiB read-ahead (use the command line for such files)")
+// errStopped is what feedBuffer.Read returns once the session let its
+// reader go (a reset, a new file, an error): the coroutine then unwinds.
+var errStopped = errors.New("the session stopped reading this file")
 
 // feedBuffer holds the bytes the page fed and the stream has not read yet.
+// It is the io.Reader of the file's core.Stream, which runs in a coroutine
+// (reader.go): when it has no bytes and the file is not finished, Read
+// calls wait, which suspends the coroutine until the page fed more, and
+// then goes on; the stream never sees the page's chunking.
 type feedBuffer struct {
 	data   []byte
 	off    int
 	closed bool
-	err    error // returned after the data instead of io.EOF, once closed
+	// wait suspends the reading coroutine ("waiting" for the session) and
+	// reports whether to go on (false: the session stopped reading).
+	wait func() bool
+	head []byte // the first headBytes fed, for the preview
 }
 
 func (b *feedBuffer) Read(p []byte) (int, error) {
-	if b.off == len(b.data) {
-		if b.closed && b.err != nil {
-			return 0, b.err
-		}
+	for b.off == len(b.data) {
+		b.data, b.off = b.data[:0], 0 // all read: the next chunk starts at 0
 		if b.closed {
 			return 0, io.EOF
 		}
-		return 0, errStarved
+		if b.wait == nil || !b.wait() {
+			return 0, errStopped
+		}
 	}
 	n := copy(p, b.data[b.off:])
 	b.off += n
@@ -112,18 +119,25 @@ func (b *feedBuffer) Read(p []byte) (int, error) {
 // the chunk need more room, so it stays near aheadBytes plus a chunk
 // however long the file is.
 func (b *feedBuffer) write(p []byte) {
+	if len(b.head) < headBytes {
+		b.head = append(b.head, p[:min(len(p), headBytes-len(b.head))]...)
+	}
 	if b.off > 0 && len(b.data)+len(p) > cap(b.data) {
 		n := copy(b.data, b.data[b.off:])
 		b.data = b.data[:n]
 		b.off = 0
 	}
+	if n := len(b.data) + len(p); n > cap(b.data) {
+		// Doubling, but not past what the page feeds: aheadBytes wanted
+		// and the chunk that crosses it.
+		grown := make([]byte, len(b.data), max(n, min(2*cap(b.data), aheadBytes+len(p))))
+		copy(grown, b.data)
+		b.data = grown
+	}
 	b.data = append(b.data, p...)
 }
 
 func (b *feedBuffer) buffered() int { return len(b.data) - b.off }
-
-// ready reports whether the stream may read on without starving.
-func (b *feedBuffer) ready() bool { return b.closed || b.buffered() >= readyBytes }
 
 // player is one learner racing on the session's rows.
 type player struct {
@@ -203,6 +217,7 @@ type session struct {
 	source core.ExampleSource
 	names  namer
 	file   *feedBuffer // nil for demos
+	rd     *reader     // the file's stream in its coroutine (reader.go), nil for demos
 	stream *core.Stream
 	known  string
 
@@ -227,8 +242,11 @@ type session struct {
 	spacing   int
 	decimated bool
 	preview   *preview
-	preds     []prediction // ring of at most keepPredictions, the newest at predNext-1
-	predNext  int
+	// warningsSent is how many warnings the page has (the preview's, then
+	// the snapshots').
+	warningsSent int
+	preds        []prediction // ring of at most keepPredictions, the newest at predNext-1
+	predNext     int
 
 	reg *core.Regret // nil when off
 	// regretCredit is the time the comparator has earned (regretShare of
@@ -251,7 +269,10 @@ type preview struct {
 	Layout  string          `json:"layout"`
 	Lines   []string        `json:"lines"`
 	Columns []previewColumn `json:"columns,omitempty"`
-	sent    bool
+	// Warnings is what the reader guessed or read past that the person
+	// should know (see session.warnings).
+	Warnings []string `json:"warnings"`
+	sent     bool
 }
 
 type previewColumn struct {
@@ -362,29 +383,24 @@ func (s *session) setTask(t core.Task) {
 
 // feed appends a chunk of the file.
 func (s *session) feed(p []byte) {
-	if s.file != nil && !s.file.closed {
+	if s.file != nil && !s.file.closed && s.state != "error" && s.state != "done" {
 		s.file.write(p)
 	}
 }
 
-// end marks the file complete. A non-nil err is what ended it early (the
-// page's gunzip failed): the stream reports it after the last complete line,
-// as core does for a gzip file it decompresses itself.
-func (s *session) end(err error) {
-	if s.file != nil && !s.file.closed {
+// end marks the file complete: a Read past the last byte is io.EOF.
+func (s *session) end() {
+	if s.file != nil {
 		s.file.closed = true
-		s.file.err = err
 	}
 }
 
-// gzipError is the error the page's failed gunzip ends a file with: a
-// truncated input reads as core's own gzip reader reports it,
-// "gzip: unexpected EOF".
-func gzipError(msg string) error {
-	if strings.Contains(strings.ToLower(msg), "truncat") || strings.Contains(strings.ToLower(msg), "unexpected end") {
-		return fmt.Errorf("gzip: %w", io.ErrUnexpectedEOF)
+// release lets the file's reading coroutine go (reset, a new file, an error,
+// the end). The stream stays readable for the views (names, layout, Dim).
+func (s *session) release() {
+	if s.rd != nil {
+		s.rd.stop()
 	}
-	return fmt.Errorf("gzip: %s", msg)
 }
 
 // wanted returns how many more bytes the session would like buffered.
@@ -396,19 +412,46 @@ func (s *session) wanted() int {
 }
 
 func (s *session) fail(err error) {
+	s.release()
 	s.state, s.err = "error", err.Error()
 	var pe *core.ParseError
 	s.badRow = errors.As(err, &pe)
 }
 
-// open creates the file's stream once enough bytes are buffered.
+// open starts the file's reading coroutine and returns true once its
+// core.NewStream has returned (false: waiting for bytes, or an error).
 func (s *session) open() bool {
 	if s.stream != nil {
 		return true
 	}
-	if !s.file.ready() {
+	if s.rd == nil {
+		s.rd = startReader(s.file, s.readerSettings(), &s.ex)
+	}
+	if !s.rd.resume() {
 		return false
 	}
+	if s.rd.err != nil {
+		s.fail(s.rd.err)
+		return false
+	}
+	st := s.rd.stream
+	s.stream, s.source, s.names = st, st, st
+	p := &preview{Format: string(st.Format()), Layout: st.Layout(), Lines: headLines(s.file.head), Warnings: []string{}}
+	for _, c := range st.Columns() {
+		p.Columns = append(p.Columns, previewColumn{Name: c.Name, Role: roleNames[c.Role]})
+	}
+	p.Warnings = s.warnings()
+	s.warningsSent = len(p.Warnings)
+	s.preview = p
+	if !s.taskSet && st.Format() == core.FormatMovieLens {
+		s.setTask(core.Regression)
+	}
+	return true
+}
+
+// readerSettings are the file's core.ReaderSettings: the config's format
+// and column roles, and the loaded model's feature numbering.
+func (s *session) readerSettings() core.ReaderSettings {
 	set := core.ReaderSettings{Name: s.cfg.File, Format: core.Format(s.cfg.Format)}
 	if s.cfg.Format == "" {
 		set.Format = core.FormatAuto
@@ -428,32 +471,21 @@ func (s *session) open() bool {
 	if s.base != nil {
 		set.Vocabulary = s.base.Vocabulary
 	}
-	// The first lines for the preview, from the bytes already buffered.
-	head := s.file.data[s.file.off:]
-	st, err := core.NewStream(s.file, set)
-	if err != nil {
-		s.fail(err)
-		return false
+	return set
+}
+
+// warnings returns what the reader noticed and read past (the stream's
+// Warnings, when it has them), and the session's own: a name ending in .gz
+// whose bytes are not gzip.
+func (s *session) warnings() []string {
+	out := []string{}
+	if w, ok := any(s.stream).(interface{ Warnings() []string }); ok {
+		out = append(out, w.Warnings()...)
 	}
-	s.stream, s.source, s.names = st, st, st
-	p := &preview{Format: string(st.Format()), Layout: st.Layout()}
-	if len(head) > 1 && head[0] == 0x1f && head[1] == 0x8b {
-		p.Lines = []string{"(gzip-compressed: decompressed while streaming)"}
-	} else {
-		// Up to six complete lines from the first 4 KiB.
-		lines := strings.Split(string(head[:min(len(head), 4096)]), "\n")
-		for _, l := range lines[:min(6, len(lines)-1)] {
-			p.Lines = append(p.Lines, strings.TrimRight(l, "\r"))
-		}
+	if s.file != nil && strings.HasSuffix(strings.ToLower(s.cfg.File), ".gz") && len(s.file.head) >= 2 && !isGzip(s.file.head) {
+		out = append(out, s.cfg.File+": the name ends in .gz but the bytes are not gzip-compressed: read as plain text")
 	}
-	for _, c := range st.Columns() {
-		p.Columns = append(p.Columns, previewColumn{Name: c.Name, Role: roleNames[c.Role]})
-	}
-	s.preview = p
-	if !s.taskSet && st.Format() == core.FormatMovieLens {
-		s.setTask(core.Regression)
-	}
-	return true
+	return out
 }
 
 // The outcomes of next.
@@ -466,11 +498,16 @@ const (
 // next reads the next raw row into s.ex. A malformed row is skipped under
 // the skip policy, and ends the session under stop.
 func (s *session) next() int {
-	if s.file != nil && !s.file.ready() {
-		s.state = "waiting"
-		return rowNone
+	var err error
+	if s.rd != nil {
+		if !s.rd.resume() {
+			s.state = "waiting"
+			return rowNone
+		}
+		err = s.rd.err
+	} else {
+		err = s.source.Next(&s.ex)
 	}
-	err := s.source.Next(&s.ex)
 	switch {
 	case err == nil:
 		return rowRead
@@ -478,6 +515,7 @@ func (s *session) next() int {
 		return rowSkipped
 	case err == io.EOF:
 		s.state = "done"
+		s.release()
 	default:
 		s.fail(err)
 	}
@@ -766,7 +804,7 @@ type snapshot struct {
 	Rows      int             `json:"rows"`
 	Features  int             `json:"features"`
 	Learners  []learnerStatus `json:"learners"`
-	Points    [][]float64     `json:"points"`
+	Points    numRows         `json:"points"`
 	Decimated bool            `json:"decimated"`
 	Preview   *preview        `json:"preview,omitempty"`
 	Known     string          `json:"known,omitempty"`
@@ -777,20 +815,23 @@ type snapshot struct {
 	// reasons (at most core.MaxReasons), sent when a new one is kept.
 	Skipped      int      `json:"skipped,omitempty"`
 	SkippedFirst []string `json:"skippedFirst,omitempty"`
+	// Warnings is the list of the reader's warnings (see session.warnings)
+	// when it has grown since the preview or the last snapshot.
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // regretStatus is the regret part of a snapshot. Each point is
 // [T, comparator loss, gap, bound, G, then per learner: cumulative loss,
 // regret lo, regret hi]; points holds the new ones since the last snapshot.
 type regretStatus struct {
-	Points    [][]float64 `json:"points"`
-	Pending   int         `json:"pending"`   // checkpoints waiting for the comparator
-	Lag       int         `json:"lag"`       // rows learned since the last finished checkpoint
-	Slope     []*float64  `json:"slope"`     // per learner, last six checkpoints
-	D         float64     `json:"d"`         // 2δ
-	MaxRows   int         `json:"maxRows"`   // the comparator's cap
-	Truncated bool        `json:"truncated"` // the cap was reached
-	LeftOut   int         `json:"leftOut"`   // rows left out: a feature beyond ±1e9 (core.Regret.Observe)
+	Points    numRows    `json:"points"`
+	Pending   int        `json:"pending"`   // checkpoints waiting for the comparator
+	Lag       int        `json:"lag"`       // rows learned since the last finished checkpoint
+	Slope     []*float64 `json:"slope"`     // per learner, last six checkpoints
+	D         num        `json:"d"`         // 2δ
+	MaxRows   int        `json:"maxRows"`   // the comparator's cap
+	Truncated bool       `json:"truncated"` // the cap was reached
+	LeftOut   int        `json:"leftOut"`   // rows left out: a feature beyond ±1e9 (core.Regret.Observe)
 }
 
 type learnerStatus struct {
@@ -799,19 +840,12 @@ type learnerStatus struct {
 	Guard     *guardStatus `json:"guard,omitempty"`
 	Rows      int          `json:"rows"`
 	Seconds   float64      `json:"seconds"`
-	AvgLoss   float64      `json:"avg_loss"`
+	AvgLoss   num          `json:"avg_loss"`
 	RMSE      *float64     `json:"rmse,omitempty"`
 	MAE       *float64     `json:"mae,omitempty"`
 	ErrorRate *float64     `json:"error_rate,omitempty"`
 	AUC       *float64     `json:"auc,omitempty"`
 	LogLoss   *float64     `json:"logloss,omitempty"`
-}
-
-func finite(x float64) *float64 {
-	if math.IsNaN(x) || math.IsInf(x, 0) {
-		return nil
-	}
-	return &x
 }
 
 // summaryEvery is how old the learners' metrics in a snapshot of a running
@@ -850,6 +884,11 @@ func (s *session) snapshotJSONAt(fresh bool) string {
 		snap.SkippedFirst, s.reasonsSent = s.bad.Reasons(), len(s.bad.First)
 	}
 	snap.BadRow = s.badRow
+	if s.preview != nil {
+		if w := s.warnings(); len(w) > s.warningsSent {
+			snap.Warnings, s.warningsSent = w, len(w)
+		}
+	}
 	if s.preview != nil && !s.preview.sent {
 		snap.Preview, s.preview.sent = s.preview, true
 	}
@@ -859,7 +898,7 @@ func (s *session) snapshotJSONAt(fresh bool) string {
 			p.sum, p.sumAt, p.summed = p.metrics.Summary(), now, true
 		}
 		sum := p.sum
-		ls := learnerStatus{Name: p.name, Rows: p.metrics.Rows(), Seconds: p.elapsed.Seconds(), AvgLoss: sum.AvgLoss}
+		ls := learnerStatus{Name: p.name, Rows: p.metrics.Rows(), Seconds: p.elapsed.Seconds(), AvgLoss: num(sum.AvgLoss)}
 		ls.Clip, ls.Guard = guardStatusOf(p)
 		if s.task == core.Classification {
 			ls.ErrorRate, ls.AUC, ls.LogLoss = finite(sum.ErrorRate), finite(sum.AUC), finite(sum.LogLoss)
@@ -869,11 +908,11 @@ func (s *session) snapshotJSONAt(fresh bool) string {
 		snap.Learners = append(snap.Learners, ls)
 	}
 	if snap.Points == nil {
-		snap.Points = [][]float64{}
+		snap.Points = numRows{}
 	}
 	if s.reg != nil {
 		pts := s.reg.Points()
-		rs := &regretStatus{Points: [][]float64{}, Pending: s.reg.Pending(), D: 2 * s.delta, MaxRows: regretRows, Truncated: s.reg.Truncated(), LeftOut: s.reg.LeftOut()}
+		rs := &regretStatus{Points: numRows{}, Pending: s.reg.Pending(), D: num(2 * s.delta), MaxRows: regretRows, Truncated: s.reg.Truncated(), LeftOut: s.reg.LeftOut()}
 		for _, p := range pts[s.regSent:] {
 			row := []float64{float64(p.T), p.ComparatorLoss, p.Gap, p.Bound, p.G}
 			for i := range p.CumLoss {

@@ -1,10 +1,7 @@
 package main
 
 import (
-	"bytes"
-	"compress/gzip"
 	"encoding/json"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -76,39 +73,6 @@ func TestSessionBadInputs(t *testing.T) {
 	}
 }
 
-// TestSessionPageGunzipError feeds what the page's gunzip made of a
-// truncated file, then its error: the message is the command line's.
-func TestSessionPageGunzipError(t *testing.T) {
-	z, err := os.ReadFile(filepath.Join("..", "testdata", "bad", "truncated.libsvm.gz"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	zr, err := gzip.NewReader(bytes.NewReader(z))
-	if err != nil {
-		t.Fatal(err)
-	}
-	plain, err := io.ReadAll(zr)
-	if err != io.ErrUnexpectedEOF {
-		t.Fatalf("gunzip: %v", err)
-	}
-	for _, policy := range []string{"stop", "skip"} {
-		s, _ := newSession(config{Source: "file", File: "truncated.libsvm.gz", OnError: policy})
-		s.feed(plain)
-		s.end(gzipError("Compressed input was truncated."))
-		for i := 0; i < 100 && s.state != "done" && s.state != "error"; i++ {
-			s.step(time.Now().Add(time.Second), 0)
-		}
-		snap := decode(t, s.snapshotJSON())
-		want := "core: truncated.libsvm.gz:321: gzip: unexpected EOF: the file is cut short (truncated)"
-		if snap.State != "error" || snap.Error != want {
-			t.Errorf("%s: state %q, error\n%s\nwant\n%s", policy, snap.State, snap.Error, want)
-		}
-	}
-	if got := gzipError("incorrect header check").Error(); got != "gzip: incorrect header check" {
-		t.Errorf("gzipError = %q", got)
-	}
-}
-
 // TestSessionSkipKeepsDeadline: a long run of malformed rows is skipped a
 // slice at a time, so that the page stays responsive: a slice whose
 // deadline has passed skips at most a few dozen rows (the clock is read
@@ -122,7 +86,7 @@ func TestSessionSkipKeepsDeadline(t *testing.T) {
 	}
 	s, _ := newSession(config{Source: "file", File: "zeros.svm", Format: "libsvm", OnError: "skip"})
 	s.feed([]byte(b.String()))
-	s.end(nil)
+	s.end()
 	slices := 0
 	for s.state != "done" && s.state != "error" && slices < 10*bad {
 		before := s.bad.Skipped

@@ -40,7 +40,7 @@ func runAll(t *testing.T, s *session, text string, chunk int) {
 		s.feed([]byte(text[off:min(off+chunk, len(text))]))
 		s.step(time.Now().Add(time.Second), 0)
 	}
-	s.end(nil)
+	s.end()
 	for i := 0; i < 1000 && s.state != "done" && s.state != "error"; i++ {
 		s.step(time.Now().Add(time.Second), 0)
 	}
@@ -89,24 +89,32 @@ func TestFileSessionMatchesCLI(t *testing.T) {
 	}
 }
 
-// TestFileSessionWaits checks that a session never parses with less than
-// readyBytes buffered until the file ends, and asks for more.
+// TestFileSessionWaits checks that a session learns every complete row
+// fed, reports "waiting" (asking for more) until the file ends, and ends
+// with the CLI's rows.
 func TestFileSessionWaits(t *testing.T) {
+	text := ratingsText(1100, 2)
+	cut := strings.Index(text, "\n") * 100 // about 100 rows: less than the reader sniffs
 	s, _ := newSession(config{Source: "file", File: "u.data"})
-	s.feed([]byte(ratingsText(100, 2)))
+	s.feed([]byte(text[:cut]))
 	if n := s.step(time.Now().Add(time.Second), 0); n != 0 || s.state != "waiting" {
-		t.Fatalf("learned %d rows in state %q before enough input", n, s.state)
+		t.Fatalf("learned %d rows in state %q while the reader sniffs", n, s.state)
 	}
 	if s.wanted() <= 0 {
 		t.Errorf("wanted() = %d while waiting", s.wanted())
 	}
-	s.end(nil)
+	s.feed([]byte(text[cut:]))
+	s.step(time.Now().Add(time.Second), 0)
+	if s.state != "waiting" || s.rows != 1100 {
+		t.Errorf("state %q rows %d with all 1100 rows fed, want waiting 1100", s.state, s.rows)
+	}
+	s.end()
 	if s.wanted() != 0 {
 		t.Errorf("wanted() = %d after end", s.wanted())
 	}
 	s.step(time.Now().Add(time.Second), 0)
-	if s.state != "done" || s.rows != 100 {
-		t.Errorf("state %q rows %d, want done 100", s.state, s.rows)
+	if s.state != "done" || s.rows != 1100 {
+		t.Errorf("state %q rows %d, want done 1100", s.state, s.rows)
 	}
 }
 
@@ -141,7 +149,7 @@ func TestSessionBudgets(t *testing.T) {
 	text := ratingsText(5000, 3)
 	s, _ := newSession(config{Source: "file", File: "u.data"})
 	s.feed([]byte(text))
-	s.end(nil)
+	s.end()
 	if n := s.step(time.Now().Add(time.Minute), 10); n != 10 {
 		t.Errorf("step with maxRows 10 learned %d", n)
 	}
@@ -208,7 +216,7 @@ func TestCheckpointsMatchSummary(t *testing.T) {
 		if got := snap.Learners[0].Rows; got != s.rows {
 			t.Errorf("%s: learner rows %d, want %d", demo, got, s.rows)
 		}
-		if fresh := decode(t, s.snapshotJSON()); fresh.Learners[0].AvgLoss != s.players[0].metrics.Summary().AvgLoss {
+		if fresh := decode(t, s.snapshotJSON()); float64(fresh.Learners[0].AvgLoss) != s.players[0].metrics.Summary().AvgLoss {
 			t.Errorf("%s: snapshotJSON's average loss %v is not of now", demo, fresh.Learners[0].AvgLoss)
 		}
 	}
@@ -305,7 +313,7 @@ func TestSessionRegretAfterDone(t *testing.T) {
 	s, _ := newSession(config{Source: "file", File: "u.data"})
 	text := ratingsText(700, 5)
 	s.feed([]byte(text))
-	s.end(nil)
+	s.end()
 	s.step(time.Now().Add(time.Minute), 0)
 	if s.state != "done" {
 		t.Fatalf("state %q", s.state)

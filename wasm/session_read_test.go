@@ -1,0 +1,308 @@
+package main
+
+import (
+	"bytes"
+	"compress/gzip"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/occfm/occfm/core"
+)
+
+// outcome is how a file read ends: rows read, rows skipped, and the error
+// that stopped it ("" at the end of the file).
+type outcome struct {
+	Rows, Skipped int
+	Err           string
+}
+
+// coreOutcome reads data with core.NewStream and Stream.Next, as the
+// command line does, under the policy.
+func coreOutcome(t *testing.T, name string, data []byte, policy string) outcome {
+	t.Helper()
+	var bad core.BadRows
+	var err error
+	if bad.Policy, err = core.ParseOnError(policy); err != nil {
+		t.Fatal(err)
+	}
+	st, err := core.NewStream(bytes.NewReader(data), core.ReaderSettings{Name: name})
+	if err != nil {
+		return outcome{Err: err.Error()}
+	}
+	var o outcome
+	var ex core.Example
+	for {
+		err := st.Next(&ex)
+		switch {
+		case err == nil:
+			o.Rows++
+		case bad.Skip(err):
+		case err == io.EOF:
+			o.Skipped = bad.Skipped
+			return o
+		default:
+			o.Skipped, o.Err = bad.Skipped, err.Error()
+			return o
+		}
+	}
+}
+
+// pageFeed feeds data to s as the page does: chunks of at most chunk bytes
+// while the session wants bytes, then a learning slice. It checks that the
+// feed buffer never holds more than aheadBytes plus a chunk, and returns
+// the session's outcome.
+func pageFeed(t *testing.T, s *session, data []byte, chunk int) outcome {
+	t.Helper()
+	off := 0
+	for i := 0; s.state != "done" && s.state != "error"; i++ {
+		if i > 10*(len(data)/chunk+10) {
+			t.Fatalf("no end after %d slices: state %q, %d of %d bytes fed", i, s.state, off, len(data))
+		}
+		for off < len(data) && s.wanted() > 0 {
+			n := min(chunk, len(data)-off)
+			s.feed(data[off : off+n])
+			off += n
+		}
+		if off == len(data) {
+			s.end()
+		}
+		if c := cap(s.file.data); c > aheadBytes+chunk {
+			t.Fatalf("the feed buffer holds %d bytes, over %d + a chunk of %d", c, aheadBytes, chunk)
+		}
+		s.step(time.Now().Add(time.Second), 0)
+	}
+	snap := decode(t, s.snapshotJSON())
+	o := outcome{Rows: snap.Rows, Skipped: snap.Skipped}
+	if snap.State == "error" {
+		o.Err = snap.Error
+	}
+	return o
+}
+
+// sameAsCore checks that the page's session reads data as core does, under
+// both policies, fed in chunks of the given size.
+func sameAsCore(t *testing.T, name string, data []byte, chunk int) {
+	t.Helper()
+	for _, policy := range []string{"stop", "skip"} {
+		want := coreOutcome(t, name, data, policy)
+		s, err := newSession(config{Source: "file", File: name, OnError: policy, Task: "regression", NoRegret: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := pageFeed(t, s, data, chunk); got != want {
+			t.Errorf("%s, %s, chunks of %d: page %+v, core %+v", name, policy, chunk, got, want)
+		}
+	}
+}
+
+func gzipBytes(t *testing.T, text string) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	zw := gzip.NewWriter(&b)
+	if _, err := io.WriteString(zw, text); err != nil {
+		t.Fatal(err)
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+// TestSessionLongComments: 10 MiB of # comment lines before 200 rows, gzip
+// and plain, fed in small chunks, read as core reads them (the page once
+// stopped at its own 2 MiB read-ahead).
+func TestSessionLongComments(t *testing.T) {
+	var b strings.Builder
+	for b.Len() < 10<<20 {
+		b.WriteString("# a comment line of sixty-four bytes, as in the issue's file...\n")
+	}
+	b.WriteString(ratingsText(200, 3))
+	text := b.String()
+	want := coreOutcome(t, "c.data", []byte(text), "stop")
+	if want.Rows != 200 || want.Err != "" {
+		t.Fatalf("core: %+v, want 200 rows", want)
+	}
+	sameAsCore(t, "c.data.gz", gzipBytes(t, text), 1000)
+	if !testing.Short() {
+		sameAsCore(t, "c.data", []byte(text), 64<<10)
+	}
+}
+
+// TestSessionLongFirstLine: a first line of 100 MB, then 100 rows: under
+// stop the session ends with core's error for line 1, under skip it learns
+// the 100 rows; its feed buffer stays bounded.
+func TestSessionLongFirstLine(t *testing.T) {
+	if testing.Short() {
+		t.Skip("100 MB")
+	}
+	data := bytes.Repeat([]byte("1 "), 50_000_000)
+	data[len(data)-1] = '\n'
+	data = append(data, ratingsText(100, 4)...)
+	stop := coreOutcome(t, "long.data", data, "stop")
+	if stop.Rows != 0 || !strings.Contains(stop.Err, ":1:") || !strings.Contains(stop.Err, "longer than") {
+		t.Errorf("core under stop: %+v, want an error for line 1", stop)
+	}
+	if skip := coreOutcome(t, "long.data", data, "skip"); skip.Rows != 100 {
+		t.Errorf("core under skip: %+v, want 100 rows", skip)
+	}
+	sameAsCore(t, "long.data", data, 1<<20)
+}
+
+// TestSessionGzipChunks: a gzip file fed in odd chunk sizes reads as the
+// plain file, with the CLI's metrics; several members, trailing zero
+// padding and a file cut short read as core reads them.
+func TestSessionGzipChunks(t *testing.T) {
+	text := ratingsText(3000, 5)
+	z := gzipBytes(t, text)
+	want := cliSummary(t, text, core.Regression)
+	for _, chunk := range []int{1, 7, 333, 4099, len(z)} {
+		s, _ := newSession(config{Source: "file", File: "u.data.gz"})
+		runAll(t, s, string(z), chunk)
+		snap := decode(t, s.snapshotJSON())
+		if snap.State != "done" || snap.Rows != 3000 || snap.Layout != "movielens u.data (tab)" {
+			t.Fatalf("chunk %d: state %q (%s), %d rows, layout %q", chunk, snap.State, snap.Error, snap.Rows, snap.Layout)
+		}
+		if got := *snap.Learners[0].RMSE; got != want.RMSE {
+			t.Errorf("chunk %d: RMSE %v, plain file through the CLI %v", chunk, got, want.RMSE)
+		}
+	}
+	half := len(text) / 2
+	half += strings.IndexByte(text[half:], '\n') + 1
+	members := append(gzipBytes(t, text[:half]), gzipBytes(t, text[half:])...)
+	for name, data := range map[string][]byte{
+		"members.gz": members,
+		"padded.gz":  append(append([]byte{}, z...), make([]byte, 1024)...),
+		"cut.gz":     z[:len(z)/2],
+	} {
+		for _, chunk := range []int{13, 4096} {
+			sameAsCore(t, name, data, chunk)
+		}
+	}
+}
+
+// TestSessionPreviewGzip: the preview of a gzip file shows its first
+// decoded lines, and a .gz name on plain bytes is a warning.
+func TestSessionPreviewGzip(t *testing.T) {
+	text := ratingsText(500, 6)
+	lines := strings.Split(text, "\n")[:previewLines]
+	for name, data := range map[string]string{"u.data.gz": string(gzipBytes(t, text)), "plain.data.gz": text} {
+		s, _ := newSession(config{Source: "file", File: name})
+		runAll(t, s, data, 1000)
+		var snap struct {
+			Preview preview `json:"preview"`
+		}
+		// The preview is in the first snapshot after the stream opened.
+		s.preview.sent = false
+		if err := json.Unmarshal([]byte(s.snapshotJSON()), &snap); err != nil {
+			t.Fatal(err)
+		}
+		p := snap.Preview
+		if fmt.Sprint(p.Lines) != fmt.Sprint(lines) || p.Layout != "movielens u.data (tab)" {
+			t.Errorf("%s: preview %q (%s), want %q", name, p.Lines, p.Layout, lines)
+		}
+		if warned := len(p.Warnings) == 1 && strings.Contains(p.Warnings[0], "not gzip"); warned != (name == "plain.data.gz") {
+			t.Errorf("%s: warnings %q", name, p.Warnings)
+		}
+	}
+}
+
+// TestSessionFiniteJSON: a row with label 1e300 and a feature 1e300 makes
+// losses and metrics infinite; every JSON the session writes stays valid
+// (null or omitted for them) and the session learns on.
+func TestSessionFiniteJSON(t *testing.T) {
+	text := "1 1:1\n-1 2:1\n1e300 3:1e300\n" + strings.Repeat("1 1:1 2:0.5\n-1 2:1\n", 50)
+	s, _ := newSession(config{Source: "file", File: "huge.svm", RegretEvery: 1})
+	var snaps []string
+	for off := 0; off < len(text); off += 5 {
+		s.feed([]byte(text[off:min(off+5, len(text))]))
+		s.step(time.Now().Add(time.Second), 1)
+		snaps = append(snaps, s.runSnapshotJSON())
+	}
+	s.end()
+	for i := 0; i < 1000 && s.state != "done" && s.state != "error"; i++ {
+		s.step(time.Now().Add(time.Second), 0)
+		snaps = append(snaps, s.runSnapshotJSON())
+	}
+	snaps = append(snaps, s.snapshotJSON())
+	for _, js := range snaps {
+		var v map[string]any
+		if err := json.Unmarshal([]byte(js), &v); err != nil {
+			t.Fatalf("not JSON: %v\n%s", err, js)
+		}
+		if strings.Contains(js, "json:") || strings.Contains(js, "Inf") || strings.Contains(js, "NaN") {
+			t.Fatalf("a snapshot names a non-finite number: %s", js)
+		}
+	}
+	last := decode(t, snaps[len(snaps)-1])
+	if last.State != "done" || last.Rows != 103 {
+		t.Fatalf("state %q (%s), %d rows; want done, 103", last.State, last.Error, last.Rows)
+	}
+	if !strings.Contains(strings.Join(snaps, ""), "null") {
+		t.Errorf("no null in the snapshots: the infinite loss went missing")
+	}
+}
+
+// TestPersonalFiniteJSON: a rating of 1e300 in the catalog leaves every
+// JSON of the Personalize view valid.
+func TestPersonalFiniteJSON(t *testing.T) {
+	pe, err := newPersonal(personalConfig{Catalog: "files", Ratings: "u.data"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := pe.setItems([]byte("1|A|01-Jan-1995||x|0|0|0|0|0|0|0|0|0|0|0|0|0|0|0|0|0|0|0\n2|B|01-Jan-1995||x|0|0|0|0|0|0|0|0|0|0|0|0|0|0|0|0|0|0|0\n"), "u.item"); err != nil {
+		t.Fatal(err)
+	}
+	pe.feed([]byte("1\t1\t1e300\t1\n2\t2\t3\t2\n1\t2\t4\t3\n"))
+	pe.s.end()
+	var out []string
+	for i := 0; i < 100 && pe.p == nil && pe.err == "" && pe.s.state != "error"; i++ {
+		pe.run(time.Second)
+		out = append(out, pe.snapshotJSON())
+	}
+	out = append(out, pe.catalogJSON(), pe.recommend(10), pe.rate(0, 4, 10), pe.clear(10))
+	for _, js := range out {
+		if !json.Valid([]byte(js)) || strings.Contains(js, "json:") {
+			t.Errorf("not JSON, or a JSON error: %s", js)
+		}
+	}
+}
+
+// TestSessionReaderReleased: a new start lets the old reading coroutine go,
+// and a panic inside it reaches the caller of step (the page's call, which
+// recovers it and ends the session).
+func TestSessionReaderReleased(t *testing.T) {
+	s, _ := newSession(config{Source: "file", File: "u.data"})
+	s.feed([]byte(ratingsText(10, 7)))
+	s.step(time.Now().Add(time.Second), 0)
+	if s.state != "waiting" || s.rd == nil {
+		t.Fatalf("state %q, reader %v", s.state, s.rd)
+	}
+	s.release()
+	if _, ok := s.rd.next(); ok {
+		t.Errorf("the coroutine is still running after release")
+	}
+
+	s, _ = newSession(config{Source: "file", File: "u.data"})
+	s.feed([]byte(ratingsText(10, 7)))
+	s.step(time.Now().Add(time.Second), 0)
+	s.file.wait = func() bool { panic("boom") }
+	s.feed([]byte(ratingsText(300, 8)))
+	func() {
+		defer func() {
+			if p := recover(); p != "boom" {
+				t.Errorf("recovered %v, want the coroutine's panic", p)
+			}
+		}()
+		for range 10 {
+			s.step(time.Now().Add(time.Second), 0)
+		}
+	}()
+	s.fail(fmt.Errorf("internal error"))
+	if snap := decode(t, s.snapshotJSON()); snap.State != "error" {
+		t.Errorf("state %q after the panic", snap.State)
+	}
+}
