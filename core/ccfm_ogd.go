@@ -164,3 +164,24 @@ func (p *projectedCCFM) Dim() int { return p.c.n }
 
 // Rounds returns the number of rounds played so far.
 func (p *projectedCCFM) Rounds() int { return p.t }
+
+// MemoryBytes estimates the bytes p holds (see Sized): C's basis, n×ld
+// floats, and with DenseProjection the dense n×n matrix of the next update,
+// counted even before it is allocated.
+func (p *projectedCCFM) MemoryBytes() int64 {
+	b := structBytes + p.c.memoryBytes()
+	if p.dense {
+		n2 := 8 * int64(p.c.n) * int64(p.c.n)
+		b += max(0, n2-f64Bytes(p.c.dd))
+	}
+	return b
+}
+
+// MemoryNote says the dimension of C and its number of basis vectors (see
+// MemoryNoter).
+func (p *projectedCCFM) MemoryNote() string {
+	if p.dense {
+		return "a dense " + groupThousands(int64(p.c.n)) + "×" + groupThousands(int64(p.c.n)) + " matrix"
+	}
+	return groupThousands(int64(p.c.b)) + " basis vectors of dimension " + groupThousands(int64(p.c.n))
+}

@@ -280,3 +280,13 @@ func (m *FMFTRL) Update(x Sparse, y float64) {
 
 // Dim returns the number of features seen.
 func (m *FMFTRL) Dim() int { return m.d }
+
+// MemoryBytes estimates the bytes m holds (see Sized): 24·(k+1) bytes a
+// feature for w, V and their FTRL accumulators (264 at the default k = 10),
+// plus the slack of the growing slices.
+func (m *FMFTRL) MemoryBytes() int64 {
+	return structBytes + m.ftrlLinear.memoryBytes() + sumF64Bytes(m.v, m.zv, m.nv, m.sum)
+}
+
+// MemoryNote says how many features m holds (see MemoryNoter).
+func (m *FMFTRL) MemoryNote() string { return countText(int64(m.d)) + " features" }

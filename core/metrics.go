@@ -247,6 +247,7 @@ const aucBinBits = 10
 // every NaN falls in one bin below all numbers, as cmp.Compare orders them.
 type aucHist struct {
 	blocks [1 << 12]*[1 << aucBinBits][2]int64 // [block][bin][positive?]
+	used   int                                 // blocks allocated
 	nan    [2]int64
 }
 
@@ -277,6 +278,7 @@ func (h *aucHist) add(yhat float64, pos bool) {
 	if blk == nil {
 		blk = new([1 << aucBinBits][2]int64)
 		h.blocks[k>>52] = blk
+		h.used++
 	}
 	blk[k>>(52-aucBinBits)&(1<<aucBinBits-1)][c]++
 }
@@ -305,4 +307,15 @@ func (h *aucHist) twiceWins() (twiceWins, twiceTies int64) {
 		}
 	}
 	return twiceWins, twiceTies
+}
+
+// MemoryBytes estimates the bytes m holds (see Sized): 16 bytes a row
+// (with the slack of the sorted and pending slices) while the AUC is exact,
+// then 32 KiB for the histogram's index and 16 KiB per binade of ŷ seen.
+func (m *Metrics) MemoryBytes() int64 {
+	b := int64(structBytes) + 16*int64(cap(m.sorted)+cap(m.pending))
+	if m.hist != nil {
+		b += 8*int64(len(m.hist.blocks)) + int64(m.hist.used)*(1<<aucBinBits)*16
+	}
+	return b
 }

@@ -34,6 +34,9 @@ const maxSubspace = 1 << 12
 
 func (o *OCCFM) stateCode(c *stateCodec) {
 	s := o.s
+	if c.dec {
+		s.MaxRowNonzeros = DefaultMaxRowNonzeros // coded at the end, when not the default
+	}
 	c.float(&s.Delta)
 	c.float(&s.Eta)
 	codeEnum(c, &s.Gamma, 3, "γ schedule")
@@ -89,6 +92,7 @@ func (o *OCCFM) stateCode(c *stateCodec) {
 	}
 	c.int(&o.refreshes)
 	c.int(&o.matvecs)
+	c.maxRowNonzeros(&o.s.MaxRowNonzeros)
 }
 
 // checkNumbering checks that the nonzero (first ≥ 1) or non-negative
@@ -313,6 +317,9 @@ func (c *stateCodec) projected(p *projectedCCFM) {
 
 func (o *CCFMFTRL) stateCode(c *stateCodec) {
 	s := o.s
+	if c.dec {
+		s.MaxRowNonzeros = DefaultMaxRowNonzeros // coded at the end, when not the default
+	}
 	c.float(&s.Delta)
 	c.float(&s.Eta)
 	codeEnum(c, &s.Loss, 2, "loss")
@@ -355,6 +362,7 @@ func (o *CCFMFTRL) stateCode(c *stateCodec) {
 	c.pcg(o.src)
 	c.int(&o.refreshes)
 	c.int(&o.matvecs)
+	c.maxRowNonzeros(&o.s.MaxRowNonzeros)
 }
 
 func (m *FMFTRL) stateCode(c *stateCodec) {
@@ -392,6 +400,9 @@ func (m *FMFTRL) stateCode(c *stateCodec) {
 
 func (m *CFMFTRL) stateCode(c *stateCodec) {
 	s := m.s
+	if c.dec {
+		s.MaxRowNonzeros = DefaultMaxRowNonzeros // coded at the end, when not the default
+	}
 	c.float(&s.Delta)
 	c.float(&s.Eta)
 	c.float(&s.Alpha)
@@ -463,6 +474,7 @@ func (m *CFMFTRL) stateCode(c *stateCodec) {
 	c.int(&m.refreshes)
 	c.int(&m.matvecs)
 	c.int(&m.inexact)
+	c.maxRowNonzeros(&m.s.MaxRowNonzeros)
 }
 
 func sortUint64(a []uint64) {
@@ -510,4 +522,22 @@ func (m *Linear) stateCode(c *stateCodec) {
 	c.int(&d)
 	c.check(d >= 0, "%d features", d)
 	c.ftrlLinear(&m.ftrlLinear, d)
+}
+
+// maxRowNonzeros codes a learner's MaxRowNonzeros setting at the end of its
+// section, and only when it is not DefaultMaxRowNonzeros: files written
+// before the setting existed load with the default and save to the same
+// bytes.
+func (c *stateCodec) maxRowNonzeros(p *int) {
+	if !c.dec {
+		if *p != DefaultMaxRowNonzeros {
+			c.int(p)
+		}
+		return
+	}
+	if c.err != nil || len(c.buf) == 0 {
+		return
+	}
+	c.int(p)
+	c.check(*p == -1 || *p > 0 && *p != DefaultMaxRowNonzeros, "row nonzero limit %d", *p)
 }

@@ -261,3 +261,20 @@ func (m *Linear) Update(x Sparse, y float64) {
 		m.learn(x, g)
 	}
 }
+
+// MemoryBytes returns the size of m, which does not grow (see Sized).
+func (m *Mean) MemoryBytes() int64 { return structBytes }
+
+// MemoryBytes estimates the bytes m holds (see Sized): 16 bytes a feature,
+// plus the slack of the growing slices.
+func (m *Bias) MemoryBytes() int64 { return structBytes + sumF64Bytes(m.w, m.n) }
+
+// MemoryNote says how many features m holds (see MemoryNoter).
+func (m *Bias) MemoryNote() string { return countText(int64(len(m.w))) + " features" }
+
+// MemoryBytes estimates the bytes m holds (see Sized): 24 bytes a feature
+// (w and its FTRL accumulators), plus the slack of the growing slices.
+func (m *Linear) MemoryBytes() int64 { return structBytes + m.ftrlLinear.memoryBytes() }
+
+// MemoryNote says how many features m holds (see MemoryNoter).
+func (m *Linear) MemoryNote() string { return countText(int64(len(m.w))) + " features" }
