@@ -1,6 +1,7 @@
 package core
 
 import (
+	"fmt"
 	"math/rand/v2"
 )
 
@@ -50,6 +51,7 @@ func (o *OCCFM) stateCode(c *stateCodec) {
 	c.float(&s.RefreshTol)
 	c.uint64(&s.Seed)
 	c.check(s.Subspace >= 0 && s.Subspace <= maxSubspace, "subspace size %d", s.Subspace)
+	c.alloc(bytesOf(6*8, s.Subspace, s.Subspace), fmt.Sprintf("subspace of size %d", s.Subspace))
 	if !rebuild(c, o, s, NewOCCFM, func(x *OCCFM) OCCFMSettings { return x.s }) {
 		return
 	}
@@ -63,6 +65,9 @@ func (o *OCCFM) stateCode(c *stateCodec) {
 		c.check(n >= 1 && n-1 <= len(o.feat), "dimension %d with %d features", n, len(o.feat))
 		c.check(o.dim == 0 && len(o.feat) == 0 || o.dim == len(o.feat)+1, "dimension %d with %d features", o.dim, len(o.feat))
 		checkNumbering(c, o.feat, 1, n, "feature")
+		// grow allocates C's rows (8 floats a row before any basis
+		// column), the noise vector, and the certificate's n×k rows.
+		c.alloc(bytesOf(n, 8*(8+1+2*o.k)), fmt.Sprintf("dimension %d", n))
 		if c.err != nil {
 			return
 		}
@@ -136,8 +141,9 @@ func (c *stateCodec) lowRank(l *lowRankSym, n int) {
 	if c.err != nil {
 		return
 	}
-	u := make([]float64, 0, n*b)
+	var u []float64 // decoding: c.floats allocates what the file holds
 	if !c.dec {
+		u = make([]float64, 0, n*b)
 		for i := 0; i < n; i++ {
 			u = append(u, l.urow(i)...)
 		}
@@ -145,7 +151,7 @@ func (c *stateCodec) lowRank(l *lowRankSym, n int) {
 	c.floats(&u)
 	c.floats(&l.m)
 	c.check(len(u) == n*b && len(l.m) == b*b, "C's factors of the wrong size")
-	if !c.dec || c.err != nil {
+	if !c.dec || !c.alloc(bytesOf(8, n, ld), fmt.Sprintf("basis of %d×%d", n, ld)) {
 		return
 	}
 	l.u = make([]float64, n*ld)
@@ -169,7 +175,7 @@ func (c *stateCodec) accum(g *symAccum, n int) {
 	m := len(g.val)
 	c.check(len(g.row) == m && len(g.col) == m && g.built >= 0 && g.built <= m, "accumulator of inconsistent sizes")
 	c.check(g.n >= 0 && g.n <= n, "accumulator of dimension %d in %d", g.n, n)
-	if c.err != nil {
+	if !c.alloc(bytesOf(m, 80), fmt.Sprintf("gradient sum of %d pairs", m)) {
 		return
 	}
 	g.index = make(map[uint64]int32, m)
@@ -234,8 +240,9 @@ func (c *stateCodec) eigSym(e *eigSym) {
 	if c.err != nil {
 		return
 	}
-	basis := make([]float64, 0, n*b)
+	var basis []float64 // decoding: c.floats allocates what the file holds
 	if !c.dec {
+		basis = make([]float64, 0, n*b)
 		for i := 0; i < n; i++ {
 			basis = append(basis, e.brow(i)...)
 		}
@@ -244,7 +251,7 @@ func (c *stateCodec) eigSym(e *eigSym) {
 	c.floats(&e.rotT)
 	c.floats(&e.lam)
 	c.check(len(basis) == n*b && len(e.lam) == r && len(e.rotT) >= r*b, "C's factors of the wrong size")
-	if !c.dec || c.err != nil {
+	if !c.dec || !c.alloc(bytesOf(8, n, ld), fmt.Sprintf("basis of %d×%d", n, ld)) {
 		return
 	}
 	e.n = n
