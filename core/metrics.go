@@ -39,6 +39,7 @@ type Metrics struct {
 	loss Loss
 
 	rows    int
+	left    int     // rows left out: a label not finite or beyond ±MaxMetricLabel
 	sumLoss float64 // Σ ℓ(ŷ, y)
 
 	// Regression.
@@ -55,6 +56,17 @@ type Metrics struct {
 
 	exactRows int // rows with an exact AUC; 0 means ExactAUCRows (tests set it lower)
 }
+
+// MaxMetricLabel bounds the labels Metrics records: Add leaves out a row
+// whose label is not finite or beyond ±1e9, and counts it (LeftOut), so
+// that one absurd label cannot turn every figure into +Inf or NaN (the
+// squared error of a label of 1e200 overflows). Such rows are not in Rows
+// nor in any average. It is the Guarded learners' default MaxLabel.
+const MaxMetricLabel = 1e9
+
+// LeftOut returns the number of rows Add left out for their label (see
+// MaxMetricLabel).
+func (m *Metrics) LeftOut() int { return m.left }
 
 // ExactAUCRows is how many rows a classification Metrics keeps to compute
 // the exact AUC; beyond it the AUC comes from a histogram (see Metrics).
@@ -82,8 +94,13 @@ func (m *Metrics) Loss() Loss { return m.loss }
 func (m *Metrics) Rows() int { return m.rows }
 
 // Add records one prediction ŷ for the label y, which must already be in the
-// task's form (see Task.Label). It costs O(1).
+// task's form (see Task.Label). It costs O(1). A row whose label is not
+// finite or beyond ±MaxMetricLabel is left out and counted (LeftOut).
 func (m *Metrics) Add(yhat, y float64) {
+	if !(math.Abs(y) <= MaxMetricLabel) {
+		m.left++
+		return
+	}
 	m.rows++
 	m.sumLoss += m.loss.Value(yhat, y)
 	if m.task != Classification {
