@@ -162,7 +162,7 @@ func (b MemoryBudget) Check(parts ...MemoryPart) error {
 }
 
 // FormatBytes formats a size in binary units with three significant
-// digits: "512 MiB", "1.25 GiB", "980 B".
+// digits at most: "512 MiB", "1.25 GiB", "1.5 KiB", "980 B".
 func FormatBytes(n int64) string {
 	if n < 1024 && n > -1024 {
 		return strconv.FormatInt(n, 10) + " B"
@@ -171,7 +171,11 @@ func FormatBytes(n int64) string {
 	for _, u := range []string{"KiB", "MiB", "GiB", "TiB", "PiB"} {
 		v /= 1024
 		if math.Abs(v) < 1024 || u == "PiB" {
-			return strconv.FormatFloat(v, 'f', max(0, 2-int(math.Floor(math.Log10(math.Abs(v))))), 64) + " " + u
+			f := strconv.FormatFloat(v, 'f', max(0, 2-int(math.Floor(math.Log10(math.Abs(v))))), 64)
+			if strings.Contains(f, ".") {
+				f = strings.TrimRight(strings.TrimRight(f, "0"), ".")
+			}
+			return f + " " + u
 		}
 	}
 	panic("unreachable")
@@ -189,7 +193,7 @@ func ParseSize(s string) (int64, error) {
 	num := t
 	unit := ""
 	if i := strings.IndexFunc(t, func(r rune) bool { return (r < '0' || r > '9') && r != '.' }); i >= 0 {
-		num, unit = strings.TrimSpace(t[:i]), strings.ToLower(t[i:])
+		num, unit = strings.TrimSpace(t[:i]), strings.ToLower(strings.TrimSpace(t[i:]))
 	}
 	shift := -1
 	switch unit {
@@ -237,7 +241,7 @@ func sumF64Bytes(ss ...[]float64) int64 {
 	return n
 }
 
-// millions formats a count for a note: "950", "12,500", "2.1 million".
+// countText formats a count for a note: "950", "12,500", "2.1 million".
 func countText(n int64) string {
 	if n >= 1e6 {
 		return strconv.FormatFloat(float64(n)/1e6, 'f', 1, 64) + " million"
