@@ -29,12 +29,13 @@ func wideStream(d, nnz, rows int) []Example {
 }
 
 // oneHotStream returns MovieLens-like rows of 2 one-hot features, a user
-// among the first d/2 IDs and an item among the others, every ID new
-// until d/2 rows, so the feature space grows by 2 a row.
+// and an item, numbered as the readers number them (in order of first
+// appearance, so no index exceeds the number of distinct features): every
+// ID is new until d/2 rows, so the feature space grows by 2 a row.
 func oneHotStream(d, rows int) []Example {
 	out := make([]Example, rows)
 	for t := range out {
-		u, i := t%(d/2), d/2+(t*7919)%(d/2)
+		u, i := (2*t)%d, (2*t+1)%d
 		out[t] = Example{X: Sparse{Ind: []int{u, i}, Val: []float64{1, 1}}, Y: float64(1 + t%5)}
 	}
 	return out

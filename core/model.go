@@ -256,8 +256,8 @@ func LoadModelWith(r io.Reader, s LoadSettings) (Model, error) {
 		return Model{}, err
 	}
 	if size > uint64(limit) {
-		return Model{}, fmt.Errorf("core: the model file declares %s, over the limit of %s: %w",
-			FormatBytes(int64(min(size, math.MaxInt64))), FormatBytes(limit), ErrMemoryBudget)
+		return Model{}, fmt.Errorf("core: the model file declares %s, %w of %s",
+			FormatBytes(int64(min(size, math.MaxInt64))), ErrMemoryBudget, FormatBytes(limit))
 	}
 	if left, ok := inputLen(r); ok && uint64(left) < size-uint64(modelHeaderLen) {
 		return Model{}, corrupt("truncated: %d of %d bytes", int64(modelHeaderLen)+left, size)
@@ -438,8 +438,8 @@ func parseModelWithin(data []byte, limit int64) (Model, error) {
 		return Model{}, err
 	}
 	if b := l.(Sized).MemoryBytes(); b > limit {
-		return Model{}, fmt.Errorf("core: the model's %s would hold %s, over the limit of %s: %w",
-			m.Name, FormatBytes(b), FormatBytes(limit), ErrMemoryBudget)
+		return Model{}, fmt.Errorf("core: the model's %s would hold %s, %w of %s",
+			m.Name, FormatBytes(b), ErrMemoryBudget, FormatBytes(limit))
 	}
 	m.Learner = l
 
@@ -508,8 +508,8 @@ func (c *stateCodec) alloc(n int64, what string) bool {
 	}
 	if n > limit {
 		c.fail("%s would take %s", what, FormatBytes(max(n, 0)))
-		c.over = fmt.Errorf("core: the model's %s would take %s, over the limit of %s: %w",
-			what, FormatBytes(max(n, 0)), FormatBytes(limit), ErrMemoryBudget)
+		c.over = fmt.Errorf("core: the model's %s would take %s, %w of %s",
+			what, FormatBytes(max(n, 0)), ErrMemoryBudget, FormatBytes(limit))
 		return false
 	}
 	return true
