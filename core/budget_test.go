@@ -285,4 +285,3 @@ func TestGuardReportSaved(t *testing.T) {
 		t.Errorf("%+v", r)
 	}
 }
-

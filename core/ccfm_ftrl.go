@@ -125,6 +125,12 @@ func CCFMFTRLSettingsFor(c Config) CCFMFTRLSettings {
 // held vectors and the longest Lanczos run, an Update allocates nothing, a
 // recomputation included (as long as Gₜ gains no new entry: a new pair of
 // features grows the accumulator). A CCFMFTRL is not safe for concurrent use.
+//
+// Memory (MemoryBytes): about 80 bytes per stored pair of G (a row of nnz
+// features adds up to (nnz+1)(nnz+2)/2 pairs, so Guarded refuses rows over
+// MaxRowNonzeros), plus the k held vectors (8k bytes a feature) and the
+// Lanczos workspace (8 bytes a feature per Lanczos step); with
+// DenseProjection, 8(d+1)² bytes for the dense matrix.
 type CCFMFTRL struct {
 	s CCFMFTRLSettings
 	t int

@@ -77,6 +77,11 @@ func configOf(delta, eta float64, seed uint64, loss Loss) Config {
 // for Cₜ of rank r and a basis of b ≤ 2r + 17 columns. Once its buffers have
 // grown to the dimension and the rank, an Update allocates nothing (also
 // with DenseProjection). A CCFMOGD is not safe for concurrent use.
+//
+// Memory (MemoryBytes): C's basis, 8·ld bytes per coordinate of C (ld ≥ b,
+// the basis columns, at least 8), for n = 1 + the largest feature index +
+// 1 coordinates; a row costs O(nnz·b) whatever its width. With
+// DenseProjection, 8n² bytes more for the dense matrix.
 type CCFMOGD struct {
 	projectedCCFM
 	s CCFMOGDSettings

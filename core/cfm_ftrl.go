@@ -145,6 +145,12 @@ func CFMFTRLSettingsFor(c Config) CFMFTRLSettings {
 // as OCCFM's LMOTracked guard does. The lag is then measured at the
 // refreshes, not certified at every round. The iterate is always in the
 // ball. A CFMFTRL is not safe for concurrent use.
+//
+// Memory (MemoryBytes): about 80 bytes per stored pair of G (a row of nnz
+// features adds nnz(nnz−1)/2 pairs, so Guarded refuses rows over
+// MaxRowNonzeros) and 28 per pair changed since the last refresh (ΔG), 28
+// a feature for w and G's row map, and 8r bytes a feature of G for the r
+// eigenvectors held.
 type CFMFTRL struct {
 	ftrlLinear // w₀ and w (length d)
 	s          CFMFTRLSettings

@@ -177,6 +177,10 @@ func FMFTRLSettingsFor(c Config) FMFTRLSettings {
 // all taken at the parameters that made the prediction. Prediction and
 // update cost O(nnz(x)·k). New features start with w = 0 and v drawn from
 // N(0, σ²) (InitStd). An FMFTRL is not safe for concurrent use.
+//
+// Memory (MemoryBytes): 24(k+1) bytes a feature for w, V and their FTRL
+// accumulators (264 at the default k = 10; measured 326 with the slices'
+// slack at 1.9 million features), whatever the pairs that occur.
 type FMFTRL struct {
 	ftrlLinear // w₀ and w (length d); its prox also steps V
 	s          FMFTRLSettings

@@ -67,7 +67,9 @@ func TestLoadModelUnboundedInput(t *testing.T) {
 	if !errors.Is(err, ErrModelCorrupt) || alloc > 1<<20 {
 		t.Errorf("a header of 4 GiB and no body, no limit: %v, allocating %d", err, alloc)
 	}
-	alloc = totalAlloc(func() { _, err = LoadModelWith(io.LimitReader(io.MultiReader(bytes.NewReader(huge), &zeros{n: -1}), 3<<20), LoadSettings{MaxBytes: -1}) })
+	alloc = totalAlloc(func() {
+		_, err = LoadModelWith(io.LimitReader(io.MultiReader(bytes.NewReader(huge), &zeros{n: -1}), 3<<20), LoadSettings{MaxBytes: -1})
+	})
 	if !errors.Is(err, ErrModelCorrupt) || alloc > 32<<20 {
 		t.Errorf("a header of 4 GiB and 3 MiB of body, no limit: %v, allocating %d", err, alloc)
 	}

@@ -704,7 +704,9 @@ func (c *Comparator) MemoryBytes() int64 {
 }
 
 // MemoryNote says how many rows c keeps (see MemoryNoter).
-func (c *Comparator) MemoryNote() string { return countText(int64(len(c.y))) + " rows kept for the comparator" }
+func (c *Comparator) MemoryNote() string {
+	return countText(int64(len(c.y))) + " rows kept for the comparator"
+}
 
 // MemoryBytes estimates the bytes r holds (see Sized): its comparator,
 // the rows queued for it (about 64 bytes plus 16 a nonzero each, counted
