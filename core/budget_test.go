@@ -285,3 +285,30 @@ func TestGuardReportSaved(t *testing.T) {
 		t.Errorf("%+v", r)
 	}
 }
+
+// TestMaxRowNonzerosSaved: a limit other than the default survives a save
+// and a load (the default is not written, so older files keep their bytes;
+// TestModelFiles checks that).
+func TestMaxRowNonzerosSaved(t *testing.T) {
+	for _, l := range []Learner{
+		NewOCCFM(OCCFMSettings{MaxRowNonzeros: 50}),
+		NewCCFMFTRL(CCFMFTRLSettings{MaxRowNonzeros: -7}),
+		NewCFMFTRL(CFMFTRLSettings{MaxRowNonzeros: 5000}),
+	} {
+		for _, ex := range ratingStream(50, 30) {
+			Play(l, ex, nil)
+		}
+		b := saveBytes(t, Model{Learner: l})
+		m, err := LoadModel(strings.NewReader(string(b)))
+		if err != nil {
+			t.Fatalf("%T: %v", l, err)
+		}
+		got, want := m.Learner.(RowLimited).MaxRowNonzeros(), l.(RowLimited).MaxRowNonzeros()
+		if got != want {
+			t.Errorf("%T: limit %d after loading, want %d", l, got, want)
+		}
+		if again := saveBytes(t, m); string(again) != string(b) {
+			t.Errorf("%T: saves to other bytes", l)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package core
 
 import (
 	"errors"
+	"strconv"
 	"testing"
 	"time"
 )
@@ -94,6 +95,40 @@ func TestManyIDs(t *testing.T) {
 			}
 		} else if limit > 0 && c.name != "bias" {
 			t.Errorf("%s: the budget of %s did not stop %d rows holding %s", c.name, FormatBytes(limit), played, FormatBytes(mem))
+		}
+	}
+}
+
+// BenchmarkWideRow times the update of one row of nnz new features by the
+// learners whose update is quadratic in nnz (and the projected baselines,
+// which are not), unguarded, after 2,000 MovieLens-like rows; it reports
+// the bytes allocated per row. These figures chose DefaultMaxRowNonzeros
+// (go test -run '^$' -bench WideRow -benchtime 3x ./core -args -slowbench).
+// Every row adds its pairs to G for good, so nnz = 1,000 (about 0.2 s and
+// 100 MB a row) runs only with -slowbench.
+func BenchmarkWideRow(b *testing.B) {
+	warm := ratingStream(1000, 2000)
+	for _, name := range []string{"occfm", "ccfm-ftrl", "cfm-ftrl", "ccfm-ogd", "ccfm-pa"} {
+		for _, nnz := range []int{100, 300, 1000} {
+			b.Run(name+"/nnz="+strconv.Itoa(nnz), func(b *testing.B) {
+				if nnz > 300 && !*slowBenchFlag {
+					b.Skip("about 0.2 s and 100 MB a row: run with -slowbench")
+				}
+				l, _ := NewLearner(name, Config{})
+				for _, ex := range warm {
+					Play(l, ex, nil)
+				}
+				b.ReportAllocs()
+				off := 2000
+				for b.Loop() {
+					x := denseRowOf(nnz)
+					for i := range x.X.Ind {
+						x.X.Ind[i] += off
+					}
+					off += nnz
+					Play(l, x, nil)
+				}
+			})
 		}
 	}
 }
