@@ -17,6 +17,12 @@ type CCFMFTRLSettings struct {
 	Loss Loss
 	// Seed seeds the random part of the Lanczos start vectors. Zero means 1.
 	Seed uint64
+	// MaxRowNonzeros is the most nonzeros a row may have for a Guarded
+	// learner to learn it (see RowLimited): each row stores its
+	// nnz·(nnz+1)/2 pairs in G, so one row of 5,000 would cost about 1 GB.
+	// Zero means DefaultMaxRowNonzeros; negative means no limit. The
+	// learner itself learns any row it is given.
+	MaxRowNonzeros int
 	// Refresh sets how often the eigenpairs of Gₜ are recomputed: after a
 	// recomputation at round t the next one is at round t + ⌈Refresh·√t⌉.
 	// Zero means 2 (a full MovieLens-100K pass in about 30 s; see CCFMFTRL
@@ -40,6 +46,12 @@ type CCFMFTRLSettings struct {
 }
 
 func (s CCFMFTRLSettings) withDefaults() CCFMFTRLSettings {
+	switch {
+	case s.MaxRowNonzeros == 0:
+		s.MaxRowNonzeros = DefaultMaxRowNonzeros
+	case s.MaxRowNonzeros < 0:
+		s.MaxRowNonzeros = -1
+	}
 	s.Delta, s.Eta, s.Seed = projectedDefaults(s.Delta, s.Eta, s.Seed)
 	if s.Refresh == 0 {
 		s.Refresh = 2
@@ -113,6 +125,12 @@ func CCFMFTRLSettingsFor(c Config) CCFMFTRLSettings {
 // held vectors and the longest Lanczos run, an Update allocates nothing, a
 // recomputation included (as long as Gₜ gains no new entry: a new pair of
 // features grows the accumulator). A CCFMFTRL is not safe for concurrent use.
+//
+// Memory (MemoryBytes): about 80 bytes per stored pair of G (a row of nnz
+// features adds up to (nnz+1)(nnz+2)/2 pairs, so Guarded refuses rows over
+// MaxRowNonzeros), plus the k held vectors (8k bytes a feature) and the
+// Lanczos workspace (8 bytes a feature per Lanczos step); with
+// DenseProjection, 8(d+1)² bytes for the dense matrix.
 type CCFMFTRL struct {
 	s CCFMFTRLSettings
 	t int
@@ -466,3 +484,28 @@ func (o *CCFMFTRL) Dim() int { return o.n }
 
 // Rounds returns the number of rounds played so far.
 func (o *CCFMFTRL) Rounds() int { return o.t }
+
+// MemoryBytes estimates the bytes o holds (see Sized and CCFMFTRL's
+// memory). With DenseProjection it counts the dense n×n matrix of the next
+// projection even before it is allocated.
+func (o *CCFMFTRL) MemoryBytes() int64 {
+	dd := f64Bytes(o.dd)
+	if o.s.DenseProjection {
+		dd = max(dd, 8*int64(o.n)*int64(o.n))
+	}
+	return structBytes + o.g.memoryBytes() + o.lw.memoryBytes() + o.dense.memoryBytes() + o.eig.memoryBytes() + dd +
+		sumF64Bytes(o.vecs, o.rot, o.lam, o.mu, o.a, o.z, o.alpha, o.abs, o.nu, o.vs, o.rot2, o.start, o.ralpha)
+}
+
+// MemoryNote says how many pairs G stores (see MemoryNoter).
+func (o *CCFMFTRL) MemoryNote() string {
+	return countText(int64(o.g.nnz())) + " stored pairs of its gradient sum"
+}
+
+func (o *CCFMFTRL) growsPerPair() bool { return true }
+
+// MaxRowNonzeros returns the per-row limit of Guarded (see RowLimited and
+// CCFMFTRLSettings.MaxRowNonzeros): 0 for none.
+func (o *CCFMFTRL) MaxRowNonzeros() int { return max(o.s.MaxRowNonzeros, 0) }
+
+var _ RowLimited = (*CCFMFTRL)(nil)

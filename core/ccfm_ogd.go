@@ -77,6 +77,11 @@ func configOf(delta, eta float64, seed uint64, loss Loss) Config {
 // for Cₜ of rank r and a basis of b ≤ 2r + 17 columns. Once its buffers have
 // grown to the dimension and the rank, an Update allocates nothing (also
 // with DenseProjection). A CCFMOGD is not safe for concurrent use.
+//
+// Memory (MemoryBytes): C's basis, 8·ld bytes per coordinate of C (ld ≥ b,
+// the basis columns, at least 8), for n = 1 + the largest feature index +
+// 1 coordinates; a row costs O(nnz·b) whatever its width. With
+// DenseProjection, 8n² bytes more for the dense matrix.
 type CCFMOGD struct {
 	projectedCCFM
 	s CCFMOGDSettings
@@ -164,3 +169,24 @@ func (p *projectedCCFM) Dim() int { return p.c.n }
 
 // Rounds returns the number of rounds played so far.
 func (p *projectedCCFM) Rounds() int { return p.t }
+
+// MemoryBytes estimates the bytes p holds (see Sized): C's basis, n×ld
+// floats, and with DenseProjection the dense n×n matrix of the next update,
+// counted even before it is allocated.
+func (p *projectedCCFM) MemoryBytes() int64 {
+	b := structBytes + p.c.memoryBytes()
+	if p.dense {
+		n2 := 8 * int64(p.c.n) * int64(p.c.n)
+		b += max(0, n2-f64Bytes(p.c.dd))
+	}
+	return b
+}
+
+// MemoryNote says the dimension of C and its number of basis vectors (see
+// MemoryNoter).
+func (p *projectedCCFM) MemoryNote() string {
+	if p.dense {
+		return "a dense " + groupThousands(int64(p.c.n)) + "×" + groupThousands(int64(p.c.n)) + " matrix"
+	}
+	return groupThousands(int64(p.c.b)) + " basis vectors of dimension " + groupThousands(int64(p.c.n))
+}

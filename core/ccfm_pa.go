@@ -52,6 +52,8 @@ func CCFMPASettingsFor(c Config) CCFMPASettings {
 // The projection is the one CCFM-OGD uses, and like CCFM-OGD it allocates
 // nothing per Update once its buffers have grown. A CCFMPA is not safe for
 // concurrent use.
+//
+// Memory: as CCFMOGD's.
 type CCFMPA struct {
 	projectedCCFM
 	s CCFMPASettings

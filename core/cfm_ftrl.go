@@ -35,6 +35,12 @@ type CFMFTRLSettings struct {
 	// Seed seeds the small perturbation of Lanczos start vectors. Zero
 	// means 1.
 	Seed uint64
+	// MaxRowNonzeros is the most nonzeros a row may have for a Guarded
+	// learner to learn it (see RowLimited): each row stores its
+	// nnz·(nnz+1)/2 pairs in G, so one row of 5,000 would cost about 1 GB.
+	// Zero means DefaultMaxRowNonzeros; negative means no limit. The
+	// learner itself learns any row it is given.
+	MaxRowNonzeros int
 }
 
 // DefaultCFMEta is the default η of CFM-FTRL. The paper's rate 1/√t
@@ -51,6 +57,12 @@ type CFMFTRLSettings struct {
 const DefaultCFMEta = 1000
 
 func (s CFMFTRLSettings) withDefaults() CFMFTRLSettings {
+	switch {
+	case s.MaxRowNonzeros == 0:
+		s.MaxRowNonzeros = DefaultMaxRowNonzeros
+	case s.MaxRowNonzeros < 0:
+		s.MaxRowNonzeros = -1
+	}
 	if s.Delta == 0 {
 		s.Delta = 10
 	}
@@ -133,6 +145,12 @@ func CFMFTRLSettingsFor(c Config) CFMFTRLSettings {
 // as OCCFM's LMOTracked guard does. The lag is then measured at the
 // refreshes, not certified at every round. The iterate is always in the
 // ball. A CFMFTRL is not safe for concurrent use.
+//
+// Memory (MemoryBytes): about 80 bytes per stored pair of G (a row of nnz
+// features adds nnz(nnz−1)/2 pairs, so Guarded refuses rows over
+// MaxRowNonzeros) and 28 per pair changed since the last refresh (ΔG), 28
+// a feature for w and G's row map, and 8r bytes a feature of G for the r
+// eigenvectors held.
 type CFMFTRL struct {
 	ftrlLinear // w₀ and w (length d)
 	s          CFMFTRLSettings
@@ -584,3 +602,24 @@ func (m *CFMFTRL) Rank() int {
 func (m *CFMFTRL) Stats() (refreshes, matvecs, inexact int) {
 	return m.refreshes, m.matvecs, m.inexact
 }
+
+// MemoryBytes estimates the bytes m holds (see Sized and CFMFTRL's
+// memory): G's stored pairs and the changes ΔG since the last refresh
+// dominate.
+func (m *CFMFTRL) MemoryBytes() int64 {
+	return structBytes + m.ftrlLinear.memoryBytes() + i32Bytes(m.pos) + m.g.memoryBytes() +
+		int64(len(m.dG))*mapEntryBytes + sumF64Bytes(m.lam, m.u, m.mu, m.spareU, m.spareMu, m.zx, m.ab)
+}
+
+// MemoryNote says how many pairs G stores (see MemoryNoter).
+func (m *CFMFTRL) MemoryNote() string {
+	return countText(int64(m.g.nnz())) + " stored pairs of its gradient sum"
+}
+
+func (m *CFMFTRL) growsPerPair() bool { return true }
+
+// MaxRowNonzeros returns the per-row limit of Guarded (see RowLimited and
+// CFMFTRLSettings.MaxRowNonzeros): 0 for none.
+func (m *CFMFTRL) MaxRowNonzeros() int { return max(m.s.MaxRowNonzeros, 0) }
+
+var _ RowLimited = (*CFMFTRL)(nil)

@@ -177,6 +177,10 @@ func FMFTRLSettingsFor(c Config) FMFTRLSettings {
 // all taken at the parameters that made the prediction. Prediction and
 // update cost O(nnz(x)·k). New features start with w = 0 and v drawn from
 // N(0, σ²) (InitStd). An FMFTRL is not safe for concurrent use.
+//
+// Memory (MemoryBytes): 24(k+1) bytes a feature for w, V and their FTRL
+// accumulators (264 at the default k = 10; measured 326 with the slices'
+// slack at 1.9 million features), whatever the pairs that occur.
 type FMFTRL struct {
 	ftrlLinear // w₀ and w (length d); its prox also steps V
 	s          FMFTRLSettings
@@ -280,3 +284,13 @@ func (m *FMFTRL) Update(x Sparse, y float64) {
 
 // Dim returns the number of features seen.
 func (m *FMFTRL) Dim() int { return m.d }
+
+// MemoryBytes estimates the bytes m holds (see Sized): 24·(k+1) bytes a
+// feature for w, V and their FTRL accumulators (264 at the default k = 10),
+// plus the slack of the growing slices.
+func (m *FMFTRL) MemoryBytes() int64 {
+	return structBytes + m.ftrlLinear.memoryBytes() + sumF64Bytes(m.v, m.zv, m.nv, m.sum)
+}
+
+// MemoryNote says how many features m holds (see MemoryNoter).
+func (m *FMFTRL) MemoryNote() string { return countText(int64(m.d)) + " features" }

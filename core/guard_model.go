@@ -76,4 +76,13 @@ func (g *Guarded) stateCode(c *stateCodec) {
 		c.string(&e.Kind)
 		c.string(&e.Msg)
 	}
+	// The breakdown of Refused, at the end and only when not zero, so that
+	// files written before it existed load and save to the same bytes.
+	if !c.dec && r.TooWide == 0 && r.BadLabels == 0 || c.dec && (c.err != nil || len(c.buf) == 0) {
+		return
+	}
+	c.int(&r.TooWide)
+	c.int(&r.BadLabels)
+	c.check(r.TooWide >= 0 && r.BadLabels >= 0 && r.TooWide+r.BadLabels <= r.Refused && r.TooWide+r.BadLabels > 0,
+		"refused rows %d too wide and %d with a bad label of %d", r.TooWide, r.BadLabels, r.Refused)
 }

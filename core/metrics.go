@@ -39,6 +39,7 @@ type Metrics struct {
 	loss Loss
 
 	rows    int
+	left    int     // rows left out: a label not finite or beyond ±MaxMetricLabel
 	sumLoss float64 // Σ ℓ(ŷ, y)
 
 	// Regression.
@@ -55,6 +56,17 @@ type Metrics struct {
 
 	exactRows int // rows with an exact AUC; 0 means ExactAUCRows (tests set it lower)
 }
+
+// MaxMetricLabel bounds the labels Metrics records: Add leaves out a row
+// whose label is not finite or beyond ±1e9, and counts it (LeftOut), so
+// that one absurd label cannot turn every figure into +Inf or NaN (the
+// squared error of a label of 1e200 overflows). Such rows are not in Rows
+// nor in any average. It is the Guarded learners' default MaxLabel.
+const MaxMetricLabel = 1e9
+
+// LeftOut returns the number of rows Add left out for their label (see
+// MaxMetricLabel).
+func (m *Metrics) LeftOut() int { return m.left }
 
 // ExactAUCRows is how many rows a classification Metrics keeps to compute
 // the exact AUC; beyond it the AUC comes from a histogram (see Metrics).
@@ -82,8 +94,13 @@ func (m *Metrics) Loss() Loss { return m.loss }
 func (m *Metrics) Rows() int { return m.rows }
 
 // Add records one prediction ŷ for the label y, which must already be in the
-// task's form (see Task.Label). It costs O(1).
+// task's form (see Task.Label). It costs O(1). A row whose label is not
+// finite or beyond ±MaxMetricLabel is left out and counted (LeftOut).
 func (m *Metrics) Add(yhat, y float64) {
+	if !(math.Abs(y) <= MaxMetricLabel) {
+		m.left++
+		return
+	}
 	m.rows++
 	m.sumLoss += m.loss.Value(yhat, y)
 	if m.task != Classification {
@@ -247,6 +264,7 @@ const aucBinBits = 10
 // every NaN falls in one bin below all numbers, as cmp.Compare orders them.
 type aucHist struct {
 	blocks [1 << 12]*[1 << aucBinBits][2]int64 // [block][bin][positive?]
+	used   int                                 // blocks allocated
 	nan    [2]int64
 }
 
@@ -277,6 +295,7 @@ func (h *aucHist) add(yhat float64, pos bool) {
 	if blk == nil {
 		blk = new([1 << aucBinBits][2]int64)
 		h.blocks[k>>52] = blk
+		h.used++
 	}
 	blk[k>>(52-aucBinBits)&(1<<aucBinBits-1)][c]++
 }
@@ -305,4 +324,15 @@ func (h *aucHist) twiceWins() (twiceWins, twiceTies int64) {
 		}
 	}
 	return twiceWins, twiceTies
+}
+
+// MemoryBytes estimates the bytes m holds (see Sized): 16 bytes a row
+// (with the slack of the sorted and pending slices) while the AUC is exact,
+// then 32 KiB for the histogram's index and 16 KiB per binade of ŷ seen.
+func (m *Metrics) MemoryBytes() int64 {
+	b := int64(structBytes) + 16*int64(cap(m.sorted)+cap(m.pending))
+	if m.hist != nil {
+		b += 8*int64(len(m.hist.blocks)) + int64(m.hist.used)*(1<<aucBinBits)*16
+	}
+	return b
 }

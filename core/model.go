@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
+	"io/fs"
 	"math"
 	"math/bits"
 	"sort"
@@ -212,20 +213,125 @@ func appendSection(b []byte, name string, body []byte) []byte {
 
 // LoadModel reads a model file written by SaveModel (format version 1 to
 // ModelFormat) and returns the model, its learner ready to continue exactly
-// where the saved one stopped. It reads r to its end.
+// where the saved one stopped. It is LoadModelWith with the default
+// LoadSettings: files and learners of up to DefaultMemoryLimit.
+func LoadModel(r io.Reader) (Model, error) { return LoadModelWith(r, LoadSettings{}) }
+
+// LoadSettings configures LoadModelWith.
+type LoadSettings struct {
+	// MaxBytes bounds both the size the file declares and the memory of
+	// the learner it decodes to (its MemoryBytes, which counts what its
+	// next row will allocate, such as the dense d×d matrix of a
+	// DenseProjection). Zero means DefaultMemoryLimit (512 MiB); negative
+	// means no limit.
+	MaxBytes int64
+}
+
+// LoadModelWith reads a model file as LoadModel does, within s. It reads
+// the 20-byte header first (the signature, the version and the declared
+// size) and stops there when the input is not a model file, is from a
+// newer OCCFM, or declares a size over s.MaxBytes or over what the input
+// holds (when r has a Len method, as *bytes.Reader and *strings.Reader do,
+// or a Stat method, as *os.File does); then it reads exactly the declared
+// size, and one byte more to check that the file ends there. It never reads
+// an unbounded input to its end: given /dev/zero it returns after 10 bytes.
 //
 // A file that is not a model file, was written by a newer OCCFM, is
-// truncated, fails its checksum, names an unknown learner, or holds
-// inconsistent state is rejected with an error that says which (see
-// ErrNotModel, ErrModelVersion, ErrModelCorrupt); the learner is decoded
-// into a new value that is returned only on success, so nothing the caller
-// holds is changed. It does not panic on any input.
-func LoadModel(r io.Reader) (Model, error) {
-	data, err := io.ReadAll(r)
-	if err != nil {
+// truncated, fails its checksum, names an unknown learner, holds
+// inconsistent state, or would take more memory than s allows is rejected
+// with an error that says which (see ErrNotModel, ErrModelVersion,
+// ErrModelCorrupt, ErrMemoryBudget); every dimension read is checked
+// against the budget before anything is allocated for it. The learner is
+// decoded into a new value that is returned only on success, so nothing the
+// caller holds is changed. It does not panic on any input.
+func LoadModelWith(r io.Reader, s LoadSettings) (Model, error) {
+	limit := MemoryBudget{Limit: s.MaxBytes}.Max()
+	var head [modelHeaderLen]byte
+	n, err := io.ReadFull(r, head[:])
+	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
 		return Model{}, fmt.Errorf("core: reading the model: %w", err)
 	}
-	return parseModel(data)
+	size, err := checkHeader(head[:n])
+	if err != nil {
+		return Model{}, err
+	}
+	if size > uint64(limit) {
+		return Model{}, fmt.Errorf("core: the model file declares %s, %w of %s",
+			FormatBytes(int64(min(size, math.MaxInt64))), ErrMemoryBudget, FormatBytes(limit))
+	}
+	if left, ok := inputLen(r); ok && uint64(left) < size-uint64(modelHeaderLen) {
+		return Model{}, corrupt("truncated: %d of %d bytes", int64(modelHeaderLen)+left, size)
+	}
+	// Read into a buffer that grows with the bytes actually read, so that a
+	// short input declaring a large size does not allocate it.
+	var buf bytes.Buffer
+	buf.Grow(int(min(size, 1<<20)))
+	buf.Write(head[:])
+	if _, err := io.CopyN(&buf, r, int64(size)-int64(modelHeaderLen)); err != nil {
+		if err == io.EOF {
+			return Model{}, corrupt("truncated: %d of %d bytes", buf.Len(), size)
+		}
+		return Model{}, fmt.Errorf("core: reading the model: %w", err)
+	}
+	if left, ok := inputLen(r); ok && left > 0 {
+		return Model{}, corrupt("%d bytes after the end of the model", left)
+	}
+	var one [1]byte
+	if k, _ := io.ReadFull(r, one[:]); k > 0 {
+		return Model{}, corrupt("data after the end of the model")
+	}
+	return parseModelWithin(buf.Bytes(), limit)
+}
+
+// inputLen returns the bytes left in r when r can tell: a Len method
+// (*bytes.Reader, *bytes.Buffer, *strings.Reader) or, for a file, its size
+// minus its offset.
+func inputLen(r io.Reader) (int64, bool) {
+	switch v := r.(type) {
+	case interface{ Len() int }:
+		return int64(v.Len()), true
+	case interface {
+		Stat() (fs.FileInfo, error)
+		io.Seeker
+	}:
+		fi, err := v.Stat()
+		if err != nil || !fi.Mode().IsRegular() {
+			return 0, false
+		}
+		off, err := v.Seek(0, io.SeekCurrent)
+		if err != nil {
+			return 0, false
+		}
+		return max(fi.Size()-off, 0), true
+	}
+	return 0, false
+}
+
+// checkHeader checks the first bytes of a model file (up to
+// modelHeaderLen) and returns the size it declares.
+func checkHeader(data []byte) (uint64, error) {
+	if len(data) < len(modelMagic) || string(data[:len(modelMagic)]) != modelMagic {
+		if len(data) < len(modelMagic) && strings.HasPrefix(modelMagic, string(data)) && len(data) > 0 {
+			return 0, corrupt("truncated: %d bytes, not even the file header", len(data))
+		}
+		return 0, fmt.Errorf("core: %w (it does not start with the OCCFM model signature)", ErrNotModel)
+	}
+	if len(data) < modelHeaderLen {
+		return 0, corrupt("truncated: %d bytes, not even the file header", len(data))
+	}
+	version := binary.LittleEndian.Uint16(data[len(modelMagic):])
+	if version == 0 {
+		return 0, corrupt("format version 0")
+	}
+	if version > ModelFormat {
+		return 0, fmt.Errorf("core: %w: written by a newer OCCFM (model format %d, this build reads up to %d)",
+			ErrModelVersion, version, ModelFormat)
+	}
+	size := binary.LittleEndian.Uint64(data[len(modelMagic)+2:])
+	if size < uint64(modelHeaderLen+modelCRCLen) {
+		return 0, corrupt("the header gives an impossible size of %d bytes", size)
+	}
+	return size, nil
 }
 
 func corrupt(format string, args ...any) error {
@@ -233,28 +339,16 @@ func corrupt(format string, args ...any) error {
 }
 
 // parseModel is LoadModel on the bytes of a file.
-func parseModel(data []byte) (Model, error) {
-	if len(data) < len(modelMagic) || string(data[:len(modelMagic)]) != modelMagic {
-		if len(data) < len(modelMagic) && strings.HasPrefix(modelMagic, string(data)) && len(data) > 0 {
-			return Model{}, corrupt("truncated: %d bytes, not even the file header", len(data))
-		}
-		return Model{}, fmt.Errorf("core: %w (it does not start with the OCCFM model signature)", ErrNotModel)
+func parseModel(data []byte) (Model, error) { return parseModelWithin(data, DefaultMemoryLimit) }
+
+// parseModelWithin is LoadModelWith on the bytes of a file, with the memory
+// limit in bytes.
+func parseModelWithin(data []byte, limit int64) (Model, error) {
+	size, err := checkHeader(data[:min(len(data), modelHeaderLen)])
+	if err != nil {
+		return Model{}, err
 	}
-	if len(data) < modelHeaderLen {
-		return Model{}, corrupt("truncated: %d bytes, not even the file header", len(data))
-	}
-	version := binary.LittleEndian.Uint16(data[len(modelMagic):])
-	if version == 0 {
-		return Model{}, corrupt("format version 0")
-	}
-	if version > ModelFormat {
-		return Model{}, fmt.Errorf("core: %w: written by a newer OCCFM (model format %d, this build reads up to %d)",
-			ErrModelVersion, version, ModelFormat)
-	}
-	size := binary.LittleEndian.Uint64(data[len(modelMagic)+2:])
 	switch {
-	case size < uint64(modelHeaderLen+modelCRCLen):
-		return Model{}, corrupt("the header gives an impossible size of %d bytes", size)
 	case uint64(len(data)) < size:
 		return Model{}, corrupt("truncated: %d of %d bytes", len(data), size)
 	case uint64(len(data)) > size:
@@ -335,10 +429,17 @@ func parseModel(data []byte) (Model, error) {
 		return Model{}, corrupt(`no "learner" section`)
 	}
 	l := mk()
-	c = &stateCodec{dec: true, buf: st}
+	c = &stateCodec{dec: true, buf: st, limit: limit}
 	l.stateCode(c)
+	if c.over != nil {
+		return Model{}, c.over
+	}
 	if err := c.finish("learner"); err != nil {
 		return Model{}, err
+	}
+	if b := l.(Sized).MemoryBytes(); b > limit {
+		return Model{}, fmt.Errorf("core: the model's %s would hold %s, %w of %s",
+			m.Name, FormatBytes(b), ErrMemoryBudget, FormatBytes(limit))
 	}
 	m.Learner = l
 
@@ -373,6 +474,45 @@ type stateCodec struct {
 	dec bool
 	buf []byte
 	err error
+	// limit, when decoding, bounds in bytes what a dimension read may make
+	// the decoder allocate (see alloc); 0 means DefaultMemoryLimit. over is
+	// the error of the first dimension over it.
+	limit int64
+	over  error
+}
+
+// bytesOf returns the product of its factors, saturated at MaxInt64 (and 0
+// for a negative factor).
+func bytesOf(factors ...int) int64 {
+	f := 1.0
+	for _, x := range factors {
+		f *= float64(max(x, 0))
+	}
+	if f >= math.MaxInt64 {
+		return math.MaxInt64
+	}
+	return int64(f)
+}
+
+// alloc checks, when decoding, that allocating about n bytes for what
+// stays within the limit, before the decoder allocates them: a crafted
+// file must not make LoadModel allocate beyond its budget. It reports
+// whether decoding goes on.
+func (c *stateCodec) alloc(n int64, what string) bool {
+	if !c.dec || c.err != nil {
+		return c.err == nil
+	}
+	limit := c.limit
+	if limit == 0 {
+		limit = DefaultMemoryLimit
+	}
+	if n > limit {
+		c.fail("%s would take %s", what, FormatBytes(max(n, 0)))
+		c.over = fmt.Errorf("core: the model's %s would take %s, %w of %s",
+			what, FormatBytes(max(n, 0)), ErrMemoryBudget, FormatBytes(limit))
+		return false
+	}
+	return true
 }
 
 // fail records a decoding error (the first one wins).

@@ -76,6 +76,9 @@ func TestModelFiles(t *testing.T) {
 	}
 }
 
+// fuzzModelBudget is the memory budget of FuzzLoadModel's loads.
+const fuzzModelBudget = 16 << 20
+
 // FuzzLoadModel checks that LoadModel never panics and returns only its
 // documented errors, and that a model it accepts saves to the same bytes
 // (the encoding is canonical) and, when its checksum was genuine, can be
@@ -98,10 +101,17 @@ func FuzzLoadModel(f *testing.F) {
 	f.Add([]byte("1\t2\t3\t4\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		for i, b := range [][]byte{data, reseal(data)} {
-			m, err := LoadModel(bytes.NewReader(b))
+			// Within a budget of 16 MiB, loading allocates at most a few
+			// times that whatever the input (an allocation bomb fails).
+			var m Model
+			var err error
+			checkAllocBound(t, 64<<20+64*uint64(len(b)), func() {
+				m, err = LoadModelWith(bytes.NewReader(b), LoadSettings{MaxBytes: fuzzModelBudget})
+			})
 			if err != nil {
 				if !strings.HasPrefix(err.Error(), "core: ") ||
-					!errors.Is(err, ErrNotModel) && !errors.Is(err, ErrModelVersion) && !errors.Is(err, ErrModelCorrupt) {
+					!errors.Is(err, ErrNotModel) && !errors.Is(err, ErrModelVersion) && !errors.Is(err, ErrModelCorrupt) &&
+						!errors.Is(err, ErrMemoryBudget) {
 					t.Fatalf("error %q", err)
 				}
 				continue

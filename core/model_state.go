@@ -1,6 +1,7 @@
 package core
 
 import (
+	"fmt"
 	"math/rand/v2"
 )
 
@@ -34,6 +35,9 @@ const maxSubspace = 1 << 12
 
 func (o *OCCFM) stateCode(c *stateCodec) {
 	s := o.s
+	if c.dec {
+		s.MaxRowNonzeros = DefaultMaxRowNonzeros // coded at the end, when not the default
+	}
 	c.float(&s.Delta)
 	c.float(&s.Eta)
 	codeEnum(c, &s.Gamma, 3, "γ schedule")
@@ -47,6 +51,7 @@ func (o *OCCFM) stateCode(c *stateCodec) {
 	c.float(&s.RefreshTol)
 	c.uint64(&s.Seed)
 	c.check(s.Subspace >= 0 && s.Subspace <= maxSubspace, "subspace size %d", s.Subspace)
+	c.alloc(bytesOf(6*8, s.Subspace, s.Subspace), fmt.Sprintf("subspace of size %d", s.Subspace))
 	if !rebuild(c, o, s, NewOCCFM, func(x *OCCFM) OCCFMSettings { return x.s }) {
 		return
 	}
@@ -60,6 +65,9 @@ func (o *OCCFM) stateCode(c *stateCodec) {
 		c.check(n >= 1 && n-1 <= len(o.feat), "dimension %d with %d features", n, len(o.feat))
 		c.check(o.dim == 0 && len(o.feat) == 0 || o.dim == len(o.feat)+1, "dimension %d with %d features", o.dim, len(o.feat))
 		checkNumbering(c, o.feat, 1, n, "feature")
+		// grow allocates C's rows (8 floats a row before any basis
+		// column), the noise vector, and the certificate's n×k rows.
+		c.alloc(bytesOf(n, 8*(8+1+2*o.k)), fmt.Sprintf("dimension %d", n))
 		if c.err != nil {
 			return
 		}
@@ -89,6 +97,7 @@ func (o *OCCFM) stateCode(c *stateCodec) {
 	}
 	c.int(&o.refreshes)
 	c.int(&o.matvecs)
+	c.maxRowNonzeros(&o.s.MaxRowNonzeros)
 }
 
 // checkNumbering checks that the nonzero (first ≥ 1) or non-negative
@@ -132,8 +141,9 @@ func (c *stateCodec) lowRank(l *lowRankSym, n int) {
 	if c.err != nil {
 		return
 	}
-	u := make([]float64, 0, n*b)
+	var u []float64 // decoding: c.floats allocates what the file holds
 	if !c.dec {
+		u = make([]float64, 0, n*b)
 		for i := 0; i < n; i++ {
 			u = append(u, l.urow(i)...)
 		}
@@ -141,7 +151,7 @@ func (c *stateCodec) lowRank(l *lowRankSym, n int) {
 	c.floats(&u)
 	c.floats(&l.m)
 	c.check(len(u) == n*b && len(l.m) == b*b, "C's factors of the wrong size")
-	if !c.dec || c.err != nil {
+	if !c.dec || !c.alloc(bytesOf(8, n, ld), fmt.Sprintf("basis of %d×%d", n, ld)) {
 		return
 	}
 	l.u = make([]float64, n*ld)
@@ -165,7 +175,7 @@ func (c *stateCodec) accum(g *symAccum, n int) {
 	m := len(g.val)
 	c.check(len(g.row) == m && len(g.col) == m && g.built >= 0 && g.built <= m, "accumulator of inconsistent sizes")
 	c.check(g.n >= 0 && g.n <= n, "accumulator of dimension %d in %d", g.n, n)
-	if c.err != nil {
+	if !c.alloc(bytesOf(m, 80), fmt.Sprintf("gradient sum of %d pairs", m)) {
 		return
 	}
 	g.index = make(map[uint64]int32, m)
@@ -230,8 +240,9 @@ func (c *stateCodec) eigSym(e *eigSym) {
 	if c.err != nil {
 		return
 	}
-	basis := make([]float64, 0, n*b)
+	var basis []float64 // decoding: c.floats allocates what the file holds
 	if !c.dec {
+		basis = make([]float64, 0, n*b)
 		for i := 0; i < n; i++ {
 			basis = append(basis, e.brow(i)...)
 		}
@@ -240,7 +251,7 @@ func (c *stateCodec) eigSym(e *eigSym) {
 	c.floats(&e.rotT)
 	c.floats(&e.lam)
 	c.check(len(basis) == n*b && len(e.lam) == r && len(e.rotT) >= r*b, "C's factors of the wrong size")
-	if !c.dec || c.err != nil {
+	if !c.dec || !c.alloc(bytesOf(8, n, ld), fmt.Sprintf("basis of %d×%d", n, ld)) {
 		return
 	}
 	e.n = n
@@ -313,6 +324,9 @@ func (c *stateCodec) projected(p *projectedCCFM) {
 
 func (o *CCFMFTRL) stateCode(c *stateCodec) {
 	s := o.s
+	if c.dec {
+		s.MaxRowNonzeros = DefaultMaxRowNonzeros // coded at the end, when not the default
+	}
 	c.float(&s.Delta)
 	c.float(&s.Eta)
 	codeEnum(c, &s.Loss, 2, "loss")
@@ -355,6 +369,7 @@ func (o *CCFMFTRL) stateCode(c *stateCodec) {
 	c.pcg(o.src)
 	c.int(&o.refreshes)
 	c.int(&o.matvecs)
+	c.maxRowNonzeros(&o.s.MaxRowNonzeros)
 }
 
 func (m *FMFTRL) stateCode(c *stateCodec) {
@@ -392,6 +407,9 @@ func (m *FMFTRL) stateCode(c *stateCodec) {
 
 func (m *CFMFTRL) stateCode(c *stateCodec) {
 	s := m.s
+	if c.dec {
+		s.MaxRowNonzeros = DefaultMaxRowNonzeros // coded at the end, when not the default
+	}
 	c.float(&s.Delta)
 	c.float(&s.Eta)
 	c.float(&s.Alpha)
@@ -463,6 +481,7 @@ func (m *CFMFTRL) stateCode(c *stateCodec) {
 	c.int(&m.refreshes)
 	c.int(&m.matvecs)
 	c.int(&m.inexact)
+	c.maxRowNonzeros(&m.s.MaxRowNonzeros)
 }
 
 func sortUint64(a []uint64) {
@@ -510,4 +529,22 @@ func (m *Linear) stateCode(c *stateCodec) {
 	c.int(&d)
 	c.check(d >= 0, "%d features", d)
 	c.ftrlLinear(&m.ftrlLinear, d)
+}
+
+// maxRowNonzeros codes a learner's MaxRowNonzeros setting at the end of its
+// section, and only when it is not DefaultMaxRowNonzeros: files written
+// before the setting existed load with the default and save to the same
+// bytes.
+func (c *stateCodec) maxRowNonzeros(p *int) {
+	if !c.dec {
+		if *p != DefaultMaxRowNonzeros {
+			c.int(p)
+		}
+		return
+	}
+	if c.err != nil || len(c.buf) == 0 {
+		return
+	}
+	c.int(p)
+	c.check(*p == -1 || *p > 0 && *p != DefaultMaxRowNonzeros, "row nonzero limit %d", *p)
 }

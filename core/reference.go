@@ -28,6 +28,8 @@ func MeanSettingsFor(c Config) MeanSettings { return MeanSettings{Task: c.Task} 
 // so its sign is the majority class so far (its error rate is the
 // majority baseline's) and σ(ŷ) is a calibrated probability (its logistic
 // loss is the entropy baseline's).
+//
+// Memory: a few words, whatever the stream.
 type Mean struct {
 	s        MeanSettings
 	n        int
@@ -131,6 +133,8 @@ func BiasSettingsFor(c Config) BiasSettings {
 // filtering (Koren 2008). A constant step (the textbook SGD) fits the same
 // model worse in one pass, since its biases keep a window of about 1/(2η)
 // ratings. A Bias is not safe for concurrent use.
+//
+// Memory (MemoryBytes): 16 bytes a feature.
 type Bias struct {
 	s BiasSettings
 	t int
@@ -224,6 +228,8 @@ func LinearSettingsFor(c Config) LinearSettings {
 // Logistic loss. Coordinate i receives the gradient ℓ'(ŷ, y)·xᵢ, w₀ the
 // gradient ℓ'(ŷ, y). It is FM-FTRL without V. A Linear is not safe for
 // concurrent use.
+//
+// Memory (MemoryBytes): 24 bytes a feature (w and its FTRL accumulators).
 type Linear struct {
 	ftrlLinear
 	s LinearSettings
@@ -261,3 +267,20 @@ func (m *Linear) Update(x Sparse, y float64) {
 		m.learn(x, g)
 	}
 }
+
+// MemoryBytes returns the size of m, which does not grow (see Sized).
+func (m *Mean) MemoryBytes() int64 { return structBytes }
+
+// MemoryBytes estimates the bytes m holds (see Sized): 16 bytes a feature,
+// plus the slack of the growing slices.
+func (m *Bias) MemoryBytes() int64 { return structBytes + sumF64Bytes(m.w, m.n) }
+
+// MemoryNote says how many features m holds (see MemoryNoter).
+func (m *Bias) MemoryNote() string { return countText(int64(len(m.w))) + " features" }
+
+// MemoryBytes estimates the bytes m holds (see Sized): 24 bytes a feature
+// (w and its FTRL accumulators), plus the slack of the growing slices.
+func (m *Linear) MemoryBytes() int64 { return structBytes + m.ftrlLinear.memoryBytes() }
+
+// MemoryNote says how many features m holds (see MemoryNoter).
+func (m *Linear) MemoryNote() string { return countText(int64(len(m.w))) + " features" }

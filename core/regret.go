@@ -695,3 +695,23 @@ func Slope(points []RegretPoint, i, n int) float64 {
 	}
 	return sxy / sxx
 }
+
+// MemoryBytes estimates the bytes c holds (see Sized): 12 bytes a stored
+// nonzero plus 20 a row (the rows it keeps, bounded by
+// RegretSettings.MaxRows), and its iterate C.
+func (c *Comparator) MemoryBytes() int64 {
+	return structBytes + i32Bytes(c.off) + i32Bytes(c.ind) + sumF64Bytes(c.val, c.y, c.yhat, c.q) + c.c.memoryBytes()
+}
+
+// MemoryNote says how many rows c keeps (see MemoryNoter).
+func (c *Comparator) MemoryNote() string {
+	return countText(int64(len(c.y))) + " rows kept for the comparator"
+}
+
+// MemoryBytes estimates the bytes r holds (see Sized): its comparator,
+// the rows queued for it (about 64 bytes plus 16 a nonzero each, counted
+// at 2 nonzeros) and its checkpoints.
+func (r *Regret) MemoryBytes() int64 {
+	return structBytes + r.comp.MemoryBytes() + 96*int64(cap(r.queue)) +
+		int64(cap(r.points)+cap(r.pending))*(200+24*int64(r.learners))
+}

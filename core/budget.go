@@ -1,0 +1,270 @@
+package core
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// Sized is implemented by values that can estimate the memory they hold
+// (an optional ability, found by type assertion): every registered learner,
+// *Guarded, *Metrics and *Comparator.
+type Sized interface {
+	// MemoryBytes returns an estimate of the bytes the value holds: the
+	// capacities of its slices times their element sizes, plus its map
+	// entries times an estimated cost per entry, plus the buffers its next
+	// update is certain to allocate (a dense d×d matrix, say). It costs
+	// O(1) or O(number of fields), cheap enough to call on every row, and
+	// does not change the value.
+	MemoryBytes() int64
+}
+
+// MemoryNoter is implemented by Sized values that can say in a few words
+// what most of their memory is (an optional ability): "2.1 million stored
+// pairs of its gradient sum", "70,000 features". MemoryBudget's errors quote
+// it.
+type MemoryNoter interface {
+	// MemoryNote returns a short noun phrase; it does not change the value.
+	MemoryNote() string
+}
+
+// pairGrower is implemented by learners whose memory grows with the pairs
+// of features that occur together in a row (their gradient sum stores
+// x̂x̂ᵀ's pairs), so that MemoryBudget can suggest a learner that grows per
+// feature instead.
+type pairGrower interface{ growsPerPair() bool }
+
+// DefaultMemoryLimit is the limit of a MemoryBudget whose Limit is zero:
+// 512 MiB, below what a browser tab gives a wasm module and far below a
+// laptop's memory.
+const DefaultMemoryLimit = 512 << 20
+
+// MemoryBudget bounds the memory of a run. The CLI (-max-memory) and the
+// page check the parts of a run (the learner, usually a *Guarded, and the
+// *Metrics, and the *Comparator when regret is tracked) every row or every
+// few rows:
+//
+//	budget := core.MemoryBudget{Limit: limit} // 0: DefaultMemoryLimit
+//	for … {
+//	    core.Play(g, ex, m)
+//	    if err := budget.Check(core.MemoryPart{Name: g.Name(), Value: g},
+//	        core.MemoryPart{Name: "metrics", Value: m}); err != nil {
+//	        return err // stop the run; err.Error() is the message to show
+//	    }
+//	}
+//
+// Check costs O(number of parts), a few nanoseconds each: every learner's
+// MemoryBytes is O(1) in its data. The estimate counts what the learners
+// hold, not the garbage the Go runtime has yet to collect (up to about
+// twice as much with the default GOGC), nor the reader's buffers.
+type MemoryBudget struct {
+	// Limit is the budget in bytes. Zero means DefaultMemoryLimit; negative
+	// means no limit.
+	Limit int64
+}
+
+// Max returns the effective limit in bytes (math.MaxInt64 for no limit).
+func (b MemoryBudget) Max() int64 {
+	switch {
+	case b.Limit == 0:
+		return DefaultMemoryLimit
+	case b.Limit < 0:
+		return math.MaxInt64
+	}
+	return b.Limit
+}
+
+// MemoryPart is one part of a run for MemoryBudget.Check: a name for the
+// message ("occfm", "metrics") and the value.
+type MemoryPart struct {
+	Name  string
+	Value Sized
+}
+
+// BudgetError is the error of MemoryBudget.Check: the run holds Total bytes,
+// over Limit; Largest is the part that holds the most.
+type BudgetError struct {
+	Total, Limit int64
+	// Largest is the name of the largest part, LargestBytes its estimate
+	// and Note what most of it is (its MemoryNote, or "").
+	Largest      string
+	LargestBytes int64
+	Note         string
+	// PerPair is set when the largest part grows per pair of features (the
+	// second-order learners but FM-FTRL): the message then suggests the
+	// learners that grow per feature.
+	PerPair bool
+}
+
+// ErrMemoryBudget is matched by every *BudgetError (errors.Is).
+var ErrMemoryBudget = errors.New("over the memory budget")
+
+// Is makes errors.Is(err, ErrMemoryBudget) true.
+func (e *BudgetError) Is(target error) bool { return target == ErrMemoryBudget }
+
+// Error is a sentence that says what holds the memory and what to do, e.g.
+// "core: the run holds 530 MiB (occfm 498 MiB: 21.3 million stored pairs
+// of its gradient sum), over the memory budget of 512 MiB; raise the budget
+// or use fewer features (linear and fm-ftrl grow per feature, not per
+// pair)".
+func (e *BudgetError) Error() string {
+	var sb strings.Builder
+	sb.WriteString("core: the run holds ")
+	sb.WriteString(FormatBytes(e.Total))
+	if e.Largest != "" {
+		sb.WriteString(" (" + e.Largest + " " + FormatBytes(e.LargestBytes))
+		if e.Note != "" {
+			sb.WriteString(": " + e.Note)
+		}
+		sb.WriteString(")")
+	}
+	sb.WriteString(", over the memory budget of " + FormatBytes(e.Limit) + "; raise the budget or use fewer features")
+	if e.PerPair {
+		sb.WriteString(" (linear and fm-ftrl grow per feature, not per pair)")
+	}
+	return sb.String()
+}
+
+// Check returns a *BudgetError when the parts together hold more than the
+// budget (nil parts are skipped), nil otherwise. It does not change the
+// parts.
+func (b MemoryBudget) Check(parts ...MemoryPart) error {
+	var total, big int64
+	largest := -1
+	for i, p := range parts {
+		if p.Value == nil {
+			continue
+		}
+		n := p.Value.MemoryBytes()
+		total += n
+		if largest < 0 || n > big {
+			largest, big = i, n
+		}
+	}
+	limit := b.Max()
+	if total <= limit {
+		return nil
+	}
+	e := &BudgetError{Total: total, Limit: limit}
+	if largest >= 0 {
+		p := parts[largest]
+		e.Largest, e.LargestBytes = p.Name, big
+		if n, ok := p.Value.(MemoryNoter); ok {
+			e.Note = n.MemoryNote()
+		}
+		if g, ok := p.Value.(pairGrower); ok {
+			e.PerPair = g.growsPerPair()
+		}
+	}
+	return e
+}
+
+// FormatBytes formats a size in binary units with three significant
+// digits at most: "512 MiB", "1.25 GiB", "1.5 KiB", "980 B".
+func FormatBytes(n int64) string {
+	if n < 1024 && n > -1024 {
+		return strconv.FormatInt(n, 10) + " B"
+	}
+	v := float64(n)
+	for _, u := range []string{"KiB", "MiB", "GiB", "TiB", "PiB"} {
+		v /= 1024
+		if math.Abs(v) < 1024 || u == "PiB" {
+			f := strconv.FormatFloat(v, 'f', max(0, 2-int(math.Floor(math.Log10(math.Abs(v))))), 64)
+			if strings.Contains(f, ".") {
+				f = strings.TrimRight(strings.TrimRight(f, "0"), ".")
+			}
+			return f + " " + u
+		}
+	}
+	panic("unreachable")
+}
+
+// ParseSize parses a memory size for the CLI's -max-memory: a non-negative
+// number of bytes, an integer or a decimal fraction, with an optional unit
+// K, M, G or T (case-insensitive, optionally followed by "B" or "iB"), or
+// "B" alone. Units are binary whatever the spelling, as in Java's -Xmx and
+// Docker's --memory: 1K = 1KB = 1KiB = 1024 bytes, 512M = 512 MiB, 2G =
+// 2 GiB; "800000000" is 800,000,000 bytes. It returns an error for anything
+// else, and for sizes of 2⁶³ bytes or more.
+func ParseSize(s string) (int64, error) {
+	t := strings.TrimSpace(s)
+	num := t
+	unit := ""
+	if i := strings.IndexFunc(t, func(r rune) bool { return (r < '0' || r > '9') && r != '.' }); i >= 0 {
+		num, unit = strings.TrimSpace(t[:i]), strings.ToLower(strings.TrimSpace(t[i:]))
+	}
+	shift := -1
+	switch unit {
+	case "", "b":
+		shift = 0
+	default:
+		if p := strings.IndexByte("kmgt", unit[0]); p >= 0 {
+			switch unit[1:] {
+			case "", "b", "ib":
+				shift = 10 * (p + 1)
+			}
+		}
+	}
+	v, err := strconv.ParseFloat(num, 64)
+	if shift < 0 || err != nil || num == "" || strings.ContainsAny(num, "eEinfxp+-_") {
+		return 0, fmt.Errorf("core: memory size %q: want a number of bytes with an optional unit K, M, G or T (1K = 1024), such as 512M or 2G", s)
+	}
+	v = math.Ldexp(v, shift)
+	if !(v < math.MaxInt64) {
+		return 0, fmt.Errorf("core: memory size %q is too large", s)
+	}
+	return int64(v), nil
+}
+
+// Estimated costs of memory, in bytes, for MemoryBytes.
+const (
+	// mapEntryBytes is the cost of one entry of a map with 8-byte keys and
+	// values of at most 8 bytes (Go's swiss tables: 16-byte slots plus a
+	// control byte, at a load between 7/16 and 7/8): measured 20 to 37.
+	mapEntryBytes = 28
+	// structBytes is a rough size of a learner's own fields.
+	structBytes = 512
+)
+
+func f64Bytes(s []float64) int64 { return 8 * int64(cap(s)) }
+func i32Bytes(s []int32) int64   { return 4 * int64(cap(s)) }
+func intBytes(s []int) int64     { return 8 * int64(cap(s)) }
+
+// sumF64Bytes adds f64Bytes over slices.
+func sumF64Bytes(ss ...[]float64) int64 {
+	var n int64
+	for _, s := range ss {
+		n += f64Bytes(s)
+	}
+	return n
+}
+
+// countText formats a count for a note: "950", "12,500", "2.1 million".
+func countText(n int64) string {
+	if n >= 1e6 {
+		return strconv.FormatFloat(float64(n)/1e6, 'f', 1, 64) + " million"
+	}
+	return groupThousands(n)
+}
+
+// groupThousands formats n with commas: 12,500.
+func groupThousands(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	neg := strings.HasPrefix(s, "-")
+	if neg {
+		s = s[1:]
+	}
+	var b strings.Builder
+	for i, r := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(r)
+	}
+	if neg {
+		return "-" + b.String()
+	}
+	return b.String()
+}
