@@ -110,7 +110,7 @@ func TestRunHugeValues(t *testing.T) {
 	for _, spec := range core.Learners() {
 		out, _ := runOK(t, "run", "-data", path, "-learner", spec.Name, "-quiet")
 		for _, want := range []string{"2 rows not learned (a feature beyond ±1e9)",
-			"row 5: refused: feature 1 = 1e+50 is beyond ±1e+09: row predicted, not learned"} {
+			"row 5: refused: a feature value 1e+50 is beyond ±1e+09: row predicted, not learned"} {
 			if !strings.Contains(out, want) {
 				t.Errorf("%s: the report lacks %q:\n%s", spec.Name, want, out)
 			}
