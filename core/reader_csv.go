@@ -238,6 +238,7 @@ func (s *Stream) setupCSV(data []int, roles map[string]Role, recognising bool) e
 		case RoleNumeric:
 			col.feature = len(s.names)
 			s.names = append(s.names, col.name)
+			s.dictBytes += nameEntryBytes + int64(len(col.name))
 			col.scale = 1
 			if stats[j].maxAbs > 0 {
 				col.scale = stats[j].maxAbs

@@ -73,9 +73,23 @@ type Stream struct {
 	next    int
 	arena   []byte
 
-	// Feature space.
-	dim   int      // LibSVM: largest index seen
-	names []string // MovieLens and CSV: name of each feature
+	// Feature space. LibSVM feature i is the index libRaw[i] as written
+	// (libIndex maps it back), numbered in order of first appearance;
+	// libIdentity is the numbering of a Vocabulary saved before that, where
+	// index k is feature k−1 and dim is the largest index seen.
+	libIndex    map[int32]int32
+	libRaw      []int32
+	libIdentity bool
+	dim         int
+	names       []string // MovieLens and CSV: name of each feature
+	// dictBytes estimates the memory of libIndex, libRaw, names and the
+	// dictionaries, kept up to date as they grow (see MemoryBytes).
+	dictBytes int64
+	// bufBytes is the memory of the readers' fixed buffers (bufio, gzip,
+	// transcoding).
+	bufBytes int64
+
+	warnings []string
 
 	ml  mlLayout
 	csv csvLayout
@@ -89,6 +103,9 @@ type pendingLine struct {
 	tooLong    bool
 	skip       bool
 }
+
+// pendingLineBytes is the size of a pendingLine.
+const pendingLineBytes = 4 * 8
 
 // NewStream returns a Stream reading r, described by s.
 //
@@ -320,28 +337,79 @@ func (s *Stream) Format() Format { return s.format }
 // user-item-rating (tab)", "libsvm" or "csv (,)".
 func (s *Stream) Layout() string { return s.layout }
 
-// Dim returns the number of features allocated so far. Every index Next has
+// Dim returns the number of features allocated so far: the number of
+// distinct features seen (for LibSVM, of distinct indices with a nonzero
+// value; for a LibSVM stream continuing a Vocabulary saved before OCCFM
+// renumbered LibSVM features, the largest index seen). Every index Next has
 // returned is below it. It only grows.
 func (s *Stream) Dim() int {
 	if s.format == FormatLibSVM {
-		return s.dim
+		if s.libIdentity {
+			return s.dim
+		}
+		return len(s.libRaw)
 	}
 	return len(s.names)
 }
 
 // FeatureName returns the name of feature i: for LibSVM the 1-based index as
-// written ("7" for i = 6); for MovieLens "user=ID" or "item=ID"; for CSV the
-// column name of a numeric feature ("age") or "column=value" for a
-// categorical one ("city=Paris"). It panics unless 0 ≤ i < Dim().
+// written ("7"), whatever number the feature got; for MovieLens "user=ID" or
+// "item=ID"; for CSV the column name of a numeric feature ("age") or
+// "column=value" for a categorical one ("city=Paris"). It panics unless
+// 0 ≤ i < Dim().
 func (s *Stream) FeatureName(i int) string {
 	if i < 0 || i >= s.Dim() {
 		panic(fmt.Sprintf("core: feature %d out of range [0, %d)", i, s.Dim()))
 	}
 	if s.format == FormatLibSVM {
-		return itoa(i + 1)
+		if s.libIdentity {
+			return itoa(i + 1)
+		}
+		return itoa(int(s.libRaw[i]))
 	}
 	return s.names[i]
 }
+
+// Bytes per entry in the estimates of MemoryBytes: a map entry costs its
+// key and value plus about as much again in buckets, control bytes and
+// growth slack; a name costs a string header, its bytes, and a map entry
+// (string key and int value) in its dictionary.
+const (
+	libsvmEntryBytes = 2*(4+4) + 4 // libIndex entry and libRaw element
+	nameEntryBytes   = 16 + 2*(16+8)
+)
+
+// MemoryBytes estimates the memory the Stream holds, in bytes: its
+// dictionaries and feature names (which grow with the number of distinct
+// features, not with the rows), the lines read ahead (until Next has
+// replayed them), the line buffers and the decompressor's and transcoders'
+// buffers. It is an estimate, kept up to date as the dictionaries grow, so
+// it costs O(1): a caller can check it after every row, to warn before a
+// file with millions of distinct values exhausts the memory of a browser
+// tab. It does not count the Examples the caller holds.
+func (s *Stream) MemoryBytes() int64 {
+	n := s.dictBytes + s.bufBytes
+	n += int64(cap(s.arena)) + int64(cap(s.pending))*int64(pendingLineBytes)
+	n += int64(cap(s.long)) + int64(cap(s.csv.buf)) + 8*int64(cap(s.csv.ends))
+	return n
+}
+
+// Warnings returns the surprising guesses NewStream made, each a full
+// sentence naming the input (a UTF-16 file converted, a column of numbers
+// with decimal commas read as numbers, a CSV header that looks like data),
+// or nil. They do not stop the reading; the command line and the page show
+// them so that a misread is never silent. There are at most a handful.
+func (s *Stream) Warnings() []string { return s.warnings }
+
+// warn adds a warning, up to maxWarnings.
+func (s *Stream) warn(format string, args ...any) {
+	if len(s.warnings) < maxWarnings {
+		s.warnings = append(s.warnings, fmt.Sprintf(format, args...))
+	}
+}
+
+// maxWarnings bounds Warnings.
+const maxWarnings = 5
 
 // Columns returns the CSV columns with their final roles (as given in
 // ReaderSettings.Roles or guessed; never RoleGuess), or nil for other
@@ -507,5 +575,6 @@ func (s *Stream) feature(d *dictionary, v []byte) int {
 	name := d.prefix + string(v)
 	d.index[name[len(d.prefix):]] = i
 	s.names = append(s.names, name)
+	s.dictBytes += nameEntryBytes + int64(len(name))
 	return i
 }

@@ -119,18 +119,21 @@ var streamCases = []streamCase{
 		name:   "libsvm labels",
 		in:     "-1 1:0.5 3:2\n+1 2:1\n1.0 1:1\n-1.0 3:-1.5\n0 2:1\n1 1:1 # comment\n2.5 2:0.25\n",
 		format: FormatLibSVM, layout: "libsvm",
+		// Features are numbered in order of first appearance: 1, 3, 2.
 		want: []Example{
-			ex(-1, 0, 0.5, 2, 2), ex(1, 1, 1), ex(1, 0, 1), ex(-1, 2, -1.5),
-			ex(0, 1, 1), ex(1, 0, 1), ex(2.5, 1, 0.25),
+			ex(-1, 0, 0.5, 1, 2), ex(1, 2, 1), ex(1, 0, 1), ex(-1, 1, -1.5),
+			ex(0, 2, 1), ex(1, 0, 1), ex(2.5, 2, 0.25),
 		},
-		names: []string{"1", "2", "3"},
+		names: []string{"1", "3", "2"},
 	},
 	{
 		name:   "libsvm blanks qid zeros comments unsorted",
 		in:     "# a comment\n\n  \n2.5 qid:3 1:1 4:0 \t\n-1\t7:1e-3\t2:3 \n-1 \n",
 		format: FormatLibSVM, layout: "libsvm",
-		want:  []Example{ex(2.5, 0, 1), ex(-1, 1, 3, 6, 1e-3), ex(-1)},
-		names: []string{"1", "2", "3", "4", "5", "6", "7"},
+		// 4:0 allocates no feature; the row "7:1e-3 2:3" is sorted by
+		// index before it is numbered.
+		want:  []Example{ex(2.5, 0, 1), ex(-1, 1, 3, 2, 1e-3), ex(-1)},
+		names: []string{"1", "2", "7"},
 	},
 	{
 		name: "libsvm forced",
@@ -282,7 +285,7 @@ var streamCases = []streamCase{
 	{
 		name:   "libsvm errors",
 		set:    ReaderSettings{Name: "t.svm", Format: FormatLibSVM},
-		in:     "1 1:1\n1 0:1\n1 3\nx 1:1\n1 2:abc\n1 2:1 2:3\n1 2:inf\n-1 2:2\n",
+		in:     "1 1:1\n1 0:1\n1 3\nx 1:1\n1 2:abc\n1 2:1 2:3\n1 2:inf\n-1 2:2\n1 3:5 3:0\n1 3:0 3:5\n",
 		format: FormatLibSVM, layout: "libsvm",
 		want:  []Example{ex(1, 0, 1), ex(-1, 1, 2)},
 		names: []string{"1", "2"},
@@ -293,6 +296,8 @@ var streamCases = []streamCase{
 			`core: t.svm:5: field 2: value of index 2 "abc" is not a number`,
 			`core: t.svm:6: field 3: index 2 repeated (want each index once per row)`,
 			`core: t.svm:7: field 2: value of index 2 "inf" is not a finite number (want a finite number; leave a missing value empty)`,
+			`core: t.svm:9: field 3: index 3 repeated (want each index once per row)`,
+			`core: t.svm:10: field 3: index 3 repeated (want each index once per row)`,
 		},
 	},
 }
@@ -626,6 +631,88 @@ func TestStreamHotPathAllocations(t *testing.T) {
 		})
 		if allocs != 0 {
 			t.Errorf("%s: Next allocates %v times a row, want 0", name, allocs)
+		}
+	}
+}
+
+// TestStreamLibSVMNumbering checks that LibSVM features are numbered in order
+// of first appearance, so that the feature space follows the number of
+// distinct indices and not the largest one, and that the numbering goes on
+// through a Vocabulary, saved and loaded, while a Vocabulary without one
+// (from a model file saved before) keeps the identity numbering.
+func TestStreamLibSVMNumbering(t *testing.T) {
+	read := func(text string, v *Vocabulary) (*Stream, []Example) {
+		t.Helper()
+		s, err := NewStream(strings.NewReader(text), ReaderSettings{Vocabulary: v})
+		if err != nil {
+			t.Fatal(err)
+		}
+		exs, errs, end := readAll(t, s)
+		if end != nil || errs != nil {
+			t.Fatalf("end %v, errors %v", end, errs)
+		}
+		return s, exs
+	}
+	s, exs := read("1 2147483647:1 5:2\n-1 5:1 9:0\n", nil)
+	if s.Dim() != 2 || s.FeatureName(0) != "5" || s.FeatureName(1) != "2147483647" {
+		t.Errorf("Dim %d, names %q %q, want 2, 5 and 2147483647", s.Dim(), s.FeatureName(0), s.FeatureName(min(1, s.Dim()-1)))
+	}
+	if !sameExample(exs[0], ex(1, 0, 2, 1, 1)) || !sameExample(exs[1], ex(-1, 0, 1)) {
+		t.Errorf("examples %v", exs)
+	}
+	if m := s.MemoryBytes(); m <= 0 || m > 1<<20 {
+		t.Errorf("MemoryBytes() = %d for two features, want a few KiB", m)
+	}
+
+	// The numbering survives a model file.
+	v := s.Vocabulary()
+	if !v.Renumbered || len(v.Indices) != 2 {
+		t.Fatalf("Vocabulary %+v", v)
+	}
+	var buf bytes.Buffer
+	if err := SaveModel(&buf, Model{Learner: NewMean(MeanSettings{}), Vocabulary: &v}); err != nil {
+		t.Fatal(err)
+	}
+	m, err := LoadModel(bytes.NewReader(buf.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, exs = read("1 9:1 2147483647:3\n", m.Vocabulary)
+	if s.Dim() != 3 || s.FeatureName(2) != "9" || !sameExample(exs[0], ex(1, 2, 1, 1, 3)) {
+		t.Errorf("continued: Dim %d, %v", s.Dim(), exs)
+	}
+	var again bytes.Buffer
+	if err := SaveModel(&again, m); err != nil || !bytes.Equal(again.Bytes(), buf.Bytes()) {
+		t.Errorf("a loaded vocabulary saves to other bytes (%v)", err)
+	}
+	// An empty numbering is still a numbering, not the identity.
+	s, _ = read("1\n", nil)
+	v = s.Vocabulary()
+	buf.Reset()
+	if err := SaveModel(&buf, Model{Learner: NewMean(MeanSettings{}), Vocabulary: &v}); err != nil {
+		t.Fatal(err)
+	}
+	if m, err = LoadModel(bytes.NewReader(buf.Bytes())); err != nil || !m.Vocabulary.Renumbered {
+		t.Fatalf("empty numbering: %+v, %v", m.Vocabulary, err)
+	}
+
+	// The identity numbering of an old vocabulary.
+	s, exs = read("1 7:1 3:2\n", &Vocabulary{Format: FormatLibSVM, Dim: 4})
+	if s.Dim() != 7 || s.FeatureName(6) != "7" || !sameExample(exs[0], ex(1, 2, 2, 6, 1)) {
+		t.Errorf("identity: Dim %d, %v", s.Dim(), exs)
+	}
+	if v := s.Vocabulary(); v.Renumbered || v.Indices != nil || v.Dim != 7 {
+		t.Errorf("identity: Vocabulary %+v", v)
+	}
+
+	for _, bad := range []Vocabulary{
+		{Format: FormatLibSVM, Dim: 2, Renumbered: true, Indices: []int32{3, 3}},
+		{Format: FormatLibSVM, Dim: 1, Renumbered: true, Indices: []int32{0}},
+		{Format: FormatLibSVM, Dim: 2, Renumbered: true, Indices: []int32{3}},
+		{Format: FormatLibSVM, Dim: 1, Indices: []int32{3}},
+	} {
+		if err := bad.check(); err == nil {
+			t.Errorf("check(%+v) = nil", bad)
 		}
 	}
 }
