@@ -3,7 +3,6 @@ package core
 import (
 	"bufio"
 	"bytes"
-	"compress/gzip"
 	"errors"
 	"fmt"
 	"io"
@@ -20,8 +19,13 @@ const (
 	// bufferBytes is the size of the line buffer; shorter lines are parsed
 	// in place without copying.
 	bufferBytes = 64 << 10
-	// binaryProbe is how many leading bytes are checked for binary data.
+	// binaryProbe is how many leading bytes are checked for binary data
+	// and UTF-16.
 	binaryProbe = 4096
+	// gzipBufBytes and utf16Bytes estimate the buffers of a gzip decompressor
+	// (its 32 KiB window and Huffman tables) and of a utf16Reader.
+	gzipBufBytes = 48 << 10
+	utf16Bytes   = 12 << 10
 )
 
 // errLineTooLong is returned by readLine for a line over maxLine bytes.
@@ -178,24 +182,42 @@ func newStream(r io.Reader, set ReaderSettings, maxLine int) (*Stream, error) {
 	}
 
 	br := bufio.NewReaderSize(r, bufferBytes)
+	s.bufBytes = bufferBytes
 	magic, err := br.Peek(2)
 	if len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
 		s.gzipped = true
-		gz, err := gzip.NewReader(br)
+		gz, err := newGzipStream(br)
 		if err != nil {
 			return nil, s.wrap(err)
 		}
 		br = bufio.NewReaderSize(gz, bufferBytes)
+		s.bufBytes += bufferBytes + gzipBufBytes
 	} else if err != nil && err != io.EOF {
 		return nil, s.wrap(err)
 	}
-	s.br = br
+	if head, _ := br.Peek(binaryProbe); len(head) > 0 {
+		if kind, bom := utf16Kind(head); kind != 0 {
+			br.Discard(bom)
+			br = bufio.NewReaderSize(&utf16Reader{r: br, big: kind == 2}, bufferBytes)
+			s.bufBytes += bufferBytes + utf16Bytes
+			order := "little-endian"
+			if kind == 2 {
+				order = "big-endian"
+			}
+			s.warn("%s: the file is UTF-16 text (%s); it is read converted to UTF-8.", s.name, order)
+		}
+	}
 	if bom, _ := br.Peek(3); bytes.Equal(bom, []byte("\xef\xbb\xbf")) {
 		br.Discard(3)
 	}
 	if head, _ := br.Peek(binaryProbe); isBinary(head) {
 		return nil, fmt.Errorf("core: %s: binary data (a NUL byte or control characters in the first %d bytes), want text: LibSVM, CSV or MovieLens, plain or gzip", s.name, binaryProbe)
 	}
+	if head, _ := br.Peek(bufferBytes); loneCRs(head) {
+		br = bufio.NewReaderSize(&crReader{r: br}, bufferBytes)
+		s.bufBytes += bufferBytes
+	}
+	s.br = br
 
 	ahead := sniffLines
 	if format == FormatLibSVM {
@@ -212,6 +234,12 @@ func newStream(r io.Reader, set ReaderSettings, maxLine int) (*Stream, error) {
 		}
 		if s.phys == 0 {
 			return nil, fmt.Errorf("core: %s: the file is empty, want LibSVM, CSV or MovieLens rows", s.name)
+		}
+		for _, p := range s.pending {
+			if p.tooLong {
+				return nil, fmt.Errorf("core: %s:%d: line: longer than %s, the limit of a line, and no other line holds data: want LibSVM, CSV or MovieLens rows, one per line",
+					s.name, p.line, sizeText(s.maxLine))
+			}
 		}
 		return nil, fmt.Errorf("core: %s: no data: all %d lines are blank or # comments, want LibSVM, CSV or MovieLens rows", s.name, s.phys)
 	}
@@ -515,7 +543,7 @@ func (s *Stream) wrap(err error) error {
 }
 
 func (s *Stream) tooLong() *ParseError {
-	return s.parseError("line", "longer than "+itoa(s.maxLine)+" bytes")
+	return s.parseError("line", "longer than "+sizeText(s.maxLine)+", the limit of a line")
 }
 
 // parseError returns a ParseError at the current line.

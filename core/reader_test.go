@@ -488,7 +488,7 @@ func TestStreamLongLines(t *testing.T) {
 				}
 				continue
 			}
-			if len(got) != 2 || len(errs) != 1 || !strings.HasSuffix(errs[0], ": line: longer than 50 bytes") {
+			if len(got) != 2 || len(errs) != 1 || !strings.HasSuffix(errs[0], ": line: longer than 50 bytes, the limit of a line") {
 				t.Errorf("limit %d: got %d examples, errors %q", limit, len(got), errs)
 			}
 		}
