@@ -111,6 +111,7 @@ type streamCase struct {
 	want   []Example
 	names  []string // FeatureName(i) for i < Dim() at the end
 	errs   []string // ParseError messages, in order
+	warns  []string // Warnings()
 	cols   []Column // CSV only
 }
 
@@ -242,8 +243,10 @@ var streamCases = []streamCase{
 		name:   "csv semicolon",
 		in:     "a;b;y\n1,5;x;2\n",
 		format: FormatCSV, layout: "csv (;)",
+		// "1,5" is 1.5 written with a decimal comma, scaled to 1.
 		want:  []Example{ex(2, 0, 1, 1, 1)},
-		names: []string{"a=1,5", "b=x"},
+		names: []string{"a", "b=x"},
+		warns: []string{`input: column "a" has numbers with a decimal comma ("1,5"): they are read as numbers, the comma as the decimal point.`},
 	},
 	{
 		name:   "csv tab",
@@ -339,6 +342,9 @@ func TestStreamFormats(t *testing.T) {
 				if strings.Join(names, "|") != strings.Join(c.names, "|") {
 					t.Errorf("gzip %v: names %q, want %q", compressed, names, c.names)
 				}
+				if strings.Join(s.Warnings(), "\n") != strings.Join(c.warns, "\n") {
+					t.Errorf("gzip %v: warnings %q, want %q", compressed, s.Warnings(), c.warns)
+				}
 				if c.cols != nil {
 					cols := s.Columns()
 					if len(cols) != len(c.cols) {
@@ -375,11 +381,11 @@ func TestStreamNewStreamErrors(t *testing.T) {
 		{"binary forced", ReaderSettings{Name: "x.bin", Format: FormatLibSVM}, binary, "core: x.bin: binary data (a NUL byte or control characters in the first 4096 bytes), want text: LibSVM, CSV or MovieLens, plain or gzip"},
 		{"binary gzip", ReaderSettings{Name: "x.gz"}, gzipBytes(t, binary), "core: x.gz: binary data (a NUL byte or control characters in the first 4096 bytes), want text: LibSVM, CSV or MovieLens, plain or gzip"},
 		{"text", ReaderSettings{Name: "t"}, []byte("hello world\nfoo bar\n"),
-			"core: t: cannot recognise the format: the first line is not LibSVM, MovieLens or a CSV header of two or more columns"},
+			`core: t: cannot recognise the format: most lines are not LibSVM or MovieLens rows, and line 1 ("hello world") is not a CSV header of two or more columns separated by ',', ';' or tab`},
 		{"headless csv", ReaderSettings{Name: "t"}, []byte("1,2,3\n4,5,6\n"),
-			"core: t: cannot recognise the format: the first line looks like data, but a CSV needs a header row"},
+			`core: t: cannot recognise the format: most lines are not LibSVM or MovieLens rows, and line 1 ("1,2,3") looks like data, but a CSV needs a header row`},
 		{"ragged", ReaderSettings{Name: "t"}, []byte("a,b\n1\n2\n3,4\n"),
-			"core: t: cannot recognise the format: only 1 of the first 3 rows have the 2 fields of the header"},
+			"core: t: cannot recognise the format: most lines are not LibSVM or MovieLens rows, and only 1 of the 3 rows read after the CSV header on line 1 have its 2 fields"},
 		{"header only", ReaderSettings{Name: "h.csv"}, []byte("a,b\n"), `core: h.csv:1: no data rows after the CSV header "a,b", want at least one row`},
 		{"ratings.csv header only", ReaderSettings{Name: "ratings.csv"}, []byte("\ufeffuserId,movieId,rating,timestamp\r\n"),
 			`core: ratings.csv:1: no data rows after the header "userId,movieId,rating,timestamp", want at least one row`},
