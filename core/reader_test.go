@@ -6,6 +6,9 @@ import (
 	"errors"
 	"io"
 	"math"
+	"os"
+	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -720,5 +723,46 @@ func TestStreamLibSVMNumbering(t *testing.T) {
 		if err := bad.check(); err == nil {
 			t.Errorf("check(%+v) = nil", bad)
 		}
+	}
+}
+
+// TestStreamBoundedMemory checks that a line over the limit is skipped
+// without being held whole (100 MB through a 1 MiB limit allocates a few
+// MiB), and that comment lines read ahead are not held: 10 MiB of them
+// before the rows leave a Stream of a few hundred KiB.
+func TestStreamBoundedMemory(t *testing.T) {
+	clean, err := os.ReadFile(filepath.Join("..", "testdata", "bad", "clean.libsvm"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	in := io.MultiReader(strings.NewReader("1"), &repeatReader{unit: []byte(" 1:1"), left: 100 << 20},
+		strings.NewReader("\n"), bytes.NewReader(clean))
+	s, err := newStream(in, ReaderSettings{Name: "long"}, 1<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, errs, end := readAll(t, s)
+	runtime.ReadMemStats(&after)
+	if end != nil || len(got) != 20 || len(errs) != 1 ||
+		errs[0] != "core: long:1: line: longer than 1048576 bytes (1 MiB), the limit of a line" {
+		t.Fatalf("%d rows, errors %q, end %v", len(got), errs, end)
+	}
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 16<<20 {
+		t.Errorf("reading a 100 MB line through a 1 MiB limit allocated %d MiB", alloc>>20)
+	}
+
+	in = io.MultiReader(&repeatReader{unit: []byte("# a comment line of 32 bytes...\n"), left: 10 << 20},
+		bytes.NewReader(bytes.Repeat(clean, 10)))
+	s, err = NewStream(in, ReaderSettings{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := s.MemoryBytes(); m > 512<<10 {
+		t.Errorf("MemoryBytes() = %d KiB after 10 MiB of comments and 200 rows read ahead", m>>10)
+	}
+	if got, errs, end = readAll(t, s); end != nil || len(errs) != 0 || len(got) != 200 {
+		t.Errorf("%d rows, errors %q, end %v", len(got), errs, end)
 	}
 }
