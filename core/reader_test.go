@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"testing/iotest"
+	"unicode/utf16"
 )
 
 // ex builds an Example from alternating index, value pairs.
@@ -765,4 +767,70 @@ func TestStreamBoundedMemory(t *testing.T) {
 	if got, errs, end = readAll(t, s); end != nil || len(errs) != 0 || len(got) != 200 {
 		t.Errorf("%d rows, errors %q, end %v", len(got), errs, end)
 	}
+}
+
+// TestStreamTranscoding reads UTF-16 and CR-only text a byte at a time
+// (testing/iotest.OneByteReader), so that surrogate pairs and CRLF pairs
+// are split across reads, and compares with the UTF-8, LF reading.
+func TestStreamTranscoding(t *testing.T) {
+	const text = "user,item é,label\nAda,𝄞 clef,1\nBob,x,0\n"
+	utf16LE := func(s string, bom bool) []byte {
+		var b []byte
+		if bom {
+			b = append(b, 0xff, 0xfe)
+		}
+		for _, u := range utf16.Encode([]rune(s)) {
+			b = append(b, byte(u), byte(u>>8))
+		}
+		return b
+	}
+	utf16BE := func(s string) []byte {
+		b := []byte{0xfe, 0xff}
+		for _, u := range utf16.Encode([]rune(s)) {
+			b = append(b, byte(u>>8), byte(u))
+		}
+		return b
+	}
+	cases := []struct {
+		name string
+		in   []byte
+		warn bool
+	}{
+		{"utf-16le bom", utf16LE(text, true), true},
+		{"utf-16le", utf16LE(text, false), true},
+		{"utf-16be bom", utf16BE(text), true},
+		{"utf-16le crlf", utf16LE(strings.ReplaceAll(text, "\n", "\r\n"), true), true},
+		{"cr only", []byte(strings.ReplaceAll(text, "\n", "\r")), false},
+		{"cr only gzip", gzipBytes(t, []byte(strings.ReplaceAll(text, "\n", "\r"))), false},
+	}
+	want, _, _ := readAll(t, mustStream(t, strings.NewReader(text)))
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			s := mustStream(t, iotest.OneByteReader(bytes.NewReader(c.in)))
+			got, errs, end := readAll(t, s)
+			if end != nil || errs != nil || len(got) != len(want) {
+				t.Fatalf("%d rows, errors %q, end %v", len(got), errs, end)
+			}
+			for k := range got {
+				if !sameExample(got[k], want[k]) {
+					t.Errorf("row %d = %v, want %v", k, got[k], want[k])
+				}
+			}
+			if s.FeatureName(1) != "item é=𝄞 clef" || s.Line() != 3 {
+				t.Errorf("feature %q, line %d", s.FeatureName(1), s.Line())
+			}
+			if (len(s.Warnings()) > 0) != c.warn {
+				t.Errorf("warnings %q", s.Warnings())
+			}
+		})
+	}
+}
+
+func mustStream(t *testing.T, r io.Reader) *Stream {
+	t.Helper()
+	s, err := NewStream(r, ReaderSettings{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
 }
