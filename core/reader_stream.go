@@ -37,16 +37,21 @@ var errLineTooLong = errors.New("line too long")
 // its magic bytes 0x1f 0x8b and decompressed, whatever the settings say.
 //
 // In every format, empty lines and lines whose first non-blank character is
-// '#' are skipped, CRLF line ends are accepted, a UTF-8 byte order mark at
-// the start is skipped, and a line longer than 64 MiB is a ParseError.
+// '#' are skipped, CRLF and CR-only line ends are accepted, a UTF-8 byte
+// order mark at the start is skipped, UTF-16 text (a byte order mark, or a
+// NUL every other byte) is converted to UTF-8 (with a warning), zero bytes
+// after the last gzip member are ignored as gzip(1) ignores them, and a line
+// longer than 64 MiB is a ParseError (skipped without being held whole).
 //
 // The feature space grows while streaming: Dim is the number of features
 // allocated so far and FeatureName names each one.
 //
-//   - LibSVM: "label idx:val idx:val …", blank separated, 1-based indices;
-//     feature idx−1 is named "idx". A "# comment" ends the line and qid:…
-//     tokens are ignored. Features with value 0 are dropped (Dim still
-//     grows to cover them). The label is the float as written.
+//   - LibSVM: "label idx:val idx:val …", blank separated, 1-based indices,
+//     numbered in order of first appearance (so that the feature space
+//     follows the number of distinct indices, not the largest); the
+//     feature of idx is named "idx". A "# comment" ends the line and qid:…
+//     tokens are ignored. Features with value 0 are dropped (and allocate
+//     no feature). The label is the float as written.
 //   - MovieLens: each rating "user item rating [timestamp]" becomes two
 //     one-hot features, "user=ID" and "item=ID", numbered in order of first
 //     appearance in one shared index space; Y is the rating.
@@ -123,13 +128,18 @@ const pendingLineBytes = 4 * 8
 //  4. LibSVM;
 //  5. CSV with a header row of at least two columns.
 //
-// For 2–4 the first data line and at least 90 % of the lines read ahead
-// must fit; MovieLens needs integer user and item IDs, a numeric rating and
-// an integer timestamp. A header-less file of 3 or 4 tab-separated integer
-// columns is therefore read as MovieLens. Format movielens forces the
-// MovieLens reading and takes the separator from the first line ("::",
-// tab or comma); a first line whose user field is not an integer is a header
-// and is skipped.
+// For 2–4 the majority (more than half) of the lines read ahead must have
+// the shape of the format, whatever the first line: a few malformed rows,
+// the first included, are then replayed by Next as ParseErrors naming their
+// lines. A MovieLens row has 3 or 4 fields, non-empty user and item IDs (any
+// text: they are dictionary keys), and a numeric rating or an integer
+// timestamp; a LibSVM row is a label and index:value tokens with decimal
+// indices. A first line is a header only when it looks like one: two or
+// more fields, none a number. A header-less file of 3 or 4 tab-separated
+// columns is therefore read as MovieLens, and a tab-separated file with a
+// header as CSV. Format movielens forces the MovieLens reading and takes the
+// separator from the first line ("::", tab or comma); a first line that
+// looks like a header is skipped.
 //
 // CSV needs a header row. The separator is the most frequent of ',', ';'
 // and tab in the header, outside double quotes. Fields may be quoted as in
@@ -142,11 +152,13 @@ const pendingLineBytes = 4 * 8
 //     clicked, click or outcome (any case), else the last column. Its values
 //     must be numbers.
 //   - A column named timestamp, time, date or datetime is ignored.
-//   - A column named like an ID (id, user, item, *_id, *-id, *Id, *ID) whose
-//     values are all integers is categorical.
-//   - A column whose values are all numbers is numeric. NaN and Inf count
-//     as numbers here, so that a row holding one is malformed (a
-//     ParseError), rather than the column categorical.
+//   - A column named like an ID (id, user, item, *_id, *-id, *Id, *ID) of
+//     which more than 90 % of the values are integers is categorical.
+//   - A column of which more than 90 % of the values are numbers is
+//     numeric, the others being malformed rows (ParseErrors). NaN and Inf
+//     count as numbers here. With a separator other than ',', numbers with
+//     a decimal comma ("15,0") count too, and are read as numbers (with a
+//     warning).
 //   - Any other column, including one with no values in the rows read
 //     ahead, is categorical, even if it holds free text with a new value on
 //     every row: each distinct value becomes a feature.
