@@ -4,13 +4,16 @@ import (
 	"bytes"
 	"io"
 	"slices"
+	"strconv"
 	"testing"
 
 	"github.com/occfm/occfm/core"
 )
 
 // TestAppendLibSVMRoundTrip writes every demo's first rows with AppendLibSVM
-// and reads them back with a Stream: the same examples, bit for bit.
+// and reads them back with a Stream: the same examples, bit for bit, each
+// feature named by the index written (the Stream numbers LibSVM features in
+// order of first appearance, so its indices differ).
 func TestAppendLibSVMRoundTrip(t *testing.T) {
 	for _, d := range core.Demos() {
 		t.Run(d.Name, func(t *testing.T) {
@@ -33,6 +36,13 @@ func TestAppendLibSVMRoundTrip(t *testing.T) {
 			for i, w := range want {
 				if err := s.Next(&ex); err != nil {
 					t.Fatalf("row %d: %v", i+1, err)
+				}
+				for k, j := range ex.X.Ind {
+					idx, err := strconv.Atoi(s.FeatureName(j))
+					if err != nil {
+						t.Fatal(err)
+					}
+					ex.X.Ind[k] = idx - 1
 				}
 				if ex.Y != w.Y || !slices.Equal(ex.X.Ind, w.X.Ind) || !slices.Equal(ex.X.Val, w.X.Val) {
 					t.Fatalf("row %d: read %+v, wrote %+v", i+1, ex, w)

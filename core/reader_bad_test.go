@@ -1,6 +1,7 @@
 package core
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"io"
@@ -32,6 +33,67 @@ type badCase struct {
 	// learn (a feature beyond ±1e9; see Guarded), checked by the command
 	// line's test for every learner.
 	Refused int `json:"refused"`
+	// Generated marks a file too big to keep: it is not in testdata/bad
+	// but made by generatedBad as it is read.
+	Generated bool `json:"generated"`
+	// Layout, Dim and Warning, when set, are Stream.Layout, Stream.Dim
+	// after the last row, and the first of Stream.Warnings.
+	Layout  string `json:"layout"`
+	Dim     int    `json:"dim"`
+	Warning string `json:"warning"`
+}
+
+// generatedBad makes the inputs of testdata/bad.json marked "generated",
+// streamed without holding them in memory.
+var generatedBad = map[string]func(t *testing.T) io.Reader{
+	// A line of 100 MB, then clean.libsvm.
+	"long-line.libsvm": func(t *testing.T) io.Reader {
+		return io.MultiReader(strings.NewReader("1"), &repeatReader{unit: []byte(" 1:1"), left: 100 << 20},
+			strings.NewReader("\n"), bytes.NewReader(readTestdataBad(t, "clean.libsvm")))
+	},
+	// 2 GiB of one line without a line end, gzip-compressed: a member
+	// "1", then 2,048 members of 1 MiB each (gzip members concatenated
+	// read as one stream), about 2 MB compressed.
+	"one-line.libsvm.gz": func(t *testing.T) io.Reader {
+		member := gzipBytes(t, bytes.Repeat([]byte(" 1:1"), 1<<18))
+		return io.MultiReader(bytes.NewReader(gzipBytes(t, []byte("1"))),
+			&repeatReader{unit: member, left: 2048 * int64(len(member))})
+	},
+	// 10 MiB of comment lines, then clean.libsvm 10 times.
+	"comments-10mib.libsvm": func(t *testing.T) io.Reader {
+		return io.MultiReader(&repeatReader{unit: []byte("# a comment line of 32 bytes...\n"), left: 10 << 20},
+			bytes.NewReader(bytes.Repeat(readTestdataBad(t, "clean.libsvm"), 10)))
+	},
+}
+
+func readTestdataBad(t *testing.T, name string) []byte {
+	b, err := os.ReadFile(filepath.Join("..", "testdata", "bad", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// repeatReader reads unit over and over, left bytes in all.
+type repeatReader struct {
+	unit []byte
+	left int64
+	off  int
+}
+
+func (r *repeatReader) Read(p []byte) (int, error) {
+	if r.left == 0 {
+		return 0, io.EOF
+	}
+	n := 0
+	for n < len(p) && r.left > 0 {
+		k := copy(p[n:], r.unit[r.off:])
+		k = int(min(int64(k), r.left))
+		n += k
+		r.left -= int64(k)
+		r.off = (r.off + k) % len(r.unit)
+	}
+	return n, nil
 }
 
 func loadBadCases(t *testing.T) []badCase {
@@ -50,15 +112,36 @@ func loadBadCases(t *testing.T) []badCase {
 // the task forced or guessed from the first 1,000 labels, every label
 // mapped by BadRows.Label, errors through bad.
 func readBad(t *testing.T, c badCase, bad *BadRows) ([]Example, error) {
-	f, err := os.Open(filepath.Join("..", "testdata", "bad", c.File))
-	if err != nil {
-		t.Fatal(err)
+	var in io.Reader
+	if c.Generated {
+		gen, ok := generatedBad[c.File]
+		if !ok {
+			t.Fatalf("no generator for %s", c.File)
+		}
+		in = gen(t)
+	} else {
+		f, err := os.Open(filepath.Join("..", "testdata", "bad", c.File))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		in = f
 	}
-	defer f.Close()
-	s, err := NewStream(f, ReaderSettings{Name: c.File, Format: c.Format})
+	s, err := NewStream(in, ReaderSettings{Name: c.File, Format: c.Format})
 	if err != nil {
 		return nil, err
 	}
+	defer func() {
+		if c.Layout != "" && s.Layout() != c.Layout {
+			t.Errorf("layout %q, want %q", s.Layout(), c.Layout)
+		}
+		if c.Dim != 0 && s.Dim() != c.Dim {
+			t.Errorf("Dim() = %d, want %d", s.Dim(), c.Dim)
+		}
+		if w := s.Warnings(); c.Warning != "" && (len(w) == 0 || w[0] != c.Warning) || c.Warning == "" && len(w) != 0 {
+			t.Errorf("warnings %q, want %q", w, c.Warning)
+		}
+	}()
 	type row struct {
 		ex   Example
 		line int
@@ -118,6 +201,9 @@ func TestReaderBadInputs(t *testing.T) {
 			name += "/" + string(c.Format) + c.Task
 		}
 		t.Run(name, func(t *testing.T) {
+			if c.Generated && testing.Short() {
+				t.Skip("a big generated input")
+			}
 			stop := &BadRows{}
 			exs, err := readBad(t, c, stop)
 			switch {

@@ -26,6 +26,9 @@ type csvColumn struct {
 	feature int        // RoleNumeric: the feature index
 	scale   float64    // RoleNumeric: the divisor M of v/M
 	dict    dictionary // RoleCategorical: the values seen
+	// decimalComma: RoleNumeric or RoleLabel values are written "15,0"
+	// (the separator is not ',').
+	decimalComma bool
 }
 
 // labelNames are the header names guessed to be the label, lower case.
@@ -136,15 +139,27 @@ func detectSeparator(header []byte) byte {
 // csvStats summarises the values of one column in the rows read ahead.
 type csvStats struct {
 	values  int     // non-empty values
-	numeric bool    // every value is a number
-	integer bool    // every value is a non-negative integer
-	maxAbs  float64 // max |v| over the numbers
+	numbers int     // values that are numbers (NaN and Inf included)
+	ints    int     // values that are non-negative integers
+	commas  int     // numbers written with a decimal comma ("15,0")
+	comma   string  // the first of them, for the warning
+	maxAbs  float64 // max |v| over the finite numbers
 }
+
+// numeric reports whether the column holds numbers: more than 90 % of its
+// values, so that a few malformed values do not turn a column of numbers
+// into one-hot categories (they are ParseErrors naming their lines).
+func (st *csvStats) numeric() bool { return st.values > 0 && st.numbers*10 > st.values*9 }
+
+// integer reports whether more than 90 % of the column's values are
+// non-negative integers.
+func (st *csvStats) integer() bool { return st.values > 0 && st.ints*10 > st.values*9 }
 
 // setupCSV reads the header, the first of the data lines read ahead, and
 // sets the column roles from roles and from the rows read ahead. With
 // recognising set (Format auto), it rejects text that does not look like a
-// CSV with a header.
+// CSV with a header: it is the last format NewStream tries, so its messages
+// say that the lines are not LibSVM or MovieLens either.
 func (s *Stream) setupCSV(data []int, roles map[string]Role, recognising bool) error {
 	hk := data[0]
 	header := s.pendingText(hk)
@@ -152,18 +167,18 @@ func (s *Stream) setupCSV(data []int, roles map[string]Role, recognising bool) e
 	c := &s.csv
 	c.sep = detectSeparator(header)
 	unrecognised := func(why string) error {
-		return fmt.Errorf("core: %s: cannot recognise the format: %s", s.name, why)
+		return fmt.Errorf("core: %s: cannot recognise the format: most lines are not LibSVM or MovieLens rows, and %s", s.name, why)
 	}
 
 	n, msg := c.split(header)
 	if msg != "" {
 		if recognising {
-			return unrecognised("the first line is not LibSVM, MovieLens or a CSV header")
+			return unrecognised(fmt.Sprintf("line %d (%s) is not a CSV header: field %d: %s", headerLine, quote(header), n, msg))
 		}
 		return &ParseError{File: s.name, Line: headerLine, Field: "header field " + itoa(n), Msg: msg}
 	}
 	if recognising && n < 2 {
-		return unrecognised("the first line is not LibSVM, MovieLens or a CSV header of two or more columns")
+		return unrecognised(fmt.Sprintf("line %d (%s) is not a CSV header of two or more columns separated by ',', ';' or tab", headerLine, quote(header)))
 	}
 	c.cols = make([]csvColumn, n)
 	allNumbers := true
@@ -185,7 +200,10 @@ func (s *Stream) setupCSV(data []int, roles map[string]Role, recognising bool) e
 		c.cols[j] = csvColumn{name: name, field: "field " + strconv.Quote(name)}
 	}
 	if recognising && allNumbers {
-		return unrecognised("the first line looks like data, but a CSV needs a header row")
+		return unrecognised(fmt.Sprintf("line %d (%s) looks like data, but a CSV needs a header row", headerLine, quote(header)))
+	}
+	if allNumbers {
+		s.warn("%s:%d: the CSV header %s holds only numbers: the file probably has no header row, and this row is read as the column names.", s.name, headerLine, quote(header))
 	}
 
 	// Summarise the rows read ahead.
@@ -194,9 +212,6 @@ func (s *Stream) setupCSV(data []int, roles map[string]Role, recognising bool) e
 		return fmt.Errorf("core: %s:%d: no data rows after the CSV header %s, want at least one row", s.name, headerLine, quote(header))
 	}
 	stats := make([]csvStats, n)
-	for j := range stats {
-		stats[j] = csvStats{numeric: true, integer: true}
-	}
 	good := 0
 	for _, k := range rows {
 		m, msg := c.split(s.pendingText(k))
@@ -212,21 +227,31 @@ func (s *Stream) setupCSV(data []int, roles map[string]Role, recognising bool) e
 			st := &stats[j]
 			st.values++
 			x, ok := parseNumber(v)
+			if !ok && c.sep != ',' {
+				if x, ok = parseDecimalComma(v); ok {
+					if st.commas == 0 {
+						st.comma = string(v)
+					}
+					st.commas++
+				}
+			}
 			if !ok {
 				// NaN or Inf in a column of numbers leaves it numeric:
 				// the row is malformed, not the column categorical.
-				st.numeric = st.numeric && nonFinite(v)
-				st.integer = false
+				if nonFinite(v) {
+					st.numbers++
+				}
 				continue
 			}
+			st.numbers++
 			st.maxAbs = max(st.maxAbs, x, -x)
-			if !isUint(v) {
-				st.integer = false
+			if isUint(v) {
+				st.ints++
 			}
 		}
 	}
-	if recognising && good*10 < len(rows)*9 {
-		return unrecognised(fmt.Sprintf("only %d of the first %d rows have the %d fields of the header", good, len(rows), n))
+	if recognising && good*2 <= len(rows) {
+		return unrecognised(fmt.Sprintf("only %d of the %d rows read after the CSV header on line %d have its %d fields", good, len(rows), headerLine, n))
 	}
 
 	if err := s.assignRoles(roles, stats); err != nil {
@@ -234,10 +259,15 @@ func (s *Stream) setupCSV(data []int, roles map[string]Role, recognising bool) e
 	}
 	for j := range c.cols {
 		col := &c.cols[j]
+		if (col.role == RoleNumeric || col.role == RoleLabel) && stats[j].commas > 0 {
+			col.decimalComma = true
+			s.warn("%s: column %q has numbers with a decimal comma (%q): they are read as numbers, the comma as the decimal point.", s.name, col.name, stats[j].comma)
+		}
 		switch col.role {
 		case RoleNumeric:
 			col.feature = len(s.names)
 			s.names = append(s.names, col.name)
+			s.dictBytes += nameEntryBytes + int64(len(col.name))
 			col.scale = 1
 			if stats[j].maxAbs > 0 {
 				col.scale = stats[j].maxAbs
@@ -257,6 +287,19 @@ func (s *Stream) setupCSV(data []int, roles map[string]Role, recognising bool) e
 		s.layout = "csv (" + string(c.sep) + ")"
 	}
 	return nil
+}
+
+// parseDecimalComma parses a number written with a decimal comma, "15,0" or
+// "-0,5e3": one comma, no point.
+func parseDecimalComma(v []byte) (float64, bool) {
+	i := bytes.IndexByte(v, ',')
+	if i < 0 || bytes.IndexByte(v[i+1:], ',') >= 0 || bytes.IndexByte(v, '.') >= 0 || len(v) > 64 {
+		return 0, false
+	}
+	var buf [64]byte
+	b := append(buf[:0], v...)
+	b[i] = '.'
+	return parseNumber(b)
 }
 
 // assignRoles sets the role of every column: from roles by name, else
@@ -326,9 +369,9 @@ func (s *Stream) assignRoles(roles map[string]Role, stats []csvStats) error {
 		switch {
 		case contains(ignoredNames, strings.ToLower(col.name)):
 			col.role = RoleIgnore
-		case isIDName(col.name) && st.values > 0 && st.integer:
+		case isIDName(col.name) && st.integer():
 			col.role = RoleCategorical
-		case st.values > 0 && st.numeric:
+		case st.numeric():
 			col.role = RoleNumeric
 		default:
 			col.role = RoleCategorical
@@ -381,6 +424,9 @@ func (s *Stream) nextCSV(line []byte, ex *Example) *ParseError {
 				return s.parseError(col.field, "label is empty, want a number")
 			}
 			y, ok := parseNumber(v)
+			if !ok && col.decimalComma {
+				y, ok = parseDecimalComma(v)
+			}
 			if !ok {
 				return s.parseError(col.field, labelNotANumber(v))
 			}
@@ -391,6 +437,9 @@ func (s *Stream) nextCSV(line []byte, ex *Example) *ParseError {
 				continue
 			}
 			x, ok := parseNumber(v)
+			if !ok && col.decimalComma {
+				x, ok = parseDecimalComma(v)
+			}
 			if !ok {
 				return s.parseError(col.field, notANumber(v))
 			}
@@ -416,45 +465,122 @@ func (s *Stream) nextCSV(line []byte, ex *Example) *ParseError {
 }
 
 // recognise sniffs the format from the data lines read ahead (see
-// NewStream) and sets s up to read it.
+// NewStream) and sets s up to read it. The guess follows the shape of the
+// majority of the lines, not the first line alone, so that a few malformed
+// rows anywhere, the first included, are read in the format of the others
+// and replayed by Next as ParseErrors naming their lines.
 func (s *Stream) recognise(data []int, roles map[string]Role) error {
 	first := s.pendingText(data[0])
 	if n := movieLensHeader(first); n > 0 {
 		s.setMovieLens(",", n)
 		return s.skipHeader(data)
 	}
-	// mostly reports whether at least 90 % of the data lines satisfy ok.
-	mostly := func(ok func([]byte) bool) bool {
-		good := 0
-		for _, k := range data {
-			if ok(s.pendingText(k)) {
-				good++
+	for _, sep := range []string{"::", "\t"} {
+		header := looksLikeHeader(first, sep)
+		if header && sep == "\t" {
+			continue // a tab-separated file with a header is a CSV
+		}
+		rows := data
+		if header {
+			rows = data[1:]
+		}
+		var count [5]int
+		for _, k := range rows {
+			if n, ok := movieLensShaped(s.pendingText(k), sep); ok {
+				count[n]++
 			}
 		}
-		return good*10 >= len(data)*9
-	}
-	for _, sep := range []string{"::", "\t"} {
-		if !bytes.Contains(first, []byte(sep)) {
-			continue
-		}
-		n, ok := looksLikeMovieLens(first, sep)
-		if ok && mostly(func(line []byte) bool {
-			m, ok := looksLikeMovieLens(line, sep)
-			return ok && m == n
-		}) {
-			s.setMovieLens(sep, n)
-			return nil
+		for _, n := range []int{4, 3} {
+			if len(rows) > 0 && count[n]*2 > len(rows) {
+				s.setMovieLens(sep, n)
+				if header {
+					return s.skipHeader(data)
+				}
+				return nil
+			}
 		}
 	}
-	var scratch Example
-	isLibSVM := func(line []byte) bool {
-		scratch.X.Ind, scratch.X.Val = scratch.X.Ind[:0], scratch.X.Val[:0]
-		_, _, msg := parseLibSVM(line, &scratch)
-		return msg == ""
+	shaped := 0
+	for _, k := range data {
+		if libsvmShaped(s.pendingText(k)) {
+			shaped++
+		}
 	}
-	if isLibSVM(first) && mostly(isLibSVM) {
+	if shaped*2 > len(data) {
 		s.format, s.layout = FormatLibSVM, "libsvm"
 		return nil
 	}
 	return s.setupCSV(data, roles, true)
+}
+
+// looksLikeHeader reports whether line, split at sep, looks like a header
+// row: two or more fields, none of them a number.
+func looksLikeHeader(line []byte, sep string) bool {
+	fields := bytes.Split(line, []byte(sep))
+	if len(fields) < 2 {
+		return false
+	}
+	for _, v := range fields {
+		if _, ok := parseNumber(bytes.TrimSpace(v)); ok {
+			return false
+		}
+	}
+	return true
+}
+
+// movieLensShaped reports whether line has the shape of a MovieLens row
+// with fields separated by sep, even if one value is malformed: 3 or 4
+// fields, a user and an item (any non-empty IDs: they are dictionary keys),
+// and a numeric rating or an integer timestamp. It returns the number of
+// fields.
+func movieLensShaped(line []byte, sep string) (int, bool) {
+	f, n := splitMovieLens(line, sep)
+	if n != 3 && n != 4 || len(f[0]) == 0 || len(f[1]) == 0 {
+		return min(n, 4), false
+	}
+	_, rating := parseNumber(f[2])
+	return n, rating || n == 4 && isUint(f[3])
+}
+
+// libsvmShaped reports whether line has the shape of a LibSVM row, even if
+// a value is malformed: a label (a token without ':', ',' or ';'), then
+// tokens "index:value" with a decimal index (or qid) and a value without
+// ':', ',' or ';', up to an optional "# comment". A label alone must be a
+// number. So "1 1:abc" is a LibSVM row with a bad value, while a CSV line,
+// or "2020-01-01 10:00:00,5", is not LibSVM.
+func libsvmShaped(line []byte) bool {
+	tokens := 0
+	for _, tok := range bytes.Fields(line) {
+		if tok[0] == '#' {
+			break
+		}
+		tokens++
+		if tokens == 1 {
+			if bytes.ContainsAny(tok, ":,;") {
+				return false
+			}
+			continue
+		}
+		c := bytes.IndexByte(tok, ':')
+		if c <= 0 || bytes.ContainsAny(tok[c+1:], ":,;") {
+			return false
+		}
+		if string(tok[:c]) != "qid" && !isDigits(tok[:c]) {
+			return false
+		}
+	}
+	if tokens == 1 {
+		_, ok := parseNumber(bytes.Fields(line)[0])
+		return ok
+	}
+	return tokens > 1
+}
+
+func isDigits(b []byte) bool {
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return len(b) > 0
 }

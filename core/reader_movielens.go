@@ -122,8 +122,7 @@ func movieLensHeader(line []byte) int {
 
 // forceMovieLens sets up a MovieLens reading for Format movielens. The
 // separator is taken from the first data line: "::", else tab, else comma.
-// A first line whose user field is not an integer is a header and is
-// skipped.
+// A first line that looks like a header (no field is a number) is skipped.
 func (s *Stream) forceMovieLens(data []int) error {
 	first := s.pendingText(data[0])
 	if n := movieLensHeader(first); n > 0 {
@@ -142,13 +141,13 @@ func (s *Stream) forceMovieLens(data []int) error {
 		return fmt.Errorf("core: %s:%d: cannot read %s as MovieLens: want fields separated by \"::\", tab or comma",
 			s.name, s.pending[data[0]].line, quote(first))
 	}
-	f, n := splitMovieLens(first, sep)
+	_, n := splitMovieLens(first, sep)
 	if n != 3 && n != 4 {
 		return fmt.Errorf("core: %s:%d: cannot read %s as MovieLens: %d fields separated by %q, want 3 or 4 (user, item, rating[, timestamp])",
 			s.name, s.pending[data[0]].line, quote(first), n, sep)
 	}
 	s.setMovieLens(sep, n)
-	if !isUint(f[0]) {
+	if looksLikeHeader(first, sep) {
 		return s.skipHeader(data)
 	}
 	return nil

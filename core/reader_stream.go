@@ -3,7 +3,6 @@ package core
 import (
 	"bufio"
 	"bytes"
-	"compress/gzip"
 	"errors"
 	"fmt"
 	"io"
@@ -20,8 +19,13 @@ const (
 	// bufferBytes is the size of the line buffer; shorter lines are parsed
 	// in place without copying.
 	bufferBytes = 64 << 10
-	// binaryProbe is how many leading bytes are checked for binary data.
+	// binaryProbe is how many leading bytes are checked for binary data
+	// and UTF-16.
 	binaryProbe = 4096
+	// gzipBufBytes and utf16Bytes estimate the buffers of a gzip decompressor
+	// (its 32 KiB window and Huffman tables) and of a utf16Reader.
+	gzipBufBytes = 48 << 10
+	utf16Bytes   = 12 << 10
 )
 
 // errLineTooLong is returned by readLine for a line over maxLine bytes.
@@ -33,16 +37,21 @@ var errLineTooLong = errors.New("line too long")
 // its magic bytes 0x1f 0x8b and decompressed, whatever the settings say.
 //
 // In every format, empty lines and lines whose first non-blank character is
-// '#' are skipped, CRLF line ends are accepted, a UTF-8 byte order mark at
-// the start is skipped, and a line longer than 64 MiB is a ParseError.
+// '#' are skipped, CRLF and CR-only line ends are accepted, a UTF-8 byte
+// order mark at the start is skipped, UTF-16 text (a byte order mark, or a
+// NUL every other byte) is converted to UTF-8 (with a warning), zero bytes
+// after the last gzip member are ignored as gzip(1) ignores them, and a line
+// longer than 64 MiB is a ParseError (skipped without being held whole).
 //
 // The feature space grows while streaming: Dim is the number of features
 // allocated so far and FeatureName names each one.
 //
-//   - LibSVM: "label idx:val idx:val …", blank separated, 1-based indices;
-//     feature idx−1 is named "idx". A "# comment" ends the line and qid:…
-//     tokens are ignored. Features with value 0 are dropped (Dim still
-//     grows to cover them). The label is the float as written.
+//   - LibSVM: "label idx:val idx:val …", blank separated, 1-based indices,
+//     numbered in order of first appearance (so that the feature space
+//     follows the number of distinct indices, not the largest); the
+//     feature of idx is named "idx". A "# comment" ends the line and qid:…
+//     tokens are ignored. Features with value 0 are dropped (and allocate
+//     no feature). The label is the float as written.
 //   - MovieLens: each rating "user item rating [timestamp]" becomes two
 //     one-hot features, "user=ID" and "item=ID", numbered in order of first
 //     appearance in one shared index space; Y is the rating.
@@ -73,9 +82,23 @@ type Stream struct {
 	next    int
 	arena   []byte
 
-	// Feature space.
-	dim   int      // LibSVM: largest index seen
-	names []string // MovieLens and CSV: name of each feature
+	// Feature space. LibSVM feature i is the index libRaw[i] as written
+	// (libIndex maps it back), numbered in order of first appearance;
+	// libIdentity is the numbering of a Vocabulary saved before that, where
+	// index k is feature k−1 and dim is the largest index seen.
+	libIndex    map[int32]int32
+	libRaw      []int32
+	libIdentity bool
+	dim         int
+	names       []string // MovieLens and CSV: name of each feature
+	// dictBytes estimates the memory of libIndex, libRaw, names and the
+	// dictionaries, kept up to date as they grow (see MemoryBytes).
+	dictBytes int64
+	// bufBytes is the memory of the readers' fixed buffers (bufio, gzip,
+	// transcoding).
+	bufBytes int64
+
+	warnings []string
 
 	ml  mlLayout
 	csv csvLayout
@@ -90,6 +113,9 @@ type pendingLine struct {
 	skip       bool
 }
 
+// pendingLineBytes is the size of a pendingLine.
+const pendingLineBytes = 4 * 8
+
 // NewStream returns a Stream reading r, described by s.
 //
 // With Format auto (or empty), NewStream reads up to 200 data lines ahead
@@ -102,13 +128,18 @@ type pendingLine struct {
 //  4. LibSVM;
 //  5. CSV with a header row of at least two columns.
 //
-// For 2–4 the first data line and at least 90 % of the lines read ahead
-// must fit; MovieLens needs integer user and item IDs, a numeric rating and
-// an integer timestamp. A header-less file of 3 or 4 tab-separated integer
-// columns is therefore read as MovieLens. Format movielens forces the
-// MovieLens reading and takes the separator from the first line ("::",
-// tab or comma); a first line whose user field is not an integer is a header
-// and is skipped.
+// For 2–4 the majority (more than half) of the lines read ahead must have
+// the shape of the format, whatever the first line: a few malformed rows,
+// the first included, are then replayed by Next as ParseErrors naming their
+// lines. A MovieLens row has 3 or 4 fields, non-empty user and item IDs (any
+// text: they are dictionary keys), and a numeric rating or an integer
+// timestamp; a LibSVM row is a label and index:value tokens with decimal
+// indices. A first line is a header only when it looks like one: two or
+// more fields, none a number. A header-less file of 3 or 4 tab-separated
+// columns is therefore read as MovieLens, and a tab-separated file with a
+// header as CSV. Format movielens forces the MovieLens reading and takes the
+// separator from the first line ("::", tab or comma); a first line that
+// looks like a header is skipped.
 //
 // CSV needs a header row. The separator is the most frequent of ',', ';'
 // and tab in the header, outside double quotes. Fields may be quoted as in
@@ -121,11 +152,13 @@ type pendingLine struct {
 //     clicked, click or outcome (any case), else the last column. Its values
 //     must be numbers.
 //   - A column named timestamp, time, date or datetime is ignored.
-//   - A column named like an ID (id, user, item, *_id, *-id, *Id, *ID) whose
-//     values are all integers is categorical.
-//   - A column whose values are all numbers is numeric. NaN and Inf count
-//     as numbers here, so that a row holding one is malformed (a
-//     ParseError), rather than the column categorical.
+//   - A column named like an ID (id, user, item, *_id, *-id, *Id, *ID) of
+//     which more than 90 % of the values are integers is categorical.
+//   - A column of which more than 90 % of the values are numbers is
+//     numeric, the others being malformed rows (ParseErrors). NaN and Inf
+//     count as numbers here. With a separator other than ',', numbers with
+//     a decimal comma ("15,0") count too, and are read as numbers (with a
+//     warning).
 //   - Any other column, including one with no values in the rows read
 //     ahead, is categorical, even if it holds free text with a new value on
 //     every row: each distinct value becomes a feature.
@@ -161,24 +194,42 @@ func newStream(r io.Reader, set ReaderSettings, maxLine int) (*Stream, error) {
 	}
 
 	br := bufio.NewReaderSize(r, bufferBytes)
+	s.bufBytes = bufferBytes
 	magic, err := br.Peek(2)
 	if len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
 		s.gzipped = true
-		gz, err := gzip.NewReader(br)
+		gz, err := newGzipStream(br)
 		if err != nil {
 			return nil, s.wrap(err)
 		}
 		br = bufio.NewReaderSize(gz, bufferBytes)
+		s.bufBytes += bufferBytes + gzipBufBytes
 	} else if err != nil && err != io.EOF {
 		return nil, s.wrap(err)
 	}
-	s.br = br
+	if head, _ := br.Peek(binaryProbe); len(head) > 0 {
+		if kind, bom := utf16Kind(head); kind != 0 {
+			br.Discard(bom)
+			br = bufio.NewReaderSize(&utf16Reader{r: br, big: kind == 2}, bufferBytes)
+			s.bufBytes += bufferBytes + utf16Bytes
+			order := "little-endian"
+			if kind == 2 {
+				order = "big-endian"
+			}
+			s.warn("%s: the file is UTF-16 text (%s); it is read converted to UTF-8.", s.name, order)
+		}
+	}
 	if bom, _ := br.Peek(3); bytes.Equal(bom, []byte("\xef\xbb\xbf")) {
 		br.Discard(3)
 	}
 	if head, _ := br.Peek(binaryProbe); isBinary(head) {
 		return nil, fmt.Errorf("core: %s: binary data (a NUL byte or control characters in the first %d bytes), want text: LibSVM, CSV or MovieLens, plain or gzip", s.name, binaryProbe)
 	}
+	if head, _ := br.Peek(bufferBytes); loneCRs(head) {
+		br = bufio.NewReaderSize(&crReader{r: br}, bufferBytes)
+		s.bufBytes += bufferBytes
+	}
+	s.br = br
 
 	ahead := sniffLines
 	if format == FormatLibSVM {
@@ -195,6 +246,12 @@ func newStream(r io.Reader, set ReaderSettings, maxLine int) (*Stream, error) {
 		}
 		if s.phys == 0 {
 			return nil, fmt.Errorf("core: %s: the file is empty, want LibSVM, CSV or MovieLens rows", s.name)
+		}
+		for _, p := range s.pending {
+			if p.tooLong {
+				return nil, fmt.Errorf("core: %s:%d: line: longer than %s, the limit of a line, and no other line holds data: want LibSVM, CSV or MovieLens rows, one per line",
+					s.name, p.line, sizeText(s.maxLine))
+			}
 		}
 		return nil, fmt.Errorf("core: %s: no data: all %d lines are blank or # comments, want LibSVM, CSV or MovieLens rows", s.name, s.phys)
 	}
@@ -320,28 +377,79 @@ func (s *Stream) Format() Format { return s.format }
 // user-item-rating (tab)", "libsvm" or "csv (,)".
 func (s *Stream) Layout() string { return s.layout }
 
-// Dim returns the number of features allocated so far. Every index Next has
+// Dim returns the number of features allocated so far: the number of
+// distinct features seen (for LibSVM, of distinct indices with a nonzero
+// value; for a LibSVM stream continuing a Vocabulary saved before OCCFM
+// renumbered LibSVM features, the largest index seen). Every index Next has
 // returned is below it. It only grows.
 func (s *Stream) Dim() int {
 	if s.format == FormatLibSVM {
-		return s.dim
+		if s.libIdentity {
+			return s.dim
+		}
+		return len(s.libRaw)
 	}
 	return len(s.names)
 }
 
 // FeatureName returns the name of feature i: for LibSVM the 1-based index as
-// written ("7" for i = 6); for MovieLens "user=ID" or "item=ID"; for CSV the
-// column name of a numeric feature ("age") or "column=value" for a
-// categorical one ("city=Paris"). It panics unless 0 ≤ i < Dim().
+// written ("7"), whatever number the feature got; for MovieLens "user=ID" or
+// "item=ID"; for CSV the column name of a numeric feature ("age") or
+// "column=value" for a categorical one ("city=Paris"). It panics unless
+// 0 ≤ i < Dim().
 func (s *Stream) FeatureName(i int) string {
 	if i < 0 || i >= s.Dim() {
 		panic(fmt.Sprintf("core: feature %d out of range [0, %d)", i, s.Dim()))
 	}
 	if s.format == FormatLibSVM {
-		return itoa(i + 1)
+		if s.libIdentity {
+			return itoa(i + 1)
+		}
+		return itoa(int(s.libRaw[i]))
 	}
 	return s.names[i]
 }
+
+// Bytes per entry in the estimates of MemoryBytes: a map entry costs its
+// key and value plus about as much again in buckets, control bytes and
+// growth slack; a name costs a string header, its bytes, and a map entry
+// (string key and int value) in its dictionary.
+const (
+	libsvmEntryBytes = 2*(4+4) + 4 // libIndex entry and libRaw element
+	nameEntryBytes   = 16 + 2*(16+8)
+)
+
+// MemoryBytes estimates the memory the Stream holds, in bytes: its
+// dictionaries and feature names (which grow with the number of distinct
+// features, not with the rows), the lines read ahead (until Next has
+// replayed them), the line buffers and the decompressor's and transcoders'
+// buffers. It is an estimate, kept up to date as the dictionaries grow, so
+// it costs O(1): a caller can check it after every row, to warn before a
+// file with millions of distinct values exhausts the memory of a browser
+// tab. It does not count the Examples the caller holds.
+func (s *Stream) MemoryBytes() int64 {
+	n := s.dictBytes + s.bufBytes
+	n += int64(cap(s.arena)) + int64(cap(s.pending))*int64(pendingLineBytes)
+	n += int64(cap(s.long)) + int64(cap(s.csv.buf)) + 8*int64(cap(s.csv.ends))
+	return n
+}
+
+// Warnings returns the surprising guesses NewStream made, each a full
+// sentence naming the input (a UTF-16 file converted, a column of numbers
+// with decimal commas read as numbers, a CSV header that looks like data),
+// or nil. They do not stop the reading; the command line and the page show
+// them so that a misread is never silent. There are at most a handful.
+func (s *Stream) Warnings() []string { return s.warnings }
+
+// warn adds a warning, up to maxWarnings.
+func (s *Stream) warn(format string, args ...any) {
+	if len(s.warnings) < maxWarnings {
+		s.warnings = append(s.warnings, fmt.Sprintf(format, args...))
+	}
+}
+
+// maxWarnings bounds Warnings.
+const maxWarnings = 5
 
 // Columns returns the CSV columns with their final roles (as given in
 // ReaderSettings.Roles or guessed; never RoleGuess), or nil for other
@@ -447,7 +555,7 @@ func (s *Stream) wrap(err error) error {
 }
 
 func (s *Stream) tooLong() *ParseError {
-	return s.parseError("line", "longer than "+itoa(s.maxLine)+" bytes")
+	return s.parseError("line", "longer than "+sizeText(s.maxLine)+", the limit of a line")
 }
 
 // parseError returns a ParseError at the current line.
@@ -507,5 +615,6 @@ func (s *Stream) feature(d *dictionary, v []byte) int {
 	name := d.prefix + string(v)
 	d.index[name[len(d.prefix):]] = i
 	s.names = append(s.names, name)
+	s.dictBytes += nameEntryBytes + int64(len(name))
 	return i
 }

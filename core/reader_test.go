@@ -6,9 +6,14 @@ import (
 	"errors"
 	"io"
 	"math"
+	"os"
+	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
+	"testing/iotest"
+	"unicode/utf16"
 )
 
 // ex builds an Example from alternating index, value pairs.
@@ -111,6 +116,7 @@ type streamCase struct {
 	want   []Example
 	names  []string // FeatureName(i) for i < Dim() at the end
 	errs   []string // ParseError messages, in order
+	warns  []string // Warnings()
 	cols   []Column // CSV only
 }
 
@@ -119,18 +125,21 @@ var streamCases = []streamCase{
 		name:   "libsvm labels",
 		in:     "-1 1:0.5 3:2\n+1 2:1\n1.0 1:1\n-1.0 3:-1.5\n0 2:1\n1 1:1 # comment\n2.5 2:0.25\n",
 		format: FormatLibSVM, layout: "libsvm",
+		// Features are numbered in order of first appearance: 1, 3, 2.
 		want: []Example{
-			ex(-1, 0, 0.5, 2, 2), ex(1, 1, 1), ex(1, 0, 1), ex(-1, 2, -1.5),
-			ex(0, 1, 1), ex(1, 0, 1), ex(2.5, 1, 0.25),
+			ex(-1, 0, 0.5, 1, 2), ex(1, 2, 1), ex(1, 0, 1), ex(-1, 1, -1.5),
+			ex(0, 2, 1), ex(1, 0, 1), ex(2.5, 2, 0.25),
 		},
-		names: []string{"1", "2", "3"},
+		names: []string{"1", "3", "2"},
 	},
 	{
 		name:   "libsvm blanks qid zeros comments unsorted",
 		in:     "# a comment\n\n  \n2.5 qid:3 1:1 4:0 \t\n-1\t7:1e-3\t2:3 \n-1 \n",
 		format: FormatLibSVM, layout: "libsvm",
-		want:  []Example{ex(2.5, 0, 1), ex(-1, 1, 3, 6, 1e-3), ex(-1)},
-		names: []string{"1", "2", "3", "4", "5", "6", "7"},
+		// 4:0 allocates no feature; the row "7:1e-3 2:3" is sorted by
+		// index before it is numbered.
+		want:  []Example{ex(2.5, 0, 1), ex(-1, 1, 3, 2, 1e-3), ex(-1)},
+		names: []string{"1", "2", "7"},
 	},
 	{
 		name: "libsvm forced",
@@ -239,8 +248,10 @@ var streamCases = []streamCase{
 		name:   "csv semicolon",
 		in:     "a;b;y\n1,5;x;2\n",
 		format: FormatCSV, layout: "csv (;)",
+		// "1,5" is 1.5 written with a decimal comma, scaled to 1.
 		want:  []Example{ex(2, 0, 1, 1, 1)},
-		names: []string{"a=1,5", "b=x"},
+		names: []string{"a", "b=x"},
+		warns: []string{`input: column "a" has numbers with a decimal comma ("1,5"): they are read as numbers, the comma as the decimal point.`},
 	},
 	{
 		name:   "csv tab",
@@ -282,7 +293,7 @@ var streamCases = []streamCase{
 	{
 		name:   "libsvm errors",
 		set:    ReaderSettings{Name: "t.svm", Format: FormatLibSVM},
-		in:     "1 1:1\n1 0:1\n1 3\nx 1:1\n1 2:abc\n1 2:1 2:3\n1 2:inf\n-1 2:2\n",
+		in:     "1 1:1\n1 0:1\n1 3\nx 1:1\n1 2:abc\n1 2:1 2:3\n1 2:inf\n-1 2:2\n1 3:5 3:0\n1 3:0 3:5\n",
 		format: FormatLibSVM, layout: "libsvm",
 		want:  []Example{ex(1, 0, 1), ex(-1, 1, 2)},
 		names: []string{"1", "2"},
@@ -293,6 +304,8 @@ var streamCases = []streamCase{
 			`core: t.svm:5: field 2: value of index 2 "abc" is not a number`,
 			`core: t.svm:6: field 3: index 2 repeated (want each index once per row)`,
 			`core: t.svm:7: field 2: value of index 2 "inf" is not a finite number (want a finite number; leave a missing value empty)`,
+			`core: t.svm:9: field 3: index 3 repeated (want each index once per row)`,
+			`core: t.svm:10: field 3: index 3 repeated (want each index once per row)`,
 		},
 	},
 }
@@ -334,6 +347,9 @@ func TestStreamFormats(t *testing.T) {
 				if strings.Join(names, "|") != strings.Join(c.names, "|") {
 					t.Errorf("gzip %v: names %q, want %q", compressed, names, c.names)
 				}
+				if strings.Join(s.Warnings(), "\n") != strings.Join(c.warns, "\n") {
+					t.Errorf("gzip %v: warnings %q, want %q", compressed, s.Warnings(), c.warns)
+				}
 				if c.cols != nil {
 					cols := s.Columns()
 					if len(cols) != len(c.cols) {
@@ -370,11 +386,11 @@ func TestStreamNewStreamErrors(t *testing.T) {
 		{"binary forced", ReaderSettings{Name: "x.bin", Format: FormatLibSVM}, binary, "core: x.bin: binary data (a NUL byte or control characters in the first 4096 bytes), want text: LibSVM, CSV or MovieLens, plain or gzip"},
 		{"binary gzip", ReaderSettings{Name: "x.gz"}, gzipBytes(t, binary), "core: x.gz: binary data (a NUL byte or control characters in the first 4096 bytes), want text: LibSVM, CSV or MovieLens, plain or gzip"},
 		{"text", ReaderSettings{Name: "t"}, []byte("hello world\nfoo bar\n"),
-			"core: t: cannot recognise the format: the first line is not LibSVM, MovieLens or a CSV header of two or more columns"},
+			`core: t: cannot recognise the format: most lines are not LibSVM or MovieLens rows, and line 1 ("hello world") is not a CSV header of two or more columns separated by ',', ';' or tab`},
 		{"headless csv", ReaderSettings{Name: "t"}, []byte("1,2,3\n4,5,6\n"),
-			"core: t: cannot recognise the format: the first line looks like data, but a CSV needs a header row"},
+			`core: t: cannot recognise the format: most lines are not LibSVM or MovieLens rows, and line 1 ("1,2,3") looks like data, but a CSV needs a header row`},
 		{"ragged", ReaderSettings{Name: "t"}, []byte("a,b\n1\n2\n3,4\n"),
-			"core: t: cannot recognise the format: only 1 of the first 3 rows have the 2 fields of the header"},
+			"core: t: cannot recognise the format: most lines are not LibSVM or MovieLens rows, and only 1 of the 3 rows read after the CSV header on line 1 have its 2 fields"},
 		{"header only", ReaderSettings{Name: "h.csv"}, []byte("a,b\n"), `core: h.csv:1: no data rows after the CSV header "a,b", want at least one row`},
 		{"ratings.csv header only", ReaderSettings{Name: "ratings.csv"}, []byte("\ufeffuserId,movieId,rating,timestamp\r\n"),
 			`core: ratings.csv:1: no data rows after the header "userId,movieId,rating,timestamp", want at least one row`},
@@ -483,7 +499,7 @@ func TestStreamLongLines(t *testing.T) {
 				}
 				continue
 			}
-			if len(got) != 2 || len(errs) != 1 || !strings.HasSuffix(errs[0], ": line: longer than 50 bytes") {
+			if len(got) != 2 || len(errs) != 1 || !strings.HasSuffix(errs[0], ": line: longer than 50 bytes, the limit of a line") {
 				t.Errorf("limit %d: got %d examples, errors %q", limit, len(got), errs)
 			}
 		}
@@ -628,4 +644,193 @@ func TestStreamHotPathAllocations(t *testing.T) {
 			t.Errorf("%s: Next allocates %v times a row, want 0", name, allocs)
 		}
 	}
+}
+
+// TestStreamLibSVMNumbering checks that LibSVM features are numbered in order
+// of first appearance, so that the feature space follows the number of
+// distinct indices and not the largest one, and that the numbering goes on
+// through a Vocabulary, saved and loaded, while a Vocabulary without one
+// (from a model file saved before) keeps the identity numbering.
+func TestStreamLibSVMNumbering(t *testing.T) {
+	read := func(text string, v *Vocabulary) (*Stream, []Example) {
+		t.Helper()
+		s, err := NewStream(strings.NewReader(text), ReaderSettings{Vocabulary: v})
+		if err != nil {
+			t.Fatal(err)
+		}
+		exs, errs, end := readAll(t, s)
+		if end != nil || errs != nil {
+			t.Fatalf("end %v, errors %v", end, errs)
+		}
+		return s, exs
+	}
+	s, exs := read("1 2147483647:1 5:2\n-1 5:1 9:0\n", nil)
+	if s.Dim() != 2 || s.FeatureName(0) != "5" || s.FeatureName(1) != "2147483647" {
+		t.Errorf("Dim %d, names %q %q, want 2, 5 and 2147483647", s.Dim(), s.FeatureName(0), s.FeatureName(min(1, s.Dim()-1)))
+	}
+	if !sameExample(exs[0], ex(1, 0, 2, 1, 1)) || !sameExample(exs[1], ex(-1, 0, 1)) {
+		t.Errorf("examples %v", exs)
+	}
+	if m := s.MemoryBytes(); m <= 0 || m > 1<<20 {
+		t.Errorf("MemoryBytes() = %d for two features, want a few KiB", m)
+	}
+
+	// The numbering survives a model file.
+	v := s.Vocabulary()
+	if !v.Renumbered || len(v.Indices) != 2 {
+		t.Fatalf("Vocabulary %+v", v)
+	}
+	var buf bytes.Buffer
+	if err := SaveModel(&buf, Model{Learner: NewMean(MeanSettings{}), Vocabulary: &v}); err != nil {
+		t.Fatal(err)
+	}
+	m, err := LoadModel(bytes.NewReader(buf.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, exs = read("1 9:1 2147483647:3\n", m.Vocabulary)
+	if s.Dim() != 3 || s.FeatureName(2) != "9" || !sameExample(exs[0], ex(1, 2, 1, 1, 3)) {
+		t.Errorf("continued: Dim %d, %v", s.Dim(), exs)
+	}
+	var again bytes.Buffer
+	if err := SaveModel(&again, m); err != nil || !bytes.Equal(again.Bytes(), buf.Bytes()) {
+		t.Errorf("a loaded vocabulary saves to other bytes (%v)", err)
+	}
+	// An empty numbering is still a numbering, not the identity.
+	s, _ = read("1\n", nil)
+	v = s.Vocabulary()
+	buf.Reset()
+	if err := SaveModel(&buf, Model{Learner: NewMean(MeanSettings{}), Vocabulary: &v}); err != nil {
+		t.Fatal(err)
+	}
+	if m, err = LoadModel(bytes.NewReader(buf.Bytes())); err != nil || !m.Vocabulary.Renumbered {
+		t.Fatalf("empty numbering: %+v, %v", m.Vocabulary, err)
+	}
+
+	// The identity numbering of an old vocabulary.
+	s, exs = read("1 7:1 3:2\n", &Vocabulary{Format: FormatLibSVM, Dim: 4})
+	if s.Dim() != 7 || s.FeatureName(6) != "7" || !sameExample(exs[0], ex(1, 2, 2, 6, 1)) {
+		t.Errorf("identity: Dim %d, %v", s.Dim(), exs)
+	}
+	if v := s.Vocabulary(); v.Renumbered || v.Indices != nil || v.Dim != 7 {
+		t.Errorf("identity: Vocabulary %+v", v)
+	}
+
+	for _, bad := range []Vocabulary{
+		{Format: FormatLibSVM, Dim: 2, Renumbered: true, Indices: []int32{3, 3}},
+		{Format: FormatLibSVM, Dim: 1, Renumbered: true, Indices: []int32{0}},
+		{Format: FormatLibSVM, Dim: 2, Renumbered: true, Indices: []int32{3}},
+		{Format: FormatLibSVM, Dim: 1, Indices: []int32{3}},
+	} {
+		if err := bad.check(); err == nil {
+			t.Errorf("check(%+v) = nil", bad)
+		}
+	}
+}
+
+// TestStreamBoundedMemory checks that a line over the limit is skipped
+// without being held whole (100 MB through a 1 MiB limit allocates a few
+// MiB), and that comment lines read ahead are not held: 10 MiB of them
+// before the rows leave a Stream of a few hundred KiB.
+func TestStreamBoundedMemory(t *testing.T) {
+	clean, err := os.ReadFile(filepath.Join("..", "testdata", "bad", "clean.libsvm"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	in := io.MultiReader(strings.NewReader("1"), &repeatReader{unit: []byte(" 1:1"), left: 100 << 20},
+		strings.NewReader("\n"), bytes.NewReader(clean))
+	s, err := newStream(in, ReaderSettings{Name: "long"}, 1<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, errs, end := readAll(t, s)
+	runtime.ReadMemStats(&after)
+	if end != nil || len(got) != 20 || len(errs) != 1 ||
+		errs[0] != "core: long:1: line: longer than 1048576 bytes (1 MiB), the limit of a line" {
+		t.Fatalf("%d rows, errors %q, end %v", len(got), errs, end)
+	}
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 16<<20 {
+		t.Errorf("reading a 100 MB line through a 1 MiB limit allocated %d MiB", alloc>>20)
+	}
+
+	in = io.MultiReader(&repeatReader{unit: []byte("# a comment line of 32 bytes...\n"), left: 10 << 20},
+		bytes.NewReader(bytes.Repeat(clean, 10)))
+	s, err = NewStream(in, ReaderSettings{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := s.MemoryBytes(); m > 512<<10 {
+		t.Errorf("MemoryBytes() = %d KiB after 10 MiB of comments and 200 rows read ahead", m>>10)
+	}
+	if got, errs, end = readAll(t, s); end != nil || len(errs) != 0 || len(got) != 200 {
+		t.Errorf("%d rows, errors %q, end %v", len(got), errs, end)
+	}
+}
+
+// TestStreamTranscoding reads UTF-16 and CR-only text a byte at a time
+// (testing/iotest.OneByteReader), so that surrogate pairs and CRLF pairs
+// are split across reads, and compares with the UTF-8, LF reading.
+func TestStreamTranscoding(t *testing.T) {
+	const text = "user,item é,label\nAda,𝄞 clef,1\nBob,x,0\n"
+	utf16LE := func(s string, bom bool) []byte {
+		var b []byte
+		if bom {
+			b = append(b, 0xff, 0xfe)
+		}
+		for _, u := range utf16.Encode([]rune(s)) {
+			b = append(b, byte(u), byte(u>>8))
+		}
+		return b
+	}
+	utf16BE := func(s string) []byte {
+		b := []byte{0xfe, 0xff}
+		for _, u := range utf16.Encode([]rune(s)) {
+			b = append(b, byte(u>>8), byte(u))
+		}
+		return b
+	}
+	cases := []struct {
+		name string
+		in   []byte
+		warn bool
+	}{
+		{"utf-16le bom", utf16LE(text, true), true},
+		{"utf-16le", utf16LE(text, false), true},
+		{"utf-16be bom", utf16BE(text), true},
+		{"utf-16le crlf", utf16LE(strings.ReplaceAll(text, "\n", "\r\n"), true), true},
+		{"cr only", []byte(strings.ReplaceAll(text, "\n", "\r")), false},
+		{"cr only gzip", gzipBytes(t, []byte(strings.ReplaceAll(text, "\n", "\r"))), false},
+	}
+	want, _, _ := readAll(t, mustStream(t, strings.NewReader(text)))
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			s := mustStream(t, iotest.OneByteReader(bytes.NewReader(c.in)))
+			got, errs, end := readAll(t, s)
+			if end != nil || errs != nil || len(got) != len(want) {
+				t.Fatalf("%d rows, errors %q, end %v", len(got), errs, end)
+			}
+			for k := range got {
+				if !sameExample(got[k], want[k]) {
+					t.Errorf("row %d = %v, want %v", k, got[k], want[k])
+				}
+			}
+			if s.FeatureName(1) != "item é=𝄞 clef" || s.Line() != 3 {
+				t.Errorf("feature %q, line %d", s.FeatureName(1), s.Line())
+			}
+			if (len(s.Warnings()) > 0) != c.warn {
+				t.Errorf("warnings %q", s.Warnings())
+			}
+		})
+	}
+}
+
+func mustStream(t *testing.T, r io.Reader) *Stream {
+	t.Helper()
+	s, err := NewStream(r, ReaderSettings{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
 }

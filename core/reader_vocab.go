@@ -3,7 +3,8 @@ package core
 import "fmt"
 
 // Vocabulary is the feature numbering a Stream has built: which feature
-// index each MovieLens ID or CSV value got (in order of first appearance),
+// index each LibSVM index, MovieLens ID or CSV value got (in order of first
+// appearance),
 // the CSV column roles and the scales of numeric columns (taken from the
 // rows read ahead). A learner only knows features by index, so a stream
 // that continues its learning on more data must number them the same way:
@@ -17,8 +18,17 @@ type Vocabulary struct {
 	// Columns are the CSV columns, in header order (nil otherwise).
 	Columns []VocabularyColumn
 	// Features lists the MovieLens and CSV features by index (nil for
-	// LibSVM, whose indices are in the file): len(Features) = Dim.
+	// LibSVM): len(Features) = Dim.
 	Features []VocabularyFeature
+	// Renumbered is set for LibSVM when features are numbered in order of
+	// first appearance: feature i is the index Indices[i] as written in the
+	// file, len(Indices) = Dim. It is false in a Vocabulary saved before
+	// OCCFM renumbered LibSVM features (model files of format 1 may hold
+	// one), whose numbering is the identity, index k being feature k−1
+	// (Indices nil): a stream continuing it keeps that numbering, so that
+	// such a model continues exactly as before.
+	Renumbered bool
+	Indices    []int32
 }
 
 // VocabularyColumn is one CSV column of a Vocabulary.
@@ -43,6 +53,11 @@ type VocabularyFeature struct {
 func (s *Stream) Vocabulary() Vocabulary {
 	v := Vocabulary{Format: s.format, Dim: s.Dim()}
 	switch s.format {
+	case FormatLibSVM:
+		if !s.libIdentity {
+			v.Renumbered = true
+			v.Indices = append(make([]int32, 0, len(s.libRaw)), s.libRaw...)
+		}
 	case FormatMovieLens:
 		v.Features = make([]VocabularyFeature, len(s.names))
 		for field, d := range []*dictionary{&s.ml.users, &s.ml.items} {
@@ -76,8 +91,27 @@ func (v *Vocabulary) check() error {
 		if len(v.Features) != 0 || len(v.Columns) != 0 || v.Dim < 0 {
 			return fmt.Errorf("a LibSVM vocabulary with names")
 		}
+		if !v.Renumbered {
+			if v.Indices != nil {
+				return fmt.Errorf("a LibSVM vocabulary with indices but not renumbered")
+			}
+			return nil
+		}
+		if len(v.Indices) != v.Dim {
+			return fmt.Errorf("%d features but %d indices listed", v.Dim, len(v.Indices))
+		}
+		seen := make(map[int32]bool, len(v.Indices))
+		for _, idx := range v.Indices {
+			if idx < 1 || int(idx) > maxLibSVMIndex || seen[idx] {
+				return fmt.Errorf("LibSVM index %d out of range or repeated", idx)
+			}
+			seen[idx] = true
+		}
 		return nil
 	case FormatMovieLens, FormatCSV:
+		if v.Renumbered || v.Indices != nil {
+			return fmt.Errorf("a %s vocabulary with LibSVM indices", v.Format)
+		}
 	default:
 		return fmt.Errorf("unknown format %q", string(v.Format))
 	}
@@ -169,7 +203,17 @@ func (s *Stream) useVocabulary(v *Vocabulary) error {
 	}
 	switch s.format {
 	case FormatLibSVM:
-		s.dim = max(s.dim, v.Dim)
+		if !v.Renumbered {
+			s.libIdentity = true
+			s.dim = max(s.dim, v.Dim)
+			return nil
+		}
+		s.libIndex = make(map[int32]int32, len(v.Indices))
+		s.libRaw = append(make([]int32, 0, len(v.Indices)), v.Indices...)
+		for i, idx := range v.Indices {
+			s.libIndex[idx] = int32(i)
+		}
+		s.dictBytes = int64(len(v.Indices)) * libsvmEntryBytes
 		return nil
 	case FormatMovieLens:
 		s.ml.users, s.ml.items = newDictionary("user="), newDictionary("item=")
@@ -182,6 +226,7 @@ func (s *Stream) useVocabulary(v *Vocabulary) error {
 			d.index[f.Value] = i
 			s.names[i] = d.prefix + f.Value
 		}
+		s.countNames()
 		return nil
 	}
 	cols := s.csv.cols
@@ -214,7 +259,16 @@ func (s *Stream) useVocabulary(v *Vocabulary) error {
 		col.dict.index[f.Value] = i
 		s.names[i] = col.dict.prefix + f.Value
 	}
+	s.countNames()
 	return nil
+}
+
+// countNames sets the estimate dictBytes from s.names (see MemoryBytes).
+func (s *Stream) countNames() {
+	s.dictBytes = 0
+	for _, name := range s.names {
+		s.dictBytes += nameEntryBytes + int64(len(name))
+	}
 }
 
 // String describes v briefly, e.g. "movielens, 2625 features".
@@ -245,6 +299,13 @@ func (c *stateCodec) vocabulary(v *Vocabulary) {
 	for i := 0; i < nf && c.err == nil; i++ {
 		c.int(&v.Features[i].Field)
 		c.string(&v.Features[i].Value)
+	}
+	// The LibSVM numbering comes last, and only when renumbered, so that a
+	// vocabulary saved before it existed reads (as the identity numbering)
+	// and saves to the same bytes.
+	if v.Format == FormatLibSVM && (!c.dec && v.Renumbered || c.dec && c.err == nil && len(c.buf) > 0) {
+		v.Renumbered = true
+		c.int32s(&v.Indices)
 	}
 	if c.dec && c.err == nil {
 		if err := v.check(); err != nil {
