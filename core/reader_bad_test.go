@@ -1,7 +1,6 @@
 package core
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"io"
@@ -9,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/occfm/occfm/internal/badinput"
 )
 
 // badCase is one entry of ../testdata/bad.json: a file of ../testdata/bad
@@ -43,57 +44,12 @@ type badCase struct {
 	Warning string `json:"warning"`
 }
 
-// generatedBad makes the inputs of testdata/bad.json marked "generated",
-// streamed without holding them in memory.
-var generatedBad = map[string]func(t *testing.T) io.Reader{
-	// A line of 100 MB, then clean.libsvm.
-	"long-line.libsvm": func(t *testing.T) io.Reader {
-		return io.MultiReader(strings.NewReader("1"), &repeatReader{unit: []byte(" 1:1"), left: 100 << 20},
-			strings.NewReader("\n"), bytes.NewReader(readTestdataBad(t, "clean.libsvm")))
-	},
-	// 2 GiB of one line without a line end, gzip-compressed: a member
-	// "1", then 2,048 members of 1 MiB each (gzip members concatenated
-	// read as one stream), about 2 MB compressed.
-	"one-line.libsvm.gz": func(t *testing.T) io.Reader {
-		member := gzipBytes(t, bytes.Repeat([]byte(" 1:1"), 1<<18))
-		return io.MultiReader(bytes.NewReader(gzipBytes(t, []byte("1"))),
-			&repeatReader{unit: member, left: 2048 * int64(len(member))})
-	},
-	// 10 MiB of comment lines, then clean.libsvm 10 times.
-	"comments-10mib.libsvm": func(t *testing.T) io.Reader {
-		return io.MultiReader(&repeatReader{unit: []byte("# a comment line of 32 bytes...\n"), left: 10 << 20},
-			bytes.NewReader(bytes.Repeat(readTestdataBad(t, "clean.libsvm"), 10)))
-	},
-}
-
 func readTestdataBad(t *testing.T, name string) []byte {
 	b, err := os.ReadFile(filepath.Join("..", "testdata", "bad", name))
 	if err != nil {
 		t.Fatal(err)
 	}
 	return b
-}
-
-// repeatReader reads unit over and over, left bytes in all.
-type repeatReader struct {
-	unit []byte
-	left int64
-	off  int
-}
-
-func (r *repeatReader) Read(p []byte) (int, error) {
-	if r.left == 0 {
-		return 0, io.EOF
-	}
-	n := 0
-	for n < len(p) && r.left > 0 {
-		k := copy(p[n:], r.unit[r.off:])
-		k = int(min(int64(k), r.left))
-		n += k
-		r.left -= int64(k)
-		r.off = (r.off + k) % len(r.unit)
-	}
-	return n, nil
 }
 
 func loadBadCases(t *testing.T) []badCase {
@@ -114,11 +70,10 @@ func loadBadCases(t *testing.T) []badCase {
 func readBad(t *testing.T, c badCase, bad *BadRows) ([]Example, error) {
 	var in io.Reader
 	if c.Generated {
-		gen, ok := generatedBad[c.File]
-		if !ok {
-			t.Fatalf("no generator for %s", c.File)
+		var err error
+		if in, err = badinput.Open(filepath.Join("..", "testdata", "bad"), c.File); err != nil {
+			t.Fatal(err)
 		}
-		in = gen(t)
 	} else {
 		f, err := os.Open(filepath.Join("..", "testdata", "bad", c.File))
 		if err != nil {

@@ -3,6 +3,7 @@ package core
 import (
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 )
@@ -65,6 +66,14 @@ type BadRows struct {
 	// ByField counts the rows skipped by ParseError.Field, e.g.
 	// {`field "rating"`: 300, "label": 12}.
 	ByField map[string]int
+	// HugeLabels counts the rows read whose label is beyond ±MaxMetricLabel
+	// (1e9) or not finite: they are not malformed, but every learner's
+	// guard predicts them without learning them and the metrics leave them
+	// out (see Guarded, Metrics.LeftOut). HugeFirst holds the first
+	// MaxReasons of them, e.g. `u.data:5: label 1e+300 is beyond ±1e9:
+	// predicted, not learned, not scored`.
+	HugeLabels int
+	HugeFirst  []string
 }
 
 // Skip reports whether err is a malformed row that the policy passes over:
@@ -92,8 +101,17 @@ func (b *BadRows) Skip(err error) bool {
 
 // Label maps the label y, read on line of file, to the label a learner of
 // task t sees (Task.Label). A label outside the task is a *ParseError with
-// Field "label", to pass to Skip like any malformed row.
+// Field "label", to pass to Skip like any malformed row. A regression label
+// beyond ±1e9 or not finite is returned as it is and counted in HugeLabels
+// with its line: the guard and the metrics leave such a row out.
 func (b *BadRows) Label(t Task, file string, line int, y float64) (float64, error) {
+	if !(math.Abs(y) <= MaxMetricLabel) {
+		b.HugeLabels++
+		if len(b.HugeFirst) < MaxReasons {
+			b.HugeFirst = append(b.HugeFirst, file+":"+itoa(line)+": label "+strconv.FormatFloat(y, 'g', -1, 64)+
+				" is beyond ±1e9: predicted, not learned, not scored")
+		}
+	}
 	v, err := t.Label(y)
 	if err != nil {
 		return 0, &ParseError{File: file, Line: line, Field: "label",
@@ -101,6 +119,31 @@ func (b *BadRows) Label(t Task, file string, line int, y float64) (float64, erro
 				" is not a class of the binary task (want -1/+1 or 0/1; labels with other values need the regression task)"}
 	}
 	return v, nil
+}
+
+// AllSkipped returns the error of a stream that ended having learned no
+// row because every row read was skipped (rows learned is 0 and Skipped is
+// not), or nil: its figures would mean nothing, so the command line and the
+// page both end it with this error, e.g. `core: no row was learned: all 3
+// rows read were skipped as malformed, the first: r.svm:1: label: …`.
+func (b *BadRows) AllSkipped(learned int) error {
+	if b == nil || learned > 0 || b.Skipped == 0 {
+		return nil
+	}
+	rows := "all " + commaInt(b.Skipped) + " rows read were"
+	if b.Skipped == 1 {
+		rows = "the one row read was"
+	}
+	return errors.New("core: no row was learned: " + rows + " skipped as malformed, the first: " + b.First[0].Reason())
+}
+
+// commaInt formats n with thousands separators: 12345 → "12,345".
+func commaInt(n int) string {
+	s := itoa(n)
+	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }
 
 // Reasons returns the first skipped rows' errors without the "core: "

@@ -14,6 +14,8 @@ import (
 	"testing"
 	"testing/iotest"
 	"unicode/utf16"
+
+	"github.com/occfm/occfm/internal/badinput"
 )
 
 // ex builds an Example from alternating index, value pairs.
@@ -739,7 +741,7 @@ func TestStreamBoundedMemory(t *testing.T) {
 	}
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	in := io.MultiReader(strings.NewReader("1"), &repeatReader{unit: []byte(" 1:1"), left: 100 << 20},
+	in := io.MultiReader(strings.NewReader("1"), badinput.Repeat([]byte(" 1:1"), 100<<20),
 		strings.NewReader("\n"), bytes.NewReader(clean))
 	s, err := newStream(in, ReaderSettings{Name: "long"}, 1<<20)
 	if err != nil {
@@ -755,7 +757,7 @@ func TestStreamBoundedMemory(t *testing.T) {
 		t.Errorf("reading a 100 MB line through a 1 MiB limit allocated %d MiB", alloc>>20)
 	}
 
-	in = io.MultiReader(&repeatReader{unit: []byte("# a comment line of 32 bytes...\n"), left: 10 << 20},
+	in = io.MultiReader(badinput.Repeat([]byte("# a comment line of 32 bytes...\n"), 10<<20),
 		bytes.NewReader(bytes.Repeat(clean, 10)))
 	s, err = NewStream(in, ReaderSettings{})
 	if err != nil {

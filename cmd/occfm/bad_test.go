@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/occfm/occfm/core"
+	"github.com/occfm/occfm/internal/badinput"
 )
 
 // badCase is one entry of ../../testdata/bad.json (see
@@ -23,6 +24,12 @@ type badCase struct {
 	Rows    int    `json:"rows"`
 	Skipped int    `json:"skipped"`
 	Refused int    `json:"refused"` // rows the guard does not learn
+	// Generated inputs are made by internal/badinput, not kept in
+	// testdata/bad; Layout and Warning are the layout read and the
+	// reader's first warning.
+	Generated bool   `json:"generated"`
+	Layout    string `json:"layout"`
+	Warning   string `json:"warning"`
 }
 
 // TestRunBadInputs runs occfm run over every file of testdata/bad, with
@@ -43,7 +50,17 @@ func TestRunBadInputs(t *testing.T) {
 			name += "/" + c.Format + c.Task
 		}
 		t.Run(name, func(t *testing.T) {
-			args := []string{"run", "-data", filepath.Join("..", "..", "testdata", "bad", c.File), "-json", "-quiet"}
+			path := filepath.Join("..", "..", "testdata", "bad", c.File)
+			if c.Generated {
+				if testing.Short() {
+					t.Skip("a big generated input")
+				}
+				var err error
+				if path, err = badinput.Write(filepath.Join("..", "..", "testdata", "bad"), c.File, t.TempDir()); err != nil {
+					t.Fatal(err)
+				}
+			}
+			args := []string{"run", "-data", path, "-json", "-quiet"}
 			if c.Format != "" {
 				args = append(args, "-format", c.Format)
 			}
@@ -69,7 +86,11 @@ func TestRunBadInputs(t *testing.T) {
 				}
 				if policy == "skip" && c.Rows == 0 && c.Skipped > 0 {
 					// Every row skipped: the run learned nothing and says so.
-					want := "no row was learned: all " + commas(c.Skipped) + " rows read were skipped (-on-error skip), the first: " + c.Stop
+					rows := "all " + commas(c.Skipped) + " rows read were"
+					if c.Skipped == 1 {
+						rows = "the one row read was"
+					}
+					want := "core: no row was learned: " + rows + " skipped as malformed, the first: " + c.Stop
 					if err == nil || err.Error() != want {
 						t.Errorf("%s: error\n%v\nwant\n%s", policy, err, want)
 					}
@@ -79,6 +100,16 @@ func TestRunBadInputs(t *testing.T) {
 					t.Fatalf("%s: %v", policy, err)
 				}
 				rec := jsonLines(t, stdout.String())[0]
+				if c.Layout != "" && rec["layout"] != c.Layout {
+					t.Errorf("%s: layout %v, want %s", policy, rec["layout"], c.Layout)
+				}
+				warnings, _ := rec["warnings"].([]any)
+				if c.Warning != "" && (len(warnings) == 0 || warnings[0] != c.Warning) {
+					t.Errorf("%s: warnings %q, want %q first", policy, warnings, c.Warning)
+				}
+				if c.Warning == "" && len(warnings) > 0 {
+					t.Errorf("%s: warnings %q, want none", policy, warnings)
+				}
 				if rec["refused"] != float64(c.Refused) {
 					t.Errorf("%s: %v rows refused by the guard, want %d", policy, rec["refused"], c.Refused)
 				}

@@ -43,7 +43,7 @@ func writeGuard(w io.Writer, players []*player) {
 			}
 		}
 		if r.Refused > 0 {
-			fmt.Fprintf(w, "%s rows not learned (%s)", commas(r.Refused), refusedWhy(r))
+			fmt.Fprintf(w, "%s not learned (%s)", plural(r.Refused, "row"), refusedWhy(r))
 		}
 		fmt.Fprintln(w)
 		for _, e := range r.Events {
@@ -79,4 +79,12 @@ func refusedWhy(r core.GuardReport) string {
 		return only
 	}
 	return strings.Join(parts, ", ")
+}
+
+// plural is "1 row" or "2,000 rows".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return commas(n) + " " + noun + "s"
 }

@@ -233,7 +233,7 @@ func TestRunAllSkipped(t *testing.T) {
 	runOK(t, "run", "-data", cls, "-save", model, "-quiet")
 	var stdout, stderr bytes.Buffer
 	err := run([]string{"run", "-data", reg, "-load", model, "-on-error", "skip", "-quiet"}, &stdout, &stderr)
-	if err == nil || !strings.Contains(err.Error(), "no row was learned: all 3 rows read were skipped") ||
+	if err == nil || !strings.Contains(err.Error(), "no row was learned: all 3 rows read were skipped as malformed") ||
 		!strings.Contains(err.Error(), "learns the classification task") {
 		t.Fatalf("error %v", err)
 	}

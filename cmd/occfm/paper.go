@@ -439,7 +439,8 @@ func loadPaperSet(dir string, set paperSet, seed uint64) ([]core.Example, int, e
 		}
 		// The same row source as occfm run: labels mapped by Task.Label,
 		// errors naming the file and line.
-		got, err := readAll(&fileSource{stream: st, name: rel, task: set.Task}, &progress{quiet: true})
+		// The paper holds its data sets in memory by design: no budget.
+		got, err := readAll(&fileSource{stream: st, name: rel, task: set.Task}, &progress{quiet: true}, &heldRows{}, core.MemoryBudget{Limit: -1}, st)
 		f.Close()
 		if err != nil {
 			return nil, 0, err

@@ -26,7 +26,8 @@ type report struct {
 	regret   *core.Regret // nil without -regret
 	guard    core.GuardSettings
 	bad      *core.BadRows
-	stopped  error // the error that ended the run early, or nil
+	stopped  error    // the error that ended the run early, or nil
+	warnings []string // the reader's (core.Stream.Warnings)
 }
 
 // record is one learner's line of -json output. Metrics that do not apply
@@ -72,6 +73,13 @@ type record struct {
 	OnError      string   `json:"on_error"`
 	Skipped      int      `json:"skipped"`
 	SkippedFirst []string `json:"skipped_first,omitempty"`
+	// HugeLabels counts the rows whose label is beyond ±1e9 or not finite:
+	// predicted, not learned, not scored; the first few with their line.
+	HugeLabels      int      `json:"huge_labels"`
+	HugeLabelsFirst []string `json:"huge_labels_first,omitempty"`
+	// Warnings are the reader's remarks on a surprising guess (decimal
+	// commas, UTF-16, a header of numbers).
+	Warnings []string `json:"warnings,omitempty"`
 	// Stopped is the error that ended the run before the end of the file:
 	// the metrics cover the rows learned until then.
 	Stopped string `json:"stopped,omitempty"`
@@ -145,7 +153,9 @@ func (r report) record(p *player) record {
 		if r.bad.Skipped > 0 {
 			rec.SkippedFirst = r.bad.Reasons()
 		}
+		rec.HugeLabels, rec.HugeLabelsFirst = r.bad.HugeLabels, r.bad.HugeFirst
 	}
+	rec.Warnings = r.warnings
 	if r.stopped != nil {
 		rec.Stopped = r.stopped.Error()
 	}
@@ -210,6 +220,19 @@ func (r report) writeText(w io.Writer) error {
 	}
 	if r.settings.onError == core.Skip && r.bad != nil {
 		writeSkipped(tw, r.bad)
+	}
+	if r.bad != nil && r.bad.HugeLabels > 0 {
+		fmt.Fprintf(tw, "huge labels\t%s with a label beyond ±1e9 or not finite: predicted, not learned, not scored\n", plural(r.bad.HugeLabels, "row"))
+		for i, h := range r.bad.HugeFirst {
+			label := ""
+			if i == 0 {
+				label = "first"
+			}
+			fmt.Fprintf(tw, "%s\t  %s\n", label, h)
+		}
+	}
+	for _, w := range r.warnings {
+		fmt.Fprintf(tw, "warning\t%s\n", w)
 	}
 	fmt.Fprintf(tw, "features\t%s\n", commas(r.features))
 	fmt.Fprintf(tw, "task\t%s, %s loss\n", r.task, r.task.Loss())

@@ -36,7 +36,10 @@ type runSettings struct {
 	clip      string
 	onDiverge string
 	onError   core.OnError // -on-error: stop or skip malformed rows
-	model     modelFlags   // -save and -load (model.go)
+	// -max-memory: the memory budget of the run's learners, metrics,
+	// comparator, feature dictionaries and -shuffle rows.
+	budget core.MemoryBudget
+	model  modelFlags // -save and -load (model.go)
 }
 
 // guessRows is how many leading labels -task auto looks at.
@@ -50,7 +53,7 @@ const batchSize = 64
 // parseRunFlags parses the flags of occfm run.
 func parseRunFlags(args []string) (runSettings, error) {
 	var rs runSettings
-	var format, learners, onError string
+	var format, learners, onError, maxMemory string
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	fs.SetOutput(io.Discard) // mistakes are reported once, by main
 	fs.StringVar(&rs.data, "data", "", "data file")
@@ -70,6 +73,7 @@ func parseRunFlags(args []string) (runSettings, error) {
 	fs.StringVar(&rs.clip, "clip", "auto", "clip regression predictions to the label range seen: auto (on for ratings), on or off")
 	fs.StringVar(&rs.onDiverge, "on-diverge", "reset", "a diverged learner is reset (up to 3 times, then paused) or paused at once: reset or pause")
 	fs.StringVar(&onError, "on-error", "stop", "malformed rows: stop, or skip and count them")
+	fs.StringVar(&maxMemory, "max-memory", "512M", "stop the run when its model, metrics and dictionaries hold more than this (e.g. 512M, 2G; 0: no limit)")
 	rs.model.define(fs)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -130,6 +134,14 @@ func parseRunFlags(args []string) (runSettings, error) {
 	var err error
 	if rs.onError, err = core.ParseOnError(onError); err != nil {
 		return bad("-on-error %q: want stop or skip", onError)
+	}
+	n, err := core.ParseSize(maxMemory)
+	if err != nil {
+		return bad("-max-memory %q: want a size such as 512M or 2G, or 0 for no limit", maxMemory)
+	}
+	rs.budget.Limit = n
+	if n == 0 {
+		rs.budget.Limit = -1 // no limit
 	}
 	return rs, rs.model.check(fs, &rs)
 }
@@ -192,9 +204,14 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 
 	prog := &progress{w: stderr, quiet: rs.quiet, start: time.Now(), bad: src.bad}
 	defer prog.done() // end the status line before any error is printed
+	for _, w := range stream.Warnings() {
+		fmt.Fprintf(stderr, "occfm: warning: %s\n", w)
+	}
 	var rows rowSource = src
+	var held *heldRows // the rows -shuffle holds, counted in the budget
 	if rs.shuffle != 0 {
-		all, err := readAll(src, prog)
+		held = &heldRows{}
+		all, err := readAll(src, prog, held, rs.budget, stream)
 		if err != nil {
 			return stopped(err)
 		}
@@ -213,10 +230,10 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 			First:      rs.regretFirst, Growth: rs.regretGrowth, Every: rs.regretEvery,
 		}, len(players))
 	}
-	n, err := play(rows, players, reg, prog)
+	n, err := play(rows, players, reg, prog, newMemoryCheck(rs.budget, players, reg, stream, held))
 	prog.done()
-	if err == nil && n == 0 && src.bad.Skipped > 0 {
-		err = allSkipped(src.bad, loaded, rs.model.load)
+	if err == nil {
+		err = allSkipped(src.bad, n, loaded, rs.model.load)
 	}
 	// A run stopped by an error saves what it learned, too.
 	if serr := rs.model.saveModel(cfg, players[0], stream.Vocabulary(), n, loaded); serr != nil {
@@ -237,6 +254,7 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 		guard:    guard,
 		bad:      src.bad,
 		stopped:  err,
+		warnings: stream.Warnings(),
 	}
 	// Stopped by an error, the run still reports the rows it learned.
 	var werr error
@@ -251,16 +269,14 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 	return werr
 }
 
-// allSkipped is the error of a run that skipped every row it read: it
-// learned nothing, and its figures would mean nothing. A loaded model is
+// allSkipped is core.BadRows.AllSkipped's error, with the loaded model
 // named, since its task may be what the rows do not fit.
-func allSkipped(bad *core.BadRows, loaded *core.Model, path string) error {
-	msg := fmt.Sprintf("no row was learned: all %s rows read were skipped (-on-error skip), the first: %s",
-		commas(bad.Skipped), strings.Join(bad.Reasons()[:1], ""))
-	if loaded != nil {
-		msg += fmt.Sprintf("; the loaded model %s learns the %s task", path, loaded.Config.Task)
+func allSkipped(bad *core.BadRows, learned int, loaded *core.Model, path string) error {
+	err := bad.AllSkipped(learned)
+	if err == nil || loaded == nil {
+		return err
 	}
-	return errors.New(msg)
+	return fmt.Errorf("%w; the loaded model %s learns the %s task", err, path, loaded.Config.Task)
 }
 
 // chooseTask returns the task named by taskFlag, or for "auto": Regression for
@@ -385,8 +401,19 @@ func (s *sliceSource) next(ex *core.Example) error {
 	return nil
 }
 
-// readAll reads every row of src into memory, each a deep copy.
-func readAll(src rowSource, prog *progress) ([]core.Example, error) {
+// heldRows counts the bytes of the rows -shuffle holds in memory, for the
+// budget: 12 bytes a nonzero (index and value) and 56 a row (the Example
+// and its slice headers).
+type heldRows struct{ bytes int64 }
+
+func (h *heldRows) MemoryBytes() int64 { return h.bytes }
+
+func (h *heldRows) MemoryNote() string { return "the rows held for -shuffle" }
+
+// readAll reads every row of src into memory, each a deep copy, counting
+// them in held and stopping when they and the stream's dictionaries pass
+// the budget.
+func readAll(src rowSource, prog *progress, held *heldRows, budget core.MemoryBudget, stream *core.Stream) ([]core.Example, error) {
 	var rows []core.Example
 	var ex core.Example
 	for {
@@ -396,6 +423,11 @@ func readAll(src rowSource, prog *progress) ([]core.Example, error) {
 		}
 		if err != nil {
 			return nil, err
+		}
+		held.bytes += 56 + 12*int64(len(ex.X.Ind))
+		if held.bytes+stream.MemoryBytes() > budget.Max() {
+			err := budget.Check(core.MemoryPart{Name: "rows", Value: held}, core.MemoryPart{Name: "feature dictionaries", Value: stream})
+			return nil, fmt.Errorf("%w; -shuffle holds every row in memory, -shuffle 0 streams the file", budgetFlag(err))
 		}
 		rows = append(rows, ex.Clone())
 		if len(rows)%batchSize == 0 && prog.due() {
@@ -418,7 +450,7 @@ func shuffleRows(rows []core.Example, seed uint64) {
 // learner plays the whole batch under its own clock, so all learners see the
 // same rows in the same order. It returns the number of rows played; after
 // an error, the rows before it are played and counted.
-func play(src rowSource, players []*player, reg *core.Regret, prog *progress) (int, error) {
+func play(src rowSource, players []*player, reg *core.Regret, prog *progress, mem *memoryCheck) (int, error) {
 	batch := make([]core.Example, batchSize)
 	losses := make([][]float64, batchSize) // losses[i][learner]: fₜ(Cₜ) for -regret
 	for i := range losses {
@@ -438,15 +470,22 @@ func play(src rowSource, players []*player, reg *core.Regret, prog *progress) (i
 		// the stream.
 		for j, p := range players {
 			t0 := time.Now()
+			mem.start(j)
 			if reg == nil {
 				for i := range n {
 					core.Play(p.learner, batch[i], p.metrics)
+					if mem.over(j) {
+						return rows + i, mem.err()
+					}
 				}
 			} else {
 				loss := p.metrics.Loss()
 				for i := range n {
 					yhat := core.Play(p.learner, batch[i], p.metrics)
 					losses[i][j] = loss.Value(yhat, batch[i].Y)
+					if mem.over(j) {
+						return rows + i, mem.err()
+					}
 				}
 			}
 			p.elapsed += time.Since(t0)
