@@ -206,6 +206,8 @@ func newStream(r io.Reader, set ReaderSettings, maxLine int) (*Stream, error) {
 		s.bufBytes += bufferBytes + gzipBufBytes
 	} else if err != nil && err != io.EOF {
 		return nil, s.wrap(err)
+	} else if strings.HasSuffix(strings.ToLower(s.name), ".gz") && len(magic) > 0 {
+		s.warn("%s: the name ends in .gz but the bytes are not gzip-compressed: read as plain text.", s.name)
 	}
 	if head, _ := br.Peek(binaryProbe); len(head) > 0 {
 		if kind, bom := utf16Kind(head); kind != 0 {

@@ -511,7 +511,7 @@ type Regret struct {
 	spent    int           // iterations on the current pending checkpoint
 	points   []RegretPoint
 	full     bool
-	left     int // rows left out: a feature beyond the guard's ±1e9
+	left     int // rows left out: a feature or label beyond the guard's ±1e9
 }
 
 // NewRegret returns a Regret for the given number of learners.
@@ -544,8 +544,9 @@ func NewRegret(s RegretSettings, learners int) *Regret {
 // Observe records round t: the example (label in the task's form) and each
 // learner's loss fₜ(Cₜ). It keeps a copy of the example.
 //
-// A row with a feature value that is not finite or beyond ±1e9 is left out,
-// for the learners and the comparator alike, and counted (LeftOut): a
+// A row with a feature value or a label that is not finite or beyond ±1e9
+// is left out, for the learners and the comparator alike, and counted
+// (LeftOut): a
 // Guarded learner predicts such a row but does not learn from it, so its
 // predictions on the other rows are those it would make on the stream
 // without it, and the regret is that stream's. (The comparator's
@@ -555,6 +556,10 @@ func (r *Regret) Observe(ex Example, losses []float64) {
 		panic("core: Regret.Observe: wrong number of losses")
 	}
 	if r.full {
+		return
+	}
+	if !(math.Abs(ex.Y) <= defaultMaxLabel) {
+		r.left++
 		return
 	}
 	for _, v := range ex.X.Val {

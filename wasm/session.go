@@ -43,6 +43,12 @@ type config struct {
 	// OnError is what a malformed row does: "stop" (or "") ends the
 	// session with its error, "skip" passes over it and counts it.
 	OnError string `json:"onError"`
+	// MaxMemory is the memory budget in bytes of the learners, their
+	// metrics, the comparator and the feature dictionaries
+	// (core.MemoryBudget): 0 means core.DefaultMemoryLimit (512 MiB),
+	// negative no limit. Past it the session stops with the budget's
+	// message, as occfm run -max-memory does, before wasm memory runs out.
+	MaxMemory int64 `json:"maxMemory"`
 }
 
 const (
@@ -475,17 +481,16 @@ func (s *session) readerSettings() core.ReaderSettings {
 }
 
 // warnings returns what the reader noticed and read past (the stream's
-// Warnings, when it has them), and the session's own: a name ending in .gz
-// whose bytes are not gzip.
+// Warnings: UTF-16, decimal commas, a header of numbers, a .gz name on
+// plain bytes), then the first rows with a huge label.
 func (s *session) warnings() []string {
 	out := []string{}
-	if w, ok := any(s.stream).(interface{ Warnings() []string }); ok {
-		out = append(out, w.Warnings()...)
+	if s.stream != nil {
+		out = append(out, s.stream.Warnings()...)
 	}
-	if s.file != nil && strings.HasSuffix(strings.ToLower(s.cfg.File), ".gz") && len(s.file.head) >= 2 && !isGzip(s.file.head) {
-		out = append(out, s.cfg.File+": the name ends in .gz but the bytes are not gzip-compressed: read as plain text")
-	}
-	return out
+	// Rows with a huge label, with their line, as the CLI's report lists
+	// them (core.BadRows.HugeFirst).
+	return append(out, s.bad.HugeFirst...)
 }
 
 // The outcomes of next.
@@ -516,6 +521,9 @@ func (s *session) next() int {
 	case err == io.EOF:
 		s.state = "done"
 		s.release()
+		if err := s.bad.AllSkipped(s.rows + len(s.pending)); err != nil {
+			s.fail(err)
+		}
 	default:
 		s.fail(err)
 	}
@@ -598,6 +606,9 @@ func (s *session) step(deadline time.Time, maxRows int) int {
 		}
 		now = s.play(core.Example{X: ex.X, Y: y}, clock())
 		n++
+		if s.state == "error" {
+			break // over the memory budget
+		}
 	}
 	if solving {
 		s.regretCredit = min(s.regretCredit+time.Duration(float64(now-start)*regretShare/(1-regretShare)), maxRegretCredit)
@@ -704,6 +715,11 @@ func (s *session) play(ex core.Example, now time.Duration) time.Duration {
 		s.observe(ex)
 	}
 	s.rows++
+	if s.rows%memoryEvery == 0 || len(ex.X.Ind) > wideRow {
+		if err := s.memoryBudget(); err != nil {
+			s.fail(err)
+		}
+	}
 	if len(s.players) > 0 {
 		s.record(ex, first)
 	}
@@ -711,6 +727,35 @@ func (s *session) play(ex core.Example, now time.Duration) time.Duration {
 		s.checkpoint()
 	}
 	return now
+}
+
+// memoryEvery and wideRow space the session's budget checks: every
+// memoryEvery rows, and after any row of more than wideRow nonzeros. A row
+// of at most wideRow nonzeros adds at most wideRow² pairs to a learner's
+// gradient sum (about 400 KB), so the run passes the budget by at most a
+// few MB before it is stopped, while a check costs O(learners) calls of
+// MemoryBytes rather than one per row.
+const (
+	memoryEvery = 16
+	wideRow     = 64
+)
+
+// memoryBudget checks the session's parts against cfg.MaxMemory.
+func (s *session) memoryBudget() error {
+	parts := make([]core.MemoryPart, 0, 2*len(s.players)+2)
+	for _, p := range s.players {
+		if v, ok := p.learner.(core.Sized); ok {
+			parts = append(parts, core.MemoryPart{Name: p.name, Value: v})
+		}
+		parts = append(parts, core.MemoryPart{Name: p.name + " metrics", Value: p.metrics})
+	}
+	if s.reg != nil {
+		parts = append(parts, core.MemoryPart{Name: "regret comparator", Value: s.reg})
+	}
+	if s.stream != nil {
+		parts = append(parts, core.MemoryPart{Name: "feature dictionaries", Value: s.stream})
+	}
+	return core.MemoryBudget{Limit: s.cfg.MaxMemory}.Check(parts...)
 }
 
 // clockBase and clock are a cheap monotonic clock: time.Now reads the wall

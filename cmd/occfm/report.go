@@ -141,7 +141,7 @@ func (r report) record(p *player) record {
 		Eta:           eta,
 		Shuffle:       r.settings.shuffle,
 		Limit:         r.settings.limit,
-		Rows:          s.Rows,
+		Rows:          r.rows,
 		Seconds:       number(p.elapsed.Seconds()),
 		UpdatesPerSec: number(updatesPerSec(s.Rows, p.elapsed)),
 		WallSeconds:   number(r.wall.Seconds()),
