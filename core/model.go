@@ -309,6 +309,37 @@ func inputLen(r io.Reader) (int64, bool) {
 
 // checkHeader checks the first bytes of a model file (up to
 // modelHeaderLen) and returns the size it declares.
+// ModelHeaderLen is the length of a model file's header: the signature,
+// the format version and the declared size.
+const ModelHeaderLen = modelHeaderLen
+
+// CheckModelHeader checks the first ModelHeaderLen bytes of a file (or all
+// of it, when shorter) and a file of length size (or -1 when unknown)
+// against a model file's header and the budget of s, before the rest is
+// read: it returns ErrNotModel for a file without the signature, ErrModelVersion
+// for a newer format, ErrModelCorrupt for a header that cannot be right
+// (including a size that is not the file's), and ErrMemoryBudget for a
+// declared size over the budget. The page reads a picked file's header
+// with it first, so that a big file picked by mistake is never read whole.
+func CheckModelHeader(head []byte, size int64, s LoadSettings) error {
+	declared, err := checkHeader(head)
+	if err != nil {
+		return err
+	}
+	limit := MemoryBudget{Limit: s.MaxBytes}.Max()
+	if declared > uint64(limit) {
+		return fmt.Errorf("core: the model file declares %s, %w of %s",
+			FormatBytes(int64(min(declared, math.MaxInt64))), ErrMemoryBudget, FormatBytes(limit))
+	}
+	if size >= 0 && uint64(size) != declared {
+		if uint64(size) < declared {
+			return corrupt("truncated: %d of %d bytes", size, declared)
+		}
+		return corrupt("%d bytes after the end of the model", uint64(size)-declared)
+	}
+	return nil
+}
+
 func checkHeader(data []byte) (uint64, error) {
 	if len(data) < len(modelMagic) || string(data[:len(modelMagic)]) != modelMagic {
 		if len(data) < len(modelMagic) && strings.HasPrefix(modelMagic, string(data)) && len(data) > 0 {

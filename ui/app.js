@@ -1513,6 +1513,15 @@ function saveModel() {
 async function loadModel(file) {
   let bytes;
   try {
+    // The header first: a data file or a huge file picked by mistake is
+    // refused without being read whole.
+    const head = new Uint8Array(await file.slice(0, 64).arrayBuffer());
+    const headError = call(() => occfm.modelHead(head, file.size));
+    if (headError == null) return;
+    if (headError !== "") {
+      showError(`${file.name}: ${headError}`);
+      return;
+    }
     bytes = new Uint8Array(await file.arrayBuffer());
   } catch (err) {
     showError(`${file.name}: cannot read it: ${err && err.message ? err.message : err}`);

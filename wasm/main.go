@@ -145,6 +145,11 @@ func main() {
 		js.CopyBytesToJS(arr, file)
 		return map[string]any{"bytes": arr, "learner": m.Name, "rows": m.Rows}
 	})
+	fn("modelHead", func(args []js.Value) any {
+		head := make([]byte, min(args[0].Get("length").Int(), core.ModelHeaderLen))
+		js.CopyBytesToGo(head, args[0])
+		return modelHeadError(head, int64(args[1].Float()))
+	})
 	fn("loadModel", func(args []js.Value) any {
 		file := make([]byte, args[0].Get("length").Int())
 		js.CopyBytesToGo(file, args[0])

@@ -37,6 +37,20 @@ func parseModel(b []byte) (core.Model, modelInfo, error) {
 	return m, info, nil
 }
 
+// modelHeadError checks the first bytes of a picked model file of size
+// bytes (core.CheckModelHeader) and returns the error to show, or "": the
+// page reads the whole file only after it, so that a data file or a huge
+// file picked by mistake is refused without being read.
+func modelHeadError(head []byte, size int64) string {
+	if err := core.CheckModelHeader(head, size, core.LoadSettings{}); err != nil {
+		if errors.Is(err, core.ErrNotModel) {
+			return "not an OCCFM model file"
+		}
+		return strings.TrimPrefix(err.Error(), "core: ")
+	}
+	return ""
+}
+
 // loadModelJSON validates the model file b and returns the JSON of its
 // modelInfo and the model, or {"error": "…"} and nil.
 func loadModelJSON(b []byte) (string, *core.Model) {

@@ -2,10 +2,13 @@ package main
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/occfm/occfm/core"
 )
 
 // TestSessionModelContinues learns the first half of a file in a page
@@ -82,5 +85,35 @@ func TestLoadModelJSONErrors(t *testing.T) {
 	}
 	if _, err := (&session{}).model(); err == nil {
 		t.Error("saved a session without learners")
+	}
+}
+
+// TestModelHead: the page checks a picked model file's header before it
+// reads the file: a data file, a newer format or a size over the budget is
+// refused from the first bytes, and a good header passes.
+func TestModelHead(t *testing.T) {
+	good := core.Model{Name: "bias", Config: core.Config{}, Learner: core.NewBias(core.BiasSettings{})}
+	var buf bytes.Buffer
+	if err := core.SaveModel(&buf, good); err != nil {
+		t.Fatal(err)
+	}
+	file := buf.Bytes()
+	huge := append([]byte(nil), file[:core.ModelHeaderLen]...)
+	binary.LittleEndian.PutUint64(huge[core.ModelHeaderLen-8:], 1<<40)
+	for _, c := range []struct {
+		name string
+		head []byte
+		size int64
+		want string
+	}{
+		{"good", file[:core.ModelHeaderLen], int64(len(file)), ""},
+		{"data file", []byte("1 1:1 2:1\n-1 3:1\n0 1:1"), 1 << 30, "not an OCCFM model file"},
+		{"zeros", make([]byte, core.ModelHeaderLen), 1 << 40, "not an OCCFM model file"},
+		{"cut", file[:core.ModelHeaderLen], int64(len(file)) - 1, "truncated"},
+		{"huge", huge, 1 << 40, "over the memory budget"},
+	} {
+		if got := modelHeadError(c.head, c.size); c.want == "" && got != "" || !strings.Contains(got, c.want) {
+			t.Errorf("%s: %q, want %q", c.name, got, c.want)
+		}
 	}
 }

@@ -65,12 +65,15 @@ func notAnInput(save, data string) error {
 
 // loadModelFile reads the model file at path. Its errors name the file:
 // "x.bin is not an OCCFM model file".
-func loadModelFile(path string) (core.Model, error) {
-	b, err := os.ReadFile(path)
+func loadModelFile(path string, limit int64) (core.Model, error) {
+	f, err := os.Open(path)
 	if err != nil {
 		return core.Model{}, err
 	}
-	m, err := core.LoadModel(bytes.NewReader(b))
+	defer f.Close()
+	// LoadModelWith reads the header first and stops there for a file that
+	// is not a model, or that declares more than the budget.
+	m, err := core.LoadModelWith(f, core.LoadSettings{MaxBytes: limit})
 	if err != nil {
 		if errors.Is(err, core.ErrNotModel) {
 			return core.Model{}, fmt.Errorf("%s is not an OCCFM model file", path)
@@ -88,7 +91,7 @@ func (mf *modelFlags) apply(rs *runSettings) (*core.Model, error) {
 	if mf.load == "" {
 		return nil, nil
 	}
-	m, err := loadModelFile(mf.load)
+	m, err := loadModelFile(mf.load, rs.budget.Limit)
 	if err != nil {
 		return nil, err
 	}

@@ -75,7 +75,7 @@ func TestRunSaveLoadContinue(t *testing.T) {
 				if len(wantFile) == 0 || !bytes.Equal(gotFile, wantFile) {
 					t.Fatalf("the continued model (%d bytes) differs from the single run's (%d bytes)", len(gotFile), len(wantFile))
 				}
-				m, err := loadModelFile(b2)
+				m, err := loadModelFile(b2, 0)
 				if err != nil || m.Rows != n {
 					t.Fatalf("loaded %d rows (%v), want %d", m.Rows, err, n)
 				}
@@ -164,7 +164,7 @@ func TestRunModelErrors(t *testing.T) {
 				t.Errorf("usage error: %v, want %v", !tc.usage, tc.usage)
 			}
 			if tc.name == "bad data" {
-				m, err := loadModelFile(good)
+				m, err := loadModelFile(good, 0)
 				if err != nil || m.Rows != 100 {
 					t.Errorf("a run stopped at line 101 saved %d rows (%v), want the 100 before it", m.Rows, err)
 				}
