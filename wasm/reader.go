@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"compress/gzip"
+	"fmt"
 	"io"
 	"iter"
 	"strings"
@@ -99,9 +100,15 @@ func headLines(head []byte) []string {
 	return out
 }
 
+// gunzipMax bounds what gunzip returns: an item list is a few MB (ML-25M's
+// movies.csv is 3 MB; core's ReadItems takes at most 64 MiB), so a gzip
+// bomb picked as one is refused after that much, not read to the end.
+const gunzipMax = 64 << 20
+
 // gunzip decompresses a whole gzip file held in memory (the Personalize
 // view's item list) as gzip(1) does: every member in turn, and zero bytes
-// after the last one are padding, not an error.
+// after the last one are padding, not an error. It stops with an error past
+// gunzipMax bytes.
 func gunzip(data []byte) ([]byte, error) {
 	br := bytes.NewReader(data)
 	zr, err := gzip.NewReader(br)
@@ -111,8 +118,11 @@ func gunzip(data []byte) ([]byte, error) {
 	var out bytes.Buffer
 	for {
 		zr.Multistream(false)
-		if _, err := io.Copy(&out, zr); err != nil {
+		if _, err := io.CopyN(&out, zr, gunzipMax+1-int64(out.Len())); err != nil && err != io.EOF {
 			return nil, err
+		}
+		if out.Len() > gunzipMax {
+			return nil, fmt.Errorf("it decompresses to more than %d MiB, more than an item list holds", gunzipMax>>20)
 		}
 		rest := data[len(data)-br.Len():]
 		if len(bytes.Trim(rest, "\x00")) == 0 {

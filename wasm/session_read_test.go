@@ -306,3 +306,15 @@ func TestSessionReaderReleased(t *testing.T) {
 		t.Errorf("state %q after the panic", snap.State)
 	}
 }
+
+// TestGunzipBound: an item list that decompresses past gunzipMax (a gzip
+// bomb picked as movies.dat) is refused after that many bytes.
+func TestGunzipBound(t *testing.T) {
+	var z bytes.Buffer
+	zw := gzip.NewWriter(&z)
+	zw.Write(make([]byte, gunzipMax+1))
+	zw.Close()
+	if _, err := gunzip(z.Bytes()); err == nil || !strings.Contains(err.Error(), "more than 64 MiB") {
+		t.Fatalf("%d compressed bytes of %d zeros: %v", z.Len(), gunzipMax+1, err)
+	}
+}
