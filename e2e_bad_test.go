@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/occfm/occfm/internal/badinput"
 )
 
 // e2eBadCase is one entry of testdata/bad.json (see
@@ -25,6 +27,9 @@ type e2eBadCase struct {
 	Fatal   bool   `json:"fatal"`
 	Rows    int    `json:"rows"`
 	Skipped int    `json:"skipped"`
+	// Generated inputs are made by internal/badinput (big: a 100 MB line,
+	// 2 GiB of one gzip line, 10 MiB of comments).
+	Generated bool `json:"generated"`
 }
 
 // badOutcome is what the page shows once a file's run ends.
@@ -101,7 +106,7 @@ func TestE2EBadInputs(t *testing.T) {
 	if err := json.Unmarshal(b, &cases); err != nil {
 		t.Fatal(err)
 	}
-	s := newSession(t, 6*time.Minute)
+	s := newSession(t, 12*time.Minute)
 	s.openDemo()
 	s.maxSpeed()
 	shots := map[string]bool{"bad-rating.data/stop": true, "bad-rating.data/skip": true}
@@ -110,19 +115,33 @@ func TestE2EBadInputs(t *testing.T) {
 		if c.Format != "" || c.Task != "" {
 			continue // the page sniffs the format and guesses the task
 		}
+		path, wait := filepath.Join("testdata", "bad", c.File), 30*time.Second
+		if c.Generated {
+			var err error
+			if path, err = badinput.Write(filepath.Join("testdata", "bad"), c.File, t.TempDir()); err != nil {
+				t.Fatal(err)
+			}
+			wait = 3 * time.Minute
+		}
 		for _, policy := range []string{"stop", "skip"} {
 			name := c.File + "/" + policy
 			s.setOnError(policy)
 			before := evalJS[int](s, "session.gen")
 			start := time.Now()
-			s.upload(filepath.Join("testdata", "bad", c.File))
+			s.upload(path)
 			s.waitJS(name+" ended", fmt.Sprintf(`session.gen > %d && session.file && session.file.name === %q &&
-				(document.body.dataset.state === "done" || document.body.dataset.state === "error")`, before, c.File), 30*time.Second)
+				(document.body.dataset.state === "done" || document.body.dataset.state === "error")`, before, c.File), wait)
 			took := time.Since(start)
 			o := evalJS[badOutcome](s, badOutcomeJS)
 			s.checkExceptions()
 
-			if c.Stop != "" && (policy == "stop" || c.Fatal) {
+			if policy == "skip" && c.Rows == 0 && c.Skipped > 0 && !c.Fatal {
+				// Every row skipped: the page says it learned nothing, as
+				// the command line does.
+				if o.State != "error" || !strings.Contains(o.Error, "no row was learned: ") || !strings.Contains(o.Error, "skipped as malformed, the first: "+c.Stop) {
+					t.Errorf("%s: state %q, error %q; want no row was learned", name, o.State, o.Error)
+				}
+			} else if c.Stop != "" && (policy == "stop" || c.Fatal) {
 				want := c.Stop
 				if c.Page != "" {
 					want = c.Page

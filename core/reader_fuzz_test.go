@@ -56,6 +56,15 @@ type outcome struct {
 // indices in [0, Dim()) without repeats, ParseErrors after which reading goes
 // on, and a sensible description.
 func checkStream(t *testing.T, data []byte, set ReaderSettings) outcome {
+	// Reading allocates its buffers (bufio, gzip, UTF-16: a few hundred
+	// KiB) plus what it keeps per byte read: an allocation bomb (a size
+	// taken from the input) fails the fuzzer.
+	var o outcome
+	checkAllocBound(t, 8<<20+256*uint64(len(data)), func() { o = checkStreamIn(t, data, set) })
+	return o
+}
+
+func checkStreamIn(t *testing.T, data []byte, set ReaderSettings) outcome {
 	var o outcome
 	s, err := newStream(bytes.NewReader(data), set, fuzzLineLimit)
 	if err != nil {
@@ -165,6 +174,7 @@ func FuzzStream(f *testing.F) {
 	addSeeds(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		plain := checkStream(t, data, ReaderSettings{})
+		checkLearners(t, plain.examples)
 		if bytes.HasPrefix(data, []byte{0x1f, 0x8b}) {
 			return // already gzip: compressing it again changes what is read
 		}
@@ -214,5 +224,36 @@ func checkSkip(t *testing.T, data []byte, set ReaderSettings, o outcome) {
 	}
 	if len(bad.First) != min(bad.Skipped, MaxReasons) {
 		t.Fatalf("skip: %d reasons kept of %d", len(bad.First), bad.Skipped)
+	}
+}
+
+// fuzzLearners are the learners FuzzStream plays the rows through: those
+// whose memory once followed the largest feature index or grew with a
+// row's nonzeros squared.
+var fuzzLearners = []string{"occfm", "fm-ftrl", "cfm-ftrl", "ccfm-ogd", "bias"}
+
+// checkLearners plays the first rows read through each of fuzzLearners,
+// guarded as in the CLI and the page: a row of the reader must never make
+// a learner allocate more than a bound proportional to the input (what a
+// huge index or a dense row used to do), whatever its values.
+func checkLearners(t *testing.T, rows []Example) {
+	rows = rows[:min(len(rows), 50)]
+	nnz := 0
+	for _, ex := range rows {
+		nnz += len(ex.X.Ind)
+	}
+	for _, name := range fuzzLearners {
+		g, err := NewGuarded(name, Config{Task: Regression}, GuardSettings{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkAllocBound(t, 32<<20+uint64(nnz)*uint64(nnz)*512, func() {
+			for _, ex := range rows {
+				Play(g, ex, nil)
+			}
+		})
+		if got := g.MemoryBytes(); got > 64<<20 {
+			t.Fatalf("%s holds %s after %d rows", name, FormatBytes(got), len(rows))
+		}
 	}
 }
