@@ -91,12 +91,14 @@ bench: dist
 ## 96 MB of wasm memory plus JS heap (TestE2EBigFile); then the hostile
 ## inputs of issue 14 (huge indices, dense rows, 2 million IDs, model files
 ## that are not) through every learner under prlimit --as=1 GiB, each under
-## 1,000 MB of RSS (TestStressHostile). Not part of make test.
+## 1,000 MB of RSS (TestStressHostile), and the same inputs through the page,
+## under 1 GB of wasm memory (TestE2EHostile). Not part of make test.
 STRESS_CLI  ?= 1G
 STRESS_PAGE ?= 200M
 stress: dist
 	OCCFM_STRESS=$(STRESS_CLI) $(GO) test -count=1 -v -timeout 30m -run '^TestStreamBigFile$$' ./cmd/occfm
 	OCCFM_STRESS_HOSTILE=1 $(GO) test -count=1 -v -timeout 60m -run '^TestStressHostile$$' ./cmd/occfm
+	OCCFM_STRESS_HOSTILE=1 $(GO) test -tags e2e -count=1 -v -timeout 60m -run '^TestE2EHostile$$' .
 	command -v chromium >/dev/null || { apt-get update && apt-get install -y chromium; }
 	OCCFM_STRESS_PAGE=$(STRESS_PAGE) $(GO) test -tags e2e -count=1 -v -timeout 30m -run '^TestE2EBigFile$$' .
 

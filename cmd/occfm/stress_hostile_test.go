@@ -3,7 +3,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -17,6 +16,7 @@ import (
 	"time"
 
 	"github.com/occfm/occfm/core"
+	"github.com/occfm/occfm/internal/badinput"
 )
 
 // hostileMaxRSS is the acceptance bar of issue 14: no input may take a
@@ -28,15 +28,6 @@ const (
 	hostileMaxRSS = 1000 // MB
 	hostileAS     = 1 << 30
 )
-
-// hostileInput is one generated input of TestStressHostile.
-type hostileInput struct {
-	name  string
-	file  string                // base name in the temporary folder
-	write func(w *bufio.Writer) // writes the file
-	args  []string              // extra flags of occfm run
-	check func(t *testing.T, o hostileOutcome)
-}
 
 // hostileOutcome is what one child run did.
 type hostileOutcome struct {
@@ -81,61 +72,27 @@ func TestStressHostile(t *testing.T) {
 	if out, err := exec.Command("go", "build", "-o", exe, ".").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
-	learned := func(t *testing.T, o hostileOutcome) {
-		if o.exit != 0 && !o.timedOut && !strings.Contains(o.stderr, "memory budget") {
-			t.Errorf("%s: exit %d: %s", o.learner, o.exit, firstLine(o.stderr))
-		}
-	}
-	inputs := []hostileInput{
-		{name: "huge-index", file: "huge-index.svm", write: func(w *bufio.Writer) {
-			for i := range 200 {
-				fmt.Fprintf(w, "%d 1:1 %d:0.5 2147483647:1\n", i%2, 2+i%7)
-			}
-		}, check: learned},
-		{name: "hash-index", file: "hash-index.svm", write: func(w *bufio.Writer) {
-			for i := range 2000 {
-				fmt.Fprintf(w, "%d 3:1 %d:1 16777216:1\n", i%2, 1+(i*7919)%16777216)
-			}
-		}, check: learned},
-		{name: "dense-5000", file: "dense-5000.svm", write: func(w *bufio.Writer) { denseRows(w, 3, 5000) }, check: learned},
-		{name: "dense-15000", file: "dense-15000.svm", write: func(w *bufio.Writer) { denseRows(w, 3, 15000) }, check: learned},
-		{name: "wide-csv", file: "wide.csv", write: func(w *bufio.Writer) {
-			for j := range 20000 {
-				fmt.Fprintf(w, "c%d,", j)
-			}
-			w.WriteString("label\n")
-			for i := range 5 {
-				for j := range 20000 {
-					fmt.Fprintf(w, "%d,", (i*31+j*17)%97)
-				}
-				fmt.Fprintf(w, "%d\n", i%2)
-			}
-		}, check: learned},
-		{name: "many-ids", file: "many-ids.data", write: func(w *bufio.Writer) {
-			for i := range 1000000 {
-				fmt.Fprintf(w, "%d\t%d\t%d\t881250949\n", 1+i, 1+i, 1+i%5)
-			}
-		}, check: learned},
-	}
-	for _, in := range inputs {
-		path := filepath.Join(dir, in.file)
+	for _, in := range badinput.HostileInputs() {
+		path := filepath.Join(dir, in.File)
 		f, err := os.Create(path)
 		if err != nil {
 			t.Fatal(err)
 		}
-		w := bufio.NewWriterSize(f, 1<<20)
-		in.write(w)
-		if err := w.Flush(); err != nil {
+		if err := in.Write(f); err != nil {
 			t.Fatal(err)
 		}
 		f.Close()
 		fi, _ := os.Stat(path)
-		t.Run(in.name, func(t *testing.T) {
+		t.Run(in.Name, func(t *testing.T) {
 			for _, spec := range core.Learners() {
-				o := runHostile(t, exe, limit, spec.Name, append([]string{"run", "-data", path, "-learner", spec.Name, "-quiet"}, in.args...)...)
-				t.Logf("%s (%s bytes) %-9s exit %2d  %6.1f MB  %6.1f s  %s", in.name, commas(int(fi.Size())), spec.Name,
+				o := runHostile(t, exe, limit, spec.Name, "run", "-data", path, "-learner", spec.Name, "-quiet")
+				t.Logf("%s (%s bytes) %-9s exit %2d  %6.1f MB  %6.1f s  %s", in.Name, commas(int(fi.Size())), spec.Name,
 					o.exit, o.peakMB, o.wall.Seconds(), summary(o))
-				in.check(t, o)
+				// Each learns the file, or stops with the memory budget's
+				// message, or is still at it at the time limit.
+				if o.exit != 0 && !o.timedOut && !strings.Contains(o.stderr, "memory budget") {
+					t.Errorf("%s: exit %d: %s", o.learner, o.exit, firstLine(o.stderr))
+				}
 			}
 		})
 		os.Remove(path)
@@ -158,17 +115,6 @@ func TestStressHostile(t *testing.T) {
 		if o.exit != 1 || !strings.Contains(o.stderr, "is not an OCCFM model file") || o.peakMB > 100 || o.wall > 10*time.Second {
 			t.Errorf("-load %s: exit %d, %.1f MB, %v: %s", model, o.exit, o.peakMB, o.wall, o.stderr)
 		}
-	}
-}
-
-// denseRows writes rows LibSVM rows of nnz nonzero features each.
-func denseRows(w *bufio.Writer, rows, nnz int) {
-	for i := range rows {
-		fmt.Fprintf(w, "%d", i%2)
-		for j := 1; j <= nnz; j++ {
-			fmt.Fprintf(w, " %d:%.3g", j, float64((i*31+j*17)%97)/97)
-		}
-		w.WriteByte('\n')
 	}
 }
 
