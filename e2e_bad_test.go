@@ -109,7 +109,7 @@ func TestE2EBadInputs(t *testing.T) {
 	s := newSession(t, 12*time.Minute)
 	s.openDemo()
 	s.maxSpeed()
-	shots := map[string]bool{"bad-rating.data/stop": true, "bad-rating.data/skip": true}
+	shots := map[string]bool{"bad-rating.data/stop": true, "bad-rating.data/skip": true, "huge-label.data/skip": true, "decimal-comma.csv/stop": true}
 	ran := 0
 	for _, c := range cases {
 		if c.Format != "" || c.Task != "" {

@@ -5,7 +5,6 @@ package main
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -34,15 +33,10 @@ func TestE2EHostile(t *testing.T) {
 	s.url += "#learners=occfm,fm-ftrl&speed=max"
 	s.openDemo()
 	for _, in := range badinput.HostileInputs() {
-		path := filepath.Join(dir, in.File)
-		f, err := os.Create(path)
+		path, err := in.WriteFile(dir)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := in.Write(f); err != nil {
-			t.Fatal(err)
-		}
-		f.Close()
 		before := evalJS[int](s, "session.gen")
 		start := time.Now()
 		s.upload(path)

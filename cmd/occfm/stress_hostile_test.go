@@ -73,15 +73,10 @@ func TestStressHostile(t *testing.T) {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	for _, in := range badinput.HostileInputs() {
-		path := filepath.Join(dir, in.File)
-		f, err := os.Create(path)
+		path, err := in.WriteFile(dir)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := in.Write(f); err != nil {
-			t.Fatal(err)
-		}
-		f.Close()
 		fi, _ := os.Stat(path)
 		t.Run(in.Name, func(t *testing.T) {
 			for _, spec := range core.Learners() {

@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 )
 
 // Hostile is one of the generated stress inputs of issue 14 that crashed
@@ -54,6 +56,20 @@ func HostileInputs() []Hostile {
 			}
 		})},
 	}
+}
+
+// WriteFile writes the input into the folder dir and returns its path.
+func (h Hostile) WriteFile(dir string) (string, error) {
+	path := filepath.Join(dir, h.File)
+	f, err := os.Create(path)
+	if err != nil {
+		return "", err
+	}
+	if err := h.Write(f); err != nil {
+		f.Close()
+		return "", err
+	}
+	return path, f.Close()
 }
 
 // buffered makes a Write of a function that writes to a bufio.Writer.
