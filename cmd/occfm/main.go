@@ -132,8 +132,15 @@ Flags of run:
                    update, or a smoothed loss 100 times that of the label mean)
                    is reset to a fresh one up to 3 times, then paused (it
                    predicts the label mean and learns no more); with pause it
-                   is paused at once. A row with a feature beyond ±1e9 is
-                   predicted but not learned. The report says what happened.
+                   is paused at once. A row with a feature or a label beyond
+                   ±1e9 is predicted but not learned, and so is a row of more
+                   than 1,000 nonzeros for occfm, cfm-ftrl and ccfm-ftrl
+                   (their memory grows with a row's pairs of features). The
+                   report says what happened.
+  -max-memory M    stop the run when its learners, metrics, comparator,
+                   feature dictionaries and -shuffle rows hold more than M
+                   (default 512M; 2G, 1.5GiB, 800000000 also read; 0: no
+                   limit), with a message saying what holds the memory
   -json            print one JSON object per learner on stdout
   -quiet           no progress line on stderr
   -save PATH       after the run, write the learner's model file (settings,
