@@ -20,13 +20,17 @@ import (
 )
 
 // hostileMaxRSS is the acceptance bar of issue 14: no input may take a
-// learner over 1 GB of resident memory. The child also runs with its
-// address space capped at hostileAS (prlimit --as), so that an allocation
-// past it is Go's "fatal error: out of memory", which the test catches,
-// rather than the machine swapping.
+// learner over 1 GB of resident memory, read from the child's rusage. The
+// child also runs with its address space capped at hostileAS (prlimit
+// --as), so that a runaway allocation is Go's "fatal error: out of memory",
+// which the test catches, rather than the machine swapping. The cap is 4
+// GiB, as in the issue's own trials, not 1 GiB: a Go program reserves
+// about 1.2–1.5 GB of address space it never touches (the page allocator's
+// summaries alone are a 512 MB PROT_NONE mapping), so under --as=1GiB it
+// dies at about 240 MB of heap, which says nothing of its memory use.
 const (
 	hostileMaxRSS = 1000 // MB
-	hostileAS     = 1 << 30
+	hostileAS     = 4 << 30
 )
 
 // hostileOutcome is what one child run did.
@@ -45,7 +49,7 @@ type hostileOutcome struct {
 // hashing trick's 2²⁴, one row of 5,000 and 15,000 nonzeros, a CSV of
 // 20,000 numeric columns, 2 million distinct IDs, a model file that is
 // /dev/zero or a big data file) go through occfm run with every registered
-// learner, each in a child process under prlimit --as=1 GiB. No run may
+// learner, each in a child process under prlimit --as=4 GiB. No run may
 // panic, print a goroutine dump, exit with a usage status (2) or peak over
 // 1,000 MB of RSS; each input's own check says what it must report. It is
 // skipped unless OCCFM_STRESS_HOSTILE is set (make stress sets it): it takes
