@@ -243,7 +243,12 @@ func sumF64Bytes(ss ...[]float64) int64 {
 
 // countText formats a count for a note: "950", "12,500", "2.1 million".
 func countText(n int64) string {
-	if n >= 1e6 {
+	switch {
+	case n >= 1e12:
+		return strconv.FormatFloat(float64(n)/1e12, 'f', 1, 64) + " trillion"
+	case n >= 1e9:
+		return strconv.FormatFloat(float64(n)/1e9, 'f', 1, 64) + " billion"
+	case n >= 1e6:
 		return strconv.FormatFloat(float64(n)/1e6, 'f', 1, 64) + " million"
 	}
 	return groupThousands(n)

@@ -2,6 +2,7 @@ package core
 
 import (
 	"bytes"
+	"sort"
 	"strings"
 )
 
@@ -73,6 +74,7 @@ func parseLibSVM(line []byte, ex *Example) (maxIdx int, field, msg string) {
 	ex.Y = y
 	top := 0 // largest stored index: a larger one cannot be a repeat
 	unsorted, zeros := false, false
+	var seen map[int]struct{} // the indices so far, once the row is out of order
 	for f := 2; ; f++ {
 		tok := token()
 		if len(tok) == 0 || tok[0] == '#' {
@@ -100,12 +102,22 @@ func parseLibSVM(line []byte, ex *Example) (maxIdx int, field, msg string) {
 		}
 		maxIdx = max(maxIdx, idx)
 		if idx <= top {
-			for _, j := range ex.X.Ind {
-				if j == idx-1 {
-					return 0, "field " + itoa(f), "index " + itoa(idx) + " repeated (want each index once per row)"
+			// Out of order: a repeat is possible. The indices so far go
+			// into a set once, so that a long unsorted row costs O(nnz),
+			// not O(nnz²) (a 64 MiB line holds millions of indices).
+			if seen == nil {
+				seen = make(map[int]struct{}, 2*len(ex.X.Ind))
+				for _, j := range ex.X.Ind {
+					seen[j] = struct{}{}
 				}
 			}
+			if _, dup := seen[idx-1]; dup {
+				return 0, "field " + itoa(f), "index " + itoa(idx) + " repeated (want each index once per row)"
+			}
 			unsorted = true
+		}
+		if seen != nil {
+			seen[idx-1] = struct{}{}
 		}
 		top = max(top, idx)
 		// Zeros are kept until the end, for the repeat check above.
@@ -132,10 +144,27 @@ func parseLibSVM(line []byte, ex *Example) (maxIdx int, field, msg string) {
 // sortSparse sorts x by increasing index, an insertion sort: a LibSVM row
 // with unsorted indices is rare and usually almost sorted.
 func sortSparse(x Sparse) {
+	// An insertion sort is quickest on the short, nearly sorted rows of
+	// real files, but quadratic: a long unsorted row (a 64 MiB line holds
+	// millions of indices) goes to sort.Sort, O(nnz log nnz).
+	if len(x.Ind) > 64 {
+		sort.Sort(sparseByIndex(x))
+		return
+	}
 	for i := 1; i < len(x.Ind); i++ {
 		for j := i; j > 0 && x.Ind[j-1] > x.Ind[j]; j-- {
 			x.Ind[j-1], x.Ind[j] = x.Ind[j], x.Ind[j-1]
 			x.Val[j-1], x.Val[j] = x.Val[j], x.Val[j-1]
 		}
 	}
+}
+
+// sparseByIndex sorts a Sparse by index, moving each value with its index.
+type sparseByIndex Sparse
+
+func (x sparseByIndex) Len() int           { return len(x.Ind) }
+func (x sparseByIndex) Less(i, j int) bool { return x.Ind[i] < x.Ind[j] }
+func (x sparseByIndex) Swap(i, j int) {
+	x.Ind[i], x.Ind[j] = x.Ind[j], x.Ind[i]
+	x.Val[i], x.Val[j] = x.Val[j], x.Val[i]
 }

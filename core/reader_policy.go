@@ -130,20 +130,11 @@ func (b *BadRows) AllSkipped(learned int) error {
 	if b == nil || learned > 0 || b.Skipped == 0 {
 		return nil
 	}
-	rows := "all " + commaInt(b.Skipped) + " rows read were"
+	rows := "all " + groupThousands(int64(b.Skipped)) + " rows read were"
 	if b.Skipped == 1 {
 		rows = "the one row read was"
 	}
 	return errors.New("core: no row was learned: " + rows + " skipped as malformed, the first: " + b.First[0].Reason())
-}
-
-// commaInt formats n with thousands separators: 12345 → "12,345".
-func commaInt(n int) string {
-	s := itoa(n)
-	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
 }
 
 // Reasons returns the first skipped rows' errors without the "core: "

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"errors"
+	"fmt"
 	"io"
 	"math"
 	"os"
@@ -835,4 +836,45 @@ func mustStream(t *testing.T, r io.Reader) *Stream {
 		t.Fatal(err)
 	}
 	return s
+}
+
+// TestLibSVMLongUnsortedRow: a long row in reverse order reads as the
+// sorted row, and a repeat in it is found (through a set and sort.Sort,
+// not the insertion sort and linear scan that made a 1.5-million-index row
+// take over ten minutes).
+func TestLibSVMLongUnsortedRow(t *testing.T) {
+	const n = 20000
+	var b strings.Builder
+	b.WriteString("1")
+	for i := n; i >= 1; i-- {
+		fmt.Fprintf(&b, " %d:%d", i, i)
+	}
+	row := b.String()
+	for _, c := range []struct {
+		text, err string
+	}{
+		{row + "\n", ""},
+		{row + " 7:1\n", fmt.Sprintf(`core: x.svm:1: field %d: index 7 repeated (want each index once per row)`, n+2)},
+	} {
+		s, err := NewStream(strings.NewReader(c.text), ReaderSettings{Name: "x.svm", Format: FormatLibSVM})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ex Example
+		err = s.Next(&ex)
+		if c.err != "" {
+			if err == nil || err.Error() != c.err {
+				t.Errorf("error %v, want %s", err, c.err)
+			}
+			continue
+		}
+		if err != nil || len(ex.X.Ind) != n {
+			t.Fatalf("%v, %d features", err, len(ex.X.Ind))
+		}
+		for k := range n {
+			if name := s.FeatureName(ex.X.Ind[k]); name != strconv.Itoa(k+1) || ex.X.Val[k] != float64(k+1) {
+				t.Fatalf("feature %d: %s = %v", k, name, ex.X.Val[k])
+			}
+		}
+	}
 }

@@ -38,6 +38,13 @@ func HostileInputs() []Hostile {
 		})},
 		{"dense-5000", "dense-5000.svm", buffered(func(w *bufio.Writer) { denseRows(w, 3, 5000) })},
 		{"dense-15000", "dense-15000.svm", buffered(func(w *bufio.Writer) { denseRows(w, 3, 15000) })},
+		{"unsorted-row", "unsorted-row.svm", buffered(func(w *bufio.Writer) {
+			w.WriteString("1")
+			for i := 1500000; i >= 1; i-- {
+				fmt.Fprintf(w, " %d:1", i)
+			}
+			w.WriteString("\n-1 1:1 2:1\n")
+		})},
 		{"wide-csv", "wide.csv", buffered(func(w *bufio.Writer) {
 			for j := range 20000 {
 				fmt.Fprintf(w, "c%d,", j)
