@@ -45,6 +45,13 @@ type Comparator struct {
 	y    []float64
 	yhat []float64 // ŷₜ(Cₖ)
 	n    int       // dimension of C: 1 + features seen
+	// feat numbers the features of the rows held in order of first
+	// appearance (C's coordinate of feature j is feat[j]+1), so that C and
+	// the Lanczos vectors span the features of these rows only, whatever
+	// the indices of the rows left out. A stream numbers its features in
+	// order of first appearance too, so for the rows of one stream that
+	// all enter, feat is the identity.
+	feat map[int]int32
 
 	c     lowRankSym // Cₖ
 	q     []float64  // last LMO direction (warm start)
@@ -74,10 +81,18 @@ func (c *Comparator) Rows() int { return len(c.y) }
 // Add appends a row. Its prediction under the current Cₖ is computed at
 // once (O(nnz(x)·b + b²)), so the solve continues warm.
 func (c *Comparator) Add(x Sparse, y float64) {
+	if c.feat == nil {
+		c.feat = make(map[int]int32)
+	}
 	for k, j := range x.Ind {
-		c.ind = append(c.ind, int32(j))
+		i, ok := c.feat[j]
+		if !ok {
+			i = int32(len(c.feat))
+			c.feat[j] = i
+		}
+		c.ind = append(c.ind, i)
 		c.val = append(c.val, x.Val[k])
-		c.n = max(c.n, j+2)
+		c.n = max(c.n, int(i)+2)
 	}
 	c.off = append(c.off, int32(len(c.ind)))
 	c.y = append(c.y, y)
@@ -544,8 +559,11 @@ func NewRegret(s RegretSettings, learners int) *Regret {
 // Observe records round t: the example (label in the task's form) and each
 // learner's loss fₜ(Cₜ). It keeps a copy of the example.
 //
-// A row with a feature value or a label that is not finite or beyond ±1e9
-// is left out, for the learners and the comparator alike, and counted
+// A row with a feature value or a label that is not finite or beyond ±1e9,
+// or with more nonzeros than DefaultMaxRowNonzeros (1,000: the CCFM
+// learners do not learn it, and the comparator's memory and time would
+// follow its width: a row of 1.5 million features took it to 2.3 GB), is
+// left out, for the learners and the comparator alike, and counted
 // (LeftOut): a
 // Guarded learner predicts such a row but does not learn from it, so its
 // predictions on the other rows are those it would make on the stream
@@ -558,7 +576,7 @@ func (r *Regret) Observe(ex Example, losses []float64) {
 	if r.full {
 		return
 	}
-	if !(math.Abs(ex.Y) <= defaultMaxLabel) {
+	if !(math.Abs(ex.Y) <= defaultMaxLabel) || len(ex.X.Ind) > DefaultMaxRowNonzeros {
 		r.left++
 		return
 	}
@@ -703,9 +721,10 @@ func Slope(points []RegretPoint, i, n int) float64 {
 
 // MemoryBytes estimates the bytes c holds (see Sized): 12 bytes a stored
 // nonzero plus 20 a row (the rows it keeps, bounded by
-// RegretSettings.MaxRows), and its iterate C.
+// RegretSettings.MaxRows), its iterate C and its feature numbering.
 func (c *Comparator) MemoryBytes() int64 {
-	return structBytes + i32Bytes(c.off) + i32Bytes(c.ind) + sumF64Bytes(c.val, c.y, c.yhat, c.q) + c.c.memoryBytes()
+	return structBytes + i32Bytes(c.off) + i32Bytes(c.ind) + sumF64Bytes(c.val, c.y, c.yhat, c.q) + c.c.memoryBytes() +
+		int64(len(c.feat))*mapEntryBytes
 }
 
 // MemoryNote says how many rows c keeps (see MemoryNoter).

@@ -251,3 +251,39 @@ func TestRegretLeavesOutHugeRows(t *testing.T) {
 		t.Errorf("regret %v", lo)
 	}
 }
+
+// TestComparatorNumbersFeatures: the comparator numbers the features of the
+// rows it holds in order of first appearance, so rows whose indices are
+// spread up to 2³⁰ solve exactly as the same rows numbered 0, 1, 2, … (to
+// the bit), and its memory follows the features held, not the largest
+// index.
+func TestComparatorNumbersFeatures(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 3))
+	compact := NewComparator(ComparatorSettings{Delta: 5})
+	spread := NewComparator(ComparatorSettings{Delta: 5})
+	seen := map[int]int{}
+	for range 300 {
+		var x, xs Sparse
+		for _, j := range rng.Perm(40)[:3] {
+			if _, ok := seen[j]; !ok {
+				seen[j] = len(seen)
+			}
+			x.Ind = append(x.Ind, seen[j])
+			xs.Ind = append(xs.Ind, seen[j]*(1<<24)+7)
+			v := rng.NormFloat64()
+			x.Val, xs.Val = append(x.Val, v), append(xs.Val, v)
+		}
+		y := rng.NormFloat64()
+		compact.Add(x, y)
+		spread.Add(xs, y)
+	}
+	compact.Iterate(60)
+	spread.Iterate(60)
+	if compact.Loss() != spread.Loss() || compact.Gap() != spread.Gap() {
+		t.Errorf("loss %v, gap %v with compact indices; %v, %v with spread ones",
+			compact.Loss(), compact.Gap(), spread.Loss(), spread.Gap())
+	}
+	if m := spread.MemoryBytes(); m > 2*compact.MemoryBytes() || m > 1<<20 {
+		t.Errorf("spread indices: %d bytes, compact: %d", m, compact.MemoryBytes())
+	}
+}
