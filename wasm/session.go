@@ -248,6 +248,8 @@ type session struct {
 	spacing   int
 	decimated bool
 	preview   *preview
+	memParts  []core.MemoryPart // memoryBudget's, kept between checks
+
 	// warningsSent is how many warnings the page has (the preview's, then
 	// the snapshots').
 	warningsSent int
@@ -742,7 +744,7 @@ const (
 
 // memoryBudget checks the session's parts against cfg.MaxMemory.
 func (s *session) memoryBudget() error {
-	parts := make([]core.MemoryPart, 0, 2*len(s.players)+2)
+	parts := s.memParts[:0] // reused: a check allocates nothing
 	for _, p := range s.players {
 		if v, ok := p.learner.(core.Sized); ok {
 			parts = append(parts, core.MemoryPart{Name: p.name, Value: v})
@@ -755,6 +757,7 @@ func (s *session) memoryBudget() error {
 	if s.stream != nil {
 		parts = append(parts, core.MemoryPart{Name: "feature dictionaries", Value: s.stream})
 	}
+	s.memParts = parts
 	return core.MemoryBudget{Limit: s.cfg.MaxMemory}.Check(parts...)
 }
 
