@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 )
 
 // GuardSettings configures a Guarded learner. The zero value: no clipping,
@@ -512,3 +513,30 @@ func (e *ewma) mean() float64 {
 }
 
 func fmtFloat(v float64) string { return strconv.FormatFloat(v, 'g', 4, 64) }
+
+// RefusedWhy says why the guard did not learn the Refused rows: "a feature
+// beyond ±1e9" for one reason, "2 with a feature beyond ±1e9, 1 with too
+// many nonzeros" for several; "" when none was refused. The CLI's report
+// and the page show it after the count.
+func (r GuardReport) RefusedWhy() string {
+	reasons := []struct {
+		n         int
+		one, some string
+	}{
+		{r.Refused - r.TooWide - r.BadLabels, "a feature beyond ±1e9", "with a feature beyond ±1e9"},
+		{r.TooWide, "more nonzeros than the learner's limit per row", "with too many nonzeros"},
+		{r.BadLabels, "a label beyond ±1e9 or not finite", "with a label beyond ±1e9"},
+	}
+	var parts []string
+	only := ""
+	for _, c := range reasons {
+		if c.n > 0 {
+			parts = append(parts, groupThousands(int64(c.n))+" "+c.some)
+			only = c.one
+		}
+	}
+	if len(parts) == 1 {
+		return only
+	}
+	return strings.Join(parts, ", ")
+}

@@ -936,7 +936,7 @@ function renderGuardNotes(learners) {
     const parts = [];
     if (g.divergences) parts.push(`diverged ${g.divergences}×, reset ${g.resets}×`);
     if (g.pausedAt) parts.push(`paused at row ${g.pausedAt.toLocaleString("en-US")}: it stopped learning and predicts the label mean`);
-    if (g.refused) parts.push(`${g.refused.toLocaleString("en-US")} rows not learned (a feature beyond ±1e9)`);
+    if (g.refused) parts.push(`${g.refused.toLocaleString("en-US")} row${g.refused === 1 ? "" : "s"} not learned (${g.refusedWhy || "a feature beyond ±1e9"})`);
     const li = document.createElement("li");
     li.className = "warn";
     const head = document.createElement("strong");
@@ -1041,7 +1041,7 @@ function renderRegret() {
     text += ` · comparator keeps at most ${(st.maxRows || 0).toLocaleString("en-US")} rows: later rows are not in the comparison`;
   }
   if (st.leftOut > 0) {
-    text += ` · ${st.leftOut.toLocaleString("en-US")} row${st.leftOut === 1 ? "" : "s"} with a feature beyond ±1e9 left out (not learned either)`;
+    text += ` · ${st.leftOut.toLocaleString("en-US")} row${st.leftOut === 1 ? "" : "s"} left out (a feature or label beyond ±1e9, or over 1,000 nonzeros)`;
   }
   comparator.textContent = text;
 }

@@ -20,6 +20,7 @@ type guardStatus struct {
 	Divergences int      `json:"divergences"`
 	Resets      int      `json:"resets"`
 	Refused     int      `json:"refused"`
+	RefusedWhy  string   `json:"refusedWhy,omitempty"` // core.GuardReport.RefusedWhy
 	PausedAt    int      `json:"pausedAt,omitempty"`
 	Events      []string `json:"events"`
 }
@@ -36,7 +37,7 @@ func guardStatusOf(p *player) (clip bool, st *guardStatus) {
 	if r.Divergences == 0 && r.Refused == 0 {
 		return clip, nil
 	}
-	st = &guardStatus{Divergences: r.Divergences, Resets: r.Resets, Refused: r.Refused, Events: []string{}}
+	st = &guardStatus{Divergences: r.Divergences, Resets: r.Resets, Refused: r.Refused, RefusedWhy: r.RefusedWhy(), Events: []string{}}
 	if r.Paused {
 		st.PausedAt = r.PausedAt
 	}

@@ -169,6 +169,9 @@ type tally struct {
 }
 
 func (t *tally) add(yhat, y, loss float64) {
+	if !(math.Abs(y) <= core.MaxMetricLabel) {
+		return // left out, as core.Metrics leaves it out
+	}
 	t.rows++
 	t.sumLoss += loss
 	d := yhat - y
@@ -879,7 +882,7 @@ type regretStatus struct {
 	D         num        `json:"d"`         // 2δ
 	MaxRows   int        `json:"maxRows"`   // the comparator's cap
 	Truncated bool       `json:"truncated"` // the cap was reached
-	LeftOut   int        `json:"leftOut"`   // rows left out: a feature beyond ±1e9 (core.Regret.Observe)
+	LeftOut   int        `json:"leftOut"`   // rows left out: a feature or label beyond ±1e9, or over 1,000 nonzeros (core.Regret.Observe)
 }
 
 type learnerStatus struct {

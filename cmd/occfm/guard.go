@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/occfm/occfm/core"
 )
@@ -43,7 +42,7 @@ func writeGuard(w io.Writer, players []*player) {
 			}
 		}
 		if r.Refused > 0 {
-			fmt.Fprintf(w, "%s not learned (%s)", plural(r.Refused, "row"), refusedWhy(r))
+			fmt.Fprintf(w, "%s not learned (%s)", plural(r.Refused, "row"), r.RefusedWhy())
 		}
 		fmt.Fprintln(w)
 		for _, e := range r.Events {
@@ -53,32 +52,6 @@ func writeGuard(w io.Writer, players []*player) {
 			fmt.Fprintln(w, "  a learning rate too large for the data is the usual cause: try a smaller -eta.")
 		}
 	}
-}
-
-// refusedWhy says why the guard did not learn r.Refused rows: "a feature
-// beyond ±1e9" for one reason, "2 with a feature beyond ±1e9, 1 with too
-// many nonzeros" for several.
-func refusedWhy(r core.GuardReport) string {
-	reasons := []struct {
-		n         int
-		one, some string
-	}{
-		{r.Refused - r.TooWide - r.BadLabels, "a feature beyond ±1e9", "with a feature beyond ±1e9"},
-		{r.TooWide, "more nonzeros than the learner's limit per row", "with too many nonzeros"},
-		{r.BadLabels, "a label beyond ±1e9 or not finite", "with a label beyond ±1e9"},
-	}
-	var parts []string
-	only := ""
-	for _, c := range reasons {
-		if c.n > 0 {
-			parts = append(parts, commas(c.n)+" "+c.some)
-			only = c.one
-		}
-	}
-	if len(parts) == 1 {
-		return only
-	}
-	return strings.Join(parts, ", ")
 }
 
 // plural is "1 row" or "2,000 rows".
