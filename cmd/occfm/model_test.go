@@ -241,3 +241,29 @@ func TestRunAllSkipped(t *testing.T) {
 		t.Errorf("figures of no rows:\n%s", stdout.String())
 	}
 }
+
+// TestRunMaxMemory: -max-memory stops a run whose model passes it, with
+// the budget's message naming the flag, after reporting (and learning) the
+// rows before; junk is a usage error; 0 is no limit.
+func TestRunMaxMemory(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join(dir, "r.data")
+	var b strings.Builder
+	for i := range 20000 {
+		fmt.Fprintf(&b, "%d\t%d\t%d\t881250949\n", 1+i, 1+i%3000, 1+i%5)
+	}
+	os.WriteFile(data, []byte(b.String()), 0o644)
+	var stdout, stderr bytes.Buffer
+	err := run([]string{"run", "-data", data, "-learner", "occfm", "-max-memory", "1M", "-json", "-quiet"}, &stdout, &stderr)
+	if err == nil || !strings.Contains(err.Error(), "over the memory budget of 1 MiB; raise -max-memory") {
+		t.Fatalf("error %v", err)
+	}
+	rec := jsonLines(t, stdout.String())[0]
+	if rows, _ := rec["rows"].(float64); rows <= 0 || rows >= 20000 || rec["stopped"] == nil {
+		t.Errorf("rows %v, stopped %v", rec["rows"], rec["stopped"])
+	}
+	if err := run([]string{"run", "-data", data, "-max-memory", "lots"}, &stdout, &stderr); !errors.As(err, new(usageError)) {
+		t.Errorf("-max-memory lots: %v, want a usage error", err)
+	}
+	runOK(t, "run", "-data", data, "-learner", "occfm", "-max-memory", "0", "-quiet")
+}

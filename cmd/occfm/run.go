@@ -286,10 +286,12 @@ func allSkipped(bad *core.BadRows, learned int, loaded *core.Model, path string)
 // GOGC the heap may grow to twice that before a collection, which took a run
 // of 2 million IDs stopped at 588 MiB by the budget to 1,160 MB of RSS. Near
 // the soft limit the collector runs more often instead. Without a budget
-// (-max-memory 0) Go's defaults stay.
+// (-max-memory 0) it is Go's default, none.
 func setSoftLimit(b core.MemoryBudget) {
 	if max := b.Max(); max < math.MaxInt64/2 {
 		debug.SetMemoryLimit(max + max/4)
+	} else {
+		debug.SetMemoryLimit(math.MaxInt64) // Go's default: no limit
 	}
 }
 
