@@ -28,6 +28,18 @@ type gzipStream struct {
 // neither another member nor zero padding.
 var errGzipTrailing = errors.New("gzip: the compressed data is followed by bytes that are neither another gzip member nor zero padding")
 
+// Gunzip returns a reader of what the gzip file r decompresses to, read as
+// NewStream reads a gzip input: every member in turn, zero padding after the
+// last ignored, other trailing bytes an error. The page gunzips its item
+// lists with it, so that they read as the command line reads a file.
+func Gunzip(r io.Reader) (io.Reader, error) {
+	br, ok := r.(*bufio.Reader)
+	if !ok {
+		br = bufio.NewReader(r)
+	}
+	return newGzipStream(br)
+}
+
 func newGzipStream(br *bufio.Reader) (*gzipStream, error) {
 	gz, err := gzip.NewReader(br)
 	if err != nil {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"compress/gzip"
 	"fmt"
 	"io"
 	"iter"
@@ -79,7 +78,7 @@ func headText(head []byte) []byte {
 	if !isGzip(head) {
 		return head[:min(len(head), previewBytes)]
 	}
-	zr, err := gzip.NewReader(bytes.NewReader(head))
+	zr, err := core.Gunzip(bytes.NewReader(head))
 	if err != nil {
 		return nil
 	}
@@ -106,30 +105,20 @@ func headLines(head []byte) []string {
 const gunzipMax = 64 << 20
 
 // gunzip decompresses a whole gzip file held in memory (the Personalize
-// view's item list) as gzip(1) does: every member in turn, and zero bytes
-// after the last one are padding, not an error. It stops with an error past
+// view's item list) as the core reads a gzip file (core.Gunzip: every
+// member, zero padding after the last ignored). It stops with an error past
 // gunzipMax bytes.
 func gunzip(data []byte) ([]byte, error) {
-	br := bytes.NewReader(data)
-	zr, err := gzip.NewReader(br)
+	zr, err := core.Gunzip(bytes.NewReader(data))
 	if err != nil {
 		return nil, err
 	}
-	var out bytes.Buffer
-	for {
-		zr.Multistream(false)
-		if _, err := io.CopyN(&out, zr, gunzipMax+1-int64(out.Len())); err != nil && err != io.EOF {
-			return nil, err
-		}
-		if out.Len() > gunzipMax {
-			return nil, fmt.Errorf("it decompresses to more than %d MiB, more than an item list holds", gunzipMax>>20)
-		}
-		rest := data[len(data)-br.Len():]
-		if len(bytes.Trim(rest, "\x00")) == 0 {
-			return out.Bytes(), nil
-		}
-		if err := zr.Reset(br); err != nil {
-			return nil, err
-		}
+	out, err := io.ReadAll(io.LimitReader(zr, gunzipMax+1))
+	if err != nil {
+		return nil, err
 	}
+	if len(out) > gunzipMax {
+		return nil, fmt.Errorf("it decompresses to more than %d MiB, more than an item list holds", gunzipMax>>20)
+	}
+	return out, nil
 }
