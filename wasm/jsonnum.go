@@ -1,8 +1,8 @@
 package main
 
 import (
+	"encoding/json"
 	"math"
-	"strconv"
 )
 
 // Every number the session marshals for the page is finite: JSON has no
@@ -51,23 +51,11 @@ func finite(x float64) *float64 {
 	return &x
 }
 
-// appendNum appends x as encoding/json writes a float64 (the shortest
-// representation, exponent form below 1e-6 and from 1e21), or null.
+// appendNum appends x as encoding/json writes a float64, or null.
 func appendNum(b []byte, x float64) []byte {
 	if math.IsNaN(x) || math.IsInf(x, 0) {
 		return append(b, "null"...)
 	}
-	f, abs := byte('f'), math.Abs(x)
-	if abs != 0 && (abs < 1e-6 || abs >= 1e21) {
-		f = 'e'
-	}
-	b = strconv.AppendFloat(b, x, f, -1, 64)
-	if f == 'e' {
-		// 1e-07 → 1e-7, as encoding/json.
-		if n := len(b); n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
-			b[n-2] = b[n-1]
-			b = b[:n-1]
-		}
-	}
-	return b
+	f, _ := json.Marshal(x) // a finite float64 always marshals
+	return append(b, f...)
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -318,5 +319,22 @@ func TestGunzipBound(t *testing.T) {
 	zw.Close()
 	if _, err := gunzip(z.Bytes()); err == nil || !strings.Contains(err.Error(), "more than 64 MiB") {
 		t.Fatalf("%d compressed bytes of %d zeros: %v", z.Len(), gunzipMax+1, err)
+	}
+}
+
+// TestNumJSON: num and numRows write finite numbers exactly as
+// encoding/json writes float64s, and NaN and ±Inf as null.
+func TestNumJSON(t *testing.T) {
+	rows := [][]float64{{0, 1, -2.5, 1e-7, 1e21, 123456789.125}, {}, {3}}
+	want, _ := json.Marshal(rows)
+	if got, err := json.Marshal(numRows(rows)); err != nil || string(got) != string(want) {
+		t.Errorf("numRows %s (%v), encoding/json %s", got, err, want)
+	}
+	got, _ := json.Marshal(numRows{{math.NaN(), math.Inf(1), 2}})
+	if string(got) != "[[null,null,2]]" {
+		t.Errorf("non-finite: %s", got)
+	}
+	if got, _ := json.Marshal([]num{num(math.Inf(-1)), 0.1}); string(got) != "[null,0.1]" {
+		t.Errorf("num: %s", got)
 	}
 }
