@@ -251,7 +251,7 @@ type session struct {
 	spacing   int
 	decimated bool
 	preview   *preview
-	memParts  []core.MemoryPart // memoryBudget's, kept between checks
+	memParts  []core.MemoryPart // what memoryBudget checks, listed at its first call
 
 	// warningsSent is how many warnings the page has (the preview's, then
 	// the snapshots').
@@ -374,6 +374,7 @@ func (s *session) setTask(t core.Task) {
 		c.Loss = &l
 	}
 	s.players = s.players[:0]
+	s.memParts = nil // listed again at the next check
 	guard := s.guardSettings(t)
 	for _, name := range s.cfg.Learners {
 		l, _ := core.NewGuarded(name, c, guard) // names were checked in newSession
@@ -745,23 +746,26 @@ const (
 	wideRow     = 64
 )
 
-// memoryBudget checks the session's parts against cfg.MaxMemory.
+// memoryBudget checks the session's parts against cfg.MaxMemory. The parts
+// are listed once, at the first check: the players, the comparator and the
+// stream are all in place before the first row is played, so a check then
+// allocates nothing.
 func (s *session) memoryBudget() error {
-	parts := s.memParts[:0] // reused: a check allocates nothing
-	for _, p := range s.players {
-		if v, ok := p.learner.(core.Sized); ok {
-			parts = append(parts, core.MemoryPart{Name: p.name, Value: v})
+	if s.memParts == nil {
+		for _, p := range s.players {
+			if v, ok := p.learner.(core.Sized); ok {
+				s.memParts = append(s.memParts, core.MemoryPart{Name: p.name, Value: v})
+			}
+			s.memParts = append(s.memParts, core.MemoryPart{Name: p.name + " metrics", Value: p.metrics})
 		}
-		parts = append(parts, core.MemoryPart{Name: p.name + " metrics", Value: p.metrics})
+		if s.reg != nil {
+			s.memParts = append(s.memParts, core.MemoryPart{Name: "regret comparator", Value: s.reg})
+		}
+		if s.stream != nil {
+			s.memParts = append(s.memParts, core.MemoryPart{Name: "feature dictionaries", Value: s.stream})
+		}
 	}
-	if s.reg != nil {
-		parts = append(parts, core.MemoryPart{Name: "regret comparator", Value: s.reg})
-	}
-	if s.stream != nil {
-		parts = append(parts, core.MemoryPart{Name: "feature dictionaries", Value: s.stream})
-	}
-	s.memParts = parts
-	return core.MemoryBudget{Limit: s.cfg.MaxMemory}.Check(parts...)
+	return core.MemoryBudget{Limit: s.cfg.MaxMemory}.Check(s.memParts...)
 }
 
 // clockBase and clock are a cheap monotonic clock: time.Now reads the wall
