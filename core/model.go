@@ -251,13 +251,9 @@ func LoadModelWith(r io.Reader, s LoadSettings) (Model, error) {
 	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
 		return Model{}, fmt.Errorf("core: reading the model: %w", err)
 	}
-	size, err := checkHeader(head[:n])
+	size, err := checkModelHeader(head[:n], -1, limit)
 	if err != nil {
 		return Model{}, err
-	}
-	if size > uint64(limit) {
-		return Model{}, fmt.Errorf("core: the model file declares %s, %w of %s",
-			FormatBytes(int64(min(size, math.MaxInt64))), ErrMemoryBudget, FormatBytes(limit))
 	}
 	if left, ok := inputLen(r); ok && uint64(left) < size-uint64(modelHeaderLen) {
 		return Model{}, corrupt("truncated: %d of %d bytes", int64(modelHeaderLen)+left, size)
@@ -322,22 +318,28 @@ const ModelHeaderLen = modelHeaderLen
 // declared size over the budget. The page reads a picked file's header
 // with it first, so that a big file picked by mistake is never read whole.
 func CheckModelHeader(head []byte, size int64, s LoadSettings) error {
+	_, err := checkModelHeader(head, size, MemoryBudget{Limit: s.MaxBytes}.Max())
+	return err
+}
+
+// checkModelHeader is CheckModelHeader with the limit in bytes; it returns
+// the declared size.
+func checkModelHeader(head []byte, size, limit int64) (uint64, error) {
 	declared, err := checkHeader(head)
 	if err != nil {
-		return err
+		return 0, err
 	}
-	limit := MemoryBudget{Limit: s.MaxBytes}.Max()
 	if declared > uint64(limit) {
-		return fmt.Errorf("core: the model file declares %s, %w of %s",
+		return 0, fmt.Errorf("core: the model file declares %s, %w of %s",
 			FormatBytes(int64(min(declared, math.MaxInt64))), ErrMemoryBudget, FormatBytes(limit))
 	}
 	if size >= 0 && uint64(size) != declared {
 		if uint64(size) < declared {
-			return corrupt("truncated: %d of %d bytes", size, declared)
+			return 0, corrupt("truncated: %d of %d bytes", size, declared)
 		}
-		return corrupt("%d bytes after the end of the model", uint64(size)-declared)
+		return 0, corrupt("%d bytes after the end of the model", uint64(size)-declared)
 	}
-	return nil
+	return declared, nil
 }
 
 func checkHeader(data []byte) (uint64, error) {
