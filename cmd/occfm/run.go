@@ -441,8 +441,7 @@ func readAll(src rowSource, prog *progress, held *heldRows, budget core.MemoryBu
 			return nil, err
 		}
 		held.bytes += 56 + 12*int64(len(ex.X.Ind))
-		if held.bytes+stream.MemoryBytes() > budget.Max() {
-			err := budget.Check(core.MemoryPart{Name: "rows", Value: held}, core.MemoryPart{Name: "feature dictionaries", Value: stream})
+		if err := budget.Check(core.MemoryPart{Name: "rows", Value: held}, core.MemoryPart{Name: "feature dictionaries", Value: stream}); err != nil {
 			return nil, fmt.Errorf("%w; -shuffle holds every row in memory, -shuffle 0 streams the file", budgetFlag(err))
 		}
 		rows = append(rows, ex.Clone())
