@@ -208,12 +208,15 @@ func (c *lowRankSym) mulVec(y []float64, alpha float64, v []float64) {
 // exceeds it after rounding, the eigenvalues are scaled down to meet it, so
 // C stays in K exactly. It returns the nuclear norm dropped. Cost
 // O(n·(b + len(s))²); it allocates nothing once its scratch has grown.
-func (c *lowRankSym) rebase(s [][]float64, tol, bound float64) float64 {
+func (c *lowRankSym) rebase(s [][]float64, tol, bound float64, maxRank int) float64 {
 	n, k, b := c.n, len(s), c.b
 	// C = Q·Λ·Qᵀ with Q = U·V[:, :r], eigenpairs by decreasing |λ|.
 	c.eigenTo()
 	r := b
 	var dropped float64
+	for ; maxRank > 0 && r > maxRank; r-- {
+		dropped += math.Abs(c.vals[c.order[r-1]])
+	}
 	for r > 0 && dropped+math.Abs(c.vals[c.order[r-1]]) <= tol {
 		dropped += math.Abs(c.vals[c.order[r-1]])
 		r--

@@ -36,7 +36,8 @@ const maxSubspace = 1 << 12
 func (o *OCCFM) stateCode(c *stateCodec) {
 	s := o.s
 	if c.dec {
-		s.MaxRowNonzeros = DefaultMaxRowNonzeros // coded at the end, when not the default
+		// Coded at the end (see occfmTail), when not the default.
+		s.MaxRowNonzeros, s.MaxRank = DefaultMaxRowNonzeros, DefaultMaxRank
 	}
 	c.float(&s.Delta)
 	c.float(&s.Eta)
@@ -97,7 +98,43 @@ func (o *OCCFM) stateCode(c *stateCodec) {
 	}
 	c.int(&o.refreshes)
 	c.int(&o.matvecs)
-	c.maxRowNonzeros(&o.s.MaxRowNonzeros)
+	c.occfmTail(o)
+}
+
+// occfmTail codes what OCCFM gained after the first model files: the
+// line-search step (PaperStep false) with its ⟨G, C⟩, and the rank cap.
+// Files written before have neither and decode as a learner with
+// PaperStep set and no rank cap, so they go on exactly as they were; such
+// a learner writes no tail, so they save again to the same bytes. Else the
+// tail is the row nonzero limit (always), PaperStep, MaxRank and ⟨G, C⟩.
+func (c *stateCodec) occfmTail(o *OCCFM) {
+	legacy := func() bool { return o.s.PaperStep && o.s.MaxRank < 0 }
+	if !c.dec {
+		if legacy() {
+			c.maxRowNonzeros(&o.s.MaxRowNonzeros)
+			return
+		}
+		c.int(&o.s.MaxRowNonzeros)
+	} else {
+		o.s.PaperStep, o.s.MaxRank = true, -1
+		if c.err != nil || len(c.buf) == 0 {
+			return
+		}
+		c.int(&o.s.MaxRowNonzeros)
+		if c.err != nil || len(c.buf) == 0 {
+			c.check(o.s.MaxRowNonzeros == -1 || o.s.MaxRowNonzeros > 0 && o.s.MaxRowNonzeros != DefaultMaxRowNonzeros,
+				"row nonzero limit %d", o.s.MaxRowNonzeros)
+			return
+		}
+		c.check(o.s.MaxRowNonzeros == -1 || o.s.MaxRowNonzeros > 0, "row nonzero limit %d", o.s.MaxRowNonzeros)
+	}
+	c.bool(&o.s.PaperStep)
+	c.int(&o.s.MaxRank)
+	c.float(&o.phi)
+	if c.dec {
+		c.check(o.s.MaxRank == -1 || o.s.MaxRank > 0, "rank cap %d", o.s.MaxRank)
+		c.check(!legacy(), "a tail that repeats the legacy settings")
+	}
 }
 
 // checkNumbering checks that the nonzero (first ≥ 1) or non-negative

@@ -45,7 +45,7 @@ func ExamplePlay() {
 	s := m.Summary()
 	fmt.Printf("rows %d, last ŷ %.3g\n", s.Rows, l.Predict(x))
 	// Output:
-	// rows 100, last ŷ 3.09
+	// rows 100, last ŷ 3
 }
 
 // The registry lists every learner by name.

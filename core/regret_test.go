@@ -181,7 +181,7 @@ func playWithRegret(t *testing.T, src ExampleSource, rows int, loss Loss) (*Regr
 		o.Update(ex.X, ex.Y)
 		r.Observe(ex, []float64{f})
 		for r.Pending() > 0 {
-			r.Solve(50)
+			r.Solve(200)
 		}
 	}
 	return r, cum

@@ -358,6 +358,14 @@ func runPaperLearner(rows []core.Example, set paperSet, pl paperLearner, s paper
 		l, _ := core.NewLearner(pl.Name, c) // known to the registry (above)
 		return l
 	}
+	if pl.Name == "occfm" {
+		// The paper's Algorithm 2: γₜ = 1/√t alone, no rank cap.
+		build = func(c core.Config) core.Learner {
+			s := core.OCCFMSettingsFor(c)
+			s.PaperStep, s.MaxRank = true, -1
+			return core.NewOCCFM(s)
+		}
+	}
 	if pl.Dense != nil {
 		build = pl.Dense
 		r.Dense = true
