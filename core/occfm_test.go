@@ -1,9 +1,12 @@
 package core
 
 import (
+	"bytes"
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"gonum.org/v1/gonum/diff/fd"
@@ -498,5 +501,39 @@ func TestOCCFMSteadyStateAllocs(t *testing.T) {
 				t.Error("no Lanczos refresh among the measured rounds")
 			}
 		})
+	}
+}
+
+// TestOCCFMModelTail checks how model files carry the line-search step and
+// the rank cap: a file written before them (testdata/model/
+// occfm-paper-step-v1.occfm) loads as a paper-step learner without a rank
+// cap, and a learner of today's defaults keeps its settings and ⟨G, C⟩
+// through a save and a load.
+func TestOCCFMModelTail(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("testdata", "model", "occfm-paper-step-v1.occfm"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := LoadModel(bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := m.Learner.(*OCCFM).Settings(); !s.PaperStep || s.MaxRank != -1 {
+		t.Errorf("an old file loads with PaperStep %v, MaxRank %d; want true, -1", s.PaperStep, s.MaxRank)
+	}
+	o := NewOCCFM(OCCFMSettings{})
+	for _, ex := range demoRowsOf(t, "planted-classification", 200) {
+		Play(o, ex, nil)
+	}
+	m, err = LoadModel(bytes.NewReader(saveBytes(t, Model{Learner: o, Rows: 200})))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := m.Learner.(*OCCFM)
+	if s := got.Settings(); s.PaperStep || s.MaxRank != DefaultMaxRank {
+		t.Errorf("a new file loads with PaperStep %v, MaxRank %d; want false, %d", s.PaperStep, s.MaxRank, DefaultMaxRank)
+	}
+	if got.phi != o.phi || o.phi == 0 {
+		t.Errorf("⟨G, C⟩ = %v after a load, %v before", got.phi, o.phi)
 	}
 }
