@@ -3,6 +3,7 @@ package core
 import (
 	"flag"
 	"math/rand/v2"
+	"strconv"
 	"testing"
 )
 
@@ -155,4 +156,44 @@ func ratingStream(d, rows int) []Example {
 		out[t] = Example{X: Sparse{Ind: []int{u, i}, Val: []float64{1, 1}}, Y: y}
 	}
 	return out
+}
+
+// benchDeltas are the δ of BenchmarkOCCFMDelta, δ = 10 (the default) first
+// so that every other speed can be given as a ratio to it.
+var benchDeltas = []float64{10, 1, 3, 30, 100, 300, 1000}
+
+// BenchmarkOCCFMDelta times OCCFM at its defaults but δ on ML-100K, IJCNN1
+// and a9a (shuffled with seed 1; skipped when ../shared/data is absent):
+// 2,000 rows warm up, then predict-then-update rounds go on through the file
+// (see benchRounds). Besides updates/s, each δ ≠ 10 reports "x-delta10", its
+// speed as a fraction of δ = 10's in the same run (the machines here are
+// shared: a ratio is what compares). Run it with
+// go test -run '^$' -bench OCCFMDelta ./core/ (or make bench).
+func BenchmarkOCCFMDelta(b *testing.B) {
+	for _, ds := range []struct {
+		name, file string
+		task       Task
+	}{
+		{"ml-100k", "movielens-100k/u.data", Regression},
+		{"ijcnn1", "ijcnn1/ijcnn1.gz", Classification},
+		{"a9a", "a9a/a9a", Classification},
+	} {
+		b.Run(ds.name, func(b *testing.B) {
+			rows := shuffledRows(b, ds.file, ds.task, 1)
+			const warm = 2000
+			var ref float64
+			for _, d := range benchDeltas {
+				b.Run("delta="+strconv.FormatFloat(d, 'g', -1, 64), func(b *testing.B) {
+					l := NewOCCFM(OCCFMSettingsFor(Config{Task: ds.task, Delta: d}))
+					benchRounds(b, l, rows[:warm], rows[warm:], true)
+					rate := float64(b.N) / b.Elapsed().Seconds()
+					if d == 10 {
+						ref = rate
+					} else if ref > 0 {
+						b.ReportMetric(rate/ref, "x-delta10")
+					}
+				})
+			}
+		})
+	}
 }

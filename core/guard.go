@@ -540,3 +540,23 @@ func (r GuardReport) RefusedWhy() string {
 	}
 	return strings.Join(parts, ", ")
 }
+
+// DivergenceAdvice says in one sentence what most likely made g's learner
+// diverge, naming the settings as the caller's user knows them (deltaName
+// "-delta" or "δ", etaName "-eta" or "η"). When δ was set above the
+// learner's default, a larger ball lets C, and the predictions with it, grow
+// further: δ is named. Otherwise the learning rate is, the usual cause.
+func (g *Guarded) DivergenceAdvice(deltaName, etaName string) string {
+	cfg := g.Config()
+	var def Config
+	if spec, ok := registry[g.name]; ok {
+		if c, ok := spec.New(Config{Task: g.task, Loss: g.cfg.Loss}).(Configured); ok {
+			def = c.Config()
+		}
+	}
+	if cfg.Delta > def.Delta && def.Delta > 0 {
+		return fmt.Sprintf("δ = %g is above %s's default %g, and a larger ball lets its predictions grow further: try a smaller %s.",
+			cfg.Delta, g.name, def.Delta, deltaName)
+	}
+	return fmt.Sprintf("a learning rate too large for the data is the usual cause: try a smaller %s.", etaName)
+}

@@ -941,7 +941,7 @@ function renderGuardNotes(learners) {
     li.className = "warn";
     const head = document.createElement("strong");
     head.textContent = `${l.name}: `;
-    li.append(head, parts.join("; ") + (g.divergences ? ". A learning rate η too large for the data is the usual cause." : ""));
+    li.append(head, parts.join("; ") + (g.advice ? ". " + g.advice[0].toUpperCase() + g.advice.slice(1) : ""));
     const events = document.createElement("ul");
     for (const e of g.events || []) {
       const ei = document.createElement("li");

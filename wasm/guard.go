@@ -22,6 +22,7 @@ type guardStatus struct {
 	Refused     int      `json:"refused"`
 	RefusedWhy  string   `json:"refusedWhy,omitempty"` // core.GuardReport.RefusedWhy
 	PausedAt    int      `json:"pausedAt,omitempty"`
+	Advice      string   `json:"advice,omitempty"` // core.Guarded.DivergenceAdvice, after a divergence
 	Events      []string `json:"events"`
 }
 
@@ -40,6 +41,9 @@ func guardStatusOf(p *player) (clip bool, st *guardStatus) {
 	st = &guardStatus{Divergences: r.Divergences, Resets: r.Resets, Refused: r.Refused, RefusedWhy: r.RefusedWhy(), Events: []string{}}
 	if r.Paused {
 		st.PausedAt = r.PausedAt
+	}
+	if r.Divergences > 0 {
+		st.Advice = g.DivergenceAdvice("δ", "η")
 	}
 	for _, e := range r.Events {
 		st.Events = append(st.Events, e.String())

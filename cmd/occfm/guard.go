@@ -48,8 +48,8 @@ func writeGuard(w io.Writer, players []*player) {
 		for _, e := range r.Events {
 			fmt.Fprintf(w, "  %s\n", e)
 		}
-		if r.Divergences > 0 {
-			fmt.Fprintln(w, "  a learning rate too large for the data is the usual cause: try a smaller -eta.")
+		if g, ok := p.learner.(*core.Guarded); ok && r.Divergences > 0 {
+			fmt.Fprintln(w, "  "+g.DivergenceAdvice("-delta", "-eta"))
 		}
 	}
 }
