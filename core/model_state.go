@@ -37,7 +37,7 @@ func (o *OCCFM) stateCode(c *stateCodec) {
 	s := o.s
 	if c.dec {
 		// Coded at the end (see occfmTail), when not the default.
-		s.MaxRowNonzeros, s.MaxRank = DefaultMaxRowNonzeros, DefaultMaxRank
+		s.MaxRowNonzeros, s.MaxRank, s.LMOSlack = DefaultMaxRowNonzeros, DefaultMaxRank, DefaultLMOSlack
 	}
 	c.float(&s.Delta)
 	c.float(&s.Eta)
@@ -102,13 +102,14 @@ func (o *OCCFM) stateCode(c *stateCodec) {
 }
 
 // occfmTail codes what OCCFM gained after the first model files: the
-// line-search step (PaperStep false) with its ⟨G, C⟩, and the rank cap.
-// Files written before have neither and decode as a learner with
-// PaperStep set and no rank cap, so they go on exactly as they were; such
-// a learner writes no tail, so they save again to the same bytes. Else the
-// tail is the row nonzero limit (always), PaperStep, MaxRank and ⟨G, C⟩.
+// line-search step (PaperStep false) with its ⟨G, C⟩, the rank cap and
+// the LMO accuracy tied to γₜ (LMOSlack). Files written before have none:
+// they store RefreshTol = 1e-3 and decode as a learner with PaperStep set
+// and no rank cap, so they go on exactly as they were; such a learner
+// writes no tail, so they save again to the same bytes. Else the tail is
+// the row nonzero limit (always), PaperStep, MaxRank, LMOSlack and ⟨G, C⟩.
 func (c *stateCodec) occfmTail(o *OCCFM) {
-	legacy := func() bool { return o.s.PaperStep && o.s.MaxRank < 0 }
+	legacy := func() bool { return o.s.PaperStep && o.s.MaxRank < 0 && o.s.RefreshTol > 0 }
 	if !c.dec {
 		if legacy() {
 			c.maxRowNonzeros(&o.s.MaxRowNonzeros)
@@ -130,9 +131,11 @@ func (c *stateCodec) occfmTail(o *OCCFM) {
 	}
 	c.bool(&o.s.PaperStep)
 	c.int(&o.s.MaxRank)
+	c.float(&o.s.LMOSlack)
 	c.float(&o.phi)
 	if c.dec {
 		c.check(o.s.MaxRank == -1 || o.s.MaxRank > 0, "rank cap %d", o.s.MaxRank)
+		c.check(o.s.LMOSlack > 0 && o.s.LMOSlack <= 1e6, "LMO slack %g", o.s.LMOSlack)
 		c.check(!legacy(), "a tail that repeats the legacy settings")
 	}
 }

@@ -217,6 +217,11 @@ var occfmCases = []struct {
 	{"lanczos every step", OCCFMSettings{LMO: LMOLanczos}},
 	{"harmonic, small eta", OCCFMSettings{Gamma: Harmonic, Eta: 0.1, Delta: 3}},
 	{"constant step, tight recompression", OCCFMSettings{Gamma: Constant, GammaConst: 0.05, RecompressTol: 1e-9}},
+	{"delta 1", OCCFMSettings{Delta: 1}},
+	{"delta 1000", OCCFMSettings{Delta: 1000}},
+	{"delta 10000, rank cap 4", OCCFMSettings{Delta: 1e4, MaxRank: 4}},
+	{"paper step, delta 1000", OCCFMSettings{Delta: 1000, PaperStep: true}},
+	{"fixed tolerance (old model files)", OCCFMSettings{RefreshTol: 1e-3, PaperStep: true, MaxRank: -1}},
 }
 
 // plantedStream returns examples labelled by a planted low-rank C* ∈ K
@@ -254,8 +259,10 @@ func sq(x float64) float64 { return x * x }
 // TestOCCFMInvariants checks after every update that C is symmetric, that
 // ‖C‖* ≤ δ(1 + 1e-9), that the factored prediction equals the dense
 // formula, and that the LMO's eigenvalue matches mat.EigenSym on the dense
-// H = −ηGₜ − 2Cₜ (within 1e-3·max(|λ|, 2δ) for the tracked LMO, 1e-6 for
-// Lanczos on every step).
+// H = −ηGₜ − 2Cₜ: within the error lmoTol allows at that step for the
+// tracked LMO (the value gap εₜ = κγₜD² of Frank-Wolfe's theory, divided by
+// δ), within 1e-6·max(|λ|, 2δ) for Lanczos on every step. The cases span
+// δ = 1 to 10⁴.
 func TestOCCFMInvariants(t *testing.T) {
 	for _, tc := range occfmCases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -298,13 +305,12 @@ func TestOCCFMInvariants(t *testing.T) {
 					}
 				}
 				want, _ := topEigen(t, denseH(o, cb))
-				tol := 1e-3
+				tol := o.lmoTol(want)
 				if tc.s.LMO == LMOLanczos {
-					tol = 1e-6
+					tol = 1e-6 * max(math.Abs(want), 2*delta)
 				}
-				// The accuracy is relative to max(|λ|, 2δ) (see lmoScale).
-				if want != 0 && math.Abs(math.Abs(o.lambda)-math.Abs(want)) > tol*max(math.Abs(want), 2*delta) {
-					t.Fatalf("step %d: LMO |λ| = %v, EigenSym |λ| = %v (relative error %.2g)", step, math.Abs(o.lambda), math.Abs(want), math.Abs(math.Abs(o.lambda)-math.Abs(want))/math.Abs(want))
+				if gap := math.Abs(want) - math.Abs(o.lambda); want != 0 && (gap > tol || gap < -1e-9*max(math.Abs(want), 1)) {
+					t.Fatalf("step %d: LMO |λ| = %v, EigenSym |λ| = %v: gap %.3g, allowed %.3g", step, math.Abs(o.lambda), math.Abs(want), gap, tol)
 				}
 			}
 			if o.Rounds() != rows {
@@ -406,9 +412,11 @@ func BenchmarkOCCFMUpdate(b *testing.B) {
 }
 
 // TestOCCFMLMOAccuracy checks the tracked LMO along whole real-data passes
-// (issue 6): the eigenvalue OCCFM chooses stays within RefreshTol = 1e-3,
-// relative to max(|λ|, 2δ), of an independent Lanczos solve (tolerance
-// 1e-10, fresh random start) of the same H = −ηGₜ − 2Cₜ. On ML-100K every
+// (issues 6 and 15): the eigenvalue OCCFM chooses is never above, and
+// never more than the error lmoTol allows at that step below, that of an
+// independent Lanczos solve (tolerance 1e-10, fresh random start) of the
+// same H = −ηGₜ − 2Cₜ. The figure logged, "worst", is the largest gap as a
+// fraction of the gap allowed. On ML-100K every
 // step of the first 3,000 rows is checked (the flat spectrum of the early
 // rows is where the certificate works hardest), then every 25th; IJCNN1
 // (n = 23) is checked at every step.
@@ -450,7 +458,10 @@ func TestOCCFMLMOAccuracy(t *testing.T) {
 				want := res.theta[0]
 				return func(got float64) {
 					checked++
-					rel := math.Abs(math.Abs(got)-math.Abs(want)) / max(math.Abs(want), 2*o.s.Delta)
+					rel := (math.Abs(want) - math.Abs(got)) / o.lmoTol(want)
+					if math.Abs(got) > math.Abs(want)*(1+1e-6)+1e-12 {
+						t.Errorf("step %d: the LMO's |λ| %v is above the largest %v", o.t, got, want)
+					}
 					if rel > worst {
 						worst, worstAt = rel, o.t
 					}
@@ -462,10 +473,10 @@ func TestOCCFMLMOAccuracy(t *testing.T) {
 				Play(o, ex, m)
 			}
 			refreshes, matvecs, guard := o.LMOStats()
-			t.Logf("%d rows, %d steps checked: worst relative |λ| error %.2g (step %d); %d refreshes, %d products with H, guard %.2g",
+			t.Logf("%d rows, %d steps checked: worst |λ| gap %.2g of the gap allowed (step %d); %d refreshes, %d products with H, guard %.2g",
 				len(rows), checked, worst, worstAt, refreshes, matvecs, guard)
-			if worst > o.s.RefreshTol {
-				t.Errorf("the LMO's |λ| was off by %.2g (relative) at step %d, want ≤ %g", worst, worstAt, o.s.RefreshTol)
+			if worst > 1 {
+				t.Errorf("the LMO's |λ| gap was %.2g times the gap allowed at step %d", worst, worstAt)
 			}
 		})
 	}

@@ -72,7 +72,7 @@ func TestManyIDs(t *testing.T) {
 		for i, ex := range rows {
 			Play(g, ex, nil)
 			played++
-			if i%1000 == 999 {
+			if i%250 == 249 {
 				if err = budget.Check(MemoryPart{Name: c.name, Value: g}); err != nil {
 					break
 				}
