@@ -204,11 +204,15 @@ func (c *lowRankSym) mulVec(y []float64, alpha float64, v []float64) {
 // orthonormal vectors s (each of length n): U' = [s, W] with W an
 // orthonormal basis of the part of C's range outside span(s). On the way
 // C is re-diagonalized and its eigenpairs of smallest |λ| with total at
-// most tol are dropped (dropping only lowers ‖C‖*); if bound > 0 and ‖C‖*
-// exceeds it after rounding, the eigenvalues are scaled down to meet it, so
-// C stays in K exactly. It returns the nuclear norm dropped. Cost
-// O(n·(b + len(s))²); it allocates nothing once its scratch has grown.
-func (c *lowRankSym) rebase(s [][]float64, tol, bound float64, maxRank int) float64 {
+// most tol are dropped, and those beyond rank maxRank when maxRank > 0
+// (dropping only lowers ‖C‖*); if bound > 0 and ‖C‖* exceeds it after
+// rounding, the eigenvalues are scaled down to meet it, so C stays in K
+// exactly. It returns the nuclear norm dropped, and whether C changed only
+// by the dropped pairs (no scaling). When that holds and dropped is not
+// nil, it calls dropped(λ, q) for each pair dropped, q of length n in
+// scratch memory. Cost O(n·(b + len(s))²); it allocates nothing once its
+// scratch has grown.
+func (c *lowRankSym) rebase(s [][]float64, tol, bound float64, maxRank int, onDrop func(lambda float64, q []float64)) (float64, bool) {
 	n, k, b := c.n, len(s), c.b
 	// C = Q·Λ·Qᵀ with Q = U·V[:, :r], eigenpairs by decreasing |λ|.
 	c.eigenTo()
@@ -228,6 +232,20 @@ func (c *lowRankSym) rebase(s [][]float64, tol, bound float64, maxRank int) floa
 	f := 1.0
 	if bound > 0 && norm > bound {
 		f = bound / norm
+	}
+	if onDrop != nil && f == 1 && r < b {
+		c.q = grown(c.q, n)
+		for _, o := range c.order[r:b] {
+			q := c.q[:n]
+			for i := 0; i < n; i++ {
+				var v float64
+				for j, uij := range c.urow(i) {
+					v += uij * c.vecs[j*b+o]
+				}
+				q[i] = v
+			}
+			onDrop(c.vals[o], q)
+		}
 	}
 	c.q = grown(c.q, n*r) // row-major n×r
 	q := c.q
@@ -307,7 +325,7 @@ func (c *lowRankSym) rebase(s [][]float64, tol, bound float64, maxRank int) floa
 	c.ut = grown(c.ut, nb*n)
 	copy(c.ut, c.cb[:nb*n])
 	c.utValid = true
-	return dropped + (1-f)*norm
+	return dropped + (1-f)*norm, f == 1
 }
 
 // dense returns C as a dense matrix (tests and small n only).

@@ -841,8 +841,12 @@ func (o *OCCFM) refresh(x Sparse) float64 {
 			o.tG[i*o.k+j] = shs[j*sk+i] + dot(res.vecs[j], o.hr)
 		}
 	}
-	dropped := o.c.rebase(res.vecs, o.s.RecompressTol*o.s.Delta, o.s.Delta, max(o.s.MaxRank, 0))
-	if dropped != 0 && !o.s.PaperStep {
+	var onDrop func(float64, []float64)
+	if !o.s.PaperStep {
+		onDrop = o.dropPhi
+	}
+	dropped, only := o.c.rebase(res.vecs, o.s.RecompressTol*o.s.Delta, o.s.Delta, max(o.s.MaxRank, 0), onDrop)
+	if dropped != 0 && !only && !o.s.PaperStep {
 		o.phi = o.innerGC()
 	}
 	o.sk = sk
@@ -870,9 +874,19 @@ func (o *OCCFM) refresh(x Sparse) float64 {
 	return res.theta[0]
 }
 
+// dropPhi keeps ⟨G, C⟩ exact when rebase drops the eigenpair (λ, q) of
+// C: ⟨G, C⟩ −= λ·qᵀGq, one product with G.
+func (o *OCCFM) dropPhi(lambda float64, q []float64) {
+	o.hr = grown(o.hr, len(q))
+	clear(o.hr)
+	o.g.mulVec(o.hr, 1, q)
+	o.phi -= lambda * dot(q, o.hr)
+}
+
 // innerGC returns ⟨G, C⟩ = tr(M·UᵀGU) for C = U·M·Uᵀ: b products with G
-// and b² dot products of length n, O(b·nnz(G) + n·b²), once per refresh
-// that dropped part of C (rebase leaves U's column-major copy valid).
+// and b² dot products of length n, O(b·nnz(G) + n·b²), after a refresh
+// that scaled C back into K (rare: rounding); rebase leaves U's
+// column-major copy valid.
 func (o *OCCFM) innerGC() float64 {
 	b, n := o.c.b, o.n
 	if b == 0 {

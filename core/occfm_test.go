@@ -294,6 +294,11 @@ func TestOCCFMInvariants(t *testing.T) {
 						}
 					}
 				}
+				// The line search's ⟨G, C⟩, tracked through steps, gradients
+				// and recompressions, against a fresh computation.
+				if want := o.innerGC(); !tc.s.PaperStep && !scalar.EqualWithinAbsOrRel(o.phi, want, 1e-9, 1e-9) {
+					t.Fatalf("step %d: tracked ⟨G, C⟩ = %v, computed %v", step, o.phi, want)
+				}
 				if tc.s.GradientSum == ThroughPrevious {
 					continue // H was built before the gradient went in
 				}
