@@ -145,7 +145,7 @@ const DefaultLMOSlack = 4
 // DefaultMaxRank is the default of OCCFMSettings.MaxRank. It does not bind
 // at the default δ = 10 on MovieLens-100K, IJCNN1 or a9a (C's rank stays
 // at 3 to 15 there).
-const DefaultMaxRank = 32
+const DefaultMaxRank = 16
 
 // TheoryEta returns Theorem 3's learning rate η = D/(4G·T^¾) for D = 2δ,
 // a bound G on the gradients' Frobenius norm and horizon T.
