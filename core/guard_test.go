@@ -319,3 +319,26 @@ func TestGuardedModelResume(t *testing.T) {
 		t.Error("ResumeGuarded accepted a malformed guard section")
 	}
 }
+
+// TestDivergenceAdvice checks that the advice after a divergence names δ
+// when δ was raised above the learner's default, and η otherwise.
+func TestDivergenceAdvice(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		delta float64
+		want  string
+	}{
+		{"occfm", 0, "smaller -eta."},
+		{"occfm", 5, "smaller -eta."},
+		{"occfm", 1000, "δ = 1000 is above occfm's default 10"},
+		{"fm-ftrl", 1000, "smaller -eta."},
+	} {
+		g, err := NewGuarded(tc.name, Config{Task: Regression, Delta: tc.delta}, GuardSettings{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := g.DivergenceAdvice("-delta", "-eta"); !strings.Contains(got, tc.want) {
+			t.Errorf("%s δ=%g: %q, want it to contain %q", tc.name, tc.delta, got, tc.want)
+		}
+	}
+}
