@@ -99,7 +99,7 @@ type Spec struct {
 var registry = map[string]Spec{
 	"occfm": {
 		Name:    "occfm",
-		Summary: "Online Compact Convexified FM: projection-free Frank-Wolfe on ‖C‖* ≤ δ (Algorithm 2)",
+		Summary: "Online Compact Convexified FM: projection-free Frank-Wolfe on ‖C‖* ≤ δ (Algorithm 2; γₜ capped by exact line search)",
 		New:     func(c Config) Learner { return NewOCCFM(OCCFMSettingsFor(c)) },
 	},
 	"ccfm-ogd": {
