@@ -107,7 +107,9 @@ func (o *OCCFM) stateCode(c *stateCodec) {
 // they store RefreshTol = 1e-3 and decode as a learner with PaperStep set
 // and no rank cap, so they go on exactly as they were; such a learner
 // writes no tail, so they save again to the same bytes. Else the tail is
-// the row nonzero limit (always), PaperStep, MaxRank, LMOSlack and ⟨G, C⟩.
+// the row nonzero limit (always), PaperStep, MaxRank, LMOSlack, and the
+// line search's ⟨G, C⟩ with its error bound, ‖G‖₂'s estimate and whether
+// the last step was the line search's.
 func (c *stateCodec) occfmTail(o *OCCFM) {
 	legacy := func() bool { return o.s.PaperStep && o.s.MaxRank < 0 && o.s.RefreshTol > 0 }
 	if !c.dec {
@@ -133,6 +135,9 @@ func (c *stateCodec) occfmTail(o *OCCFM) {
 	c.int(&o.s.MaxRank)
 	c.float(&o.s.LMOSlack)
 	c.float(&o.phi)
+	c.float(&o.phiErr)
+	c.float(&o.gBound)
+	c.bool(&o.lsBinds)
 	if c.dec {
 		c.check(o.s.MaxRank == -1 || o.s.MaxRank > 0, "rank cap %d", o.s.MaxRank)
 		c.check(o.s.LMOSlack > 0 && o.s.LMOSlack <= 1e6, "LMO slack %g", o.s.LMOSlack)
