@@ -70,7 +70,7 @@ paper:
 ## bench: the Go benchmarks of the core (bench-results/core-bench.txt), then
 ## the page in headless Chromium against the same core natively
 ## (bench_e2e_test.go, build tag e2e): updates/s of every learner on
-## ML-100K and IJCNN1, peak memory of OCCFM on ML-1M, click latency at full
+## ML-100K and IJCNN1 (and of OCCFM at δ = 100 and 1000), peak memory of OCCFM on ML-1M, click latency at full
 ## speed. Writes bench-results/bench.json and bench.md (git-ignored), and
 ## fails when the peak memory on ML-1M passes 256 MB or a click waits over
 ## 100 ms. Each browser run learns for at most BENCH_SECONDS. About 5

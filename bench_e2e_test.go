@@ -197,14 +197,20 @@ func TestBench(t *testing.T) {
 			if rep.Machine.Chromium == "" {
 				rep.Machine.Chromium = chromiumVersion(s)
 			}
-			type variant struct{ label, learner, hash string }
+			type variant struct {
+				label, learner, hash string
+				delta                float64 // 0: the learner's default
+			}
 			var runs []variant
 			for _, sp := range core.Learners() {
-				runs = append(runs, variant{sp.Name, sp.Name, benchHash(sp.Name)})
+				runs = append(runs, variant{sp.Name, sp.Name, benchHash(sp.Name), 0})
 				if sp.Name == "occfm" {
 					// The same without the regret comparator: the page's
-					// own overhead alone.
-					runs = append(runs, variant{"occfm, no regret", sp.Name, benchHash(sp.Name) + "&checkpoints=off"})
+					// own overhead alone; then OCCFM at a large δ (issue 15).
+					runs = append(runs, variant{"occfm, no regret", sp.Name, benchHash(sp.Name) + "&checkpoints=off", 0})
+					for _, d := range []float64{100, 1000} {
+						runs = append(runs, variant{fmt.Sprintf("occfm, δ = %g", d), sp.Name, benchHash(sp.Name) + fmt.Sprintf("&delta=%g", d), d})
+					}
 				}
 			}
 			for i, sp := range runs {
@@ -221,7 +227,7 @@ func TestBench(t *testing.T) {
 				r.PageRate = float64(pr.rows) / pr.seconds
 				r.PageHalfRate = pr.halfRate
 				r.PagePlayRate = pr.playRate
-				nat := nativePlay(rows, sp.learner, pr.rows, pr.halfRows)
+				nat := nativePlay(rows, sp.learner, sp.delta, pr.rows, pr.halfRows)
 				r.NativeSeconds = nat.seconds
 				r.NativeRate = float64(pr.rows) / nat.seconds
 				r.NativeHalfRate = nat.halfRate
@@ -450,17 +456,17 @@ type nativeResult struct {
 }
 
 // nativePlay plays the first n rows through a fresh learner with the page's
-// settings (defaults, seed 1), timing core.Play in chunks, and returns the
+// settings (defaults but δ, 0 meaning the default; seed 1), timing core.Play in chunks, and returns the
 // time and the rate from row half to n: the best of three runs (fewer when
 // they take more than 10 s), since the machine may be shared.
-func nativePlay(rows benchRows, name string, n, half int) nativeResult {
-	best := nativePlayOnce(rows, name, n, half)
+func nativePlay(rows benchRows, name string, delta float64, n, half int) nativeResult {
+	best := nativePlayOnce(rows, name, delta, n, half)
 	spent := best.seconds
 	for range 2 {
 		if spent > 10 {
 			break
 		}
-		r := nativePlayOnce(rows, name, n, half)
+		r := nativePlayOnce(rows, name, delta, n, half)
 		spent += r.seconds
 		if r.seconds < best.seconds {
 			best.seconds = r.seconds
@@ -470,9 +476,9 @@ func nativePlay(rows benchRows, name string, n, half int) nativeResult {
 	return best
 }
 
-func nativePlayOnce(rows benchRows, name string, n, half int) nativeResult {
+func nativePlayOnce(rows benchRows, name string, delta float64, n, half int) nativeResult {
 	const chunk = 256
-	l, err := core.NewLearner(name, core.Config{Task: rows.task, Seed: 1})
+	l, err := core.NewLearner(name, core.Config{Task: rows.task, Seed: 1, Delta: delta})
 	if err != nil {
 		panic(err)
 	}
