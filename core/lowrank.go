@@ -179,15 +179,7 @@ func (c *lowRankSym) mulVec(y []float64, alpha float64, v []float64) {
 	if b == 0 {
 		return
 	}
-	if !c.utValid {
-		c.ut = grown(c.ut, b*n)
-		for i := 0; i < n; i++ {
-			for a, uia := range c.urow(i) {
-				c.ut[a*n+i] = uia
-			}
-		}
-		c.utValid = true
-	}
+	c.colMajor()
 	c.ta, c.tma = grown(c.ta, b), grown(c.tma, b)
 	for a := 0; a < b; a++ {
 		c.ta[a] = dot(c.ut[a*n:(a+1)*n], v[:n])
@@ -198,6 +190,21 @@ func (c *lowRankSym) mulVec(y []float64, alpha float64, v []float64) {
 	for a := 0; a < b; a++ {
 		axpy(c.tma[a], c.ut[a*n:(a+1)*n], y[:n])
 	}
+}
+
+// colMajor makes c.ut the column-major copy of U, if it is not already.
+func (c *lowRankSym) colMajor() {
+	if c.utValid {
+		return
+	}
+	b, n := c.b, c.n
+	c.ut = grown(c.ut, b*n)
+	for i := 0; i < n; i++ {
+		for a, uia := range c.urow(i) {
+			c.ut[a*n+i] = uia
+		}
+	}
+	c.utValid = true
 }
 
 // rebase re-expresses C in a new basis whose first columns are the given

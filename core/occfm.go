@@ -932,9 +932,7 @@ func (o *OCCFM) innerGC() float64 {
 	if b == 0 {
 		return 0
 	}
-	if !o.c.utValid {
-		o.c.mulVec(make([]float64, n), 0, make([]float64, n)) // builds ut; rare
-	}
+	o.c.colMajor()
 	o.hr = grown(o.hr, n)
 	var s float64
 	for a := 0; a < b; a++ {
