@@ -71,12 +71,15 @@ func (c *lowRankSym) project(z []float64, x Sparse) {
 func (c *lowRankSym) quad(z []float64) float64 { return quadForm(c.m, z) }
 
 // quadForm returns zᵀMz for the b×b row-major M, b = len(z).
-func quadForm(m, z []float64) float64 {
-	b := len(z)
+func quadForm(m, z []float64) float64 { return quadFormStride(m, len(z), z) }
+
+// quadFormStride returns vᵀAv for the leading len(v)×len(v) block of the
+// row-major a of row stride ld.
+func quadFormStride(a []float64, ld int, v []float64) float64 {
 	var q float64
-	for i, zi := range z {
-		if zi != 0 {
-			q += zi * dot(m[i*b:i*b+b], z)
+	for i, vi := range v {
+		if vi != 0 {
+			q += vi * dot(a[i*ld:i*ld+len(v)], v)
 		}
 	}
 	return q
@@ -215,8 +218,8 @@ func (c *lowRankSym) colMajor() {
 // (dropping only lowers ‖C‖*); if bound > 0 and ‖C‖* exceeds it after
 // rounding, the eigenvalues are scaled down to meet it, so C stays in K
 // exactly. It returns the nuclear norm dropped, and whether C changed only
-// by the dropped pairs (no scaling). When that holds and dropped is not
-// nil, it calls dropped(λ, q) for each pair dropped, q of length n in
+// by the dropped pairs (no scaling). When that holds and onDrop is not
+// nil, it calls onDrop(λ, q) for each pair dropped, q of length n in
 // scratch memory. Cost O(n·(b + len(s))²); it allocates nothing once its
 // scratch has grown.
 func (c *lowRankSym) rebase(s [][]float64, tol, bound float64, maxRank int, onDrop func(lambda float64, q []float64)) (float64, bool) {
