@@ -46,12 +46,7 @@ type CCFMFTRLSettings struct {
 }
 
 func (s CCFMFTRLSettings) withDefaults() CCFMFTRLSettings {
-	switch {
-	case s.MaxRowNonzeros == 0:
-		s.MaxRowNonzeros = DefaultMaxRowNonzeros
-	case s.MaxRowNonzeros < 0:
-		s.MaxRowNonzeros = -1
-	}
+	s.MaxRowNonzeros = zeroDefault(s.MaxRowNonzeros, DefaultMaxRowNonzeros, -1)
 	s.Delta, s.Eta, s.Seed = projectedDefaults(s.Delta, s.Eta, s.Seed)
 	if s.Refresh == 0 {
 		s.Refresh = 2

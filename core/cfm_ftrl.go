@@ -57,12 +57,7 @@ type CFMFTRLSettings struct {
 const DefaultCFMEta = 1000
 
 func (s CFMFTRLSettings) withDefaults() CFMFTRLSettings {
-	switch {
-	case s.MaxRowNonzeros == 0:
-		s.MaxRowNonzeros = DefaultMaxRowNonzeros
-	case s.MaxRowNonzeros < 0:
-		s.MaxRowNonzeros = -1
-	}
+	s.MaxRowNonzeros = zeroDefault(s.MaxRowNonzeros, DefaultMaxRowNonzeros, -1)
 	if s.Delta == 0 {
 		s.Delta = 10
 	}

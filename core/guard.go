@@ -87,12 +87,7 @@ func (s GuardSettings) withDefaults() GuardSettings {
 	if s.Factor == 0 {
 		s.Factor = defaultFactor
 	}
-	switch {
-	case s.Resets == 0:
-		s.Resets = defaultResets
-	case s.Resets < 0:
-		s.Resets = 0
-	}
+	s.Resets = zeroDefault(s.Resets, defaultResets, 0)
 	if !(s.MaxFeature > 0) || !(s.MaxLabel > 0) || !(s.Factor > 1) || math.IsInf(s.Factor, 0) {
 		panic("core: invalid GuardSettings: MaxFeature and MaxLabel must be positive and Factor finite and above 1")
 	}

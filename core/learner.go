@@ -166,3 +166,16 @@ func NewLearner(name string, c Config) (Learner, error) {
 	}
 	return s.New(c), nil
 }
+
+// zeroDefault applies the settings convention "zero means the default,
+// negative means none": it returns def for 0, none for a negative v, and v
+// otherwise.
+func zeroDefault(v, def, none int) int {
+	switch {
+	case v == 0:
+		return def
+	case v < 0:
+		return none
+	}
+	return v
+}

@@ -157,12 +157,7 @@ func TheoryEta(delta, g float64, t int) float64 {
 }
 
 func (s OCCFMSettings) withDefaults() OCCFMSettings {
-	switch {
-	case s.MaxRowNonzeros == 0:
-		s.MaxRowNonzeros = DefaultMaxRowNonzeros
-	case s.MaxRowNonzeros < 0:
-		s.MaxRowNonzeros = -1
-	}
+	s.MaxRowNonzeros = zeroDefault(s.MaxRowNonzeros, DefaultMaxRowNonzeros, -1)
 	if s.Delta == 0 {
 		s.Delta = 10
 	}
@@ -181,12 +176,7 @@ func (s OCCFMSettings) withDefaults() OCCFMSettings {
 	if s.LMOSlack == 0 {
 		s.LMOSlack = DefaultLMOSlack
 	}
-	switch {
-	case s.MaxRank == 0:
-		s.MaxRank = DefaultMaxRank
-	case s.MaxRank < 0:
-		s.MaxRank = -1
-	}
+	s.MaxRank = zeroDefault(s.MaxRank, DefaultMaxRank, -1)
 	if s.Seed == 0 {
 		s.Seed = 1
 	}
