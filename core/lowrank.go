@@ -210,31 +210,111 @@ func (c *lowRankSym) colMajor() {
 	c.utValid = true
 }
 
-// rebase re-expresses C in a new basis whose first columns are the given
-// orthonormal vectors s (each of length n): U' = [s, W] with W an
-// orthonormal basis of the part of C's range outside span(s). On the way
-// C is re-diagonalized and its eigenpairs of smallest |λ| with total at
-// most tol are dropped, and those beyond rank maxRank when maxRank > 0
-// (dropping only lowers ‖C‖*); if bound > 0 and ‖C‖* exceeds it after
-// rounding, the eigenvalues are scaled down to meet it, so C stays in K
-// exactly. It returns the nuclear norm dropped, and whether C changed only
-// by the dropped pairs (no scaling). When that holds and onDrop is not
-// nil, it calls onDrop(λ, q) for each pair dropped, q of length n in
-// scratch memory. Cost O(n·(b + len(s))²); it allocates nothing once its
-// scratch has grown.
-func (c *lowRankSym) rebase(s [][]float64, tol, bound float64, maxRank int, onDrop func(lambda float64, q []float64)) (float64, bool) {
-	n, k, b := c.n, len(s), c.b
-	// C = Q·Λ·Qᵀ with Q = U·V[:, :r], eigenpairs by decreasing |λ|.
-	c.eigenTo()
-	r := b
+// dropRule says which eigenpairs of C rebase drops: those of smallest |λ|
+// whose total is at most abs + rel·‖C‖*, and those beyond rank maxRank
+// when maxRank > 0. Dropping only lowers ‖C‖*.
+type dropRule struct {
+	abs, rel float64
+	maxRank  int
+}
+
+// keep returns how many of C's eigenpairs, by decreasing |λ| after
+// eigenTo, the rule keeps, and the nuclear norm of those it drops.
+func (c *lowRankSym) keep(rule dropRule) (int, float64) {
+	r := c.b
+	tol := rule.abs
+	if rule.rel != 0 {
+		var nuc float64
+		for _, v := range c.vals[:r] {
+			nuc += math.Abs(v)
+		}
+		tol += rule.rel * nuc
+	}
 	var dropped float64
-	for ; maxRank > 0 && r > maxRank; r-- {
+	for ; rule.maxRank > 0 && r > rule.maxRank; r-- {
 		dropped += math.Abs(c.vals[c.order[r-1]])
 	}
 	for r > 0 && dropped+math.Abs(c.vals[c.order[r-1]]) <= tol {
 		dropped += math.Abs(c.vals[c.order[r-1]])
 		r--
 	}
+	return r, dropped
+}
+
+// dropped calls onDrop(λ, q) for each eigenpair after the first r (by
+// decreasing |λ|, after eigenTo), q = U·v of length n in scratch memory.
+func (c *lowRankSym) dropped(r int, onDrop func(lambda float64, q []float64)) {
+	n, b := c.n, c.b
+	if r == b {
+		return
+	}
+	c.q = grown(c.q, n)
+	for _, o := range c.order[r:b] {
+		q := c.q[:n]
+		for i := 0; i < n; i++ {
+			var v float64
+			for j, uij := range c.urow(i) {
+				v += uij * c.vecs[j*b+o]
+			}
+			q[i] = v
+		}
+		onDrop(c.vals[o], q)
+	}
+}
+
+// truncate drops the eigenpairs of C the rule names (see dropRule) and
+// keeps the basis: M = V·diag(λ)·Vᵀ becomes the same sum over the pairs
+// kept, so that C changes by exactly the pairs dropped and U (with the
+// LMO's S in its first columns) does not change. It returns the nuclear
+// norm dropped and the rank kept (the zero eigenpairs left in M are for
+// the next rebase to drop). When onDrop is not nil it is called for each
+// pair dropped, as in rebase. O(b³ + n·b·pairs dropped).
+func (c *lowRankSym) truncate(rule dropRule, onDrop func(lambda float64, q []float64)) (float64, int) {
+	b := c.b
+	if b == 0 {
+		return 0, 0
+	}
+	c.eigenTo()
+	r, dropped := c.keep(rule)
+	if r == b {
+		return 0, b
+	}
+	if onDrop != nil {
+		c.dropped(r, onDrop)
+	}
+	m := c.m[:b*b]
+	clear(m)
+	for _, o := range c.order[:r] {
+		l := c.vals[o]
+		for i := 0; i < b; i++ {
+			vi := l * c.vecs[i*b+o]
+			if vi == 0 {
+				continue
+			}
+			for j := 0; j < b; j++ {
+				m[i*b+j] += vi * c.vecs[j*b+o]
+			}
+		}
+	}
+	return dropped, r
+}
+
+// rebase re-expresses C in a new basis whose first columns are the given
+// orthonormal vectors s (each of length n): U' = [s, W] with W an
+// orthonormal basis of the part of C's range outside span(s). On the way
+// C is re-diagonalized and the eigenpairs the rule names are dropped
+// (see dropRule); if bound > 0 and ‖C‖* exceeds it after
+// rounding, the eigenvalues are scaled down to meet it, so C stays in K
+// exactly. It returns the nuclear norm dropped, and whether C changed only
+// by the dropped pairs (no scaling). When that holds and onDrop is not
+// nil, it calls onDrop(λ, q) for each pair dropped, q of length n in
+// scratch memory. Cost O(n·(b + len(s))²); it allocates nothing once its
+// scratch has grown.
+func (c *lowRankSym) rebase(s [][]float64, rule dropRule, bound float64, onDrop func(lambda float64, q []float64)) (float64, bool) {
+	n, k, b := c.n, len(s), c.b
+	// C = Q·Λ·Qᵀ with Q = U·V[:, :r], eigenpairs by decreasing |λ|.
+	c.eigenTo()
+	r, dropped := c.keep(rule)
 	var norm float64
 	for _, j := range c.order[:r] {
 		norm += math.Abs(c.vals[j])
@@ -243,19 +323,8 @@ func (c *lowRankSym) rebase(s [][]float64, tol, bound float64, maxRank int, onDr
 	if bound > 0 && norm > bound {
 		f = bound / norm
 	}
-	if onDrop != nil && f == 1 && r < b {
-		c.q = grown(c.q, n)
-		for _, o := range c.order[r:b] {
-			q := c.q[:n]
-			for i := 0; i < n; i++ {
-				var v float64
-				for j, uij := range c.urow(i) {
-					v += uij * c.vecs[j*b+o]
-				}
-				q[i] = v
-			}
-			onDrop(c.vals[o], q)
-		}
+	if onDrop != nil && f == 1 {
+		c.dropped(r, onDrop)
 	}
 	c.q = grown(c.q, n*r) // row-major n×r
 	q := c.q

@@ -109,7 +109,12 @@ func (o *OCCFM) stateCode(c *stateCodec) {
 // writes no tail, so they save again to the same bytes. Else the tail is
 // the row nonzero limit (always), PaperStep, MaxRank, LMOSlack, and the
 // line search's ⟨G, C⟩ with its error bound, ‖G‖₂'s estimate and whether
-// the last step was the line search's.
+// the last step was the line search's; then, since issue 15's second
+// round, the certificate's structured growth bound (see growth). A file
+// that ends before it decodes as a learner with the certificate and the
+// recompression it was written with (OCCFM.oldCert), which writes no such
+// section, so such files too go on as they were and save to the same
+// bytes.
 func (c *stateCodec) occfmTail(o *OCCFM) {
 	legacy := func() bool { return o.s.PaperStep && o.s.MaxRank < 0 && o.s.RefreshTol > 0 }
 	if !c.dec {
@@ -120,6 +125,7 @@ func (c *stateCodec) occfmTail(o *OCCFM) {
 		c.int(&o.s.MaxRowNonzeros)
 	} else {
 		o.s.PaperStep, o.s.MaxRank = true, -1
+		o.oldCert = true
 		if c.err != nil || len(c.buf) == 0 {
 			return
 		}
@@ -142,6 +148,54 @@ func (c *stateCodec) occfmTail(o *OCCFM) {
 		c.check(o.s.MaxRank == -1 || o.s.MaxRank > 0, "rank cap %d", o.s.MaxRank)
 		c.check(o.s.LMOSlack > 0 && o.s.LMOSlack <= 1e6, "LMO slack %g", o.s.LMOSlack)
 		c.check(!legacy(), "a tail that repeats the legacy settings")
+		if c.err != nil || len(c.buf) == 0 {
+			o.oldCert = true // written before the growth bound
+			return
+		}
+	} else if o.oldCert {
+		return
+	}
+	o.oldCert = false
+	c.growth(&o.gb, o.n)
+}
+
+// growth codes OCCFM's structured growth bound (see growthBound): its
+// sums, then the coordinates touched since the last refresh with their
+// three sums. A decoded bound is at epoch 1.
+func (c *stateCodec) growth(g *growthBound, n int) {
+	for _, p := range []*float64{&g.sumC, &g.uu, &g.maxPos, &g.maxNeg, &g.rho2} {
+		c.float(p)
+	}
+	var idx []int32
+	var vals []float64
+	if !c.dec {
+		for i, e := range g.mark {
+			if e == g.epoch && i < n {
+				idx = append(idx, int32(i))
+				vals = append(vals, g.diag[i], g.off[i], g.u[i])
+			}
+		}
+	}
+	c.int32s(&idx)
+	c.floats(&vals)
+	if !c.dec || c.err != nil {
+		return
+	}
+	c.check(len(vals) == 3*len(idx) && len(idx) <= n, "growth bound of %d coordinates and %d sums", len(idx), len(vals))
+	c.check(g.rho2 >= 0 && g.rho2 <= 1 && g.uu >= 0 && g.maxPos >= 0 && g.maxNeg >= 0, "growth bound out of range")
+	if c.err != nil || !c.alloc(bytesOf(n, 28), "growth bound") {
+		return
+	}
+	g.epoch = 1
+	g.mark = make([]int32, n)
+	g.diag, g.off, g.u = make([]float64, n), make([]float64, n), make([]float64, n)
+	for k, i := range idx {
+		if i < 1 || int(i) >= n || g.mark[i] == 1 {
+			c.fail("growth bound coordinate %d out of range or repeated", i)
+			return
+		}
+		g.mark[i] = 1
+		g.diag[i], g.off[i], g.u[i] = vals[3*k], vals[3*k+1], vals[3*k+2]
 	}
 }
 

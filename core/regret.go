@@ -239,7 +239,7 @@ func (c *Comparator) step() bool {
 		c.yhat[t] += alpha * dir[t]
 	}
 	c.c.scale(1 - alpha)
-	c.c.rebase([][]float64{q}, 1e-12*c.s.Delta, c.s.Delta, 0, nil)
+	c.c.rebase([][]float64{q}, dropRule{abs: 1e-12 * c.s.Delta}, c.s.Delta, nil)
 	c.c.addLeading(alpha*sign*c.s.Delta, []float64{1})
 	c.iters++
 	if c.iters%correctEvery == 0 {
