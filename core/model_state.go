@@ -110,7 +110,8 @@ func (o *OCCFM) stateCode(c *stateCodec) {
 // the row nonzero limit (always), PaperStep, MaxRank, LMOSlack, and the
 // line search's ⟨G, C⟩ with its error bound, ‖G‖₂'s estimate and whether
 // the last step was the line search's; then, since issue 15's second
-// round, the certificate's structured growth bound (see growth). A file
+// round, max(−λmin(M_WW), 0) (see blockNorms) and the certificate's
+// structured growth bound (see growth). A file
 // that ends before it decodes as a learner with the certificate and the
 // recompression it was written with (OCCFM.oldCert), which writes no such
 // section, so such files too go on as they were and save to the same
@@ -126,6 +127,7 @@ func (c *stateCodec) occfmTail(o *OCCFM) {
 	} else {
 		o.s.PaperStep, o.s.MaxRank = true, -1
 		o.oldCert = true
+		o.cDWn = o.cDW
 		if c.err != nil || len(c.buf) == 0 {
 			return
 		}
@@ -150,12 +152,14 @@ func (c *stateCodec) occfmTail(o *OCCFM) {
 		c.check(!legacy(), "a tail that repeats the legacy settings")
 		if c.err != nil || len(c.buf) == 0 {
 			o.oldCert = true // written before the growth bound
+			o.cDWn = o.cDW
 			return
 		}
 	} else if o.oldCert {
 		return
 	}
 	o.oldCert = false
+	c.float(&o.cDWn)
 	c.growth(&o.gb, o.n)
 }
 

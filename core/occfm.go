@@ -284,7 +284,11 @@ type OCCFM struct {
 	kB       []float64 // k×k: K = BᵀB for B = B₀ + (I−SSᵀ)E
 	bx       []float64 // scratch: Bᵀx̂
 	cs       float64   // Π(1−γ) since the refresh: C's blocks outside S·S scale by it
-	cBW, cDW float64   // ‖M_SW‖_F and ‖M_WW‖_F right after the refresh
+	cBW, cDW float64   // ‖M_SW‖₂ and max(λmax(M_WW), 0) right after the refresh (see blockNorms)
+	cDWn     float64   // max(−λmin(M_WW), 0)
+	blk      []float64 // scratch of blockNorms
+	blkVals  []float64
+	blkWork  []float64
 
 	rng   *rand.Rand
 	noise []float64 // a fixed N(0, 1) draw per coordinate, for Lanczos starts
@@ -678,7 +682,7 @@ func square(x float64) float64 { return x * x }
 func (o *OCCFM) MemoryBytes() int64 {
 	return structBytes + o.g.memoryBytes() + o.c.memoryBytes() + o.lw.memoryBytes() + o.gb.memoryBytes() +
 		i32Bytes(o.feat) + intBytes(o.xi.Ind) + f64Bytes(o.xi.Val) +
-		sumF64Bytes(o.tG, o.hr, o.b0, o.e, o.f, o.kB, o.bx, o.noise, o.z, o.start, o.v, o.vals, o.aS, o.wk, o.ev)
+		sumF64Bytes(o.tG, o.hr, o.b0, o.e, o.f, o.kB, o.bx, o.noise, o.z, o.start, o.v, o.vals, o.aS, o.wk, o.ev, o.blk, o.blkVals, o.blkWork)
 }
 
 // MemoryNote says how many pairs G stores (see MemoryNoter).
