@@ -523,8 +523,10 @@ func TestOCCFMSteadyStateAllocs(t *testing.T) {
 // TestOCCFMModelTail checks how model files carry the line-search step and
 // the rank cap: a file written before them (testdata/model/
 // occfm-paper-step-v1.occfm) loads as a paper-step learner without a rank
-// cap, and a learner of today's defaults keeps its settings and ⟨G, C⟩
-// through a save and a load.
+// cap, and a learner of today's defaults keeps its settings, ⟨G, C⟩, the
+// certificate's growth bound and block norms through a save and a load; a
+// file written before the growth bound (occfm-before-growth-v2.occfm)
+// loads with the certificate and recompression it was written with.
 func TestOCCFMModelTail(t *testing.T) {
 	b, err := os.ReadFile(filepath.Join("testdata", "model", "occfm-paper-step-v1.occfm"))
 	if err != nil {
@@ -551,5 +553,23 @@ func TestOCCFMModelTail(t *testing.T) {
 	}
 	if got.phi != o.phi || got.phiErr != o.phiErr || o.phi == 0 {
 		t.Errorf("⟨G, C⟩ = %v after a load, %v before", got.phi, o.phi)
+	}
+	// The growth bound and the block norms (issue 15, round 2): a new file
+	// carries them; a file written before loads with the certificate it
+	// was written with.
+	gp, gn := o.gb.bounds()
+	if lp, ln := got.gb.bounds(); got.oldCert || lp != gp || ln != gn || got.cDWn != o.cDWn || gp == 0 {
+		t.Errorf("a new file loads with oldCert %v, growth bounds %v, %v (saved %v, %v), cDWn %v (saved %v)", got.oldCert, lp, ln, gp, gn, got.cDWn, o.cDWn)
+	}
+	b, err = os.ReadFile(filepath.Join("testdata", "model", "occfm-before-growth-v2.occfm"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err = LoadModel(bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if old := m.Learner.(*OCCFM); !old.oldCert || old.cDWn != old.cDW || old.Settings().PaperStep {
+		t.Errorf("a file from before the growth bound loads with oldCert %v, cDWn %v (cDW %v), PaperStep %v", old.oldCert, old.cDWn, old.cDW, old.Settings().PaperStep)
 	}
 }
