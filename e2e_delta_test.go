@@ -1,0 +1,54 @@
+//go:build e2e
+
+package main
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestE2EDelta (issue 15): changing only δ, from 1 to 1000, makes OCCFM
+// diverge on none of the three demos in the page. For each demo and δ the
+// page learns for 3 s at full speed with OCCFM alone (with the default
+// η, which for the squared loss is 10/δ above δ = 10, at least 0.1), and its
+// guard notes name no divergence, reset or pause. The rows per second are
+// logged, for reading next to `make bench`'s figures.
+func TestE2EDelta(t *testing.T) {
+	s := newSession(t, 10*time.Minute)
+	base := s.url
+	run := 0
+	for _, demo := range []string{"ratings", "planted-regression", "planted-classification"} {
+		for _, d := range []float64{1, 3, 10, 30, 100, 300, 1000} {
+			run++
+			// A new query string, so that the page loads afresh.
+			s.url = fmt.Sprintf("%s?run=%d#demo=%s&learners=occfm&delta=%g&speed=max", base, run, demo, d)
+			s.openDemo()
+			s.waitJS(fmt.Sprintf("%s at δ = %g: 2,000 rows", demo, d), jsRows+" >= 2000", 60*time.Second)
+			start, r0 := time.Now(), s.rows()
+			time.Sleep(3 * time.Second)
+			rate := float64(s.rows()-r0) / time.Since(start).Seconds()
+			v := evalJS[guardView](s, guardViewJS)
+			if strings.Contains(v.Notes, "occfm:") || strings.Contains(v.Notes, "paused") {
+				t.Errorf("%s at δ = %g: OCCFM's guard tripped: %s", demo, d, v.Notes)
+			}
+			for _, text := range v.Cells {
+				if low := strings.ToLower(text); strings.Contains(low, "nan") || strings.Contains(low, "inf") {
+					t.Errorf("%s at δ = %g: the page shows %q", demo, d, text)
+				}
+			}
+			id := "metric-rmse"
+			if demo == "planted-classification" {
+				id = "metric-error-rate"
+			}
+			metric, _ := s.metric(id)
+			note := ""
+			if s.state() == "done" {
+				note = " (reached the demo's end within the 3 s: a lower bound)"
+			}
+			t.Logf("%-22s δ = %-5g %6d rows, %7.0f rows/s%s, metric %.4f", demo, d, s.rows(), rate, note, metric)
+		}
+	}
+	s.checkExceptions()
+}
