@@ -25,8 +25,8 @@ type lanczosResult struct {
 // lanczos runs the symmetric Lanczos process with full
 // reorthogonalization on op from start (need not be unit; a zero start is
 // replaced by the all-ones direction), for at most maxIter steps, stopping
-// early once the Ritz pair of largest |θ| has residual at most tol·|θ|
-// (or lanczosWork.absTol) after at least minIter steps. It returns the keep Ritz pairs of largest |θ|.
+// early once the Ritz pair of largest |θ| has residual at most tol·|θ| after
+// at least minIter steps. It returns the keep Ritz pairs of largest |θ|.
 // Both ends of the spectrum are resolved, unlike the power method, which
 // crawls when λ_max ≈ −λ_min (DESIGN §2). It allocates its result; a
 // learner that refreshes often keeps a lanczosWork instead.
@@ -43,18 +43,17 @@ func lanczos(op symOperator, start []float64, keep, minIter, maxIter int, tol fl
 // grown to the problem's size, run allocates nothing. The result it returns
 // points into the workspace and is valid until the next run.
 type lanczosWork struct {
-	qb     []float64   // (maxIter+1)×n backing of the Lanczos basis
-	q      [][]float64 // the basis vectors, slices of qb
-	w      []float64
-	alpha  []float64
-	beta   []float64
-	d, e   []float64 // tridiagonal copies for Dsteqr
-	z      []float64 // m×m eigenvectors of T
-	work   []float64
-	order  []int
-	vb     []float64 // keep×n backing of the Ritz vectors and their products
-	res    lanczosResult
-	absTol float64
+	qb    []float64   // (maxIter+1)×n backing of the Lanczos basis
+	q     [][]float64 // the basis vectors, slices of qb
+	w     []float64
+	alpha []float64
+	beta  []float64
+	d, e  []float64 // tridiagonal copies for Dsteqr
+	z     []float64 // m×m eigenvectors of T
+	work  []float64
+	order []int
+	vb    []float64 // keep×n backing of the Ritz vectors and their products
+	res   lanczosResult
 }
 
 // run is lanczos on the workspace.
@@ -119,7 +118,7 @@ func (lw *lanczosWork) iterate(op symOperator, start []float64, keep, minIter, m
 		if !done && m >= minIter && (m-minIter)%4 == 0 {
 			th, z := lw.tridiag()
 			top := argMaxAbs(th)
-			if b*math.Abs(z[(m-1)*m+top]) <= max(tol*math.Abs(th[top]), lw.absTol) {
+			if b*math.Abs(z[(m-1)*m+top]) <= tol*math.Abs(th[top]) {
 				done = true
 			}
 		}
