@@ -258,13 +258,14 @@ func (o *OCCFM) refresh(x Sparse) float64 {
 	// older model files recompress in rebase, after the run, and carry
 	// the change of H, up to twice the nuclear norm dropped, as a
 	// perturbation.)
-	rule, truncated := o.dropRule(), 0.0
+	rule, truncated, rebaseDrop := o.dropRule(), 0.0, onDrop
 	if !o.oldCert {
 		var kept int
 		truncated, kept = o.c.truncate(rule, onDrop)
 		// rebase then drops only the zero eigenpairs truncate left in M
-		// (all of them when it kept none: dropRule{} drops exact zeros).
-		rule = dropRule{maxRank: kept}
+		// (all of them when it kept none: dropRule{} drops exact zeros),
+		// whose share of ⟨G, C⟩ is rounding: no product with G for them.
+		rule, rebaseDrop = dropRule{maxRank: kept}, nil
 	}
 	o.start = grown(o.start, n)
 	start := o.start
@@ -331,7 +332,7 @@ func (o *OCCFM) refresh(x Sparse) float64 {
 	// ‖G‖₂ ≤ (‖H‖₂ + 2‖C‖₂)/η for the bound on ⟨G, C⟩'s change is
 	// estimated from Lanczos' top |θ| and residual, with a factor 2 of
 	// margin: an estimate, not a certificate.
-	dropped, only := o.c.rebase(res.vecs, rule, o.s.Delta, onDrop)
+	dropped, only := o.c.rebase(res.vecs, rule, o.s.Delta, rebaseDrop)
 	switch {
 	case o.s.PaperStep || truncated+dropped == 0:
 	case !only:
