@@ -151,14 +151,12 @@ func (c *stateCodec) occfmTail(o *OCCFM) {
 		c.check(o.s.LMOSlack > 0 && o.s.LMOSlack <= 1e6, "LMO slack %g", o.s.LMOSlack)
 		c.check(!legacy(), "a tail that repeats the legacy settings")
 		if c.err != nil || len(c.buf) == 0 {
-			o.oldCert = true // written before the growth bound
-			o.cDWn = o.cDW
-			return
+			return // written before the growth bound: oldCert, set above
 		}
+		o.oldCert = false
 	} else if o.oldCert {
 		return
 	}
-	o.oldCert = false
 	c.float(&o.cDWn)
 	c.growth(&o.gb, o.n)
 }
