@@ -102,6 +102,16 @@ var registry = map[string]Spec{
 		Summary: "Online Compact Convexified FM: projection-free Frank-Wolfe on ‖C‖* ≤ δ (Algorithm 2; γₜ capped by exact line search)",
 		New:     func(c Config) Learner { return NewOCCFM(OCCFMSettingsFor(c)) },
 	},
+	"occfm-auto": {
+		Name:    "occfm-auto",
+		Summary: "CCFM with no δ to choose: exponential weights over Bias, Linear and occfm-lin at δ = 10, 100, 1000",
+		New:     func(c Config) Learner { return NewOCCFMAuto(OCCFMAutoSettingsFor(c)) },
+	},
+	"occfm-lin": {
+		Name:    "occfm-lin",
+		Summary: "OCCFM with w₀ and w outside the ball (FTRL-Proximal), C by Algorithm 2 on ‖C‖* ≤ δ",
+		New:     func(c Config) Learner { return NewOCCFMLin(OCCFMLinSettingsFor(c)) },
+	},
 	"ccfm-ogd": {
 		Name:    "ccfm-ogd",
 		Summary: "CCFM by online gradient descent, rate η/√t, then the projection onto ‖C‖* ≤ δ (§5.1 baseline)",

@@ -100,15 +100,17 @@ type stateCoder interface {
 // stateTypes makes the zero learner of each registered name, to decode
 // into.
 var stateTypes = map[string]func() stateCoder{
-	"occfm":     func() stateCoder { return new(OCCFM) },
-	"ccfm-ogd":  func() stateCoder { return new(CCFMOGD) },
-	"ccfm-pa":   func() stateCoder { return new(CCFMPA) },
-	"ccfm-ftrl": func() stateCoder { return new(CCFMFTRL) },
-	"fm-ftrl":   func() stateCoder { return new(FMFTRL) },
-	"cfm-ftrl":  func() stateCoder { return new(CFMFTRL) },
-	"mean":      func() stateCoder { return new(Mean) },
-	"bias":      func() stateCoder { return new(Bias) },
-	"linear":    func() stateCoder { return new(Linear) },
+	"occfm":      func() stateCoder { return new(OCCFM) },
+	"ccfm-ogd":   func() stateCoder { return new(CCFMOGD) },
+	"ccfm-pa":    func() stateCoder { return new(CCFMPA) },
+	"ccfm-ftrl":  func() stateCoder { return new(CCFMFTRL) },
+	"fm-ftrl":    func() stateCoder { return new(FMFTRL) },
+	"cfm-ftrl":   func() stateCoder { return new(CFMFTRL) },
+	"mean":       func() stateCoder { return new(Mean) },
+	"bias":       func() stateCoder { return new(Bias) },
+	"linear":     func() stateCoder { return new(Linear) },
+	"occfm-lin":  func() stateCoder { return new(OCCFMLin) },
+	"occfm-auto": func() stateCoder { return new(OCCFMAuto) },
 }
 
 // learnerName returns the registry name of l's type, or "".
@@ -132,6 +134,10 @@ func learnerName(l Learner) string {
 		return "bias"
 	case *Linear:
 		return "linear"
+	case *OCCFMLin:
+		return "occfm-lin"
+	case *OCCFMAuto:
+		return "occfm-auto"
 	}
 	return ""
 }

@@ -429,7 +429,12 @@ func (o *OCCFM) predict(x Sparse) float64 {
 }
 
 // Update plays the learning half of round t of Algorithm 2 on (x, y).
-func (o *OCCFM) Update(x Sparse, y float64) {
+func (o *OCCFM) Update(x Sparse, y float64) { o.learn(x, y, 0) }
+
+// learn is Update for a model whose prediction is off + ½x̂ᵀCx̂: the loss's
+// derivative is taken at that sum, so that C learns the part of y the
+// offset leaves (OCCFMLin's linear part is the offset).
+func (o *OCCFM) learn(x Sparse, y, off float64) {
 	for _, j := range x.Ind {
 		o.dim = max(o.dim, j+2)
 	}
@@ -438,7 +443,7 @@ func (o *OCCFM) Update(x Sparse, y float64) {
 	yhat := o.predict(x)
 	// ∇fₜ(Cₜ) = w·M with w = ℓ'(ŷ, y)/2 and M = x̂x̂ᵀ (or without the
 	// feature diagonal).
-	w := 0.5 * o.s.Loss.Deriv(yhat, y)
+	w := 0.5 * o.s.Loss.Deriv(off+yhat, y)
 	if o.s.GradientSum == ThroughPrevious {
 		o.step(x) // may change U: addGradient projects x̂ again
 		o.addGradient(w, x, false, 0)

@@ -68,5 +68,7 @@ func ExampleNewLearner() {
 	// linear
 	// mean
 	// occfm
+	// occfm-auto
+	// occfm-lin
 	// 20
 }
