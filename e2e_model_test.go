@@ -118,10 +118,10 @@ func TestE2EModelFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.click("model-save")
-	s.waitJS("the download note", `document.querySelector('[data-testid="note"]').textContent.includes("Saved occfm-occfm-2000rows.occfm")`, 5*time.Second)
+	s.waitJS("the download note", `document.querySelector('[data-testid="note"]').textContent.includes("Saved occfm-occfm-auto-2000rows.occfm")`, 5*time.Second)
 
 	s.uploadModel(half)
-	s.waitJS("the loaded model's summary", `document.querySelector('[data-testid="model-info"]').textContent.includes("occfm, regression, 2,000 rows learned")`, 10*time.Second)
+	s.waitJS("the loaded model's summary", `document.querySelector('[data-testid="model-info"]').textContent.includes("occfm-auto, regression, 2,000 rows learned")`, 10*time.Second)
 	s.learnFile(second, 2000, 60*time.Second)
 	full := s.pageModel()
 	s.screenshot("model-continued")

@@ -459,7 +459,7 @@ type cliResult struct {
 }
 
 // runCLI runs the CLI on the file, in file order with the defaults, and
-// returns the result of the learner occfm. With wasm it runs the CLI built
+// returns the result of the default learner (core.DefaultLearner). With wasm it runs the CLI built
 // for GOOS=js GOARCH=wasm under node (go_js_wasm_exec): the same arithmetic
 // as the page. Natively built, amd64's assembly math.Exp/math.Log and
 // gonum's assembly kernels round differently in the last bits, and online
@@ -502,12 +502,12 @@ func runCLI(t *testing.T, path string, wasm bool) cliResult {
 		if err := json.Unmarshal([]byte(line), &r); err != nil {
 			t.Fatalf("%s output %q: %v", name, line, err)
 		}
-		if r.Learner == "occfm" {
+		if r.Learner == core.DefaultLearner {
 			t.Logf("%s, %v: %s", name, time.Since(start).Round(time.Millisecond), line)
 			return r
 		}
 	}
-	t.Fatalf("%s: %s: no JSON line of learner occfm in %q", name, strings.Join(cmd.Args, " "), out)
+	t.Fatalf("%s: %s: no JSON line of learner %s in %q", name, strings.Join(cmd.Args, " "), core.DefaultLearner, out)
 	return cliResult{}
 }
 
@@ -661,11 +661,13 @@ func TestE2ELibSVM(t *testing.T) {
 	// kernels) differently, and 91,701 online updates carry that into the
 	// fourth digit (see runCLI). The error rate counts sign flips, the
 	// coarsest of the three: it moved by 11 of 91,701 rows (1.3·10⁻³
-	// relative) with the core of issue 6 ("Speed"). The page must
-	// still equal js/wasm to 10⁻⁶.
+	// relative) with the core of issue 6 ("Speed"). occfm-auto (issue 16)
+	// adds discrete decisions, its experts' retirements, which such
+	// differences can move by a row: its log loss moved by 1.4·10⁻³
+	// relative. The page must still equal js/wasm to 10⁻⁶.
 	checkMetric(s, "metric-error-rate", "error rate", wasm.ErrorRate, native.ErrorRate, 3e-3)
 	checkMetric(s, "metric-auc", "AUC", wasm.AUC, native.AUC, 1e-3)
-	checkMetric(s, "metric-logloss", "log loss", wasm.LogLoss, native.LogLoss, 1e-3)
+	checkMetric(s, "metric-logloss", "log loss", wasm.LogLoss, native.LogLoss, 3e-3)
 	s.checkExceptions()
 	s.screenshot("ijcnn1")
 }

@@ -154,6 +154,10 @@ var registry = map[string]Spec{
 	},
 }
 
+// DefaultLearner is the registry name of the learner `occfm run` and the
+// page use when none is named: OCCFMAuto, which needs no δ.
+const DefaultLearner = "occfm-auto"
+
 // Learners returns the specs of all registered learners, sorted by name.
 func Learners() []Spec {
 	specs := make([]Spec, 0, len(registry))

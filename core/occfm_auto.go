@@ -145,15 +145,15 @@ func (m *OCCFMAuto) Config() Config {
 // AutoExpert describes one expert of an OCCFMAuto.
 type AutoExpert struct {
 	// Name is "bias", "linear" or "δ=10", "δ=100", ….
-	Name string
+	Name string `json:"name"`
 	// Delta is the expert's δ, 0 for Bias and Linear.
-	Delta float64
+	Delta float64 `json:"delta"`
 	// Weight is pₖ, 0 once retired.
-	Weight float64
+	Weight float64 `json:"weight"`
 	// Loss is the cumulative loss Lₖ.
-	Loss float64
+	Loss float64 `json:"loss"`
 	// Retired reports whether the expert has stopped learning.
-	Retired bool
+	Retired bool `json:"retired"`
 }
 
 // Experts returns the experts, in a new slice: Bias, Linear, then the grid.
@@ -352,3 +352,20 @@ func (m *OCCFMAuto) growsPerPair() bool { return len(m.s.Deltas) > 0 }
 // MaxRowNonzeros returns DefaultMaxRowNonzeros, the OCCFMLin experts' limit
 // (see RowLimited).
 func (m *OCCFMAuto) MaxRowNonzeros() int { return DefaultMaxRowNonzeros }
+
+// Leading returns the live OCCFMLin expert of largest weight and that
+// weight, or nil when every one is retired.
+func (m *OCCFMAuto) Leading() (*OCCFMLin, float64) {
+	m.weights()
+	var lead *OCCFMLin
+	w := -1.0
+	for k, e := range m.experts {
+		if l, ok := e.(*OCCFMLin); ok && m.p[k] > w {
+			lead, w = l, m.p[k]
+		}
+	}
+	if lead == nil {
+		return nil, 0
+	}
+	return lead, w
+}

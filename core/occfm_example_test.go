@@ -72,3 +72,30 @@ func ExampleNewLearner() {
 	// occfm-lin
 	// 20
 }
+
+// OCCFMAuto needs no δ: it weighs Bias, Linear and an OCCFM with its
+// affine part outside the ball at each δ of a grid by their losses so far.
+// On planted-regression the interactions matter and the large δ win; at
+// δ = 100 and 1000 the ball does not bind and both use η = 0.1, so they
+// learn the same C and share the weight.
+func ExampleOCCFMAuto() {
+	d, _ := core.DemoByName("planted-regression")
+	src := d.New(1)
+	m := core.NewOCCFMAuto(core.OCCFMAutoSettings{})
+	var ex core.Example
+	for range 12_000 {
+		if err := src.Next(&ex); err != nil {
+			panic(err)
+		}
+		core.Play(m, ex, nil)
+	}
+	for _, e := range m.Experts() {
+		fmt.Printf("%-7s retired %-5v weight %.2f\n", e.Name, e.Retired, e.Weight)
+	}
+	// Output:
+	// bias    retired false weight 0.00
+	// linear  retired false weight 0.00
+	// δ=10    retired false weight 0.00
+	// δ=100   retired false weight 0.50
+	// δ=1000  retired false weight 0.50
+}

@@ -100,3 +100,13 @@ func (m *OCCFMLin) growsPerPair() bool { return true }
 
 // MaxRowNonzeros returns the CCFM part's MaxRowNonzeros (see RowLimited).
 func (m *OCCFMLin) MaxRowNonzeros() int { return m.occ.MaxRowNonzeros() }
+
+// NuclearNorm returns ‖C‖* of the CCFM part.
+func (m *OCCFMLin) NuclearNorm() float64 { return m.occ.NuclearNorm() }
+
+// Rank returns the rank of the CCFM part's C.
+func (m *OCCFMLin) Rank() int { return m.occ.Rank() }
+
+// Eigenvalues returns the CCFM part's nonzero eigenvalues of C (see
+// OCCFM.Eigenvalues).
+func (m *OCCFMLin) Eigenvalues() []float64 { return m.occ.Eigenvalues() }

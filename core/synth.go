@@ -93,7 +93,7 @@ var demos = []Demo{
 		Known: "y = sign(½x̂ᵀC°x̂), flipped with probability 5 %, for a planted " +
 			"C° = 3u₁u₁ᵀ − 2u₂u₂ᵀ − 2τe₀e₀ᵀ (τ, the median of ½x̂ᵀC*x̂, " +
 			"balances the classes) with ‖C°‖* ≤ 5 + 2|τ|, below 6 in practice " +
-			"and so inside K for the default δ = 10: sign(½x̂ᵀC°x̂) is the " +
+			"and so inside K for occfm's default δ = 10: sign(½x̂ᵀC°x̂) is the " +
 			"Bayes classifier, so the best error rate is 5 %",
 		New:     func(seed uint64) DemoStream { return newPlantedDemo(seed, demoRows, true) },
 		newRows: func(seed uint64, rows int) DemoStream { return newPlantedDemo(seed, rows, true) },
@@ -106,7 +106,7 @@ var demos = []Demo{
 		Known: "r = clamp(round(3.5 + b_u + b_i + p_u·q_i + ε), 1, 5) with " +
 			"3 latent factors and ε ~ N(0, 0.3²): even the true model has " +
 			"RMSE ≈ 0.42 from the noise and the rounding, and its C " +
-			"(‖C‖* ≈ 700) lies far outside K for the default δ = 10",
+			"(‖C‖* ≈ 700) lies far outside K for occfm's default δ = 10",
 		New:     func(seed uint64) DemoStream { return newRatingsDemo(seed, demoRows) },
 		newRows: func(seed uint64, rows int) DemoStream { return newRatingsDemo(seed, rows) },
 	},
@@ -318,7 +318,7 @@ const (
 // The true mean rating is the CCFM with w₀ = 3.5, w = (b_users, b_items) and
 // Z = p_u·q_i in the user-item blocks. The noise and the rounding leave it
 // an RMSE of 0.42, and its ‖C‖* is 708–737 for seeds 1–3 (mat.EigenSym),
-// far outside K for the default δ = 10.
+// far outside K for occfm's default δ = 10.
 type ratingsDemo struct {
 	rows, row int
 	rng       *rand.Rand

@@ -40,7 +40,7 @@ const CLIPS = ["auto", "on", "off"];
 const ON_ERROR = ["stop", "skip"];  // a file's malformed rows: stop at the first, or skip and count
 const FORMATS = ["auto", "libsvm", "csv", "movielens"];  // "Read as": how a file is read (auto: sniffed)
 const DEFAULTS = Object.freeze({
-  view: "learn", plearner: "", demo: "ratings", learners: ["occfm"], delta: 0, eta: 0,
+  view: "learn", plearner: "", demo: "ratings", learners: ["occfm-auto"], delta: 0, eta: 0,
   gamma: "1/sqrt(t)", loss: "auto", clip: "auto", seed: 1, speed: 2000, checkpoints: "g1.5", onError: "stop",
   format: "auto",
 });
@@ -949,6 +949,19 @@ function renderGuardNotes(learners) {
       events.append(ei);
     }
     li.append(events);
+    items.push(li);
+  }
+  for (const l of learners) {
+    if (!Array.isArray(l.experts) || l.experts.length === 0) continue;
+    // occfm-auto: which δ is winning, by the exponential weights.
+    const live = l.experts.filter((e) => !e.retired).sort((a, b) => b.weight - a.weight);
+    const gone = l.experts.filter((e) => e.retired).map((e) => e.name);
+    const li = document.createElement("li");
+    li.className = "experts";
+    const head = document.createElement("strong");
+    head.textContent = `${l.name}: `;
+    li.append(head, `following ${live.map((e) => `${e.name} ${(100 * e.weight).toFixed(e.weight > 0.995 || e.weight < 0.005 ? 0 : 1)} %`).join(", ")}` +
+      (gone.length ? `; retired (far behind, stopped learning): ${gone.join(", ")}` : "") + ".");
     items.push(li);
   }
   const clipped = learners.filter((l) => l.clip).map((l) => l.name);

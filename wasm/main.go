@@ -325,6 +325,24 @@ func (b *bridge) renderModel() {
 	cfg := c.Config()
 	set("settings", fmt.Sprintf("δ = %g, η = %g, loss %s", cfg.Delta, cfg.Eta, cfg.LossOf()))
 	in, ok := pl.inner().(inspector)
+	if a, auto := pl.inner().(*core.OCCFMAuto); auto {
+		// No δ of its own: show the δ expert of largest weight.
+		var names []string
+		for _, e := range a.Experts() {
+			names = append(names, e.Name)
+		}
+		set("settings", fmt.Sprintf("no δ to choose: exponential weights over %s; loss %s", strings.Join(names, ", "), cfg.LossOf()))
+		lead, w := a.Leading()
+		if lead == nil {
+			for _, f := range modelFields[2:] {
+				set(f, "– (every δ expert retired)")
+			}
+			return
+		}
+		in, ok = lead, true
+		cfg = lead.Config()
+		set("learner", fmt.Sprintf("%s (C below: its δ = %g expert, weight %.3g)", pl.name, cfg.Delta, w))
+	}
 	if !ok {
 		return
 	}

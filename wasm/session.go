@@ -300,7 +300,7 @@ var roleNames = map[core.Role]string{
 // for feed.
 func newSession(cfg config) (*session, error) {
 	if len(cfg.Learners) == 0 {
-		cfg.Learners = []string{"occfm"}
+		cfg.Learners = []string{core.DefaultLearner}
 	}
 	if cfg.RegretGrowth != 0 && !(cfg.RegretGrowth > 1) || cfg.RegretEvery < 0 {
 		return nil, fmt.Errorf("regret checkpoints: growth %v must be > 1 and every %d ≥ 0", cfg.RegretGrowth, cfg.RegretEvery)
@@ -901,6 +901,9 @@ type learnerStatus struct {
 	ErrorRate *float64     `json:"error_rate,omitempty"`
 	AUC       *float64     `json:"auc,omitempty"`
 	LogLoss   *float64     `json:"logloss,omitempty"`
+	// Experts are occfm-auto's experts with their weights: which δ is
+	// winning.
+	Experts []core.AutoExpert `json:"experts,omitempty"`
 }
 
 // summaryEvery is how old the learners' metrics in a snapshot of a running
@@ -955,6 +958,9 @@ func (s *session) snapshotJSONAt(fresh bool) string {
 		sum := p.sum
 		ls := learnerStatus{Name: p.name, Rows: p.metrics.Rows(), Seconds: p.elapsed.Seconds(), AvgLoss: num(sum.AvgLoss)}
 		ls.Clip, ls.Guard = guardStatusOf(p)
+		if a := autoOf(p.learner); a != nil {
+			ls.Experts = a.Experts()
+		}
 		if s.task == core.Classification {
 			ls.ErrorRate, ls.AUC, ls.LogLoss = finite(sum.ErrorRate), finite(sum.AUC), finite(sum.LogLoss)
 		} else {
@@ -990,4 +996,13 @@ func (s *session) snapshotJSONAt(fresh bool) string {
 		return `{"state":"error","error":` + strconv.Quote(err.Error()) + `}`
 	}
 	return string(b)
+}
+
+// autoOf returns the OCCFMAuto behind l (a Guarded one), or nil.
+func autoOf(l core.Learner) *core.OCCFMAuto {
+	if g, ok := l.(*core.Guarded); ok {
+		l = g.Learner()
+	}
+	a, _ := l.(*core.OCCFMAuto)
+	return a
 }

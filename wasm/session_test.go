@@ -71,7 +71,7 @@ func runReader(t *testing.T, s *session, r io.Reader, chunk int) {
 }
 
 // cliSummary plays the file the way the CLI does with -shuffle 0: rows in
-// file order through core.Play, guarded.
+// file order through core.Play, guarded, with the default learner.
 func cliSummary(t *testing.T, text string, task core.Task) core.Summary {
 	t.Helper()
 	st, err := core.NewStream(strings.NewReader(text), core.ReaderSettings{Name: "x"})
@@ -79,7 +79,7 @@ func cliSummary(t *testing.T, text string, task core.Task) core.Summary {
 		t.Fatal(err)
 	}
 	// As occfm run: clipped to the label range on ratings (-clip auto).
-	l, _ := core.NewGuarded("occfm", core.Config{Task: task}, core.GuardSettings{Clip: st.Format() == core.FormatMovieLens && task == core.Regression})
+	l, _ := core.NewGuarded(core.DefaultLearner, core.Config{Task: task}, core.GuardSettings{Clip: st.Format() == core.FormatMovieLens && task == core.Regression})
 	m := core.NewMetrics(task, task.Loss())
 	var ex core.Example
 	for st.Next(&ex) == nil {

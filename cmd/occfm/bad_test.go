@@ -154,7 +154,7 @@ func TestRunHugeValues(t *testing.T) {
 
 func TestRunSkipText(t *testing.T) {
 	path := filepath.Join("..", "..", "testdata", "bad", "bad-rating.data")
-	stdout, _ := runOK(t, "run", "-data", path, "-on-error", "skip")
+	stdout, _ := runOK(t, "run", "-data", path, "-on-error", "skip", "-learner", "occfm")
 	for _, want := range []string{
 		"rows       18, file order\n",
 		"skipped    2 rows\n",

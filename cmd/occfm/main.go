@@ -110,7 +110,7 @@ Flags of run:
                    is regression; otherwise guessed from the first 1,000 labels,
                    classification when they are all -1/+1 or all 0/1)
   -learner L,...   comma-separated learners, each playing the same rows in the
-                   same order (default occfm)
+                   same order (default occfm-auto, which needs no delta)
   -delta D         bound delta on the nuclear norm (0: each learner's default)
   -eta E           learning rate eta (0: each learner's default)
   -shuffle SEED    0 keeps file order and streams in constant memory; any other
@@ -172,7 +172,11 @@ func printUsage(w io.Writer) error {
 func printLearners(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
 	for _, s := range core.Learners() {
-		fmt.Fprintf(tw, "  %s\t%s\n", s.Name, s.Summary)
+		mark := ""
+		if s.Name == core.DefaultLearner {
+			mark = " (default)"
+		}
+		fmt.Fprintf(tw, "  %s%s\t%s\n", s.Name, mark, s.Summary)
 	}
 	return tw.Flush()
 }

@@ -113,15 +113,15 @@ func TestRunJSON(t *testing.T) {
 			name: "libsvm guessed classification",
 			args: []string{"run", "-data", svm, "-json"},
 			want: map[string]any{
-				"learner": "occfm", "task": "classification", "loss": "logistic", "data": "tiny.svm",
-				"format": "libsvm", "rows": 8.0, "features": 4.0, "delta": 10.0, "eta": 1.0, "shuffle": 0.0,
+				"learner": "occfm-auto", "task": "classification", "loss": "logistic", "data": "tiny.svm",
+				"format": "libsvm", "rows": 8.0, "features": 4.0, "delta": 0.0, "eta": 0.0, "shuffle": 0.0,
 			},
 			keys:   classificationKeys,
 			absent: regressionKeys,
 		},
 		{
 			name:   "libsvm forced regression",
-			args:   []string{"run", "-data", svm, "-json", "-task", "regression", "-delta", "3", "-eta", "0.5"},
+			args:   []string{"run", "-data", svm, "-json", "-task", "regression", "-delta", "3", "-eta", "0.5", "-learner", "occfm"},
 			want:   map[string]any{"task": "regression", "loss": "squared", "rows": 8.0, "delta": 3.0, "eta": 0.5},
 			keys:   regressionKeys,
 			absent: classificationKeys,
@@ -245,10 +245,10 @@ func TestRunText(t *testing.T) {
 	}{
 		{
 			args: []string{"run", "-data", udata},
-			want: []string{"u.data", "movielens u.data (tab)", "6, file order", "regression, squared loss", "RMSE", "MAE", "occfm", "wall time"},
+			want: []string{"u.data", "movielens u.data (tab)", "6, file order", "regression, squared loss", "RMSE", "MAE", "occfm-auto  no delta to choose: ", "wall time"},
 		},
 		{
-			args: []string{"run", "-data", svm, "-shuffle", "3", "-limit", "5", "-delta", "2"},
+			args: []string{"run", "-data", svm, "-shuffle", "3", "-limit", "5", "-delta", "2", "-learner", "occfm"},
 			want: []string{"tiny.svm", "5 (limit 5), shuffled, seed 3", "classification, logistic loss", "occfm      delta 2, eta 1 (default)", "error rate", "AUC", "logloss"},
 		},
 	} {

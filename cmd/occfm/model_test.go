@@ -123,7 +123,7 @@ func TestRunModelErrors(t *testing.T) {
 	data := writeTemp(t, "u.data", strings.Join(lines, ""))
 	dir := filepath.Dir(data)
 	good := filepath.Join(dir, "good.occfm")
-	runOK(t, "run", "-data", data, "-quiet", "-save", good)
+	runOK(t, "run", "-data", data, "-quiet", "-save", good, "-learner", "occfm")
 	goodBytes, _ := os.ReadFile(good)
 	truncated := filepath.Join(dir, "truncated.occfm")
 	os.WriteFile(truncated, goodBytes[:len(goodBytes)/2], 0o644)
@@ -230,7 +230,7 @@ func TestRunAllSkipped(t *testing.T) {
 	model := filepath.Join(dir, "m.occfm")
 	os.WriteFile(cls, []byte("1 1:1 2:1\n-1 1:1 3:1\n1 2:1\n-1 3:1\n"), 0o644)
 	os.WriteFile(reg, []byte("3.5 1:1 2:1\n2.5 1:1 3:1\n4 2:1\n"), 0o644)
-	runOK(t, "run", "-data", cls, "-save", model, "-quiet")
+	runOK(t, "run", "-data", cls, "-save", model, "-quiet", "-learner", "occfm")
 	var stdout, stderr bytes.Buffer
 	err := run([]string{"run", "-data", reg, "-load", model, "-on-error", "skip", "-quiet"}, &stdout, &stderr)
 	if err == nil || !strings.Contains(err.Error(), "no row was learned: all 3 rows read were skipped as malformed") ||

@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"slices"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -54,6 +55,8 @@ type record struct {
 	ErrorRate     *number `json:"error_rate,omitempty"`
 	AUC           *number `json:"auc,omitempty"`
 	LogLoss       *number `json:"logloss,omitempty"`
+	// occfm-auto's experts at the end, with their weights.
+	Experts []core.AutoExpert `json:"experts,omitempty"`
 	// With -regret: the checkpoints, and the fitted log-log slope of the
 	// last six (sub-linear regret: below 1).
 	Regret      []regretRecord `json:"regret,omitempty"`
@@ -129,7 +132,12 @@ func (r report) record(p *player) record {
 	if c, ok := p.learner.(core.Configured); ok {
 		delta, eta = c.Config().Delta, c.Config().Eta
 	}
+	var experts []core.AutoExpert
+	if a := autoOf(p.learner); a != nil {
+		experts = a.Experts()
+	}
 	rec := record{
+		Experts:       experts,
 		Learner:       p.name,
 		Task:          r.task.String(),
 		Loss:          p.metrics.Loss().String(),
@@ -237,7 +245,9 @@ func (r report) writeText(w io.Writer) error {
 	fmt.Fprintf(tw, "features\t%s\n", commas(r.features))
 	fmt.Fprintf(tw, "task\t%s, %s loss\n", r.task, r.task.Loss())
 	for _, p := range r.players {
-		if c, ok := p.learner.(core.Configured); ok {
+		if a := autoOf(p.learner); a != nil {
+			fmt.Fprintf(tw, "%s\tno delta to choose: %s\n", p.name, expertsText(a))
+		} else if c, ok := p.learner.(core.Configured); ok {
 			fmt.Fprintf(tw, "%s\tdelta %s, eta %s\n", p.name,
 				orDefault(r.settings.delta, c.Config().Delta), orDefault(r.settings.eta, c.Config().Eta))
 		}
@@ -289,6 +299,33 @@ func (r report) writeText(w io.Writer) error {
 
 // orDefault formats the value a learner uses for a flag whose zero means
 // the learner's default.
+// autoOf returns the OCCFMAuto behind l, or nil.
+func autoOf(l core.Learner) *core.OCCFMAuto {
+	if g, ok := l.(*core.Guarded); ok {
+		l = g.Learner()
+	}
+	a, _ := l.(*core.OCCFMAuto)
+	return a
+}
+
+// expertsText lists an OCCFMAuto's experts with their weights, the
+// retired ones last: "δ=100 0.73, linear 0.27 (retired: bias, δ=10)".
+func expertsText(a *core.OCCFMAuto) string {
+	var live, gone []string
+	for _, e := range a.Experts() {
+		if e.Retired {
+			gone = append(gone, e.Name)
+		} else {
+			live = append(live, fmt.Sprintf("%s %.2g", e.Name, e.Weight))
+		}
+	}
+	t := strings.Join(live, ", ")
+	if len(gone) > 0 {
+		t += " (retired: " + strings.Join(gone, ", ") + ")"
+	}
+	return t
+}
+
 func orDefault(flag, used float64) string {
 	if flag == 0 {
 		return fmt.Sprintf("%v (default)", used)

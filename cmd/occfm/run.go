@@ -60,7 +60,7 @@ func parseRunFlags(args []string) (runSettings, error) {
 	fs.StringVar(&rs.data, "data", "", "data file")
 	fs.StringVar(&format, "format", "auto", "auto, libsvm, csv or movielens")
 	fs.StringVar(&rs.task, "task", "auto", "auto, regression or classification")
-	fs.StringVar(&learners, "learner", "occfm", "comma-separated learners")
+	fs.StringVar(&learners, "learner", core.DefaultLearner, "comma-separated learners")
 	fs.Float64Var(&rs.delta, "delta", 0, "nuclear-norm bound (0: default)")
 	fs.Float64Var(&rs.eta, "eta", 0, "learning rate (0: default)")
 	fs.Uint64Var(&rs.shuffle, "shuffle", 0, "shuffle seed (0: file order)")

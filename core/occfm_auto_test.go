@@ -1,0 +1,152 @@
+package core
+
+import (
+	"math"
+	"testing"
+)
+
+// TestOCCFMAutoRegret checks the forecaster's guarantee against its own
+// experts on the three demos, with retirement off: under the Logistic loss
+// the Bayes mixture's log loss is at most ln K above the best expert's, and
+// under the Squared loss (ŷ − y)² is at most ln(K)/ρ = 2(b − a)²·ln K above
+// it, for the label range [a, b] fixed by the first rows.
+func TestOCCFMAutoRegret(t *testing.T) {
+	for _, tc := range []struct {
+		demo string
+		rows int
+	}{
+		{"ratings", 3000}, {"planted-regression", 2000}, {"planted-classification", 3000},
+	} {
+		for seed := uint64(1); seed <= 2; seed++ {
+			rows, task := firstDemoRows(t, tc.demo, seed, tc.rows)
+			m := NewOCCFMAuto(OCCFMAutoSettings{Loss: task.Loss(), Deltas: []float64{3, 30}, Retire: -1, Seed: seed})
+			var mix float64
+			for _, ex := range rows {
+				yhat := Play(m, ex, nil)
+				if math.IsNaN(yhat) || math.IsInf(yhat, 0) {
+					t.Fatalf("%s seed %d: ŷ = %v", tc.demo, seed, yhat)
+				}
+				mix += task.Loss().Value(yhat, ex.Y)
+			}
+			experts := m.Experts()
+			best := math.Inf(1)
+			for _, e := range experts {
+				best = min(best, e.Loss)
+			}
+			bound := math.Log(float64(len(experts)))
+			if task == Regression {
+				// The label range grows over the first rows; the bound
+				// is taken at its final width, with the first rows' losses
+				// (at most the range² each, before the range settles) added.
+				r := m.hi - m.lo
+				bound = 2 * r * r * math.Log(float64(len(experts)))
+			}
+			if mix-best > bound+1e-9*math.Abs(best) {
+				t.Errorf("%s seed %d: mixture loss %.4f, best expert %.4f: regret %.4f over the bound %.4f",
+					tc.demo, seed, mix, best, mix-best, bound)
+			}
+			t.Logf("%-22s seed %d: regret to the best expert %.3f (bound %.3f)", tc.demo, seed, mix-best, bound)
+		}
+	}
+}
+
+// TestOCCFMAutoInvariants checks after every row that the weights are a
+// distribution over the live experts, that a retired expert stays retired
+// with weight 0, and that a Squared prediction lies in the hull of the live
+// experts' clipped predictions.
+func TestOCCFMAutoInvariants(t *testing.T) {
+	rows, task := firstDemoRows(t, "planted-regression", 3, 12_000)
+	m := NewOCCFMAuto(OCCFMAutoSettings{Loss: task.Loss()})
+	retired := map[string]bool{}
+	for i, ex := range rows {
+		lo, hi := math.Inf(1), math.Inf(-1)
+		for _, e := range m.experts {
+			if e != nil {
+				y := m.clip(e.Predict(ex.X))
+				lo, hi = min(lo, y), max(hi, y)
+			}
+		}
+		yhat := Play(m, ex, nil)
+		if yhat < lo-1e-12 || yhat > hi+1e-12 {
+			t.Fatalf("row %d: ŷ = %v outside the experts' [%v, %v]", i+1, yhat, lo, hi)
+		}
+		var sum float64
+		for _, e := range m.Experts() {
+			if e.Weight < 0 || e.Retired && e.Weight != 0 {
+				t.Fatalf("row %d: %s has weight %v (retired %v)", i+1, e.Name, e.Weight, e.Retired)
+			}
+			if retired[e.Name] && !e.Retired {
+				t.Fatalf("row %d: %s came back", i+1, e.Name)
+			}
+			retired[e.Name] = e.Retired
+			sum += e.Weight
+		}
+		if math.Abs(sum-1) > 1e-12 {
+			t.Fatalf("row %d: weights sum to %v", i+1, sum)
+		}
+		if i+1 < autoTrial {
+			for name, r := range retired {
+				if r {
+					t.Fatalf("row %d: %s retired before the trial's end", i+1, name)
+				}
+			}
+		}
+	}
+}
+
+// TestOCCFMAutoRetires checks that the expert that is far behind and not
+// catching up is retired and frees its memory: on planted-regression the
+// affine experts (bias, linear) cannot fit the interactions.
+func TestOCCFMAutoRetires(t *testing.T) {
+	rows, task := firstDemoRows(t, "planted-regression", 1, 15_000)
+	m := NewOCCFMAuto(OCCFMAutoSettings{Loss: task.Loss(), Deltas: []float64{100}, Retire: 5})
+	for _, ex := range rows[:autoTrial-1] {
+		Play(m, ex, nil)
+	}
+	before := m.MemoryBytes()
+	for _, ex := range rows[autoTrial-1:] {
+		Play(m, ex, nil)
+	}
+	ex := m.Experts()
+	if !ex[0].Retired || !ex[1].Retired || ex[2].Retired {
+		t.Fatalf("experts %+v: want bias and linear retired, δ = 100 live", ex)
+	}
+	if ex[2].Weight != 1 {
+		t.Errorf("δ = 100's weight %v, want 1", ex[2].Weight)
+	}
+	if after := m.MemoryBytes(); after >= before {
+		t.Errorf("memory %d bytes after retiring, %d before", after, before)
+	}
+}
+
+// TestOCCFMLinSplit cross-checks OCCFMLin against its two parts run by
+// hand: FTRL-Proximal on (1, x) and OCCFM with the affine part as offset,
+// both from ℓ' at the joint prediction.
+func TestOCCFMLinSplit(t *testing.T) {
+	for _, demo := range []string{"ratings", "planted-classification"} {
+		rows, task := firstDemoRows(t, demo, 2, 1500)
+		m := NewOCCFMLin(OCCFMLinSettings{Loss: task.Loss(), OCCFM: OCCFMSettings{Delta: 30}})
+		lin := newFTRLLinear(DefaultLinearAlpha, 1, 0, 0)
+		occ := NewOCCFM(OCCFMSettings{Delta: 30, Loss: task.Loss()})
+		for i, ex := range rows {
+			d := len(lin.w)
+			for _, j := range ex.X.Ind {
+				d = max(d, j+1)
+			}
+			lin.extend(d)
+			want := lin.value(ex.X) + occ.Predict(ex.X)
+			if got := m.Predict(ex.X); math.Abs(got-want) > 1e-12*max(1, math.Abs(want)) {
+				t.Fatalf("%s row %d: ŷ = %v, want %v", demo, i+1, got, want)
+			}
+			m.Update(ex.X, ex.Y)
+			off := lin.value(ex.X)
+			if g := task.Loss().Deriv(want, ex.Y); g != 0 {
+				lin.learn(ex.X, g)
+			}
+			occ.learn(ex.X, ex.Y, off)
+		}
+		if m.NuclearNorm() > 30*(1+1e-9) {
+			t.Errorf("%s: ‖C‖* = %v over δ = 30", demo, m.NuclearNorm())
+		}
+	}
+}
