@@ -1045,7 +1045,8 @@ function renderRegret() {
     return li;
   }));
   const g = last ? formatNumber(last[4]) : "–";
-  constants.textContent = `D = 2δ = ${formatNumber(st.d)}, G = ${g} (largest gradient norm seen)`;
+  constants.textContent = `D = 2δ = ${formatNumber(st.d)}, G = ${g} (largest gradient norm seen)` +
+    (st.noDelta ? `. ${session.learners[0]} has no δ: its regret is against the best C in K for δ = ${formatNumber(st.d / 2)}, the comparator's ball, and the dashed bound is OCCFM's at that δ, not its own` : "");
   const pending = st.pending || 0;
   let text = pending > 0
     ? `comparator: ${pending} checkpoint${pending === 1 ? "" : "s"} behind, lag ${(st.lag || 0).toLocaleString("en-US")} rows`

@@ -266,6 +266,7 @@ type session struct {
 	losses       []float64 // scratch: this round's loss per learner
 	regSent      int       // regret points already in a snapshot
 	delta        float64   // δ in effect for the first learner (for D = 2δ)
+	noDelta      bool      // the first learner has no δ; delta is the comparator's default
 
 	config core.Config // the learners' common settings (setTask)
 	base   *core.Model // the loaded model the first learner continues, or nil (model.go)
@@ -384,6 +385,11 @@ func (s *session) setTask(t core.Task) {
 	s.delta = c.Delta
 	if cf, ok := s.players[0].learner.(core.Configured); ok {
 		s.delta = cf.Config().Delta
+	}
+	if s.delta == 0 {
+		// A learner with no δ (occfm-auto): the comparator's own default
+		// ball, and the snapshot says so.
+		s.delta, s.noDelta = core.DefaultComparatorDelta, true
 	}
 	if !s.cfg.NoRegret {
 		s.reg = core.NewRegret(core.RegretSettings{
@@ -887,6 +893,9 @@ type regretStatus struct {
 	MaxRows   int        `json:"maxRows"`   // the comparator's cap
 	Truncated bool       `json:"truncated"` // the cap was reached
 	LeftOut   int        `json:"leftOut"`   // rows left out: a feature or label beyond ±1e9, or over 1,000 nonzeros (core.Regret.Observe)
+	// NoDelta: the first learner has no δ (occfm-auto); the comparator's
+	// ball is δ = D/2 all the same.
+	NoDelta bool `json:"noDelta,omitempty"`
 }
 
 type learnerStatus struct {
@@ -973,7 +982,7 @@ func (s *session) snapshotJSONAt(fresh bool) string {
 	}
 	if s.reg != nil {
 		pts := s.reg.Points()
-		rs := &regretStatus{Points: numRows{}, Pending: s.reg.Pending(), D: num(2 * s.delta), MaxRows: regretRows, Truncated: s.reg.Truncated(), LeftOut: s.reg.LeftOut()}
+		rs := &regretStatus{Points: numRows{}, Pending: s.reg.Pending(), D: num(2 * s.delta), NoDelta: s.noDelta, MaxRows: regretRows, Truncated: s.reg.Truncated(), LeftOut: s.reg.LeftOut()}
 		for _, p := range pts[s.regSent:] {
 			row := []float64{float64(p.T), p.ComparatorLoss, p.Gap, p.Bound, p.G}
 			for i := range p.CumLoss {
