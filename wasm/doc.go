@@ -15,7 +15,8 @@
 //	    {"source": "demo" | "file",
 //	     "demo": "planted-regression" | "planted-classification" | "ratings",
 //	     "file": "u.data",                  (name, for messages and format sniffing)
-//	     "learners": ["occfm"],             (several race on the same rows)
+//	     "learners": ["occfm-auto"],        (several race on the same rows; none:
+//	                                         core.DefaultLearner, occfm-auto)
 //	     "task": "auto" | "regression" | "classification",
 //	     "format": "auto" | "libsvm" | "csv" | "movielens",
 //	     "roles": {"column": "label" | "categorical" | "numeric" | "ignore"},
@@ -136,7 +137,10 @@
 //	 "learners": [{"name": "occfm", "rows": 12345, "seconds": 1.2,
 //	               "rmse": 1.04, "mae": 0.86,                 (regression)
 //	               "error_rate": 0.09, "auc": 0.9, "logloss": 0.25,  (classification)
-//	               "avg_loss": 1.08}],
+//	               "avg_loss": 1.08,
+//	               "experts": [{"name": "δ=100", "delta": 100, "weight": 0.73,
+//	                            "loss": 812.5, "retired": false}, …]}],
+//	                                            (occfm-auto: its experts' weights)
 //	 "points": [[rows, ms, m₁, l₁, m₂, l₂, …], …],  new checkpoints since the last
 //	           snapshot: rows learned, learning time in ms, then per learner the
 //	           progressive metric (RMSE or error rate) and the average loss
@@ -154,7 +158,9 @@
 //	            "maxRows": 20000, "truncated": false}}
 //	    Regret checkpoints against the best C in K in hindsight (new ones only):
 //	    learner i's regret at T lies in [loᵢ, hiᵢ]; bound is Theorem 3's
-//	    12·D·G·T^¾ + D·G·T^¼ with D = 2δ. The comparator takes at most 15 %
+//	    12·D·G·T^¾ + D·G·T^¼ with D = 2δ. "noDelta": true says the first
+//	    learner has no δ (occfm-auto): the comparator's ball is then its
+//	    default, δ = 10, and the bound is OCCFM's there. The comparator takes at most 15 %
 //	    of a slice from the learners when it has work (and the rest of a
 //	    slice whose rows were learned), so it may lag ("pending", "lag"); it
 //	    keeps at most maxRows rows. Start with "noRegret": true to turn it off,
