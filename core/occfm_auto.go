@@ -150,7 +150,8 @@ type AutoExpert struct {
 	Delta float64 `json:"delta"`
 	// Weight is pₖ, 0 once retired.
 	Weight float64 `json:"weight"`
-	// Loss is the cumulative loss Lₖ.
+	// Loss is the cumulative loss Lₖ, up to the expert's retirement for a
+	// retired one.
 	Loss float64 `json:"loss"`
 	// Retired reports whether the expert has stopped learning.
 	Retired bool `json:"retired"`
