@@ -73,6 +73,18 @@ func (m *OCCFMAuto) stateCode(c *stateCodec) {
 	for i := range s.Deltas {
 		c.float(&s.Deltas[i])
 	}
+	ne := len(s.Etas)
+	c.int(&ne)
+	c.check(ne >= 1 && ne <= maxAutoExperts-2, "%d values of η", ne)
+	if c.err != nil {
+		return
+	}
+	if c.dec {
+		s.Etas = make([]float64, ne)
+	}
+	for i := range s.Etas {
+		c.float(&s.Etas[i])
+	}
 	c.float(&s.Retire)
 	codeEnum(c, &s.Loss, 2, "loss")
 	c.uint64(&s.Seed)
@@ -81,7 +93,7 @@ func (m *OCCFMAuto) stateCode(c *stateCodec) {
 		if c.err != nil {
 			return
 		}
-		c.check(slices.Equal(fresh.s.Deltas, s.Deltas) && fresh.s.Retire == s.Retire && fresh.s.Seed == s.Seed,
+		c.check(slices.Equal(fresh.s.Deltas, s.Deltas) && slices.Equal(fresh.s.Etas, s.Etas) && fresh.s.Retire == s.Retire && fresh.s.Seed == s.Seed,
 			"settings are not in effective form")
 		*m = *fresh
 	}
@@ -115,7 +127,15 @@ func (m *OCCFMAuto) stateCode(c *stateCodec) {
 			case *Linear:
 				c.check(k == 1 && x.s.Loss == s.Loss, "expert %d is not the Linear of this loss", k)
 			case *OCCFMLin:
-				c.check(k >= 2 && x.s.Loss == s.Loss && x.s.OCCFM.Delta == s.Deltas[k-2], "expert %d is not the OCCFMLin of δ = %g", k, s.Deltas[max(k-2, 0)])
+				ok := k >= 2 && x.s.Loss == s.Loss
+				if ok {
+					d, eta := s.Deltas[(k-2)/ne], s.Etas[(k-2)%ne]
+					if eta == 0 {
+						eta = DefaultEtaFor(s.Loss, d)
+					}
+					ok = x.s.OCCFM.Delta == d && x.s.OCCFM.Eta == eta
+				}
+				c.check(ok, "expert %d is not the OCCFMLin of its grid's δ and η", k)
 			}
 		}
 	}

@@ -35,6 +35,10 @@ type OCCFMAutoSettings struct {
 	// Retire is R of the retirement rule (see OCCFMAuto). Zero means
 	// DefaultAutoRetire; negative means never.
 	Retire float64
+	// Etas is the grid of η of the OCCFMLin experts: one expert for each δ
+	// of Deltas and each η of Etas, where 0 means OCCFM's default at that δ
+	// (DefaultEtaFor). Nil means {0}.
+	Etas []float64
 	// Loss is the loss ℓ(ŷ, y); the zero value is Squared.
 	Loss Loss
 	// Seed seeds the OCCFMLin experts. Zero means 1.
@@ -46,14 +50,23 @@ func (s OCCFMAutoSettings) withDefaults() OCCFMAutoSettings {
 		s.Deltas = DefaultAutoDeltas
 	}
 	s.Deltas = append([]float64(nil), s.Deltas...)
+	if s.Etas == nil {
+		s.Etas = []float64{0}
+	}
+	s.Etas = append([]float64(nil), s.Etas...)
 	if s.Retire == 0 {
 		s.Retire = DefaultAutoRetire
 	}
 	if s.Seed == 0 {
 		s.Seed = 1
 	}
-	if len(s.Deltas) > maxAutoExperts-2 || math.IsNaN(s.Retire) {
+	if len(s.Deltas)*len(s.Etas) > maxAutoExperts-2 || len(s.Etas) == 0 || math.IsNaN(s.Retire) {
 		panic("core: invalid OCCFMAutoSettings")
+	}
+	for _, e := range s.Etas {
+		if !(e >= 0) || math.IsInf(e, 0) {
+			panic("core: invalid OCCFMAutoSettings")
+		}
 	}
 	for _, d := range s.Deltas {
 		if !(d > 0) || math.IsInf(d, 0) {
@@ -121,7 +134,9 @@ func NewOCCFMAuto(s OCCFMAutoSettings) *OCCFMAuto {
 	m := &OCCFMAuto{s: s}
 	m.experts = append(m.experts, NewBias(BiasSettings{Loss: s.Loss}), NewLinear(LinearSettings{Loss: s.Loss}))
 	for _, d := range s.Deltas {
-		m.experts = append(m.experts, NewOCCFMLin(OCCFMLinSettings{OCCFM: OCCFMSettings{Delta: d, Seed: s.Seed}, Loss: s.Loss}))
+		for _, eta := range s.Etas {
+			m.experts = append(m.experts, NewOCCFMLin(OCCFMLinSettings{OCCFM: OCCFMSettings{Delta: d, Eta: eta, Seed: s.Seed}, Loss: s.Loss}))
+		}
 	}
 	k := len(m.experts)
 	m.loss, m.recent = make([]float64, k), make([]float64, k)
@@ -133,6 +148,10 @@ func NewOCCFMAuto(s OCCFMAutoSettings) *OCCFMAuto {
 func (m *OCCFMAuto) Settings() OCCFMAutoSettings {
 	s := m.s
 	s.Deltas = append([]float64(nil), s.Deltas...)
+	if s.Etas == nil {
+		s.Etas = []float64{0}
+	}
+	s.Etas = append([]float64(nil), s.Etas...)
 	return s
 }
 
@@ -148,6 +167,8 @@ type AutoExpert struct {
 	Name string `json:"name"`
 	// Delta is the expert's δ, 0 for Bias and Linear.
 	Delta float64 `json:"delta"`
+	// Eta is the expert's η setting (0: OCCFM's default at its δ).
+	Eta float64 `json:"eta"`
 	// Weight is pₖ, 0 once retired.
 	Weight float64 `json:"weight"`
 	// Loss is the cumulative loss Lₖ, up to the expert's retirement for a
@@ -169,8 +190,15 @@ func (m *OCCFMAuto) Experts() []AutoExpert {
 		case 1:
 			x.Name = "linear"
 		default:
-			x.Delta = m.s.Deltas[k-2]
+			ne := len(m.s.Etas)
+			x.Delta, x.Eta = m.s.Deltas[(k-2)/ne], m.s.Etas[(k-2)%ne]
 			x.Name = "δ=" + strconv.FormatFloat(x.Delta, 'g', -1, 64)
+			if ne > 1 {
+				x.Name += " η=" + strconv.FormatFloat(x.Eta, 'g', -1, 64)
+				if x.Eta == 0 {
+					x.Name = "δ=" + strconv.FormatFloat(x.Delta, 'g', -1, 64) + " η=default"
+				}
+			}
 		}
 		out[k] = x
 	}

@@ -1,6 +1,8 @@
 package core
 
 import (
+	"bytes"
+	"fmt"
 	"math"
 	"testing"
 )
@@ -147,6 +149,43 @@ func TestOCCFMLinSplit(t *testing.T) {
 		}
 		if m.NuclearNorm() > 30*(1+1e-9) {
 			t.Errorf("%s: ‖C‖* = %v over δ = 30", demo, m.NuclearNorm())
+		}
+	}
+}
+
+// TestOCCFMAutoGridModel checks an (δ, η) grid: the experts' names, and that
+// a saved model resumes to the same predictions and saves to the same
+// bytes, with some experts retired.
+func TestOCCFMAutoGridModel(t *testing.T) {
+	rows, task := firstDemoRows(t, "planted-classification", 4, 12_000)
+	s := OCCFMAutoSettings{Loss: task.Loss(), Deltas: []float64{3, 30}, Etas: []float64{0, 3}, Retire: 5}
+	m := NewOCCFMAuto(s)
+	for _, ex := range rows[:11_000] {
+		Play(m, ex, nil)
+	}
+	var names []string
+	retired := 0
+	for _, e := range m.Experts() {
+		names = append(names, e.Name)
+		if e.Retired {
+			retired++
+		}
+	}
+	want := []string{"bias", "linear", "δ=3 η=default", "δ=3 η=3", "δ=30 η=default", "δ=30 η=3"}
+	if fmt.Sprint(names) != fmt.Sprint(want) {
+		t.Fatalf("experts %q, want %q", names, want)
+	}
+	if retired == 0 {
+		t.Fatalf("no expert retired after 11,000 rows with Retire = 5")
+	}
+	b := saveBytes(t, Model{Learner: m, Config: m.Config()})
+	got := loadBytes(t, b).Learner.(*OCCFMAuto)
+	if b2 := saveBytes(t, Model{Learner: got, Config: got.Config()}); !bytes.Equal(b, b2) {
+		t.Fatal("the loaded model saves to other bytes")
+	}
+	for i, ex := range rows[11_000:] {
+		if a, b := Play(m, ex, nil), Play(got, ex, nil); a != b {
+			t.Fatalf("row %d after the load: ŷ %v, want %v", i+1, b, a)
 		}
 	}
 }
