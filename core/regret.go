@@ -681,6 +681,9 @@ func (r *Regret) finish(lo, hi float64) {
 // Points returns the finished checkpoints, oldest first.
 func (r *Regret) Points() []RegretPoint { return r.points }
 
+// Delta returns the comparator's δ: the ball K of the best C in hindsight.
+func (r *Regret) Delta() float64 { return r.comp.s.Delta }
+
 // Pending returns the number of checkpoints waiting for the comparator.
 func (r *Regret) Pending() int { return len(r.pending) }
 

@@ -64,6 +64,9 @@ type record struct {
 	// RegretLeftOut counts the rows the regret leaves out (a feature
 	// beyond ±1e9, which the guard does not learn either).
 	RegretLeftOut int `json:"regret_left_out,omitempty"`
+	// RegretDelta is the comparator's δ: the best C in K for it. For a
+	// learner with no δ (occfm-auto) it is the comparator's default.
+	RegretDelta float64 `json:"regret_delta,omitempty"`
 	// The guard: whether predictions were clipped to the label range, and
 	// what it did (see core.GuardReport); the events are the first few.
 	Clip        bool     `json:"clip"`
@@ -182,6 +185,7 @@ func (r report) record(p *player) record {
 		}
 		rec.RegretSlope = ptr(core.Slope(r.regret.Points(), i, 6))
 		rec.RegretLeftOut = r.regret.LeftOut()
+		rec.RegretDelta = r.regret.Delta()
 	}
 	if s.Rows == 0 {
 		// No row scored: the metrics are null rather than a meaningless 0.
