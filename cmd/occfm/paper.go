@@ -46,6 +46,7 @@ var paperLearners = []paperLearner{
 	{"mean (reference)", "mean", false, nil},
 	{"bias (reference)", "bias", false, nil},
 	{"linear (reference)", "linear", false, nil},
+	{"occfm-auto (ours, no δ)", "occfm-auto", false, nil},
 	{"CCFM-OGD, dense Π", "ccfm-ogd", true, func(c core.Config) core.Learner {
 		s := core.CCFMOGDSettingsFor(c)
 		s.DenseProjection = true
@@ -365,6 +366,10 @@ func runPaperLearner(rows []core.Example, set paperSet, pl paperLearner, s paper
 			s.PaperStep, s.MaxRank = true, -1
 			return core.NewOCCFM(s)
 		}
+	}
+	if pl.Name == "occfm-auto" {
+		// It needs no δ: the data set's δ would make its grid that one δ.
+		cfg.Delta = 0
 	}
 	if pl.Dense != nil {
 		build = pl.Dense
