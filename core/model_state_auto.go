@@ -100,6 +100,7 @@ func (m *OCCFMAuto) stateCode(c *stateCodec) {
 	c.int(&m.t)
 	c.float(&m.lo)
 	c.float(&m.hi)
+	c.float(&m.mix)
 	c.check(m.t >= 0 && m.lo <= m.hi, "%d rounds, labels in [%g, %g]", m.t, m.lo, m.hi)
 	c.floats(&m.loss)
 	c.floats(&m.recent)

@@ -119,6 +119,7 @@ type OCCFMAuto struct {
 	s       OCCFMAutoSettings
 	experts []Learner // nil once retired
 	loss    []float64 // Lₖ
+	mix     float64   // the forecaster's own cumulative loss
 	recent  []float64 // Lₖ discounted by autoRecent a row
 	t       int
 	lo, hi  float64 // label range (Squared)
@@ -320,6 +321,7 @@ func (m *OCCFMAuto) PredictUpdate(x Sparse, y float64) float64 {
 		m.lo, m.hi = y, y
 	}
 	m.lo, m.hi = min(m.lo, y), max(m.hi, y)
+	m.mix += m.s.Loss.Value(yhat, y)
 	m.t++
 	lead := -1
 	for k, e := range m.experts {
@@ -381,6 +383,30 @@ func (m *OCCFMAuto) growsPerPair() bool { return len(m.s.Deltas) > 0 }
 // MaxRowNonzeros returns DefaultMaxRowNonzeros, the OCCFMLin experts' limit
 // (see RowLimited).
 func (m *OCCFMAuto) MaxRowNonzeros() int { return DefaultMaxRowNonzeros }
+
+// Regret returns the forecaster's regret to its best live expert,
+// Σℓ(ŷₜ, yₜ) − min Lₖ over the experts never retired, and the bound the
+// exponential weights guarantee for it: ln K under the Logistic loss,
+// 2(b − a)²·ln K under the Squared loss for the label range [a, b] seen
+// (exact once the range is known; the first rows, before it, add at most
+// (b − a)² each).
+func (m *OCCFMAuto) Regret() (regret, bound float64) {
+	best := math.Inf(1)
+	for k, e := range m.experts {
+		if e != nil {
+			best = min(best, m.loss[k])
+		}
+	}
+	if math.IsInf(best, 1) {
+		best = 0
+	}
+	bound = math.Log(float64(len(m.experts)))
+	if m.s.Loss == Squared {
+		r := m.hi - m.lo
+		bound *= 2 * r * r
+	}
+	return m.mix - best, bound
+}
 
 // Leading returns the live OCCFMLin expert of largest weight and that
 // weight, or nil when every one is retired.

@@ -43,6 +43,9 @@ func TestOCCFMAutoRegret(t *testing.T) {
 				r := m.hi - m.lo
 				bound = 2 * r * r * math.Log(float64(len(experts)))
 			}
+			if reg, b := m.Regret(); math.Abs(reg-(mix-best)) > 1e-9*math.Abs(mix) || math.Abs(b-bound) > 1e-12*bound {
+				t.Errorf("%s seed %d: Regret() = %v, %v; want %v, %v", tc.demo, seed, reg, b, mix-best, bound)
+			}
 			if mix-best > bound+1e-9*math.Abs(best) {
 				t.Errorf("%s seed %d: mixture loss %.4f, best expert %.4f: regret %.4f over the bound %.4f",
 					tc.demo, seed, mix, best, mix-best, bound)

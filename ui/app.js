@@ -961,7 +961,8 @@ function renderGuardNotes(learners) {
     const head = document.createElement("strong");
     head.textContent = `${l.name}: `;
     li.append(head, `following ${live.map((e) => `${e.name} ${(100 * e.weight).toFixed(e.weight > 0.995 || e.weight < 0.005 ? 0 : 1)} %`).join(", ")}` +
-      (gone.length ? `; retired (far behind, stopped learning): ${gone.join(", ")}` : "") + ".");
+      (gone.length ? `; retired (far behind, stopped learning): ${gone.join(", ")}` : "") +
+      (finite(l.expertRegret) ? `; regret to its best expert ${formatNumber(l.expertRegret)} (the exponential weights' bound: ${formatNumber(l.expertBound)})` : "") + ".");
     items.push(li);
   }
   const clipped = learners.filter((l) => l.clip).map((l) => l.name);

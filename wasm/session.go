@@ -913,6 +913,10 @@ type learnerStatus struct {
 	// Experts are occfm-auto's experts with their weights: which δ is
 	// winning.
 	Experts []core.AutoExpert `json:"experts,omitempty"`
+	// ExpertRegret is occfm-auto's regret to its best expert never
+	// retired, and ExpertBound the forecaster's bound on it.
+	ExpertRegret *float64 `json:"expertRegret,omitempty"`
+	ExpertBound  *float64 `json:"expertBound,omitempty"`
 }
 
 // summaryEvery is how old the learners' metrics in a snapshot of a running
@@ -969,6 +973,8 @@ func (s *session) snapshotJSONAt(fresh bool) string {
 		ls.Clip, ls.Guard = guardStatusOf(p)
 		if a := autoOf(p.learner); a != nil {
 			ls.Experts = a.Experts()
+			reg, bound := a.Regret()
+			ls.ExpertRegret, ls.ExpertBound = finite(reg), finite(bound)
 		}
 		if s.task == core.Classification {
 			ls.ErrorRate, ls.AUC, ls.LogLoss = finite(sum.ErrorRate), finite(sum.AUC), finite(sum.LogLoss)

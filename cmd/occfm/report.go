@@ -55,8 +55,11 @@ type record struct {
 	ErrorRate     *number `json:"error_rate,omitempty"`
 	AUC           *number `json:"auc,omitempty"`
 	LogLoss       *number `json:"logloss,omitempty"`
-	// occfm-auto's experts at the end, with their weights.
-	Experts []core.AutoExpert `json:"experts,omitempty"`
+	// occfm-auto's experts at the end, with their weights, and its regret
+	// to the best one never retired with the forecaster's bound on it.
+	Experts           []core.AutoExpert `json:"experts,omitempty"`
+	ExpertRegret      *number           `json:"expert_regret,omitempty"`
+	ExpertRegretBound *number           `json:"expert_regret_bound,omitempty"`
 	// With -regret: the checkpoints, and the fitted log-log slope of the
 	// last six (sub-linear regret: below 1).
 	Regret      []regretRecord `json:"regret,omitempty"`
@@ -136,28 +139,33 @@ func (r report) record(p *player) record {
 		delta, eta = c.Config().Delta, c.Config().Eta
 	}
 	var experts []core.AutoExpert
+	var expReg, expBound *number
 	if a := autoOf(p.learner); a != nil {
 		experts = a.Experts()
+		reg, bound := a.Regret()
+		expReg, expBound = ptr(reg), ptr(bound)
 	}
 	rec := record{
-		Experts:       experts,
-		Learner:       p.name,
-		Task:          r.task.String(),
-		Loss:          p.metrics.Loss().String(),
-		Data:          r.data,
-		Format:        string(r.format),
-		Layout:        r.layout,
-		Features:      r.features,
-		Delta:         delta,
-		Eta:           eta,
-		Shuffle:       r.settings.shuffle,
-		Limit:         r.settings.limit,
-		Rows:          r.rows,
-		Seconds:       number(p.elapsed.Seconds()),
-		UpdatesPerSec: number(updatesPerSec(s.Rows, p.elapsed)),
-		WallSeconds:   number(r.wall.Seconds()),
-		AvgLoss:       number(s.AvgLoss),
-		OnError:       r.settings.onError.String(),
+		Experts:           experts,
+		ExpertRegret:      expReg,
+		ExpertRegretBound: expBound,
+		Learner:           p.name,
+		Task:              r.task.String(),
+		Loss:              p.metrics.Loss().String(),
+		Data:              r.data,
+		Format:            string(r.format),
+		Layout:            r.layout,
+		Features:          r.features,
+		Delta:             delta,
+		Eta:               eta,
+		Shuffle:           r.settings.shuffle,
+		Limit:             r.settings.limit,
+		Rows:              r.rows,
+		Seconds:           number(p.elapsed.Seconds()),
+		UpdatesPerSec:     number(updatesPerSec(s.Rows, p.elapsed)),
+		WallSeconds:       number(r.wall.Seconds()),
+		AvgLoss:           number(s.AvgLoss),
+		OnError:           r.settings.onError.String(),
 	}
 	if r.bad != nil {
 		rec.Skipped = r.bad.Skipped
@@ -327,7 +335,8 @@ func expertsText(a *core.OCCFMAuto) string {
 	if len(gone) > 0 {
 		t += " (retired: " + strings.Join(gone, ", ") + ")"
 	}
-	return t
+	reg, bound := a.Regret()
+	return t + fmt.Sprintf("; regret to its best expert %.4g (bound %.4g)", reg, bound)
 }
 
 func orDefault(flag, used float64) string {
