@@ -102,8 +102,10 @@ func OCCFMAutoSettingsFor(c Config) OCCFMAutoSettings {
 // ρ-exp-concave in ŷ for |ŷ − y| ≤ b − a, so the regret against the best
 // expert is at most ln(K)/ρ = 2(b − a)²·ln K (Kivinen and Warmuth 1999,
 // "Averaging expert predictions"; Cesa-Bianchi and Lugosi, Theorem 3.3).
-// Since every expert predicts ½x̂ᵀCₖx̂ (its affine part in C's last row),
-// ŷ = ½x̂ᵀ(ΣpₖCₖ)x̂: the forecaster is one CCFM model. Under the Logistic
+// Since every expert predicts ½x̂ᵀCₖx̂ (an affine part outside the ball sits
+// in Cₖ's bias row and column) and clipping is off inside the label range,
+// ŷ = ½x̂ᵀ(ΣpₖCₖ)x̂ there: the forecaster is one CCFM model, though not one
+// held to a single δ. The regret is counted on the clipped predictions. Under the Logistic
 // loss it mixes the probabilities σ(ŷₖ) with ρ = 1, the Bayes mixture, whose
 // log loss is at most ln K above the best expert's, and predicts their
 // log-odds.
