@@ -59,32 +59,31 @@ func (m *OCCFMLin) stateCode(c *stateCodec) {
 	c.ftrlLinear(&m.lin, d)
 }
 
+// grid codes one of OCCFMAuto's grids: its length, from least to
+// maxAutoExperts − 2, then its values.
+func (c *stateCodec) grid(p *[]float64, least int, what string) {
+	n := len(*p)
+	c.int(&n)
+	c.check(n >= least && n <= maxAutoExperts-2, "%d values of %s", n, what)
+	if c.err != nil {
+		return
+	}
+	if c.dec {
+		*p = make([]float64, n)
+	}
+	for i := range *p {
+		c.float(&(*p)[i])
+	}
+}
+
 func (m *OCCFMAuto) stateCode(c *stateCodec) {
 	s := m.s
-	n := len(s.Deltas)
-	c.int(&n)
-	c.check(n >= 0 && n <= maxAutoExperts-2, "%d values of δ", n)
+	c.grid(&s.Deltas, 0, "δ")
+	c.grid(&s.Etas, 1, "η")
 	if c.err != nil {
 		return
-	}
-	if c.dec {
-		s.Deltas = make([]float64, n)
-	}
-	for i := range s.Deltas {
-		c.float(&s.Deltas[i])
 	}
 	ne := len(s.Etas)
-	c.int(&ne)
-	c.check(ne >= 1 && ne <= maxAutoExperts-2, "%d values of η", ne)
-	if c.err != nil {
-		return
-	}
-	if c.dec {
-		s.Etas = make([]float64, ne)
-	}
-	for i := range s.Etas {
-		c.float(&s.Etas[i])
-	}
 	c.float(&s.Retire)
 	codeEnum(c, &s.Loss, 2, "loss")
 	c.uint64(&s.Seed)
