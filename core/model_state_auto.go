@@ -39,20 +39,14 @@ func (m *OCCFMLin) stateCode(c *stateCodec) {
 		occ = new(OCCFM)
 	}
 	c.nested(occ)
-	if c.dec {
-		if c.err != nil {
-			return
-		}
+	if c.dec && c.err == nil {
 		s.OCCFM = occ.s
 		c.check(s.OCCFM.Loss == s.Loss, "a CCFM part with the %v loss in a learner with the %v loss", s.OCCFM.Loss, s.Loss)
-		fresh := construct(c, func() *OCCFMLin { return NewOCCFMLin(s) })
-		if c.err != nil {
-			return
-		}
-		c.check(fresh.s == s, "settings are not in effective form")
-		*m = *fresh
-		m.occ = occ
 	}
+	if !rebuild(c, m, s, NewOCCFMLin, func(x *OCCFMLin) OCCFMLinSettings { return x.s }) {
+		return
+	}
+	m.occ = occ
 	d := len(m.lin.w)
 	c.int(&d)
 	c.check(d >= 0, "%d features", d)
@@ -83,7 +77,6 @@ func (m *OCCFMAuto) stateCode(c *stateCodec) {
 	if c.err != nil {
 		return
 	}
-	ne := len(s.Etas)
 	c.float(&s.Retire)
 	codeEnum(c, &s.Loss, 2, "loss")
 	c.uint64(&s.Seed)
@@ -114,29 +107,23 @@ func (m *OCCFMAuto) stateCode(c *stateCodec) {
 			m.experts[k] = nil
 			continue
 		}
-		e := m.experts[k].(stateCoder)
-		c.nested(e)
+		// A live expert decodes into the fresh one NewOCCFMAuto made for
+		// its place, and must keep the settings the grid gave it.
+		want := expertSettings(m.experts[k])
+		c.nested(m.experts[k].(stateCoder))
+		c.check(expertSettings(m.experts[k]) == want, "expert %d does not have its grid's settings", k)
 	}
-	if c.dec && c.err == nil {
-		// The experts decoded in place; check they kept their kinds'
-		// settings (the loss and the grid).
-		for k, e := range m.experts {
-			switch x := e.(type) {
-			case *Bias:
-				c.check(k == 0 && x.s.Loss == s.Loss, "expert %d is not the Bias of this loss", k)
-			case *Linear:
-				c.check(k == 1 && x.s.Loss == s.Loss, "expert %d is not the Linear of this loss", k)
-			case *OCCFMLin:
-				ok := k >= 2 && x.s.Loss == s.Loss
-				if ok {
-					d, eta := s.Deltas[(k-2)/ne], s.Etas[(k-2)%ne]
-					if eta == 0 {
-						eta = DefaultEtaFor(s.Loss, d)
-					}
-					ok = x.s.OCCFM.Delta == d && x.s.OCCFM.Eta == eta
-				}
-				c.check(ok, "expert %d is not the OCCFMLin of its grid's δ and η", k)
-			}
-		}
+}
+
+// expertSettings returns an OCCFMAuto expert's settings, for comparison.
+func expertSettings(e Learner) any {
+	switch x := e.(type) {
+	case *Bias:
+		return x.s
+	case *Linear:
+		return x.s
+	case *OCCFMLin:
+		return x.s
 	}
+	return nil
 }

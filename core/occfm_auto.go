@@ -151,9 +151,6 @@ func NewOCCFMAuto(s OCCFMAutoSettings) *OCCFMAuto {
 func (m *OCCFMAuto) Settings() OCCFMAutoSettings {
 	s := m.s
 	s.Deltas = append([]float64(nil), s.Deltas...)
-	if s.Etas == nil {
-		s.Etas = []float64{0}
-	}
 	s.Etas = append([]float64(nil), s.Etas...)
 	return s
 }
@@ -197,10 +194,11 @@ func (m *OCCFMAuto) Experts() []AutoExpert {
 			x.Delta, x.Eta = m.s.Deltas[(k-2)/ne], m.s.Etas[(k-2)%ne]
 			x.Name = "δ=" + strconv.FormatFloat(x.Delta, 'g', -1, 64)
 			if ne > 1 {
-				x.Name += " η=" + strconv.FormatFloat(x.Eta, 'g', -1, 64)
-				if x.Eta == 0 {
-					x.Name = "δ=" + strconv.FormatFloat(x.Delta, 'g', -1, 64) + " η=default"
+				eta := "default"
+				if x.Eta != 0 {
+					eta = strconv.FormatFloat(x.Eta, 'g', -1, 64)
 				}
+				x.Name += " η=" + eta
 			}
 		}
 		out[k] = x
@@ -221,14 +219,21 @@ func (m *OCCFMAuto) rho() float64 {
 	return 1 / (2 * r * r)
 }
 
-// weights sets m.p to the normalized weights of the live experts.
-func (m *OCCFMAuto) weights() {
-	best := math.Inf(1)
+// leader returns the live expert of least cumulative loss (there is
+// always one: the last expert is never retired).
+func (m *OCCFMAuto) leader() int {
+	lead := -1
 	for k, e := range m.experts {
-		if e != nil {
-			best = min(best, m.loss[k])
+		if e != nil && (lead < 0 || m.loss[k] < m.loss[lead]) {
+			lead = k
 		}
 	}
+	return lead
+}
+
+// weights sets m.p to the normalized weights of the live experts.
+func (m *OCCFMAuto) weights() {
+	best := m.loss[m.leader()]
 	rho := m.rho()
 	var sum float64
 	for k, e := range m.experts {
@@ -278,17 +283,17 @@ func (m *OCCFMAuto) predict(x Sparse, learn bool) float64 {
 	}
 	var y float64
 	if m.s.Loss == Logistic {
-		for k, e := range m.experts {
-			if e != nil && m.p[k] > 0 {
-				y += m.p[k] * sigmoid(m.yk[k])
+		for k, p := range m.p {
+			if p > 0 {
+				y += p * sigmoid(m.yk[k])
 			}
 		}
 		y = min(max(y/sum, 1e-15), 1-1e-15)
 		return math.Log(y / (1 - y))
 	}
-	for k, e := range m.experts {
-		if e != nil && m.p[k] > 0 {
-			y += m.p[k] * m.yk[k]
+	for k, p := range m.p {
+		if p > 0 {
+			y += p * m.yk[k]
 		}
 	}
 	return y / sum
@@ -325,7 +330,6 @@ func (m *OCCFMAuto) PredictUpdate(x Sparse, y float64) float64 {
 	m.lo, m.hi = min(m.lo, y), max(m.hi, y)
 	m.mix += m.s.Loss.Value(yhat, y)
 	m.t++
-	lead := -1
 	for k, e := range m.experts {
 		if e == nil {
 			continue
@@ -336,15 +340,13 @@ func (m *OCCFMAuto) PredictUpdate(x Sparse, y float64) float64 {
 		l := m.s.Loss.Value(m.clip(m.yk[k]), y)
 		m.loss[k] += l
 		m.recent[k] = autoRecent*m.recent[k] + l
-		if lead < 0 || m.loss[k] < m.loss[lead] {
-			lead = k
-		}
 		e.Update(x, y)
 	}
 	rho := m.rho()
 	if m.s.Retire < 0 || rho == 0 || m.t < autoTrial {
 		return yhat
 	}
+	lead := m.leader()
 	best := m.loss[lead]
 	for k, e := range m.experts {
 		gap := m.loss[k] - best
@@ -393,21 +395,12 @@ func (m *OCCFMAuto) MaxRowNonzeros() int { return DefaultMaxRowNonzeros }
 // (exact once the range is known; the first rows, before it, add at most
 // (b − a)² each).
 func (m *OCCFMAuto) Regret() (regret, bound float64) {
-	best := math.Inf(1)
-	for k, e := range m.experts {
-		if e != nil {
-			best = min(best, m.loss[k])
-		}
-	}
-	if math.IsInf(best, 1) {
-		best = 0
-	}
 	bound = math.Log(float64(len(m.experts)))
 	if m.s.Loss == Squared {
 		r := m.hi - m.lo
 		bound *= 2 * r * r
 	}
-	return m.mix - best, bound
+	return m.mix - m.loss[m.leader()], bound
 }
 
 // Leading returns the live OCCFMLin expert of largest weight and that

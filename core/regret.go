@@ -62,13 +62,10 @@ type Comparator struct {
 	lambda, resid float64
 }
 
-// DefaultComparatorDelta is the comparator's δ when its settings give none.
-const DefaultComparatorDelta = 10
-
 // NewComparator returns a Comparator with C₀ = 0 and no rows.
 func NewComparator(s ComparatorSettings) *Comparator {
 	if s.Delta == 0 {
-		s.Delta = DefaultComparatorDelta
+		s.Delta = 10
 	}
 	if s.Delta < 0 {
 		panic("core: negative δ")

@@ -323,9 +323,11 @@ func (b *bridge) renderModel() {
 		return
 	}
 	cfg := c.Config()
-	set("settings", fmt.Sprintf("δ = %g, η = %g, loss %s", cfg.Delta, cfg.Eta, cfg.LossOf()))
 	in, ok := pl.inner().(inspector)
-	if a, auto := pl.inner().(*core.OCCFMAuto); auto {
+	a, auto := pl.inner().(*core.OCCFMAuto)
+	if !auto {
+		set("settings", fmt.Sprintf("δ = %g, η = %g, loss %s", cfg.Delta, cfg.Eta, cfg.LossOf()))
+	} else {
 		// No δ of its own: show the δ expert of largest weight.
 		var names []string
 		for _, e := range a.Experts() {

@@ -265,8 +265,7 @@ type session struct {
 	regretCredit time.Duration
 	losses       []float64 // scratch: this round's loss per learner
 	regSent      int       // regret points already in a snapshot
-	delta        float64   // δ in effect for the first learner (for D = 2δ)
-	noDelta      bool      // the first learner has no δ; delta is the comparator's default
+	delta        float64   // δ in effect for the first learner, 0 for none (occfm-auto)
 
 	config core.Config // the learners' common settings (setTask)
 	base   *core.Model // the loaded model the first learner continues, or nil (model.go)
@@ -385,11 +384,6 @@ func (s *session) setTask(t core.Task) {
 	s.delta = c.Delta
 	if cf, ok := s.players[0].learner.(core.Configured); ok {
 		s.delta = cf.Config().Delta
-	}
-	if s.delta == 0 {
-		// A learner with no δ (occfm-auto): the comparator's own default
-		// ball, and the snapshot says so.
-		s.delta, s.noDelta = core.DefaultComparatorDelta, true
 	}
 	if !s.cfg.NoRegret {
 		s.reg = core.NewRegret(core.RegretSettings{
@@ -894,7 +888,7 @@ type regretStatus struct {
 	Truncated bool       `json:"truncated"` // the cap was reached
 	LeftOut   int        `json:"leftOut"`   // rows left out: a feature or label beyond ±1e9, or over 1,000 nonzeros (core.Regret.Observe)
 	// NoDelta: the first learner has no δ (occfm-auto); the comparator's
-	// ball is δ = D/2 all the same.
+	// ball is its default, δ = D/2.
 	NoDelta bool `json:"noDelta,omitempty"`
 }
 
@@ -971,7 +965,7 @@ func (s *session) snapshotJSONAt(fresh bool) string {
 		sum := p.sum
 		ls := learnerStatus{Name: p.name, Rows: p.metrics.Rows(), Seconds: p.elapsed.Seconds(), AvgLoss: num(sum.AvgLoss)}
 		ls.Clip, ls.Guard = guardStatusOf(p)
-		if a := autoOf(p.learner); a != nil {
+		if a, ok := p.inner().(*core.OCCFMAuto); ok {
 			ls.Experts = a.Experts()
 			reg, bound := a.Regret()
 			ls.ExpertRegret, ls.ExpertBound = finite(reg), finite(bound)
@@ -988,7 +982,7 @@ func (s *session) snapshotJSONAt(fresh bool) string {
 	}
 	if s.reg != nil {
 		pts := s.reg.Points()
-		rs := &regretStatus{Points: numRows{}, Pending: s.reg.Pending(), D: num(2 * s.delta), NoDelta: s.noDelta, MaxRows: regretRows, Truncated: s.reg.Truncated(), LeftOut: s.reg.LeftOut()}
+		rs := &regretStatus{Points: numRows{}, Pending: s.reg.Pending(), D: num(2 * s.reg.Delta()), NoDelta: s.delta == 0, MaxRows: regretRows, Truncated: s.reg.Truncated(), LeftOut: s.reg.LeftOut()}
 		for _, p := range pts[s.regSent:] {
 			row := []float64{float64(p.T), p.ComparatorLoss, p.Gap, p.Bound, p.G}
 			for i := range p.CumLoss {
@@ -1011,13 +1005,4 @@ func (s *session) snapshotJSONAt(fresh bool) string {
 		return `{"state":"error","error":` + strconv.Quote(err.Error()) + `}`
 	}
 	return string(b)
-}
-
-// autoOf returns the OCCFMAuto behind l (a Guarded one), or nil.
-func autoOf(l core.Learner) *core.OCCFMAuto {
-	if g, ok := l.(*core.Guarded); ok {
-		l = g.Learner()
-	}
-	a, _ := l.(*core.OCCFMAuto)
-	return a
 }

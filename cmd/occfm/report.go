@@ -138,34 +138,29 @@ func (r report) record(p *player) record {
 	if c, ok := p.learner.(core.Configured); ok {
 		delta, eta = c.Config().Delta, c.Config().Eta
 	}
-	var experts []core.AutoExpert
-	var expReg, expBound *number
-	if a := autoOf(p.learner); a != nil {
-		experts = a.Experts()
-		reg, bound := a.Regret()
-		expReg, expBound = ptr(reg), ptr(bound)
-	}
 	rec := record{
-		Experts:           experts,
-		ExpertRegret:      expReg,
-		ExpertRegretBound: expBound,
-		Learner:           p.name,
-		Task:              r.task.String(),
-		Loss:              p.metrics.Loss().String(),
-		Data:              r.data,
-		Format:            string(r.format),
-		Layout:            r.layout,
-		Features:          r.features,
-		Delta:             delta,
-		Eta:               eta,
-		Shuffle:           r.settings.shuffle,
-		Limit:             r.settings.limit,
-		Rows:              r.rows,
-		Seconds:           number(p.elapsed.Seconds()),
-		UpdatesPerSec:     number(updatesPerSec(s.Rows, p.elapsed)),
-		WallSeconds:       number(r.wall.Seconds()),
-		AvgLoss:           number(s.AvgLoss),
-		OnError:           r.settings.onError.String(),
+		Learner:       p.name,
+		Task:          r.task.String(),
+		Loss:          p.metrics.Loss().String(),
+		Data:          r.data,
+		Format:        string(r.format),
+		Layout:        r.layout,
+		Features:      r.features,
+		Delta:         delta,
+		Eta:           eta,
+		Shuffle:       r.settings.shuffle,
+		Limit:         r.settings.limit,
+		Rows:          r.rows,
+		Seconds:       number(p.elapsed.Seconds()),
+		UpdatesPerSec: number(updatesPerSec(s.Rows, p.elapsed)),
+		WallSeconds:   number(r.wall.Seconds()),
+		AvgLoss:       number(s.AvgLoss),
+		OnError:       r.settings.onError.String(),
+	}
+	if a := autoOf(p.learner); a != nil {
+		rec.Experts = a.Experts()
+		reg, bound := a.Regret()
+		rec.ExpertRegret, rec.ExpertRegretBound = ptr(reg), ptr(bound)
 	}
 	if r.bad != nil {
 		rec.Skipped = r.bad.Skipped
@@ -309,8 +304,6 @@ func (r report) writeText(w io.Writer) error {
 	return err
 }
 
-// orDefault formats the value a learner uses for a flag whose zero means
-// the learner's default.
 // autoOf returns the OCCFMAuto behind l, or nil.
 func autoOf(l core.Learner) *core.OCCFMAuto {
 	if g, ok := l.(*core.Guarded); ok {
@@ -339,6 +332,8 @@ func expertsText(a *core.OCCFMAuto) string {
 	return t + fmt.Sprintf("; regret to its best expert %.4g (bound %.4g)", reg, bound)
 }
 
+// orDefault formats the value a learner uses for a flag whose zero means
+// the learner's default.
 func orDefault(flag, used float64) string {
 	if flag == 0 {
 		return fmt.Sprintf("%v (default)", used)
