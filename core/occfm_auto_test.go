@@ -10,7 +10,7 @@ import (
 // TestOCCFMAutoRegret checks the forecaster's guarantee against its own
 // experts on the three demos, with retirement off: under the Logistic loss
 // the Bayes mixture's log loss is at most ln K above the best expert's, and
-// under the Squared loss (ŷ − y)² is at most ln(K)/ρ = 2(b − a)²·ln K above
+// under the Squared loss (ŷ − y)² is at most ln(K)/ρ = ½(b − a)²·ln K above
 // it, for the label range [a, b] fixed by the first rows.
 func TestOCCFMAutoRegret(t *testing.T) {
 	for _, tc := range []struct {
@@ -41,7 +41,7 @@ func TestOCCFMAutoRegret(t *testing.T) {
 				// is taken at its final width, with the first rows' losses
 				// (at most the range² each, before the range settles) added.
 				r := m.hi - m.lo
-				bound = 2 * r * r * math.Log(float64(len(experts)))
+				bound = r*r/2*math.Log(float64(len(experts))) + m.over
 			}
 			if reg, b := m.Regret(); math.Abs(reg-(mix-best)) > 1e-9*math.Abs(mix) || math.Abs(b-bound) > 1e-12*bound {
 				t.Errorf("%s seed %d: Regret() = %v, %v; want %v, %v", tc.demo, seed, reg, b, mix-best, bound)

@@ -93,9 +93,9 @@ func ExampleOCCFMAuto() {
 		fmt.Printf("%-7s retired %-5v weight %.2f\n", e.Name, e.Retired, e.Weight)
 	}
 	// Output:
-	// bias    retired false weight 0.00
-	// linear  retired false weight 0.00
-	// δ=10    retired false weight 0.00
-	// δ=100   retired false weight 0.50
-	// δ=1000  retired false weight 0.50
+	// bias    retired true  weight 0.00
+	// linear  retired true  weight 0.00
+	// δ=10    retired true  weight 0.00
+	// δ=100   retired false weight 0.51
+	// δ=1000  retired false weight 0.49
 }
