@@ -112,6 +112,11 @@ var registry = map[string]Spec{
 		Summary: "OCCFM with w₀ and w outside the ball (FTRL-Proximal), C by Algorithm 2 on ‖C‖* ≤ δ",
 		New:     func(c Config) Learner { return NewOCCFMLin(OCCFMLinSettingsFor(c)) },
 	},
+	"ccfm-pairs": {
+		Name:    "ccfm-pairs",
+		Summary: "CCFM with every pair's entry of C its own weight (all-pairs linear or logistic regression), per-coordinate FTRL-Proximal, hashed",
+		New:     func(c Config) Learner { return NewCCFMPairs(CCFMPairsSettingsFor(c)) },
+	},
 	"ccfm-ogd": {
 		Name:    "ccfm-ogd",
 		Summary: "CCFM by online gradient descent, rate η/√t, then the projection onto ‖C‖* ≤ δ (§5.1 baseline)",

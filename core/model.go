@@ -111,6 +111,7 @@ var stateTypes = map[string]func() stateCoder{
 	"linear":     func() stateCoder { return new(Linear) },
 	"occfm-lin":  func() stateCoder { return new(OCCFMLin) },
 	"occfm-auto": func() stateCoder { return new(OCCFMAuto) },
+	"ccfm-pairs": func() stateCoder { return new(CCFMPairs) },
 }
 
 // learnerName returns the registry name of l's type, or "".
@@ -138,6 +139,8 @@ func learnerName(l Learner) string {
 		return "occfm-lin"
 	case *OCCFMAuto:
 		return "occfm-auto"
+	case *CCFMPairs:
+		return "ccfm-pairs"
 	}
 	return ""
 }

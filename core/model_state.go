@@ -2,6 +2,7 @@ package core
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 )
 
@@ -630,6 +631,57 @@ func (m *Linear) stateCode(c *stateCodec) {
 	c.int(&d)
 	c.check(d >= 0, "%d features", d)
 	c.ftrlLinear(&m.ftrlLinear, d)
+}
+
+func (m *CCFMPairs) stateCode(c *stateCodec) {
+	s := m.s
+	c.float(&s.Alpha)
+	c.float(&s.Beta)
+	c.float(&s.L1)
+	c.float(&s.L2)
+	c.int(&s.Bits)
+	c.int(&s.MaxRowNonzeros)
+	codeEnum(c, &s.Loss, 2, "loss")
+	if !rebuild(c, m, s, NewCCFMPairs, func(x *CCFMPairs) CCFMPairsSettings { return x.s }) {
+		return
+	}
+	d := len(m.w)
+	c.int(&d)
+	c.check(d >= 0, "%d features", d)
+	c.ftrlLinear(&m.ftrlLinear, d)
+	// The table: a flag for its allocation, then the slots in use in
+	// increasing order, each with its accumulators z, n (its weight is
+	// FTRL-Proximal's closed form of them).
+	table := m.u != nil
+	c.bool(&table)
+	c.int(&m.used)
+	n := 1 << s.Bits
+	c.check(m.used >= 0 && m.used <= n && (table || m.used == 0), "%d pair slots in use", m.used)
+	if c.err != nil {
+		return
+	}
+	if c.dec && table {
+		m.u, m.zu, m.nu = make([]float64, n), make([]float64, n), make([]float64, n)
+	}
+	last := -1
+	for k, seen := 0, 0; seen < m.used && c.err == nil; k++ {
+		if !c.dec {
+			for m.nu[k] == 0 {
+				k++
+			}
+		}
+		c.int(&k)
+		c.check(k > last && k < n, "pair slot %d after %d", k, last)
+		if c.err != nil {
+			return
+		}
+		c.float(&m.zu[k])
+		c.float(&m.nu[k])
+		c.check(m.nu[k] > 0 && !math.IsInf(m.nu[k], 0), "pair slot %d: n = %g", k, m.nu[k])
+		m.u[k] = m.prox.weight(m.zu[k], m.nu[k])
+		last = k
+		seen++
+	}
 }
 
 // maxRowNonzeros codes a learner's MaxRowNonzeros setting at the end of its

@@ -74,6 +74,7 @@ func (m *OCCFMAuto) stateCode(c *stateCodec) {
 	s := m.s
 	c.grid(&s.Deltas, 0, "δ")
 	c.grid(&s.Etas, 1, "η")
+	c.grid(&s.Pairs, 0, "α")
 	if c.err != nil {
 		return
 	}
@@ -85,7 +86,7 @@ func (m *OCCFMAuto) stateCode(c *stateCodec) {
 		if c.err != nil {
 			return
 		}
-		c.check(slices.Equal(fresh.s.Deltas, s.Deltas) && slices.Equal(fresh.s.Etas, s.Etas) && fresh.s.Retire == s.Retire && fresh.s.Seed == s.Seed,
+		c.check(slices.Equal(fresh.s.Deltas, s.Deltas) && slices.Equal(fresh.s.Etas, s.Etas) && slices.Equal(fresh.s.Pairs, s.Pairs) && fresh.s.Retire == s.Retire && fresh.s.Seed == s.Seed,
 			"settings are not in effective form")
 		*m = *fresh
 	}
@@ -124,6 +125,8 @@ func expertSettings(e Learner) any {
 	case *Linear:
 		return x.s
 	case *OCCFMLin:
+		return x.s
+	case *CCFMPairs:
 		return x.s
 	}
 	return nil

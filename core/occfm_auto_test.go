@@ -99,12 +99,13 @@ func TestOCCFMAutoInvariants(t *testing.T) {
 	}
 }
 
-// TestOCCFMAutoRetires checks that the expert that is far behind and not
-// catching up is retired and frees its memory: on planted-regression the
-// affine experts (bias, linear) cannot fit the interactions.
+// TestOCCFMAutoRetires checks that the OCCFMLin expert that is far behind
+// and not catching up is retired and frees its memory, and that the cheap
+// experts, far behind too, are not: on planted-regression δ = 1 cannot fit
+// the interactions that δ = 100 fits, and neither can bias and linear.
 func TestOCCFMAutoRetires(t *testing.T) {
 	rows, task := firstDemoRows(t, "planted-regression", 1, 15_000)
-	m := NewOCCFMAuto(OCCFMAutoSettings{Loss: task.Loss(), Deltas: []float64{100}, Retire: 5})
+	m := NewOCCFMAuto(OCCFMAutoSettings{Loss: task.Loss(), Deltas: []float64{1, 100}, Pairs: []float64{}, Retire: 5})
 	for _, ex := range rows[:autoTrial-1] {
 		Play(m, ex, nil)
 	}
@@ -113,11 +114,14 @@ func TestOCCFMAutoRetires(t *testing.T) {
 		Play(m, ex, nil)
 	}
 	ex := m.Experts()
-	if !ex[0].Retired || !ex[1].Retired || ex[2].Retired {
-		t.Fatalf("experts %+v: want bias and linear retired, δ = 100 live", ex)
+	if ex[0].Retired || ex[1].Retired || !ex[2].Retired || ex[3].Retired {
+		t.Fatalf("experts %+v: want δ = 1 retired, the others live", ex)
 	}
-	if ex[2].Weight != 1 {
-		t.Errorf("δ = 100's weight %v, want 1", ex[2].Weight)
+	if ex[0].Loss < 2*ex[3].Loss || ex[1].Loss < 2*ex[3].Loss {
+		t.Errorf("experts %+v: bias and linear are not far behind δ = 100", ex)
+	}
+	if ex[3].Weight < 0.999 {
+		t.Errorf("δ = 100's weight %v, want about 1", ex[3].Weight)
 	}
 	if after := m.MemoryBytes(); after >= before {
 		t.Errorf("memory %d bytes after retiring, %d before", after, before)
@@ -156,9 +160,9 @@ func TestOCCFMLinSplit(t *testing.T) {
 	}
 }
 
-// TestOCCFMAutoGridModel checks an (δ, η) grid: the experts' names, and that
-// a saved model resumes to the same predictions and saves to the same
-// bytes, with some experts retired.
+// TestOCCFMAutoGridModel checks an (δ, η) grid with the pairs experts: the
+// experts' names, and that a saved model resumes to the same predictions
+// and saves to the same bytes, with some experts retired.
 func TestOCCFMAutoGridModel(t *testing.T) {
 	rows, task := firstDemoRows(t, "planted-classification", 4, 12_000)
 	s := OCCFMAutoSettings{Loss: task.Loss(), Deltas: []float64{3, 30}, Etas: []float64{0, 3}, Retire: 5}
@@ -174,7 +178,7 @@ func TestOCCFMAutoGridModel(t *testing.T) {
 			retired++
 		}
 	}
-	want := []string{"bias", "linear", "δ=3 η=default", "δ=3 η=3", "δ=30 η=default", "δ=30 η=3"}
+	want := []string{"bias", "linear", "pairs α=0.3", "pairs α=3", "δ=3 η=default", "δ=3 η=3", "δ=30 η=default", "δ=30 η=3"}
 	if fmt.Sprint(names) != fmt.Sprint(want) {
 		t.Fatalf("experts %q, want %q", names, want)
 	}

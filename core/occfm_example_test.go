@@ -63,6 +63,7 @@ func ExampleNewLearner() {
 	// ccfm-ftrl
 	// ccfm-ogd
 	// ccfm-pa
+	// ccfm-pairs
 	// cfm-ftrl
 	// fm-ftrl
 	// linear
@@ -73,11 +74,12 @@ func ExampleNewLearner() {
 	// 20
 }
 
-// OCCFMAuto needs no δ: it weighs Bias, Linear and an OCCFM with its
-// affine part outside the ball at each δ of a grid by their losses so far.
-// On planted-regression the interactions matter and the large δ win; at
-// δ = 100 and 1000 the ball does not bind and both use η = 0.1, so they
-// learn the same C and share the weight.
+// OCCFMAuto needs no δ: it weighs Bias, Linear, all-pairs CCFMPairs and an
+// OCCFM with its affine part outside the ball at each δ of a grid by their
+// losses so far. On planted-regression the interactions matter: after
+// 12,000 rows CCFMPairs leads, and the large δ follow; at δ = 100 and 1000
+// the ball does not bind and both use η = 0.1, so they learn the same C and
+// share their weight.
 func ExampleOCCFMAuto() {
 	d, _ := core.DemoByName("planted-regression")
 	src := d.New(1)
@@ -90,12 +92,14 @@ func ExampleOCCFMAuto() {
 		core.Play(m, ex, nil)
 	}
 	for _, e := range m.Experts() {
-		fmt.Printf("%-7s retired %-5v weight %.2f\n", e.Name, e.Retired, e.Weight)
+		fmt.Printf("%-11s retired %-5v weight %.2f\n", e.Name, e.Retired, e.Weight)
 	}
 	// Output:
-	// bias    retired true  weight 0.00
-	// linear  retired true  weight 0.00
-	// δ=10    retired true  weight 0.00
-	// δ=100   retired false weight 0.51
-	// δ=1000  retired false weight 0.49
+	// bias        retired false weight 0.00
+	// linear      retired false weight 0.00
+	// pairs α=0.3 retired false weight 0.74
+	// pairs α=3   retired false weight 0.00
+	// δ=10        retired true  weight 0.00
+	// δ=100       retired false weight 0.13
+	// δ=1000      retired false weight 0.13
 }

@@ -1,0 +1,200 @@
+package core
+
+import "math"
+
+// CCFMPairsSettings configures NewCCFMPairs. The zero value is the
+// documented default of every field.
+type CCFMPairsSettings struct {
+	// Alpha is FTRL-Proximal's α for every coordinate. Zero means
+	// DefaultLinearAlpha, Linear's.
+	Alpha float64
+	// Beta is FTRL-Proximal's β. Zero means 1.
+	Beta float64
+	// L1 is λ₁ on w and on the pair weights (not on w₀). Zero means none;
+	// negative is an error.
+	L1 float64
+	// L2 is λ₂ on w and on the pair weights (not on w₀). Zero means none;
+	// negative is an error.
+	L2 float64
+	// Bits sets the size of the pair table, 2^Bits slots. Zero means
+	// DefaultPairBits; it must be in [4, 24].
+	Bits int
+	// Loss is the loss ℓ(ŷ, y); the zero value is Squared.
+	Loss Loss
+	// MaxRowNonzeros is the most nonzeros a row may have for a Guarded
+	// learner to learn it (see RowLimited): a row costs
+	// nnz(x)·(nnz(x) + 1)/2 pairs of time, though no memory. Zero means
+	// DefaultMaxRowNonzeros; negative means no limit. The learner itself
+	// learns any row it is given.
+	MaxRowNonzeros int
+}
+
+// DefaultPairBits is CCFMPairs' default table size, 2^18 slots (6 MiB):
+// every pair of the first 723 features has a slot of its own.
+const DefaultPairBits = 18
+
+func (s CCFMPairsSettings) withDefaults() CCFMPairsSettings {
+	if s.Alpha == 0 {
+		s.Alpha = DefaultLinearAlpha
+	}
+	if s.Beta == 0 {
+		s.Beta = 1
+	}
+	if s.Bits == 0 {
+		s.Bits = DefaultPairBits
+	}
+	s.MaxRowNonzeros = zeroDefault(s.MaxRowNonzeros, DefaultMaxRowNonzeros, -1)
+	if !(s.Alpha > 0) || s.Beta < 0 || s.L1 < 0 || s.L2 < 0 || s.Bits < 4 || s.Bits > 24 {
+		panic("core: invalid CCFMPairsSettings")
+	}
+	return s
+}
+
+// CCFMPairsSettingsFor maps the common registry Config onto CCFMPairs
+// settings: α = Config.Eta and the loss (δ, the rank and γ do not apply).
+func CCFMPairsSettingsFor(c Config) CCFMPairsSettings {
+	return CCFMPairsSettings{Alpha: c.Eta, Loss: c.LossOf()}
+}
+
+// CCFMPairs learns every entry of C on its own: the CCFM model
+//
+//	ŷ = ½x̂ᵀCx̂ = w₀ + Σᵢ wᵢxᵢ + Σᵢ≤ⱼ uᵢⱼxᵢxⱼ
+//
+// (C's corner is 2w₀, its border w, C_ij = uᵢⱼ for i < j and C_ii = 2uᵢᵢ)
+// trained by per-coordinate FTRL-Proximal (McMahan et al. 2013), with the
+// same α, β, λ₁ and λ₂ for w and u, and no λ on w₀. It is all-pairs
+// online linear or logistic regression, the learner the issue's table
+// calls Vowpal Wabbit with -q ff. Its regret is FTRL-Proximal's, against
+// any fixed (w₀, w, u); it has no nuclear-norm bound and no low-rank
+// structure, so it helps where pairs of features recur (dense features, as
+// IJCNN1's) and cannot generalize over pairs never seen (a new user and an
+// item). It is an expert of OCCFMAuto.
+//
+// The pair weights live in a table of 2^Bits slots, so that memory is
+// fixed whatever the data: pair (i, j), i ≤ j, goes to the slot
+// j(j+1)/2 + i, one slot a pair, while that is below 2^Bits (features
+// numbered under 724 at the default size: IJCNN1, a9a and the demos), and
+// beyond to a slot h(i, j) of a 64-bit mix of i and j (the hashing trick
+// of Weinberger et al. 2009, "Feature hashing for large scale multitask
+// learning"). Pairs that share a slot share a weight: C is then the matrix whose tied entries are that weight, still a
+// CCFM model. A row costs O(nnz(x)²). A CCFMPairs is not safe for
+// concurrent use.
+//
+// Memory (MemoryBytes): the affine part, 24 bytes a feature, and the table,
+// 24·2^Bits bytes once the first row is learned.
+type CCFMPairs struct {
+	ftrlLinear
+	s         CCFMPairsSettings
+	u, zu, nu []float64 // the pair table: weight and FTRL accumulators
+	used      int       // slots with nu > 0
+	slot      []int32   // scratch: the slots of the current row's pairs
+	xx        []float64 // scratch: their values xᵢxⱼ
+}
+
+var _ Learner = (*CCFMPairs)(nil)
+var _ Configured = (*CCFMPairs)(nil)
+
+// NewCCFMPairs returns a CCFMPairs learner with all weights 0.
+func NewCCFMPairs(s CCFMPairsSettings) *CCFMPairs {
+	s = s.withDefaults()
+	return &CCFMPairs{ftrlLinear: newFTRLLinear(s.Alpha, s.Beta, s.L1, s.L2), s: s}
+}
+
+// Settings returns the settings in use, with defaults filled in.
+func (m *CCFMPairs) Settings() CCFMPairsSettings { return m.s }
+
+// Config returns α as Eta and the loss; it implements Configured.
+func (m *CCFMPairs) Config() Config {
+	loss := m.s.Loss
+	return Config{Task: taskOf(loss), Eta: m.s.Alpha, Loss: &loss}
+}
+
+// pairSlot returns the slot of the pair (i, j), i ≤ j, in a table of 2^bits
+// slots: its triangular index j(j+1)/2 + i when that is below 2^bits (no
+// two pairs share one), otherwise the top bits of SplitMix64's finalizer
+// of (i, j).
+func pairSlot(i, j int, bits int) int32 {
+	if t := uint64(j)*(uint64(j)+1)/2 + uint64(i); t < 1<<bits {
+		return int32(t)
+	}
+	z := uint64(i)<<32 ^ uint64(j) + 0x9e3779b97f4a7c15
+	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
+	z = (z ^ z>>27) * 0x94d049bb133111eb
+	z ^= z >> 31
+	return int32(z >> (64 - bits))
+}
+
+// pairs fills m.slot and m.xx with the slots and values of x's pairs.
+func (m *CCFMPairs) pairs(x Sparse) {
+	m.slot, m.xx = m.slot[:0], m.xx[:0]
+	for p, i := range x.Ind {
+		for q := p; q < len(x.Ind); q++ {
+			a, b := i, x.Ind[q]
+			if a > b {
+				a, b = b, a
+			}
+			m.slot = append(m.slot, pairSlot(a, b, m.s.Bits))
+			m.xx = append(m.xx, x.Val[p]*x.Val[q])
+		}
+	}
+}
+
+// Predict returns w₀ + wᵀx + Σᵢ≤ⱼ uᵢⱼxᵢxⱼ. It does not change the
+// learner's state, and it allocates nothing.
+func (m *CCFMPairs) Predict(x Sparse) float64 {
+	y := m.value(x)
+	if m.u == nil {
+		return y
+	}
+	for p, i := range x.Ind {
+		for q := p; q < len(x.Ind); q++ {
+			a, b := i, x.Ind[q]
+			if a > b {
+				a, b = b, a
+			}
+			y += m.u[pairSlot(a, b, m.s.Bits)] * x.Val[p] * x.Val[q]
+		}
+	}
+	return y
+}
+
+// Update feeds ℓ'(ŷ, y) times each coordinate's value to its FTRL-Proximal
+// accumulators.
+func (m *CCFMPairs) Update(x Sparse, y float64) {
+	d := len(m.w)
+	for _, i := range x.Ind {
+		d = max(d, i+1)
+	}
+	m.extend(d)
+	if m.u == nil {
+		n := 1 << m.s.Bits
+		m.u, m.zu, m.nu = make([]float64, n), make([]float64, n), make([]float64, n)
+	}
+	g := m.s.Loss.Deriv(m.Predict(x), y)
+	if g == 0 || math.IsNaN(g) {
+		return
+	}
+	m.learn(x, g)
+	m.pairs(x)
+	for k, s := range m.slot {
+		was := m.nu[s]
+		m.u[s] = m.prox.step(m.u[s], &m.zu[s], &m.nu[s], g*m.xx[k])
+		if was == 0 && m.nu[s] > 0 {
+			m.used++
+		}
+	}
+}
+
+// MaxRowNonzeros returns the most nonzeros a row may have to be learned; it
+// implements RowLimited.
+func (m *CCFMPairs) MaxRowNonzeros() int { return m.s.MaxRowNonzeros }
+
+// MemoryBytes estimates the bytes m holds (see Sized).
+func (m *CCFMPairs) MemoryBytes() int64 {
+	return structBytes + m.ftrlLinear.memoryBytes() + sumF64Bytes(m.u, m.zu, m.nu, m.xx) + int64(4*cap(m.slot))
+}
+
+// MemoryNote says how many features m holds and its table (see MemoryNoter).
+func (m *CCFMPairs) MemoryNote() string {
+	return countText(int64(len(m.w))) + " features, " + countText(int64(m.used)) + " pair slots in use"
+}
