@@ -622,6 +622,18 @@ func TestE2EDemo(t *testing.T) {
 	if st, _ := s.readStatus(); st.Error != "" || st.State != "running" {
 		t.Errorf("after a second of the demo: %s", s.status())
 	}
+	// The default learner has no δ: its own regret, to its best expert, is
+	// plotted with the forecaster's bound (issue 16, part 3).
+	s.waitJS("occfm-auto's regret to its best expert past 1,000 rows",
+		`(() => { const f = document.getElementById("expert-regret");
+			return !f.hidden && Number(f.dataset.rows) >= 1000 &&
+				f.querySelector('[data-testid="expert-regret-chart"] canvas') !== null })()`, 20*time.Second)
+	reg := evalJS[float64](s, `Number(document.getElementById("expert-regret").dataset.regret)`)
+	bound := evalJS[float64](s, `Number(document.getElementById("expert-regret").dataset.bound)`)
+	t.Logf("occfm-auto's regret to its best expert %.3f, bound %.3f", reg, bound)
+	if !(reg <= bound) || !(bound > 0) {
+		t.Errorf("occfm-auto's regret to its best expert %v over its bound %v", reg, bound)
+	}
 	n := evalJS[int](s, `document.querySelectorAll('[data-testid="predictions"] tbody tr').length`)
 	t.Logf("after %v: %d rows learned, %d rows in the predictions table", time.Since(start).Round(time.Millisecond), s.rows(), n)
 	s.screenshot("demo")
@@ -927,6 +939,9 @@ func TestE2EBaselines(t *testing.T) {
 	t.Logf("offered %v, %d checked", offered, checked)
 	if len(offered) != len(names) || checked != len(race) {
 		t.Errorf("the page offers %d learners with %d checked; the registry has %d (%v), the URL asks for %d", len(offered), checked, len(names), names, len(race))
+	}
+	if !evalJS[bool](s, `document.getElementById("expert-regret").hidden`) {
+		t.Error("the chart of occfm-auto's regret to its best expert shows, and occfm-auto is not racing")
 	}
 	d := s.waitJS("3,000 rows", jsRows+" >= 3000", 90*time.Second)
 	t.Logf("3,000 rows after %v with %d learners", d.Round(time.Millisecond), len(race))

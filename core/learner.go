@@ -104,7 +104,7 @@ var registry = map[string]Spec{
 	},
 	"occfm-auto": {
 		Name:    "occfm-auto",
-		Summary: "CCFM with no δ to choose: exponential weights over Bias, Linear and occfm-lin at δ = 10, 100, 1000",
+		Summary: "CCFM with no δ to choose: Vovk's aggregating algorithm (Bayes mixture for logistic) over bias, linear, ccfm-pairs (α = 0.3, 3) and occfm-lin (δ = 10, 100, 1000)",
 		New:     func(c Config) Learner { return NewOCCFMAuto(OCCFMAutoSettingsFor(c)) },
 	},
 	"occfm-lin": {

@@ -132,8 +132,10 @@ function checkpointConfig(c, value) {
 // addPoints appends; the chart keeps at most maxPoints points by dropping
 // every other one, and redraws at most every chartInterval() in flush.
 class LineChart {
-  constructor(el, {xLabel, yLabel, xFormat = formatNumber, maxPoints = CHART_POINTS, height = 260}) {
+  constructor(el, {xLabel, yLabel, xFormat = formatNumber, maxPoints = CHART_POINTS, height = 260, colors = COLORS, dash = []}) {
     this.el = el;
+    this.colors = colors;  // series i is drawn in colors[i], dashed by dash[i] if set
+    this.dash = dash;
     this.xLabel = xLabel;
     this.yLabel = yLabel;
     this.xFormat = xFormat;
@@ -210,8 +212,9 @@ class LineChart {
         {label: this.xLabel, value: (u, v) => (v == null ? "–" : this.xFormat(v))},
         ...this.names.map((name, i) => ({
           label: name,
-          stroke: COLORS[i % COLORS.length],
+          stroke: this.colors[i % this.colors.length],
           width: 2,
+          ...(this.dash[i] ? {dash: this.dash[i]} : {}),
           points: {show: false},
           value: (u, v) => (v == null ? "–" : v.toFixed(4)),
         })),
@@ -489,6 +492,7 @@ function startSession(source, {note = "", keepPaused = false} = {}) {
   views.metric.reset(session.learners, metricLabel(""));
   views.loss.reset(session.learners);
   views.regret.reset(session.learners);
+  resetExpertRegret();
   renderRegret();
   document.getElementById("metric-title").textContent = `progressive ${metricLabel("")} vs rows`;
   if (source === "demo") renderPreview(null);  // a file keeps its preview until the new one arrives
@@ -531,6 +535,7 @@ function applySnapshot(text, force = false) {
   if (snap.decimated) {
     views.metric.thin();
     views.loss.thin();
+    views.expertRegret.thin();
   }
   const points = Array.isArray(snap.points) ? snap.points : [];
   if (points.length > 0) {
@@ -538,6 +543,13 @@ function applySnapshot(text, force = false) {
     const n = session.learners.length;
     views.metric.addPoints(points.map((p) => [p[0], ...Array.from({length: n}, (_, i) => p[2 + 2 * i])]));
     views.loss.addPoints(points.map((p) => [p[1] / 1000, ...Array.from({length: n}, (_, i) => p[3 + 2 * i])]));
+    if (hasAuto()) {
+      views.expertRegret.addPoints(points.map((p) => [p[0], p[2 + 2 * n], p[3 + 2 * n]]));
+      const last = points[points.length - 1], fig = document.getElementById("expert-regret");
+      fig.dataset.rows = last[0];
+      fig.dataset.regret = last[2 + 2 * n];
+      fig.dataset.bound = last[3 + 2 * n];
+    }
   }
   if (snap.regret && typeof snap.regret === "object") {
     const fresh = Array.isArray(snap.regret.points) ? snap.regret.points : [];
@@ -852,6 +864,7 @@ function flushCharts(now, force = false) {
   views.metric.flush(now, force);
   views.loss.flush(now, force);
   views.regret.flush(now, force);
+  views.expertRegret.flush(now, force);
 }
 
 // ---- Views ----------------------------------------------------------------------
@@ -995,6 +1008,17 @@ function renderStreamInfo(snap) {
   if (finite(snap.features) && snap.features > 0) parts.push(`${snap.features.toLocaleString("en-US")} features`);
   if (snap.state === "waiting") parts.push("waiting for data…");
   document.getElementById("stream-info").textContent = parts.join(" · ");
+}
+
+// resetExpertRegret shows the chart of occfm-auto's regret to its best
+// expert when it races, and empties it.
+function resetExpertRegret() {
+  const fig = document.getElementById("expert-regret");
+  fig.hidden = !hasAuto();
+  if (fig.hidden) return;
+  const i = session.learners.indexOf(AUTO);
+  views.expertRegret.colors = [COLORS[i % COLORS.length], "#6b7280"];
+  views.expertRegret.reset([AUTO, "bound"]);
 }
 
 // renderRegret writes the readout under the regret chart: the latest band,
@@ -1460,7 +1484,16 @@ function exportName(ext) {
 
 function exportColumns() {
   const metric = session.task === "classification" ? "error_rate" : "rmse";
-  return ["rows", "ms", ...session.learners.flatMap((n) => [`${n}_${metric}`, `${n}_avg_loss`])];
+  return ["rows", "ms", ...session.learners.flatMap((n) => [`${n}_${metric}`, `${n}_avg_loss`]),
+    ...(hasAuto() ? [`${AUTO}_regret_to_best_expert`, `${AUTO}_expert_bound`] : [])];
+}
+
+// AUTO is the learner with no δ, whose checkpoints carry its regret to its
+// best expert (wasm/doc.go, "points").
+const AUTO = "occfm-auto";
+
+function hasAuto() {
+  return session.learners.includes(AUTO);
 }
 
 function regretColumns() {
@@ -2344,6 +2377,9 @@ function boot() {
     xLabel: "learning time (s)", yLabel: "average loss", xFormat: (v) => v.toFixed(3),
   });
   views.regret = new RegretChart(document.getElementById("regret-chart"));
+  views.expertRegret = new LineChart(document.getElementById("expert-regret-chart"), {
+    xLabel: "rows", yLabel: "regret", height: 200, dash: [null, [6, 4]],
+  });
   views.regret.setMode({
     logLog: document.getElementById("regret-loglog").checked,
     perT: document.getElementById("regret-per-t").checked,

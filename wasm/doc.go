@@ -143,7 +143,9 @@
 //	                                            (occfm-auto: its experts' weights)
 //	 "points": [[rows, ms, m₁, l₁, m₂, l₂, …], …],  new checkpoints since the last
 //	           snapshot: rows learned, learning time in ms, then per learner the
-//	           progressive metric (RMSE or error rate) and the average loss
+//	           progressive metric (RMSE or error rate) and the average loss;
+//	           when an occfm-auto races, two more: its regret to its best
+//	           expert never retired and the forecaster's bound on it
 //	 "decimated": false,                        true when Go thinned its checkpoint
 //	                                            spacing (the page should thin too)
 //	 "preview": {"format": "csv", "layout": "csv (,)", "lines": ["…"],

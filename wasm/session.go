@@ -827,12 +827,22 @@ func (s *session) describe(p *prediction) string {
 	return b.String()
 }
 
-// checkpoint stores [rows, ms, metric₁, loss₁, …], thinning when full.
+// checkpoint stores [rows, ms, metric₁, loss₁, …], thinning when full,
+// followed, when an occfm-auto races, by its regret to its best expert and
+// the forecaster's bound on it (core.OCCFMAuto.Regret).
 func (s *session) checkpoint() {
 	pt := []float64{float64(s.rows), float64(s.elapsed.Microseconds()) / 1000}
+	var auto *core.OCCFMAuto
 	for _, p := range s.players {
 		m, avgLoss := p.tally.metric(s.task)
 		pt = append(pt, m, avgLoss)
+		if a, ok := p.inner().(*core.OCCFMAuto); ok && auto == nil {
+			auto = a
+		}
+	}
+	if auto != nil {
+		reg, bound := auto.Regret()
+		pt = append(pt, reg, bound)
 	}
 	s.points = append(s.points, pt)
 	if len(s.points) >= maxPoints {
