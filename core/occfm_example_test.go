@@ -92,14 +92,14 @@ func ExampleOCCFMAuto() {
 		core.Play(m, ex, nil)
 	}
 	for _, e := range m.Experts() {
-		fmt.Printf("%-11s retired %-5v weight %.2f\n", e.Name, e.Retired, e.Weight)
+		fmt.Printf("%-11s retired %-5v weight %.1f\n", e.Name, e.Retired, e.Weight)
 	}
 	// Output:
-	// bias        retired false weight 0.00
-	// linear      retired false weight 0.00
-	// pairs α=0.3 retired false weight 0.74
-	// pairs α=3   retired false weight 0.00
-	// δ=10        retired true  weight 0.00
-	// δ=100       retired false weight 0.13
-	// δ=1000      retired false weight 0.13
+	// bias        retired false weight 0.0
+	// linear      retired false weight 0.0
+	// pairs α=0.3 retired false weight 0.8
+	// pairs α=3   retired false weight 0.0
+	// δ=10        retired true  weight 0.0
+	// δ=100       retired false weight 0.1
+	// δ=1000      retired false weight 0.1
 }
