@@ -10,14 +10,20 @@ ADDR     ?= 127.0.0.1:8080
 FUZZTIME ?= 400000x
 FUZZTIME_SHORT ?= 40000x
 
-.PHONY: all test test-native test-wasm test-fuzz test-e2e vet dist serve bench stress fuzz paper clean
+.PHONY: all test test-native test-wasm test-fuzz test-e2e test-js vet dist serve bench stress fuzz paper clean
 
 all: dist
 
-## test: go vet (native and js/wasm), go test natively and under wasm, each
-## fuzz target for $(FUZZTIME_SHORT) inputs, and the page end to end in
-## headless Chromium.
-test: vet test-native test-wasm test-fuzz test-e2e
+## test: go vet (native and js/wasm), the page's JS checked and unit-tested
+## in node, go test natively and under wasm, each fuzz target for
+## $(FUZZTIME_SHORT) inputs, and the page end to end in headless Chromium.
+test: vet test-js test-native test-wasm test-fuzz test-e2e
+
+## test-js: node --check on every module of the page, then the node:test
+## unit tests of its pure modules (ui/test/).
+test-js:
+	for f in ui/app.js ui/js/*.js ui/test/*.js; do node --check "$$f" || exit 1; done
+	node --test ui/test/
 
 vet:
 	$(GO) vet ./...
@@ -47,7 +53,9 @@ dist: ui/node_modules
 	mkdir -p dist
 	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="-s -w" -o dist/occfm.wasm ./wasm
 	cp "$(GOROOT)/lib/wasm/wasm_exec.js" dist/
+	mkdir -p dist/js
 	cp ui/index.html ui/app.js ui/style.css ui/favicon.svg dist/
+	cp ui/js/*.js dist/js/
 	cp $(UPLOT)/uPlot.iife.min.js $(UPLOT)/uPlot.min.css dist/
 
 # npm ci installs exactly ui/package-lock.json (npm install when there is none).

@@ -537,9 +537,9 @@ func benchMemoryRun(t *testing.T) *benchMemory {
 	}
 	sample()
 	m.Rows, m.Features, m.Seconds, m.Rate = pr.rows, pr.features, pr.seconds, float64(pr.rows)/pr.seconds
-	m.WasmBytes = evalJS[float64](s, `page.memory ? page.memory.buffer.byteLength : 0`)
+	m.WasmBytes = evalJS[float64](s, `occfmPage.page.memory ? occfmPage.page.memory.buffer.byteLength : 0`)
 	if m.WasmBytes == 0 {
-		t.Error("the page does not expose its wasm memory (page.memory)")
+		t.Error("the page does not expose its wasm memory (occfmPage.page.memory)")
 	}
 	m.TotalBytes = m.WasmBytes + m.JSHeapPeak
 	for _, d := range evalJS[[]float64](s, `window.benchLong || []`) {

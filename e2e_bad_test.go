@@ -48,8 +48,8 @@ const badOutcomeJS = `(() => {
 	const e = q("error"), k = q("skipped");
 	return {
 		state: document.body.dataset.state,
-		gen: session.gen,
-		file: session.file ? session.file.name : "",
+		gen: occfmPage.session.gen,
+		file: occfmPage.session.file ? occfmPage.session.file.name : "",
 		rows: q("rows").textContent,
 		error: e.hidden ? "" : e.textContent,
 		skipped: k.hidden ? "" : q("skipped-summary").textContent,
@@ -126,10 +126,10 @@ func TestE2EBadInputs(t *testing.T) {
 		for _, policy := range []string{"stop", "skip"} {
 			name := c.File + "/" + policy
 			s.setOnError(policy)
-			before := evalJS[int](s, "session.gen")
+			before := evalJS[int](s, "occfmPage.session.gen")
 			start := time.Now()
 			s.upload(path)
-			s.waitJS(name+" ended", fmt.Sprintf(`session.gen > %d && session.file && session.file.name === %q &&
+			s.waitJS(name+" ended", fmt.Sprintf(`occfmPage.session.gen > %d && occfmPage.session.file && occfmPage.session.file.name === %q &&
 				(document.body.dataset.state === "done" || document.body.dataset.state === "error")`, before, c.File), wait)
 			took := time.Since(start)
 			o := evalJS[badOutcome](s, badOutcomeJS)

@@ -37,17 +37,17 @@ func TestE2EHostile(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		before := evalJS[int](s, "session.gen")
+		before := evalJS[int](s, "occfmPage.session.gen")
 		start := time.Now()
 		s.upload(path)
-		ended := fmt.Sprintf(`session.gen > %d && session.file && session.file.name === %q &&
+		ended := fmt.Sprintf(`occfmPage.session.gen > %d && occfmPage.session.file && occfmPage.session.file.name === %q &&
 			(document.body.dataset.state === "done" || document.body.dataset.state === "error")`, before, in.File)
 		deadline := time.Now().Add(3 * time.Minute)
 		for time.Now().Before(deadline) && !evalJS[bool](s, ended) {
 			time.Sleep(250 * time.Millisecond)
 		}
 		o := evalJS[badOutcome](s, badOutcomeJS)
-		wasm := evalJS[float64](s, `page.memory ? page.memory.buffer.byteLength : 0`)
+		wasm := evalJS[float64](s, `occfmPage.page.memory ? occfmPage.page.memory.buffer.byteLength : 0`)
 		t.Logf("%-12s %10d bytes  %6.1f s  state %-7s rows %-9s wasm %6.1f MB  %.300s", in.Name, fileSize(path),
 			time.Since(start).Seconds(), o.State, o.Rows, wasm/(1<<20), o.Error)
 		s.checkExceptions()

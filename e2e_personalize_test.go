@@ -201,7 +201,7 @@ func TestE2EPersonalizeSynthetic(t *testing.T) {
 		Call float64 `json:"call"`
 		Dom  float64 `json:"dom"`
 	}
-	for k, tm := range evalJS[[]timing](s, `personal.timings`) {
+	for k, tm := range evalJS[[]timing](s, `occfmPage.personal.timings`) {
 		t.Logf("rating %d: %.2f ms in Go, %.2f ms with the call, %.2f ms to the DOM", k+1, tm.Go, tm.Call, tm.Dom)
 	}
 	s.screenshot("personalize-synthetic-rated")
@@ -374,8 +374,8 @@ func TestE2EPersonalizeMovieLens(t *testing.T) {
 		Dom   float64  `json:"dom"`
 		Paint *float64 `json:"paint"`
 	}
-	s.waitJS("the frame after the last rating", `personal.timings.every((t) => t.paint !== null)`, 2*time.Second)
-	tms := evalJS[[]timing](s, `personal.timings`)
+	s.waitJS("the frame after the last rating", `occfmPage.personal.timings.every((t) => t.paint !== null)`, 2*time.Second)
+	tms := evalJS[[]timing](s, `occfmPage.personal.timings`)
 	if len(tms) != 3 {
 		t.Fatalf("%d timings, want 3", len(tms))
 	}

@@ -225,7 +225,7 @@ func TestE2EBigFile(t *testing.T) {
 		}
 		if time.Since(lastLog) >= 5*time.Second {
 			lastLog = time.Now()
-			m, err := chromedp.Run(s.ctx, chromedp.Evaluate[[2]float64](`[`+jsRows+`, page.memory ? page.memory.buffer.byteLength : 0]`))
+			m, err := chromedp.Run(s.ctx, chromedp.Evaluate[[2]float64](`[`+jsRows+`, occfmPage.page.memory ? occfmPage.page.memory.buffer.byteLength : 0]`))
 			if err == nil && quarterWasm == 0 && m[0] >= float64(rows)/4 {
 				quarterWasm = m[1]
 			}
@@ -255,14 +255,14 @@ func TestE2EBigFile(t *testing.T) {
 	close(stop)
 	<-done
 	sample()
-	wasm := evalJS[float64](s, `page.memory ? page.memory.buffer.byteLength : 0`)
+	wasm := evalJS[float64](s, `occfmPage.page.memory ? occfmPage.page.memory.buffer.byteLength : 0`)
 	auc, _ := s.metric("metric-auc")
 	total := wasm + heapPeak
 	t.Logf("while learning: %s", strings.Join(samples, "; "))
 	t.Logf("page, occfm: %d rows (%.1f MB) in %v from the upload, %.0f rows/s; AUC %.4f; wasm memory %.1f MB + JS heap peak %.1f MB = %.1f MB, %.1f%% of the file",
 		rows, float64(fileBytes)/(1<<20), took.Round(time.Second), rate, auc, wasm/(1<<20), heapPeak/(1<<20), total/(1<<20), 100*total/float64(fileBytes))
 	if wasm == 0 {
-		t.Error("the page does not expose its wasm memory (page.memory)")
+		t.Error("the page does not expose its wasm memory (occfmPage.page.memory)")
 	}
 	if total > 96<<20 {
 		t.Errorf("peak memory %.1f MB, want ≤ 96 MB", total/(1<<20))

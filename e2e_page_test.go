@@ -1,0 +1,59 @@
+//go:build e2e
+
+package main
+
+// The page's defects that a class, a phone or a demo builder finds (issue
+// 17), one test each.
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// tickLearner clicks learner name's checkbox in the Learners list.
+func (s *session) tickLearner(name string) {
+	s.t.Helper()
+	if !evalJS[bool](s, `(() => { const b = document.querySelector('[data-testid="learners"] input[value="`+name+`"]');
+		if (!b) return false; b.click(); return true })()`) {
+		s.t.Fatalf("no checkbox for learner %q", name)
+	}
+}
+
+// Defect 1: ticking a second learner keeps the learners in the order they
+// were picked, so the first learner (the numbers, the model panel, the
+// download) does not change without a word; defect 2: every learner has a
+// colour of its own.
+func TestE2ELearnerOrder(t *testing.T) {
+	s := newSession(t, 2*time.Minute)
+	s.url += "#demo=ratings&learners=occfm-auto"
+	s.openDemo()
+	s.tickLearner("bias")
+	s.waitJS("the hash to list occfm-auto, then bias", `location.hash.includes("learners=occfm-auto,bias")`, 5*time.Second)
+	s.waitJS("the learner table's first row to be occfm-auto",
+		`(() => { const c = document.querySelector('[data-testid="learner-table"] tbody tr td'); return c && c.textContent.startsWith("occfm-auto") })()`, 10*time.Second)
+
+	// Every registered learner at once: distinct colours in the table.
+	all := evalJS[[]string](s, `[...document.querySelectorAll('[data-testid="learners"] input[type=checkbox]')].map((b) => b.value)`)
+	for _, name := range all {
+		if name != "occfm-auto" && name != "bias" {
+			s.tickLearner(name)
+		}
+	}
+	s.waitJS("a row per learner", `document.querySelectorAll('[data-testid="learner-table"] tbody tr').length === `+strconv.Itoa(len(all)), 20*time.Second)
+	first := evalJS[string](s, `document.querySelector('[data-testid="learner-table"] tbody tr td').textContent`)
+	if !strings.HasPrefix(first, "occfm-auto") {
+		t.Errorf("with every learner ticked the first is %q, want occfm-auto (picked first)", first)
+	}
+	colors := evalJS[[]string](s, `[...document.querySelectorAll('[data-testid="learner-table"] tbody td.learner-name')].map((c) => c.style.getPropertyValue("--swatch"))`)
+	seen := map[string]bool{}
+	for _, c := range colors {
+		if seen[c] {
+			t.Errorf("colour %s is used twice: %v", c, colors)
+		}
+		seen[c] = true
+	}
+	t.Logf("%d learners, colours %v", len(all), colors)
+	s.checkExceptions()
+}

@@ -1,0 +1,270 @@
+// The chart classes over uPlot (a global, from uPlot.iife.min.js):
+// LineChart (one series per learner over a shared x) and RegretChart (the
+// certified regret bands). A chart is told its data and when it may redraw
+// (its interval function); it reads no page state.
+
+import {CHART_INTERVAL_MS, CHART_POINTS} from "./config.js";
+import {finite, formatNumber} from "./format.js";
+import {colorOf} from "./palette.js";
+
+// chartAxis returns a fresh uPlot axis style shared by every chart.
+export function chartAxis() {
+  return {
+    font: "14px system-ui, sans-serif", labelFont: "600 14px system-ui, sans-serif",
+    stroke: "#334155", grid: {stroke: "#e2e8f0", width: 1}, ticks: {stroke: "#cbd5e1"},
+  };
+}
+// ---- LineChart --------------------------------------------------------------
+
+// A LineChart is one uPlot chart with one series per learner over a shared x.
+// addPoints appends; the chart keeps at most maxPoints points by dropping
+// every other one (thinColumns), and redraws at most every interval() ms in
+// flush.
+export class LineChart {
+  constructor(el, {xLabel, yLabel, xFormat = formatNumber, maxPoints = CHART_POINTS, height = 260, colors = null, dash = [],
+    interval = () => CHART_INTERVAL_MS}) {
+    this.el = el;
+    this.interval = interval;
+    this.colors = colors;  // series i is drawn in colors[i] (default: its learner's colour), dashed by dash[i] if set
+    this.dash = dash;
+    this.xLabel = xLabel;
+    this.yLabel = yLabel;
+    this.xFormat = xFormat;
+    this.maxPoints = maxPoints;
+    this.height = height;
+    this.names = [];
+    this.data = [[]];
+    this.plot = null;
+    this.dirty = false;
+    this.lastDraw = -Infinity;
+    new ResizeObserver(() => this.plot?.setSize(this.size())).observe(el);
+  }
+
+  size() {
+    return {width: Math.max(240, this.el.clientWidth), height: this.height};
+  }
+
+  // reset empties the chart and gives it one series per name.
+  reset(names, yLabel = this.yLabel) {
+    this.names = names;
+    this.yLabel = yLabel;
+    this.setData([[], ...names.map(() => [])]);
+    this.build();
+  }
+
+  // setLabel changes the y-axis label (uPlot draws it, so the plot is rebuilt).
+  setLabel(yLabel) {
+    if (yLabel === this.yLabel) return;
+    this.yLabel = yLabel;
+    this.build();
+  }
+
+  // addPoints appends rows [x, y₁, y₂, …]; missing values become gaps.
+  addPoints(rows) {
+    for (const row of rows) {
+      for (let i = 0; i < this.data.length; i++) {
+        const v = row[i];
+        this.data[i].push(typeof v === "number" && Number.isFinite(v) ? v : null);
+      }
+    }
+    while (this.data[0].length > this.maxPoints) this.thin();
+    this.dirty = true;
+  }
+
+  // thin drops every other point, keeping the first and the last.
+  thin() {
+    this.data = thinColumns(this.data);
+    this.dirty = true;
+  }
+
+  setData(data) {
+    this.data = data;
+    this.dirty = true;
+  }
+
+  // flush redraws when there is something new and the last redraw is at
+  // least interval() old (or force is set).
+  flush(now, force = false) {
+    if (!this.plot || !this.dirty || (!force && now - this.lastDraw < this.interval())) return;
+    this.plot.setData(this.data);
+    this.dirty = false;
+    this.lastDraw = now;
+  }
+
+  build() {
+    this.plot?.destroy();
+    const axis = chartAxis();
+    this.plot = new uPlot({
+      ...this.size(),
+      scales: {x: {time: false}},
+      cursor: {drag: {x: false, y: false}},
+      series: [
+        {label: this.xLabel, value: (u, v) => (v == null ? "–" : this.xFormat(v))},
+        ...this.names.map((name, i) => ({
+          label: name,
+          stroke: this.colors ? this.colors[i % this.colors.length] : colorOf(name),
+          width: 2,
+          ...(this.dash[i] ? {dash: this.dash[i]} : {}),
+          points: {show: false},
+          value: (u, v) => (v == null ? "–" : v.toFixed(4)),
+        })),
+      ],
+      axes: [
+        {...axis, label: this.xLabel, labelSize: 24},
+        {...axis, label: this.yLabel, labelSize: 24, size: 64},
+      ],
+    }, this.data, this.el);
+    this.dirty = false;
+    this.lastDraw = -Infinity;
+  }
+}
+
+
+// thinColumns returns the columns with every other point dropped, the first
+// and the last kept: at most ⌈n/2⌉ + 1 of n points. Pure (tested by
+// node:test).
+export function thinColumns(cols) {
+  const n = cols.length ? cols[0].length : 0;
+  return cols.map((col) => col.filter((_, i) => i % 2 === 0 || i === n - 1));
+}
+
+// ---- RegretChart ------------------------------------------------------------
+
+// A RegretChart draws the regret checkpoints: x = T, and per learner the
+// certified band [lo, hi] (shaded), its middle (a line), then the Theorem 3
+// bound (dashed gray). rows are the snapshot's regret points, kept raw so
+// that the two toggles (log–log, regret / T) only change how they are drawn.
+// In linear mode the y range follows the learners alone: the bound is far
+// above them and would flatten every curve; log–log shows it whole.
+export const REGRET_FIXED = 5;  // T, comparator loss, gap, bound, G; then cum, lo, hi per learner
+
+export class RegretChart {
+  constructor(el, {interval = () => CHART_INTERVAL_MS} = {}) {
+    this.el = el;
+    this.interval = interval;
+    this.height = 300;
+    this.names = [];
+    this.rows = [];
+    this.logLog = true;
+    this.perT = false;
+    this.plot = null;
+    this.dirty = false;
+    this.lastDraw = -Infinity;
+    new ResizeObserver(() => this.plot?.setSize(this.size())).observe(el);
+  }
+
+  size() {
+    return {width: Math.max(240, this.el.clientWidth), height: this.height};
+  }
+
+  reset(names) {
+    this.names = names;
+    this.rows = [];
+    this.build();
+  }
+
+  addPoints(rows) {
+    for (const r of rows) this.rows.push(r);
+    this.dirty = true;
+  }
+
+  setMode({logLog = this.logLog, perT = this.perT}) {
+    if (logLog === this.logLog && perT === this.perT) return;
+    this.logLog = logLog;
+    this.perT = perT;
+    this.build();
+  }
+
+  // value turns a raw regret figure at T into what is drawn: divided by T
+  // for regret / T, and nothing (a gap) where a log scale cannot go.
+  value(v, t) {
+    if (!finite(v)) return null;
+    const y = this.perT ? v / t : v;
+    return this.logLog && !(y > 0) ? null : y;
+  }
+
+  // data: [T, (hi, lo, mid) per learner, bound].
+  data() {
+    const cols = [[], ...this.names.flatMap(() => [[], [], []]), []];
+    for (const r of this.rows) {
+      const t = r[0];
+      cols[0].push(t);
+      this.names.forEach((_, i) => {
+        const lo = r[REGRET_FIXED + 3 * i + 1];
+        const hi = r[REGRET_FIXED + 3 * i + 2];
+        cols[1 + 3 * i].push(this.value(hi, t));
+        cols[2 + 3 * i].push(this.value(lo, t));
+        cols[3 + 3 * i].push(this.value(finite(lo) && finite(hi) ? (lo + hi) / 2 : NaN, t));
+      });
+      cols[cols.length - 1].push(this.value(r[3], t));
+    }
+    return cols;
+  }
+
+  // yRange in linear mode: the learners' bands and 0, not the bound.
+  yRange(u) {
+    let min = 0;
+    let max = 0;
+    for (let s = 1; s < u.data.length - 1; s++) {
+      for (const v of u.data[s]) {
+        if (v == null) continue;
+        if (v < min) min = v;
+        if (v > max) max = v;
+      }
+    }
+    if (min === max) max = min + 1;
+    return uPlot.rangeNum(min, max, 0.1, true);
+  }
+
+  flush(now, force = false) {
+    if (!this.plot || !this.dirty || (!force && now - this.lastDraw < this.interval())) return;
+    this.plot.setData(this.data());
+    this.dirty = false;
+    this.lastDraw = now;
+  }
+
+  build() {
+    this.plot?.destroy();
+    const axis = chartAxis();
+    const fmt = (u, v) => (v == null ? "–" : formatNumber(v));
+    const series = [{label: "T (rows)", value: fmt}];
+    const bands = [];
+    this.names.forEach((name, i) => {
+      const color = colorOf(name);
+      series.push(
+        {label: `${name} hi`, stroke: color + "55", width: 1, points: {show: false}, value: fmt},
+        {label: `${name} lo`, stroke: color + "55", width: 1, points: {show: false}, value: fmt},
+        {label: name, stroke: color, width: 2, points: {show: true, size: 5}, value: fmt},
+      );
+      bands.push({series: [1 + 3 * i, 2 + 3 * i], fill: color + "2e"});
+    });
+    series.push({label: "Theorem 3 bound", stroke: "#64748b", width: 2, dash: [6, 5], points: {show: false}, value: fmt});
+    const yLabel = this.perT ? "regret / T" : "regret";
+    const scales = {x: {time: false}, y: {}};
+    if (this.logLog) {
+      scales.x.distr = 3;
+      scales.x.range = (u, min, max) => (min == null ? [1, 10] : min < max ? [min, max] : [min / 2, max * 2]);
+      scales.y.distr = 3;
+    } else {
+      scales.y.range = (u) => this.yRange(u);
+    }
+    this.plot = new uPlot({
+      ...this.size(),
+      scales,
+      bands,
+      cursor: {drag: {x: false, y: false}},
+      series,
+      axes: [
+        {...axis, label: this.logLog ? "T (rows, log scale)" : "T (rows)", labelSize: 24},
+        {...axis, label: this.logLog ? `${yLabel} (log scale)` : yLabel, labelSize: 24, size: 72},
+      ],
+    }, this.data(), this.el);
+    // The band edges stay out of the legend: the middle line names the learner.
+    const rows = this.plot.root.querySelectorAll(".u-legend .u-series");
+    this.names.forEach((_, i) => {
+      for (const s of [1 + 3 * i, 2 + 3 * i]) if (rows[s]) rows[s].hidden = true;
+    });
+    this.dirty = false;
+    this.lastDraw = -Infinity;
+  }
+}

@@ -1,0 +1,307 @@
+// The Learn view's controls: rendering them from the settings, validating
+// input, writing the hash, and wiring every control's events.
+
+import {exportCSV, exportJSON} from "./export.js";
+import {pickFile} from "./feeder.js";
+import {finite} from "./format.js";
+import {CHECKPOINTS, DEFAULTS, FORMATS, GAMMAS, ON_ERROR, SPEEDS, formatHash, learnerSettingsKey, nonNegative, parseHash} from "./hash.js";
+import {demoTitle} from "./learn-views.js";
+import {forgetModel, loadModel, saveModel} from "./model-files.js";
+import {P_LEARNER, personal, setView, startPersonal} from "./personalize.js";
+import {renderLearnerHint} from "./personalize-controls.js";
+import {pickPersonalFiles} from "./personalize-files.js";
+import {clock, flushCharts} from "./scheduler.js";
+import {applySnapshot, call, restart, setPhase, startSession} from "./session.js";
+import {occfm, page, session, settings, views} from "./state.js";
+
+
+export const STATE_TEXT = {
+  loading: "loading the learner…", ready: "ready", running: "learning",
+  paused: "paused", done: "done: the stream has ended", error: "stopped by an error",
+};
+
+export function renderRunControls() {
+  const loaded = page.phase !== "loading";
+  const play = document.getElementById("play");
+  play.textContent = page.phase === "running" ? "Pause" : "Play";
+  play.setAttribute("aria-pressed", String(page.phase === "running"));
+  play.disabled = !loaded;
+  document.getElementById("step").disabled = !loaded || page.phase === "done" || page.phase === "error";
+  document.getElementById("reset").disabled = !loaded;
+  document.getElementById("export-csv").disabled = !loaded;
+  document.getElementById("export-json").disabled = !loaded;
+  document.getElementById("model-save").disabled = !loaded;
+  document.getElementById("state-text").textContent = STATE_TEXT[page.phase] || page.phase;
+}
+
+export function renderSpeed() {
+  const slider = document.getElementById("speed");
+  let pos = SPEEDS.length;  // max
+  if (settings.speed > 0) {
+    pos = 0;
+    for (let i = 0; i < SPEEDS.length; i++) {
+      if (Math.abs(Math.log(SPEEDS[i] / settings.speed)) < Math.abs(Math.log(SPEEDS[pos] / settings.speed))) pos = i;
+    }
+  }
+  slider.max = String(SPEEDS.length);
+  slider.value = String(pos);
+  document.getElementById("speed-out").textContent =
+    settings.speed > 0 ? `${settings.speed.toLocaleString("en-US")} rows/s` : "max";
+}
+
+// renderControls makes every control show settings.
+export function renderControls() {
+  renderSpeed();
+  document.getElementById("delta").value = settings.delta > 0 ? String(settings.delta) : "";
+  document.getElementById("eta").value = settings.eta > 0 ? String(settings.eta) : "";
+  document.getElementById("gamma").value = settings.gamma;
+  document.getElementById("loss").value = settings.loss;
+  document.getElementById("clip").value = settings.clip;
+  document.getElementById("seed").value = String(settings.seed);
+  document.getElementById("regret-checkpoints").value = settings.checkpoints;
+  document.getElementById("on-error").value = settings.onError;
+  document.getElementById("read-as").value = settings.format;
+  for (const box of document.querySelectorAll("#learners input")) box.checked = settings.learners.includes(box.value);
+  document.getElementById("delta").placeholder = defaultText("delta");
+  document.getElementById("eta").placeholder = defaultText("eta");
+  renderDemoSelect();
+}
+
+// defaultText names the default of a learner setting: "default", or
+// "default (10)" when learners() tells the first learner's default.
+export function defaultText(key) {
+  const first = page.catalog.learners.find((l) => l.name === settings.learners[0]);
+  return first && finite(first[key]) ? `default (${first[key]})` : "default";
+}
+
+export function renderDemoSelect() {
+  const select = document.getElementById("demo");
+  const fileOption = document.getElementById("demo-file-option");
+  if (session.source === "file" && session.file) {
+    fileOption.hidden = false;
+    fileOption.textContent = `file: ${session.file.name}`;
+    select.value = "";
+  } else {
+    fileOption.hidden = true;
+    select.value = settings.demo;
+  }
+}
+
+export function buildCatalogControls() {
+  const demo = document.getElementById("demo");
+  for (const d of page.catalog.demos) {
+    const opt = document.createElement("option");
+    opt.value = d.name;
+    opt.textContent = d.title || d.name;
+    if (d.task) opt.title = d.task;
+    demo.append(opt);
+  }
+  demo.disabled = false;
+  const box = document.getElementById("learners");
+  for (const l of page.catalog.learners) {
+    const label = document.createElement("label");
+    label.className = "learner";
+    const input = document.createElement("input");
+    input.type = "checkbox";
+    input.value = l.name;
+    input.addEventListener("change", onLearnersChange);
+    const name = document.createElement("span");
+    name.className = "learner-title";
+    name.textContent = l.name;
+    const summary = document.createElement("span");
+    summary.className = "hint";
+    summary.textContent = l.summary || "";
+    label.append(input, name, summary);
+    box.append(label);
+  }
+}
+
+// validateSettings drops names the core does not know.
+export function validateSettings() {
+  const names = page.catalog.learners.map((l) => l.name);
+  settings.learners = settings.learners.filter((n) => names.includes(n));
+  if (settings.learners.length === 0 && names.length > 0) {
+    settings.learners = names.includes(DEFAULTS.learners[0]) ? [...DEFAULTS.learners] : [names[0]];
+  }
+  if (!page.catalog.demos.some((d) => d.name === settings.demo) && page.catalog.demos.length > 0) {
+    settings.demo = page.catalog.demos.some((d) => d.name === DEFAULTS.demo) ? DEFAULTS.demo : page.catalog.demos[0].name;
+  }
+}
+
+export function writeHash() {
+  const hash = formatHash(settings);
+  if (hash !== location.hash) history.replaceState(null, "", hash);
+}
+
+export function settingsNote() {
+  const d = settings.delta > 0 ? settings.delta : defaultText("delta");
+  const e = settings.eta > 0 ? settings.eta : defaultText("eta");
+  return `Restarted with δ = ${d}, η = ${e}, γ = ${GAMMAS[settings.gamma]}, loss ${settings.loss}, ` +
+    `seed ${settings.seed}, regret checkpoints ${CHECKPOINTS[settings.checkpoints]} (${settings.learners.join(", ")}).`;
+}
+
+// onLearnerSetting applies a change of a learner setting: new hash, new run.
+export function onLearnerSetting(update) {
+  const before = learnerSettingsKey(settings);
+  update();
+  renderControls();
+  writeHash();
+  if (learnerSettingsKey(settings) !== before) restart(settingsNote());
+}
+
+export function onLearnersChange() {
+  const checked = [...document.querySelectorAll("#learners input:checked")].map((b) => b.value);
+  if (checked.length === 0) {  // keep at least one learner
+    renderControls();
+    return;
+  }
+  // The learners keep the order they were picked in: the first one picked
+  // stays the one the numbers follow.
+  const kept = settings.learners.filter((n) => checked.includes(n));
+  const added = checked.filter((n) => !kept.includes(n));
+  onLearnerSetting(() => { settings.learners = [...kept, ...added]; });
+}
+
+export function togglePlay() {
+  if (page.phase === "running") setPhase("paused");
+  else if (page.phase === "paused" || page.phase === "ready") setPhase("running");
+  else if (page.phase === "done" || page.phase === "error") startSession(session.source, {note: "Started again from row 0."});
+}
+
+export function step() {
+  if (!occfm || page.phase === "loading" || page.phase === "done" || page.phase === "error") return;
+  if (page.phase !== "paused") setPhase("paused");
+  const text = call(() => occfm.run(1000, 1));
+  if (text != null) applySnapshot(text, true);
+  // run's snapshot may carry metrics up to 250 ms old; a step shows its own.
+  const fresh = call(() => occfm.snapshot());
+  if (fresh != null) applySnapshot(fresh, true);
+  flushCharts(performance.now(), true);
+}
+
+export function isTyping(target) {
+  return target instanceof HTMLElement &&
+    (target.isContentEditable || ["INPUT", "SELECT", "TEXTAREA"].includes(target.tagName));
+}
+
+export function wireControls() {
+  const $ = (id) => document.getElementById(id);
+  $("play").addEventListener("click", togglePlay);
+  $("step").addEventListener("click", step);
+  $("reset").addEventListener("click", () => restart("Reset: started again from row 0."));
+  $("speed").addEventListener("input", (e) => {
+    const pos = Number(e.target.value);
+    settings.speed = pos >= SPEEDS.length ? 0 : SPEEDS[pos];
+    clock.carry = Math.min(clock.carry, 1);
+    renderSpeed();
+    writeHash();
+  });
+  $("delta").addEventListener("change", (e) => onLearnerSetting(() => { settings.delta = nonNegative(e.target.value, 0); }));
+  $("eta").addEventListener("change", (e) => onLearnerSetting(() => { settings.eta = nonNegative(e.target.value, 0); }));
+  $("gamma").addEventListener("change", (e) => onLearnerSetting(() => { settings.gamma = e.target.value; }));
+  $("regret-checkpoints").addEventListener("change", (e) => onLearnerSetting(() => { settings.checkpoints = e.target.value; }));
+  $("loss").addEventListener("change", (e) => onLearnerSetting(() => { settings.loss = e.target.value; }));
+  $("clip").addEventListener("change", (e) => onLearnerSetting(() => { settings.clip = e.target.value; }));
+  $("seed").addEventListener("change", (e) => onLearnerSetting(() => {
+    settings.seed = Math.trunc(nonNegative(e.target.value, DEFAULTS.seed));
+  }));
+  $("on-error").addEventListener("change", (e) => {
+    settings.onError = ON_ERROR.includes(e.target.value) ? e.target.value : DEFAULTS.onError;
+    writeHash();
+    if (session.source === "file" && session.file) {
+      const how = settings.onError === "skip" ? "malformed rows are skipped and counted" : "a malformed row stops the run";
+      restart(`Restarted ${session.file.name}: ${how}.`);
+    }
+  });
+  $("read-as").addEventListener("change", (e) => {
+    settings.format = FORMATS.includes(e.target.value) ? e.target.value : DEFAULTS.format;
+    writeHash();
+    if (session.source === "file" && session.file) {
+      session.roles = null;  // the columns of another reading
+      restart(`Restarted ${session.file.name}, read as ${e.target.selectedOptions[0].textContent}.`);
+    }
+  });
+  $("demo").addEventListener("change", (e) => {
+    if (!e.target.value) return;
+    settings.demo = e.target.value;
+    writeHash();
+    startSession("demo", {note: `Demo: ${demoTitle(settings.demo)}.`});
+  });
+  $("file-input").addEventListener("change", (e) => {
+    const file = e.target.files && e.target.files[0];
+    e.target.value = "";  // picking the same file again starts it again
+    pickFile(file);
+  });
+  const regretMode = () => {
+    views.regret.setMode({logLog: $("regret-loglog").checked, perT: $("regret-per-t").checked});
+  };
+  $("regret-loglog").addEventListener("change", regretMode);
+  $("regret-per-t").addEventListener("change", regretMode);
+  $("export-csv").addEventListener("click", exportCSV);
+  $("export-json").addEventListener("click", exportJSON);
+  $("model-save").addEventListener("click", saveModel);
+  $("model-input").addEventListener("change", (e) => {
+    const file = e.target.files[0];
+    e.target.value = "";  // the same file can be loaded again
+    if (file) loadModel(file);
+  });
+  $("model-forget").addEventListener("click", forgetModel);
+
+  document.addEventListener("keydown", (e) => {
+    if (e.ctrlKey || e.metaKey || e.altKey || isTyping(e.target) || settings.view === "personalize") return;
+    if (e.key === " ") {
+      e.preventDefault();
+      togglePlay();
+    } else if (e.key === "ArrowRight") {
+      e.preventDefault();
+      step();
+    }
+  });
+
+  // Drag and drop anywhere on the page.
+  const overlay = $("drop-overlay");
+  const hasFiles = (e) => e.dataTransfer && [...e.dataTransfer.types].includes("Files");
+  document.addEventListener("dragenter", (e) => {
+    if (!hasFiles(e)) return;
+    e.preventDefault();
+    overlay.hidden = false;
+  });
+  document.addEventListener("dragover", (e) => {
+    if (!hasFiles(e)) return;
+    e.preventDefault();
+    e.dataTransfer.dropEffect = "copy";
+  });
+  document.addEventListener("dragleave", (e) => {
+    if (e.relatedTarget == null) overlay.hidden = true;
+  });
+  document.addEventListener("drop", (e) => {
+    overlay.hidden = true;
+    if (!hasFiles(e)) return;
+    e.preventDefault();
+    if (settings.view === "personalize") pickPersonalFiles([...e.dataTransfer.files]);
+    else pickFile(e.dataTransfer.files[0]);
+  });
+
+  // A hash edited by hand (or a pasted link) applies like the controls.
+  addEventListener("hashchange", () => {
+    const next = parseHash(location.hash);
+    const viewChanged = next.view !== settings.view;
+    const demoChanged = next.demo !== settings.demo;
+    const runChanged = learnerSettingsKey(next) !== learnerSettingsKey(settings);
+    Object.assign(settings, next);
+    validateSettings();
+    renderControls();
+    writeHash();
+    if (viewChanged) setView(settings.view);
+    const plearner = settings.plearner || P_LEARNER;
+    if (occfm && settings.view === "personalize" && plearner !== personal.learner && page.catalog.learners.some((l) => l.name === plearner)) {
+      personal.learner = plearner;
+      document.getElementById("p-learner").value = plearner;
+      renderLearnerHint();
+      if (personal.started) startPersonal();
+    }
+    if (!occfm) return;
+    if (demoChanged) startSession("demo", {note: `Demo: ${demoTitle(settings.demo)}.`});
+    else if (runChanged) restart(settingsNote());
+  });
+}

@@ -1,0 +1,69 @@
+// Export of a run: its checkpoints and regret checkpoints as CSV or JSON.
+
+import {finite} from "./format.js";
+import {configFor} from "./session.js";
+import {occfm, session, settings} from "./state.js";
+
+
+export function exportName(ext) {
+  const base = session.source === "file" ? session.file.name : settings.demo;
+  return `occfm-${base.replace(/[^A-Za-z0-9._-]+/g, "_")}-${session.last ? session.last.rows || 0 : 0}.${ext}`;
+}
+
+export function exportColumns() {
+  const metric = session.task === "classification" ? "error_rate" : "rmse";
+  return ["rows", "ms", ...session.learners.flatMap((n) => [`${n}_${metric}`, `${n}_avg_loss`]),
+    ...(hasAuto() ? [`${AUTO}_regret_to_best_expert`, `${AUTO}_expert_bound`] : [])];
+}
+
+// AUTO is the learner with no δ, whose checkpoints carry its regret to its
+// best expert (wasm/doc.go, "points").
+export const AUTO = "occfm-auto";
+
+export function hasAuto() {
+  return session.learners.includes(AUTO);
+}
+
+export function regretColumns() {
+  return ["T", "comparator_loss", "gap", "bound", "G",
+    ...session.learners.flatMap((n) => [`${n}_cum_loss`, `${n}_regret_lo`, `${n}_regret_hi`])];
+}
+
+// exportCSV writes the checkpoints and, after a blank line, the regret
+// checkpoints as a second table.
+export function exportCSV() {
+  const row = (p) => p.map((v) => (finite(v) ? String(v) : "")).join(",");
+  const lines = [exportColumns().join(",")];
+  for (const p of session.checkpoints) lines.push(row(p));
+  if (session.regret.length > 0) {
+    lines.push("", regretColumns().join(","));
+    for (const p of session.regret) lines.push(row(p));
+  }
+  download(new Blob([lines.join("\n") + "\n"], {type: "text/csv"}), exportName("csv"));
+}
+
+export function exportJSON() {
+  const run = {
+    source: session.source === "file" ? {file: session.file.name, roles: session.roles} : {demo: settings.demo},
+    layout: session.layout,
+    task: session.task,
+    settings: configFor(session.source),
+    link: location.href,
+    known: session.known,
+    learners: session.last ? session.last.learners : [],
+    columns: exportColumns(),
+    checkpoints: session.checkpoints,
+    regret: {columns: regretColumns(), points: session.regret},
+  };
+  download(new Blob([JSON.stringify(run, null, 1)], {type: "application/json"}), exportName("json"));
+}
+
+export function download(blob, name) {
+  const a = document.createElement("a");
+  a.href = URL.createObjectURL(blob);
+  a.download = name;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(a.href), 10000);
+}

@@ -1,0 +1,111 @@
+// The file feeder: streams a picked file into the core in chunks, with
+// backpressure (the core says how many bytes it wants).
+
+import {CHUNK_BYTES} from "./config.js";
+import {renderPreview, showNote} from "./learn-views.js";
+import {pump, startPump} from "./scheduler.js";
+import {call, fail, startSession} from "./session.js";
+import {occfm, page, session, settings} from "./state.js";
+
+// feedFile streams the Learn view's file into occfm (streamFile below). It
+// reads only while the session asks for bytes (wanted() > 0, or state
+// "waiting" in a snapshot newer than the last chunk).
+
+export const feeder = {reader: null, resume: null, fedSinceSnapshot: false};
+
+export function wantsBytes() {
+  const waiting = session.last && session.last.state === "waiting" && !feeder.fedSinceSnapshot;
+  return waiting || occfm.wanted() > 0;
+}
+
+export function feedFile(file, gen) {
+  // A pump that stopped on state "waiting" goes on at once, not at the next
+  // frame.
+  const pump = () => {
+    if (page.phase === "running" && settings.speed === 0) startPump();
+  };
+  streamFile(file, feeder, {
+    current: () => gen === session.gen,
+    wants: wantsBytes,
+    feed: (chunk) => call(() => occfm.feed(chunk)) != null,
+    fed: () => {
+      feeder.fedSinceSnapshot = true;
+      pump();
+    },
+    end: () => {
+      call(() => occfm.end());
+      pump();
+    },
+    fail,
+  });
+}
+
+// streamFile streams a File's raw bytes into a core session, in chunks of at
+// most CHUNK_BYTES: gzip too, since the core gunzips as the command line
+// does (a truncated file, trailing padding or several members read the
+// same). It reads only while io.wants(); otherwise it parks in
+// feeder.resume until pollFeeder sees the session ask again. It stops as
+// soon as io.current() is false (a newer run took over) or io.feed(chunk)
+// returns false; io.fed() follows each read, io.end() the file's end,
+// io.fail(message) a read error of the File itself.
+export async function streamFile(file, feeder, io) {
+  try {
+    const reader = file.stream().getReader();
+    if (!io.current()) {
+      reader.cancel().catch(() => {});
+      return;
+    }
+    feeder.reader = reader;
+    for (;;) {
+      if (!io.wants()) await new Promise((resolve) => { feeder.resume = resolve; });
+      if (!io.current()) return;
+      const {value, done} = await reader.read();
+      if (!io.current()) return;
+      if (done) {
+        feeder.reader = null;
+        io.end();
+        return;
+      }
+      for (let i = 0; i < value.length; i += CHUNK_BYTES) {
+        if (!io.feed(value.subarray(i, i + CHUNK_BYTES))) return;
+      }
+      io.fed();
+    }
+  } catch (err) {
+    if (!io.current()) return;
+    io.fail(`${file.name}: ${err && err.message ? err.message : err}`);
+  }
+}
+
+// pollFeeder wakes a parked feeder when its session asks for bytes again.
+export function pollFeeder(feeder, wants) {
+  if (feeder.resume && wants()) {
+    const resume = feeder.resume;
+    feeder.resume = null;
+    resume();
+  }
+}
+
+// stopFeeder lets a feeder's reader go; its loop sees the new gen and ends.
+export function stopFeeder(feeder) {
+  feeder.reader?.cancel().catch(() => {});
+  feeder.reader = null;
+  const resume = feeder.resume;
+  feeder.resume = null;
+  resume?.();
+}
+
+export function pickFile(file) {
+  if (!file) return;
+  session.file = file;
+  session.roles = null;
+  renderPreview(null);
+  if (!occfm) {
+    page.pendingFile = file;
+    showNote(`${file.name} will start as soon as the learner is loaded.`);
+    return;
+  }
+  startSession("file", {note: page.model
+    ? `Continuing ${page.model.name} (${page.model.learner}) on ${file.name}.`
+    : `Learning ${file.name} with the guessed settings.`});
+}

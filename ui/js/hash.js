@@ -1,0 +1,100 @@
+// The page's settings and the URL hash that holds them: parsing,
+// formatting and the registry of allowed values. Pure: no DOM, tested by
+// node:test (ui/test/hash.test.js).
+
+// settings is the one source of truth for what the controls show and what the
+// hash says: #demo=ratings&learners=occfm&delta=10&eta=1&gamma=1/sqrt(t)&seed=1&speed=2000
+// delta and eta 0 mean "the learner's default" and are left out of the hash;
+// speed 0 is unlimited and written as speed=max.
+
+export const GAMMAS = {"1/sqrt(t)": "1/√t", "2/(t+1)": "2/(t+1)", "constant": "constant"};
+export const LOSSES = ["auto", "squared", "logistic"];
+export const CLIPS = ["auto", "on", "off"];
+export const ON_ERROR = ["stop", "skip"];  // a file's malformed rows: stop at the first, or skip and count
+export const FORMATS = ["auto", "libsvm", "csv", "movielens"];  // "Read as": how a file is read (auto: sniffed)
+export const DEFAULTS = Object.freeze({
+  view: "learn", plearner: "", demo: "ratings", learners: ["occfm-auto"], delta: 0, eta: 0,
+  gamma: "1/sqrt(t)", loss: "auto", clip: "auto", seed: 1, speed: 2000, checkpoints: "g1.5", onError: "stop",
+  format: "auto",
+});
+
+// The speed slider is logarithmic: 1, 1.5, 2, 3, 5, 7 per decade from 1 to
+// 100,000 rows/s, then one last position for "max".
+export const SPEEDS = [];
+for (let p = 1; p < 1e5; p *= 10) for (const m of [1, 1.5, 2, 3, 5, 7]) SPEEDS.push(m * p);
+SPEEDS.push(1e5);
+
+export function parseHash(hash) {
+  const s = {...DEFAULTS, learners: [...DEFAULTS.learners]};
+  for (const part of hash.replace(/^#/, "").split("&")) {
+    const eq = part.indexOf("=");
+    if (eq < 0) continue;
+    const key = decode(part.slice(0, eq));
+    const val = decode(part.slice(eq + 1));
+    switch (key) {
+      case "view": s.view = val === "personalize" ? "personalize" : "learn"; break;
+      case "plearner": s.plearner = val; break;
+      case "demo": s.demo = val; break;
+      case "learners": s.learners = val.split(",").filter(Boolean); break;
+      case "delta": case "eta": s[key] = nonNegative(val, 0); break;
+      case "gamma": if (val in GAMMAS) s.gamma = val; break;
+      case "loss": if (LOSSES.includes(val)) s.loss = val; break;
+      case "clip": if (CLIPS.includes(val)) s.clip = val; break;
+      case "seed": s.seed = Math.trunc(nonNegative(val, DEFAULTS.seed)); break;
+      case "checkpoints": if (val in CHECKPOINTS) s.checkpoints = val; break;
+      case "speed": s.speed = val === "max" ? 0 : nonNegative(val, DEFAULTS.speed); break;
+      case "onError": if (ON_ERROR.includes(val)) s.onError = val; break;
+      case "format": if (FORMATS.includes(val)) s.format = val; break;
+    }
+  }
+  return s;
+}
+
+export function formatHash(s) {
+  const parts = [["demo", s.demo], ["learners", s.learners.join(",")]];
+  if (s.view === "personalize") {
+    parts.unshift(["view", "personalize"]);
+    if (s.plearner) parts.splice(1, 0, ["plearner", s.plearner]);
+  }
+  if (s.delta > 0) parts.push(["delta", s.delta]);
+  if (s.eta > 0) parts.push(["eta", s.eta]);
+  parts.push(["gamma", s.gamma]);
+  if (s.loss !== "auto") parts.push(["loss", s.loss]);
+  if (s.clip !== "auto") parts.push(["clip", s.clip]);
+  parts.push(["seed", s.seed], ["speed", s.speed > 0 ? s.speed : "max"]);
+  if (s.checkpoints !== DEFAULTS.checkpoints) parts.push(["checkpoints", s.checkpoints]);
+  if (s.onError !== DEFAULTS.onError) parts.push(["onError", s.onError]);
+  if (s.format !== DEFAULTS.format) parts.push(["format", s.format]);
+  return "#" + parts.map(([k, v]) => `${k}=${encode(String(v))}`).join("&");
+}
+
+// encode keeps / , + ( ) readable: they are all legal in a fragment.
+export function encode(v) {
+  return encodeURIComponent(v).replace(/%2F/g, "/").replace(/%2C/g, ",").replace(/%2B/g, "+");
+}
+
+export function decode(v) {
+  try { return decodeURIComponent(v); } catch { return v; }
+}
+
+export function nonNegative(text, fallback) {
+  const v = Number(text);
+  return text !== "" && Number.isFinite(v) && v >= 0 ? v : fallback;
+}
+
+// learnerSettingsKey is what a run depends on besides its source: a change
+// restarts the run, a change of speed alone does not.
+export function learnerSettingsKey(s) {
+  return JSON.stringify([s.learners, s.delta, s.eta, s.gamma, s.loss, s.clip, s.seed, s.checkpoints]);
+}
+
+// CHECKPOINTS are the regret checkpoint spacings: "g<ratio>" geometric,
+// "e<rows>" every so many rows, or "off": no comparator (all the time to the
+// learners).
+export const CHECKPOINTS = {"g1.5": "×1.5", "g2": "×2", "e500": "every 500 rows", "e2000": "every 2,000 rows", "off": "off"};
+
+export function checkpointConfig(c, value) {
+  if (value === "off") c.noRegret = true;
+  else if (value.startsWith("e")) c.regretEvery = Number(value.slice(1));
+  else c.regretGrowth = Number(value.slice(1));
+}

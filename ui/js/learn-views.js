@@ -1,0 +1,318 @@
+// The Learn view's readouts: numbers, the learner table, guard notes,
+// the stream's info, the regret readout, the preview, notes and errors.
+
+import {REGRET_FIXED} from "./charts.js";
+import {colorOf} from "./palette.js";
+import {AUTO, hasAuto} from "./export.js";
+import {finite, formatNumber} from "./format.js";
+import {rate} from "./scheduler.js";
+import {restart} from "./session.js";
+import {page, session, settings, views} from "./state.js";
+
+export const METRICS = ["rmse", "mae", "error_rate", "auc", "logloss", "avg_loss"];
+
+
+
+// renderNumbers shows rows and the first learner's progressive metrics: the
+// text has 4 decimals, data-value the full-precision number.
+export function renderNumbers(snap) {
+  document.getElementById("rows").textContent = String(snap.rows || 0);
+  const first = Array.isArray(snap.learners) && snap.learners.length > 0 ? snap.learners[0] : {};
+  for (const key of METRICS) {
+    const card = document.querySelector(`[data-metric="${key}"]`);
+    const value = card.querySelector(".value");
+    const v = first[key];
+    if (finite(v)) {
+      card.hidden = false;
+      value.dataset.value = String(v);
+      value.textContent = v.toFixed(4);
+    } else {
+      card.hidden = true;
+      delete value.dataset.value;
+      value.textContent = "";
+    }
+  }
+}
+
+// renderLearnerTable lists every learner, like the CLI's table.
+export function renderLearnerTable(snap) {
+  const table = document.getElementById("learner-table");
+  const learners = Array.isArray(snap.learners) ? snap.learners : [];
+  const metricCols = snap.task === "classification"
+    ? [["error_rate", "error rate"], ["auc", "AUC"], ["logloss", "log loss"]]
+    : [["rmse", "RMSE"], ["mae", "MAE"]];
+  const cols = [["rows", "rows"], ["seconds", "seconds"], ["rate", "updates/s"], ["avg_loss", "avg loss"], ...metricCols];
+  const head = document.createElement("tr");
+  head.append(th("learner"), ...cols.map(([, label]) => th(label)));
+  table.tHead.replaceChildren(head);
+  renderGuardNotes(learners);
+  table.tBodies[0].replaceChildren(...learners.map((l, i) => {
+    const tr = document.createElement("tr");
+    const name = td(l.name + (l.guard && l.guard.pausedAt ? " (paused)" : l.guard && l.guard.resets ? ` (reset ×${l.guard.resets})` : ""));
+    name.style.setProperty("--swatch", colorOf(l.name));
+    name.className = "learner-name";
+    tr.append(name, ...cols.map(([key]) => {
+      if (key === "rows") return td(String(l.rows ?? ""));
+      if (key === "seconds") return td(finite(l.seconds) ? l.seconds.toFixed(3) : "");
+      if (key === "rate") return td(finite(l.seconds) && l.seconds > 0 ? Math.round(l.rows / l.seconds).toLocaleString("en-US") : "");
+      return td(finite(l[key]) ? l[key].toFixed(4) : "");
+    }));
+    return tr;
+  }));
+}
+
+// renderGuardNotes says what each learner's guard did: divergences,
+// resets, a pause, rows not learned, with the first events; and whether
+// predictions are clipped.
+export function renderGuardNotes(learners) {
+  const list = document.getElementById("guard-notes");
+  const items = [];
+  for (const l of learners) {
+    const g = l.guard;
+    if (!g) continue;
+    if (g.divergences > (session.guardSeen[l.name] || 0)) {
+      // Said at the top too, once per divergence: the list below the
+      // table may be out of sight.
+      session.guardSeen[l.name] = g.divergences;
+      showNote(g.pausedAt
+        ? `${l.name} diverged and was paused at row ${g.pausedAt.toLocaleString("en-US")}: η is probably too large (details under Learners).`
+        : `${l.name} diverged and was reset to a fresh learner (${g.resets} of 3 resets; details under Learners).`);
+    }
+    const parts = [];
+    if (g.divergences) parts.push(`diverged ${g.divergences}×, reset ${g.resets}×`);
+    if (g.pausedAt) parts.push(`paused at row ${g.pausedAt.toLocaleString("en-US")}: it stopped learning and predicts the label mean`);
+    if (g.refused) parts.push(`${g.refused.toLocaleString("en-US")} row${g.refused === 1 ? "" : "s"} not learned (${g.refusedWhy || "a feature beyond ±1e9"})`);
+    const li = document.createElement("li");
+    li.className = "warn";
+    const head = document.createElement("strong");
+    head.textContent = `${l.name}: `;
+    li.append(head, parts.join("; ") + (g.advice ? ". " + g.advice[0].toUpperCase() + g.advice.slice(1) : ""));
+    const events = document.createElement("ul");
+    for (const e of g.events || []) {
+      const ei = document.createElement("li");
+      ei.textContent = e;
+      events.append(ei);
+    }
+    li.append(events);
+    items.push(li);
+  }
+  for (const l of learners) {
+    if (!Array.isArray(l.experts) || l.experts.length === 0) continue;
+    // occfm-auto: which δ is winning, by the exponential weights.
+    const live = l.experts.filter((e) => !e.retired).sort((a, b) => b.weight - a.weight);
+    const gone = l.experts.filter((e) => e.retired).map((e) => e.name);
+    const li = document.createElement("li");
+    li.className = "experts";
+    const head = document.createElement("strong");
+    head.textContent = `${l.name}: `;
+    li.append(head, `following ${live.map((e) => `${e.name} ${(100 * e.weight).toFixed(e.weight > 0.995 || e.weight < 0.005 ? 0 : 1)} %`).join(", ")}` +
+      (gone.length ? `; retired (far behind, stopped learning): ${gone.join(", ")}` : "") +
+      (finite(l.expertRegret) ? `; regret to its best expert ${formatNumber(l.expertRegret)} (the exponential weights' bound: ${formatNumber(l.expertBound)})` : "") + ".");
+    items.push(li);
+  }
+  const clipped = learners.filter((l) => l.clip).map((l) => l.name);
+  if (clipped.length) {
+    const li = document.createElement("li");
+    li.textContent = `Predictions clipped to the range of the labels seen (Clip predictions: ${settings.clip}).`;
+    items.push(li);
+  }
+  list.replaceChildren(...items);
+  list.hidden = items.length === 0;
+}
+
+export function th(text) {
+  const el = document.createElement("th");
+  el.textContent = text;
+  return el;
+}
+
+export function td(text) {
+  const el = document.createElement("td");
+  el.textContent = text;
+  return el;
+}
+
+export function renderStreamInfo(snap) {
+  const parts = [];
+  parts.push(session.source === "file" ? session.file.name : demoTitle(settings.demo));
+  if (session.layout) parts.push(session.layout);
+  if (snap.task) parts.push(snap.task);
+  if (finite(snap.features) && snap.features > 0) parts.push(`${snap.features.toLocaleString("en-US")} features`);
+  if (snap.state === "waiting") parts.push("waiting for data…");
+  document.getElementById("stream-info").textContent = parts.join(" · ");
+}
+
+// resetExpertRegret shows the chart of occfm-auto's regret to its best
+// expert when it races, and empties it.
+export function resetExpertRegret() {
+  const fig = document.getElementById("expert-regret");
+  fig.hidden = !hasAuto();
+  if (fig.hidden) return;
+  views.expertRegret.colors = [colorOf(AUTO), "#6b7280"];
+  views.expertRegret.reset([AUTO, "bound"]);
+}
+
+// renderRegret writes the readout under the regret chart: the latest band,
+// each learner's log-log slope, D and G, and where the comparator stands.
+export function renderRegret() {
+  const st = session.regretStatus;
+  const pts = session.regret;
+  const last = pts.length > 0 ? pts[pts.length - 1] : null;
+  const latest = document.getElementById("regret-latest");
+  const slopes = document.getElementById("regret-slopes");
+  const constants = document.getElementById("regret-constants");
+  const comparator = document.getElementById("regret-comparator");
+  if (!st) {
+    latest.textContent = session.last ? "Regret is not tracked for this run." : "";
+    for (const k of ["value", "lo", "hi", "t"]) delete latest.dataset[k];
+    slopes.replaceChildren();
+    constants.textContent = "";
+    comparator.textContent = "";
+    return;
+  }
+  if (last) {
+    const t = last[0];
+    const band = (i) => [last[REGRET_FIXED + 3 * i + 1], last[REGRET_FIXED + 3 * i + 2]];
+    const [lo0, hi0] = band(0);
+    latest.dataset.value = String((lo0 + hi0) / 2);
+    latest.dataset.lo = String(lo0);
+    latest.dataset.hi = String(hi0);
+    latest.dataset.t = String(t);
+    const parts = session.learners.map((name, i) => {
+      const [lo, hi] = band(i);
+      const text = `[${formatNumber(lo)}, ${formatNumber(hi)}]`;
+      return session.learners.length > 1 ? `${name} ${text}` : text;
+    });
+    latest.textContent = `regret at T = ${t.toLocaleString("en-US")}: ${parts.join(" · ")}`;
+  } else {
+    for (const k of ["value", "lo", "hi", "t"]) delete latest.dataset[k];
+    latest.textContent = "regret: waiting for the first checkpoint";
+  }
+  const slope = Array.isArray(st.slope) ? st.slope : [];
+  slopes.replaceChildren(...session.learners.map((name, i) => {
+    const li = document.createElement("li");
+    li.style.setProperty("--swatch", colorOf(name));
+    li.className = "learner-name";
+    const v = slope[i];
+    let text = "—";
+    if (finite(v)) text = `${v.toFixed(2)} — ${v >= 1 ? "linear or worse" : "sub-linear"} (Theorem 3: ≤ ¾ asymptotically)`;
+    li.textContent = `${session.learners.length > 1 ? name + ": " : ""}slope of log regret vs log T (last 6 checkpoints): ${text}`;
+    if (finite(v)) li.dataset.value = String(v);
+    return li;
+  }));
+  const g = last ? formatNumber(last[4]) : "–";
+  constants.textContent = `D = 2δ = ${formatNumber(st.d)}, G = ${g} (largest gradient norm seen)` +
+    (st.noDelta ? `. ${session.learners[0]} has no δ: its regret is against the best C in K for δ = ${formatNumber(st.d / 2)}, the comparator's ball, and the dashed bound is OCCFM's at that δ, not its own` : "");
+  const pending = st.pending || 0;
+  let text = pending > 0
+    ? `comparator: ${pending} checkpoint${pending === 1 ? "" : "s"} behind, lag ${(st.lag || 0).toLocaleString("en-US")} rows`
+    : last ? "comparator: up to date" : "comparator: no checkpoint yet";
+  if (st.truncated) {
+    text += ` · comparator keeps at most ${(st.maxRows || 0).toLocaleString("en-US")} rows: later rows are not in the comparison`;
+  }
+  if (st.leftOut > 0) {
+    text += ` · ${st.leftOut.toLocaleString("en-US")} row${st.leftOut === 1 ? "" : "s"} left out (a feature or label beyond ±1e9, or over 1,000 nonzeros)`;
+  }
+  comparator.textContent = text;
+}
+
+export function renderKnown() {
+  const el = document.getElementById("known");
+  if (el.textContent === session.known) return;
+  el.hidden = !session.known;
+  el.textContent = session.known;
+}
+
+// renderPreview shows a file's first lines and, for CSV, a role menu per
+// column. Everything from the file goes through textContent.
+export function renderPreview(preview) {
+  const card = document.getElementById("preview");
+  card.hidden = !preview;
+  if (!preview) return;
+  const layout = preview.layout || session.layout || preview.format || "";
+  const forced = settings.format !== "auto" ? ` (forced by "Read as")` : "";
+  document.getElementById("preview-layout").textContent = layout ? `read as: ${layout}${forced}` : "";
+  renderWarnings(Array.isArray(preview.warnings) ? preview.warnings : []);
+  document.getElementById("preview-lines").textContent = (preview.lines || []).join("\n");
+  const table = document.getElementById("preview-columns");
+  const columns = Array.isArray(preview.columns) ? preview.columns : [];
+  table.hidden = columns.length === 0;
+  table.tBodies[0].replaceChildren(...columns.map((col) => {
+    const tr = document.createElement("tr");
+    const select = document.createElement("select");
+    select.dataset.column = col.name;
+    select.setAttribute("data-testid", "role-select");
+    select.setAttribute("aria-label", `role of column ${col.name}`);
+    for (const role of ["label", "categorical", "numeric", "ignore"]) {
+      const opt = document.createElement("option");
+      opt.value = role;
+      opt.textContent = role;
+      select.append(opt);
+    }
+    select.value = col.role;
+    select.addEventListener("change", onRoleChange);
+    const cell = document.createElement("td");
+    cell.append(select);
+    tr.append(td(col.name), cell);
+    return tr;
+  }));
+}
+
+// renderWarnings shows what the reader guessed or read past (plain text,
+// role=status: announced, not alerted).
+export function renderWarnings(warnings) {
+  const el = document.getElementById("preview-warnings");
+  el.replaceChildren(...warnings.map((w) => {
+    const li = document.createElement("li");
+    li.textContent = String(w);
+    return li;
+  }));
+  el.hidden = warnings.length === 0;
+}
+
+export function onRoleChange() {
+  const roles = {};
+  for (const select of document.querySelectorAll("#preview-columns select")) roles[select.dataset.column] = select.value;
+  session.roles = roles;
+  const labels = Object.entries(roles).filter(([, r]) => r === "label").map(([c]) => c);
+  restart(`Restarted ${session.file.name} with the new column roles (label: ${labels.join(", ") || "none"}).`);
+}
+
+export function showError(message) {
+  const el = document.getElementById("error");
+  el.textContent = message;
+  el.hidden = !message;
+}
+
+// renderSkipped shows the malformed rows skipped, e.g. "312 rows skipped —
+// first: u.data:17: field "rating": "abc" is not a number", and the first
+// reasons; file content goes through textContent only.
+export function renderSkipped() {
+  const box = document.getElementById("skipped");
+  const n = session.skipped;
+  if (box.hidden !== !(n > 0)) box.hidden = !(n > 0);
+  if (!(n > 0)) return;
+  const first = session.skippedFirst;
+  const head = `${n.toLocaleString("en-US")} ${n === 1 ? "row" : "rows"} skipped` + (first.length ? ` — first: ${first[0]}` : "");
+  const summary = document.getElementById("skipped-summary");
+  if (summary.textContent !== head) summary.textContent = head;
+  const list = document.getElementById("skipped-reasons");
+  const more = first.slice(1);
+  if (list.childElementCount === more.length) return;
+  list.replaceChildren(...more.map((r) => {
+    const li = document.createElement("li");
+    li.textContent = r;
+    return li;
+  }));
+}
+
+export function showNote(message) {
+  const el = document.getElementById("note");
+  el.textContent = message;
+  el.hidden = !message;
+}
+
+export function demoTitle(name) {
+  const d = page.catalog.demos.find((x) => x.name === name);
+  return d ? d.title || d.name : name;
+}

@@ -1,0 +1,74 @@
+// Model files: Download model (occfm.saveModel) and Load model
+// (occfm.loadModel), and the model's line under the controls.
+
+import {download} from "./export.js";
+import {showError, showNote} from "./learn-views.js";
+import {call} from "./session.js";
+import {occfm, page} from "./state.js";
+
+// The core saves and loads them (occfm.saveModel, occfm.loadModel); the page
+// only moves bytes. A loaded model is kept in the core and continued by every
+// later start, so the next file, demo or reset continues it.
+
+export function saveModel() {
+  const out = call(() => occfm.saveModel());
+  if (!out) return;
+  if (out.error) {
+    showError(`Cannot save the model: ${out.error}`);
+    return;
+  }
+  const name = `occfm-${out.learner}-${out.rows}rows.occfm`;
+  download(new Blob([out.bytes], {type: "application/octet-stream"}), name);
+  showNote(`Saved ${name} (${out.bytes.length.toLocaleString("en-US")} bytes).`);
+}
+
+export async function loadModel(file) {
+  let bytes;
+  try {
+    // The header first: a data file or a huge file picked by mistake is
+    // refused without being read whole.
+    const head = new Uint8Array(await file.slice(0, 64).arrayBuffer());
+    const headError = call(() => occfm.modelHead(head, file.size));
+    if (headError == null) return;
+    if (headError !== "") {
+      showError(`${file.name}: ${headError}`);
+      return;
+    }
+    bytes = new Uint8Array(await file.arrayBuffer());
+  } catch (err) {
+    showError(`${file.name}: cannot read it: ${err && err.message ? err.message : err}`);
+    return;
+  }
+  const text = call(() => occfm.loadModel(bytes));
+  if (text == null) return;
+  const info = JSON.parse(text);
+  if (info.error) {
+    // The current run and any model loaded before are left as they were.
+    showError(`${file.name}: ${info.error}`);
+    return;
+  }
+  page.model = {...info, name: file.name};
+  showError("");
+  renderModelInfo();
+  showNote(`Loaded ${file.name}: choose a file or a demo, or Reset, to continue it.`);
+}
+
+export function forgetModel() {
+  if (occfm) call(() => occfm.forgetModel());
+  page.model = null;
+  renderModelInfo();
+  showNote("The model is forgotten: the next run starts fresh learners.");
+}
+
+export function renderModelInfo() {
+  const m = page.model;
+  const info = document.getElementById("model-info");
+  document.getElementById("model-forget").hidden = !m;
+  if (!m) {
+    info.textContent = "";
+    return;
+  }
+  const from = m.format ? ` from a ${m.format} file` : "";
+  info.textContent = `Continuing ${m.name}: ${m.learner}, ${m.task}, ` +
+    `${m.rows.toLocaleString("en-US")} rows learned, ${m.features.toLocaleString("en-US")} features${from}.`;
+}

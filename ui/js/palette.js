@@ -1,0 +1,30 @@
+// The learners' colours: one per registered learner, the default learner
+// first, then the others in the core's registry order (occfm.learners()), so
+// that a learner keeps its colour in every race and no two learners share
+// one. Twelve distinct colours; a registry longer than that reuses them.
+
+const PALETTE = [
+  "#2563eb", "#dc2626", "#059669", "#9333ea", "#ea580c", "#0891b2",
+  "#ca8a04", "#db2777", "#475569", "#65a30d", "#92400e", "#1e3a8a",
+];
+
+let order = [];
+
+// setPalette fixes the learners' order: first, then the registry's other
+// names.
+export function setPalette(names, first) {
+  order = [first, ...names.filter((n) => n !== first)];
+}
+
+// colorOf returns the colour of learner name (the first colour for a name
+// not in the registry).
+export function colorOf(name) {
+  const i = Math.max(0, order.indexOf(name));
+  return PALETTE[i % PALETTE.length];
+}
+
+// distinctColors reports whether the registry fits the palette: every
+// learner has a colour of its own.
+export function distinctColors() {
+  return order.length <= PALETTE.length;
+}

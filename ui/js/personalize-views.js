@@ -1,0 +1,238 @@
+// Personalize: the progress, the item list with its stars, the
+// recommendations and the ratings given.
+
+import {download} from "./export.js";
+import {finite} from "./format.js";
+import {P_PAGE, fold, personal} from "./personalize.js";
+import {occfm} from "./state.js";
+
+export function renderPersonalAll() {
+  renderPersonalProgress();
+  renderItems();
+  renderRecs(null);
+  renderRated();
+}
+
+export function renderPersonalProgress() {
+  const snap = personal.last;
+  const phase = document.getElementById("p-phase");
+  const percent = document.getElementById("p-percent");
+  const bar = document.getElementById("p-progress");
+  const text = document.getElementById("p-progress-text");
+  const source = personal.catalog === "files"
+    ? (personal.ratingsFile ? personal.ratingsFile.name : "your files") : "the synthetic catalog";
+  const p = snap && finite(snap.progress) ? snap.progress : null;
+  const parts = [];
+  if (snap) {
+    parts.push(`${(snap.rows || 0).toLocaleString("en-US")} ratings`);
+    if (finite(snap.rmse)) parts.push(`progressive RMSE ${snap.rmse.toFixed(3)}`);
+    if (finite(snap.seconds) && snap.seconds > 0) parts.push(`${snap.seconds.toFixed(1)} s`);
+    if (snap.skipped) parts.push(`${snap.skipped.toLocaleString("en-US")} rows skipped`);
+  }
+  let head = "";
+  switch (personal.phase) {
+    case "idle": head = occfm ? "" : "loading the learner…"; break;
+    case "files": head = "Choose your ratings and item files"; break;
+    case "learning": head = `Learning ${source} with ${personal.learner}…`; break;
+    case "ready": {
+      head = `Ready: ${source} learned by ${personal.learner}`;
+      parts.push(`${personal.known.toLocaleString("en-US")} items`);
+      const never = personal.items.length - personal.known;
+      if (never > 0) parts.push(`${never.toLocaleString("en-US")} listed items never rated, left out`);
+      if (snap && snap.unlisted) parts.push(`${snap.unlisted.toLocaleString("en-US")} of them missing from the item list`);
+      break;
+    }
+    case "error": head = "Stopped by an error"; break;
+  }
+  phase.textContent = head;
+  document.getElementById("personalize-view").dataset.phase = personal.phase;
+  const shown = personal.phase === "ready" ? 1 : p;
+  percent.textContent = shown == null ? "" : `${Math.floor(shown * 100)} %`;
+  if (shown == null) bar.removeAttribute("value");
+  else bar.value = shown;
+  bar.hidden = personal.phase === "files" || personal.phase === "idle";
+  text.textContent = parts.join(" · ");
+}
+
+// sortPersonalItems orders the items of the ratings for the list: by the
+// sort chosen, then filtered by the search.
+export function sortPersonalItems() {
+  const items = personal.items.filter((it) => it.known);
+  const byTitle = (a, b) => a.title.localeCompare(b.title);
+  if (personal.sort === "title") items.sort(byTitle);
+  else if (personal.sort === "mean") {
+    // Items with few ratings last: their mean says little.
+    items.sort((a, b) => (b.count >= 10) - (a.count >= 10) || b.mean - a.mean || byTitle(a, b));
+  } else items.sort((a, b) => b.count - a.count || byTitle(a, b));
+  const words = fold(personal.query).split(/\s+/).filter(Boolean);
+  personal.order = items.filter((it) => words.every((w) => it.key.includes(w))).map((it) => it.index);
+}
+
+export function starText(stars) {
+  const n = Math.round(stars);
+  return "★".repeat(n) + "☆".repeat(5 - n);
+}
+
+export function genreChips(genres) {
+  return genres.map((g) => {
+    const chip = document.createElement("span");
+    chip.className = "p-genre";
+    chip.textContent = g;
+    return chip;
+  });
+}
+
+// renderItems lists the first personal.shown items of personal.order, each
+// with a 1–5 star control.
+export function renderItems() {
+  const list = document.getElementById("p-items");
+  const count = document.getElementById("p-items-count");
+  const more = document.getElementById("p-more");
+  if (personal.phase !== "ready") {
+    list.replaceChildren();
+    count.textContent = "";
+    more.hidden = true;
+    return;
+  }
+  const order = personal.order;
+  const shown = order.slice(0, personal.shown);
+  list.replaceChildren(...shown.map(itemRow));
+  const total = personal.known;
+  count.textContent = order.length === total
+    ? `${total.toLocaleString("en-US")} items`
+    : `${order.length.toLocaleString("en-US")} of ${total.toLocaleString("en-US")} items`;
+  if (order.length === 0) {
+    const li = document.createElement("li");
+    li.className = "p-empty hint";
+    li.textContent = `Nothing matches “${personal.query}”.`;
+    list.append(li);
+  }
+  more.hidden = order.length <= shown.length;
+  more.textContent = `Show ${Math.min(P_PAGE, order.length - shown.length)} more`;
+}
+
+export function itemRow(index) {
+  const it = personal.items[index];
+  const li = document.createElement("li");
+  li.className = "p-item";
+  li.dataset.item = String(index);
+  li.setAttribute("data-testid", "p-item");
+  const title = document.createElement("span");
+  title.className = "p-title";
+  title.textContent = it.title;
+  const meta = document.createElement("span");
+  meta.className = "p-meta";
+  const stats = document.createElement("span");
+  stats.textContent = `${it.count.toLocaleString("en-US")} ratings · average ${it.mean.toFixed(1)}`;
+  meta.append(...genreChips(it.genres), stats);
+  const group = document.createElement("span");
+  group.className = "p-stars";
+  group.setAttribute("role", "group");
+  group.setAttribute("aria-label", `Your rating of ${it.title}`);
+  for (let n = 1; n <= 5; n++) {
+    const star = document.createElement("button");
+    star.type = "button";
+    star.className = "p-star";
+    star.dataset.stars = String(n);
+    star.textContent = "★";
+    star.setAttribute("aria-label", `${n} star${n === 1 ? "" : "s"}: ${it.title}`);
+    group.append(star);
+  }
+  li.append(title, group, meta);
+  setStars(li, personal.stars.get(index));
+  return li;
+}
+
+// setStars shows the stars given in an item's row; the given star (else the
+// first) is the one Tab reaches (a roving tabindex).
+export function setStars(li, given) {
+  li.classList.toggle("rated", !!given);
+  for (const star of li.querySelectorAll(".p-star")) {
+    const n = Number(star.dataset.stars);
+    star.classList.toggle("on", !!given && n <= given);
+    star.setAttribute("aria-pressed", String(n === given));
+    star.tabIndex = n === (given || 1) ? 0 : -1;
+  }
+}
+
+export function renderItemStars(item) {
+  const li = document.querySelector(`#p-items .p-item[data-item="${item}"]`);
+  if (li) setStars(li, personal.stars.get(item));
+}
+
+// renderRecs draws the top P_TOP; before (the items shown until now, or
+// null) marks the new ones.
+export function renderRecs(before) {
+  const list = document.getElementById("p-recs");
+  const cold = document.getElementById("p-cold");
+  const empty = document.getElementById("p-recs-empty");
+  const ready = personal.phase === "ready";
+  empty.hidden = ready;
+  cold.hidden = !ready || !personal.cold;
+  cold.textContent = "You have not rated anything yet: these are the items the model rates highest for anyone " +
+    "(their bias in the learned model). Rate a few to make them yours.";
+  const known = new Set(before || []);
+  list.replaceChildren(...(ready ? personal.recs : []).map((r) => {
+    const it = personal.items[r.item];
+    const li = document.createElement("li");
+    li.className = "p-rec";
+    li.dataset.item = String(r.item);
+    li.setAttribute("data-testid", "p-rec");
+    const title = document.createElement("span");
+    title.className = "p-title";
+    title.textContent = it ? it.title : `item ${r.item}`;
+    if (before && !known.has(r.item)) {
+      li.classList.add("p-rec-new");
+      const badge = document.createElement("span");
+      badge.className = "p-new";
+      badge.textContent = "new";
+      title.append(badge);
+    }
+    const score = document.createElement("span");
+    score.className = "p-score";
+    score.textContent = `★ ${r.score.toFixed(1)}`;
+    score.title = `predicted rating for you: ${r.score.toFixed(3)}`;
+    score.dataset.value = String(r.score);
+    const meta = document.createElement("span");
+    meta.className = "p-meta";
+    meta.append(...genreChips(it ? it.genres : []));
+    const why = document.createElement("ul");
+    why.className = "p-why";
+    why.setAttribute("aria-label", "why");
+    why.dataset.label = "why:";
+    for (const w of r.why || []) {
+      const wl = document.createElement("li");
+      wl.textContent = w.text;
+      wl.dataset.kind = w.kind;
+      why.append(wl);
+    }
+    li.append(title, score, meta, why);
+    return li;
+  }));
+
+}
+
+export function renderRated() {
+  const list = document.getElementById("p-rated");
+  const n = personal.rated.length;
+  document.getElementById("p-rated-empty").hidden = n > 0;
+  document.getElementById("p-rated-count").textContent = n ? `${n} rated` : "";
+  document.getElementById("p-clear").disabled = n === 0;
+  document.getElementById("p-download").disabled = n === 0;
+  list.replaceChildren(...personal.rated.map((r) => {
+    const it = personal.items[r.item];
+    const li = document.createElement("li");
+    li.dataset.item = String(r.item);
+    const title = document.createElement("span");
+    title.textContent = it ? it.title : `item ${r.item}`;
+    const given = document.createElement("span");
+    given.className = "p-given";
+    given.textContent = starText(r.stars);
+    given.setAttribute("aria-label", `${r.stars} stars`);
+    const before = document.createElement("span");
+    before.className = "p-before";
+    before.textContent = `the model expected ★ ${r.before.toFixed(1)} from you`;
+    li.append(title, given, before);
+    return li;
+  }));
+}

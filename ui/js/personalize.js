@@ -1,0 +1,344 @@
+// The Personalize view's state and session: learning a catalog in the
+// core (occfm.personal), then the person's ratings, each one online update.
+
+import {SLICE_MS} from "./config.js";
+import {writeHash} from "./controls.js";
+import {download} from "./export.js";
+import {feeder, pollFeeder, stopFeeder, streamFile} from "./feeder.js";
+import {formatMs} from "./format.js";
+import {renderItemStars, renderPersonalAll, renderPersonalProgress, renderRated, renderRecs, sortPersonalItems} from "./personalize-views.js";
+import {pump, queueTask} from "./scheduler.js";
+import {call, fail, setPhase} from "./session.js";
+import {occfm, page, settings} from "./state.js";
+
+// The Personalize view: a catalog (the built-in synthetic one, or the
+// person's MovieLens files) is learned online first, in a session of its own
+// in the core (occfm.personal, see wasm/doc.go), one 10 ms slice per task as
+// the Learn view's pump does, with the progress shown. Then the person, a new
+// user in the same model, rates items: each rating is one online update, and
+// the top P_TOP refresh in the same call. The ratings live in this page's
+// memory only. Titles, genres and reasons come from the files: textContent
+// only.
+
+export const P_TOP = 10;              // recommendations shown
+export const P_PAGE = 40;             // items listed, and added by "Show more"
+export const P_PROGRESS_MS = 100;     // the progress is redrawn at most 10 times a second
+// P_LEARNER is the learner a catalog is learned with unless the person picks
+// another. Not OCCFM: at its defaults OCCFM does not personalize a new row
+// (its Frank-Wolfe steps, ≈ 0.005 after the catalog's rows, go toward the
+// dominant eigenvector of the whole stream's gradient sum and leave the new
+// person's row of C at 0: core/personalize_test.go, TestPersonalPlantedTastes),
+// so the recommendations would not follow the ratings. FM-FTRL does.
+export const P_LEARNER = "fm-ftrl";
+
+export const personal = {
+  started: false,              // a catalog was started once (the view was opened)
+  gen: 0,                      // counts catalogs: a feeder of an old one stops
+  phase: "idle",               // idle | files (waiting for them) | learning | ready | error
+  catalog: "synthetic",        // "synthetic" | "files"
+  learner: settings.plearner || P_LEARNER,  // the hash's plearner= when set
+  key: "",                     // the catalog learned: its ratings replay only on the same one
+  ratingsFile: null,           // File: u.data, ratings.dat, ratings.csv (gzip or not)
+  itemsFile: null,             // File: u.item, movies.dat, movies.csv
+  items: [],                   // the catalog's items (index = the core's item index)
+  known: 0,                    // items in the ratings
+  order: [],                   // item indices listed, in the current sort and search
+  query: "",
+  sort: "popular",
+  shown: P_PAGE,
+  stars: new Map(),            // item → the person's stars
+  rated: [],                   // [{item, stars, before}], in the order first rated
+  recs: [],                    // [{item, score, why}]
+  cold: true,
+  replay: [],                  // ratings to give again to a catalog learned anew
+  last: null,                  // the last snapshot
+  drawn: -Infinity,            // when the progress was last drawn
+  startedAt: 0,
+  pausedLearn: false,          // the Learn run was paused by opening this view
+  pump: {port: null, queued: false},
+  feeder: {reader: null, resume: null},
+  timings: [],                 // per rating: {go, call, dom, paint} in ms (tests read them)
+};
+
+// setView shows the Learn or the Personalize view. Opening Personalize pauses
+// a running Learn run (both would share the core's time) and starts the
+// synthetic catalog the first time; going back resumes the run it paused.
+export function setView(view, {write = true} = {}) {
+  view = view === "personalize" ? "personalize" : "learn";
+  settings.view = view;
+  document.body.dataset.view = view;
+  document.getElementById("learn-view").hidden = view !== "learn";
+  document.getElementById("personalize-view").hidden = view !== "personalize";
+  for (const tab of document.querySelectorAll('.view-tabs [role="tab"]')) {
+    const on = tab.dataset.view === view;
+    tab.setAttribute("aria-selected", String(on));
+    tab.tabIndex = on ? 0 : -1;
+  }
+  document.querySelector("#drop-overlay p").textContent = view === "personalize"
+    ? "Drop your MovieLens ratings and items files" : "Drop a data file to learn it";
+  if (write) writeHash();
+  if (view === "personalize") {
+    if (page.phase === "running") {
+      setPhase("paused");
+      personal.pausedLearn = true;
+    }
+    if (occfm && !personal.started) startPersonal();
+    else if (personal.phase === "learning") startPersonalPump();
+  } else if (personal.pausedLearn) {
+    personal.pausedLearn = false;
+    if (page.phase === "paused") setPhase("running");
+  }
+}
+
+// pcall runs an occfm.personal method returning JSON and parses it; a
+// thrown error or {"error"} shows in the view and gives null.
+export function pcall(fn) {
+  let out;
+  try {
+    out = JSON.parse(fn());
+  } catch (err) {
+    personalFail(`occfm: ${err && err.message ? err.message : err}`);
+    return null;
+  }
+  if (out && out.error) {
+    personalFail(out.error);
+    return null;
+  }
+  return out;
+}
+
+export function personalFail(message) {
+  personal.gen++;
+  stopFeeder(personal.feeder);
+  personal.phase = "error";
+  const el = document.getElementById("p-error");
+  el.textContent = String(message);
+  el.hidden = false;
+  renderPersonalProgress();
+}
+
+// startPersonal learns the chosen catalog from its first row, with the
+// chosen learner; the person's ratings are given again once it is learned
+// (replay), when the catalog is the same.
+export async function startPersonal() {
+  if (!occfm) return;
+  personal.started = true;
+  const gen = ++personal.gen;
+  stopFeeder(personal.feeder);
+  document.getElementById("p-error").hidden = true;
+  const key = personal.catalog === "files"
+    ? ["files", personal.ratingsFile?.name, personal.ratingsFile?.size, personal.itemsFile?.name, personal.itemsFile?.size].join("\u0000")
+    : "synthetic";
+  // The person's ratings are given again to the same catalog learned anew
+  // (another learner); another catalog starts without them.
+  personal.replay = key === personal.key ? personal.rated.map((r) => [r.item, r.stars]) : [];
+  personal.key = key;
+  personal.items = [];
+  personal.order = [];
+  personal.known = 0;
+  personal.stars.clear();
+  personal.rated = [];
+  personal.recs = [];
+  personal.cold = true;
+  personal.last = null;
+  personal.startedAt = performance.now();
+  document.getElementById("p-static").hidden = true;
+  document.getElementById("p-timing").textContent = "";
+  renderPersonalAll();
+  if (personal.catalog === "files" && !(personal.ratingsFile && personal.itemsFile)) {
+    personal.phase = "files";
+    personal.replay = [];
+    renderPersonalProgress();
+    return;
+  }
+  personal.phase = "learning";
+  const cfg = {catalog: personal.catalog, learner: personal.learner, seed: 1};
+  if (personal.catalog === "files") {
+    cfg.ratings = personal.ratingsFile.name;
+    cfg.size = personal.ratingsFile.size;
+  }
+  const snap = pcall(() => occfm.personal.start(JSON.stringify(cfg)));
+  if (!snap) return;
+  applyPersonalSnapshot(snap, true);
+  if (personal.catalog === "files") {
+    // The item list first, whole (a few hundred KB); then the ratings,
+    // streamed: the core gunzips them itself, so the bytes it has read are
+    // the progress.
+    let bytes;
+    try {
+      bytes = await readWhole(personal.itemsFile);
+    } catch (err) {
+      if (gen === personal.gen) personalFail(`${personal.itemsFile.name}: ${err && err.message ? err.message : err}`);
+      return;
+    }
+    if (gen !== personal.gen) return;
+    if (!pcall(() => occfm.personal.items(bytes, personal.itemsFile.name))) return;
+    feedPersonal(personal.ratingsFile, gen);
+  }
+  startPersonalPump();
+}
+
+// readWhole returns a file's bytes (gzip or not: Go gunzips the item list).
+export async function readWhole(file) {
+  return new Uint8Array(await file.arrayBuffer());
+}
+
+// feedPersonal streams the ratings file into the core while it asks for
+// bytes (personal.wanted() > 0), as the Learn view's feeder does. Not
+// gunzipped here: the core gunzips it, so the bytes it has read are the
+// progress against the file's size.
+export function feedPersonal(file, gen) {
+  streamFile(file, personal.feeder, {
+    current: () => gen === personal.gen,
+    wants: personalWants,
+    feed: (chunk) => {
+      occfm.personal.feed(chunk);
+      return true;
+    },
+    fed: startPersonalPump,
+    end: () => {
+      occfm.personal.end();
+      startPersonalPump();
+    },
+    fail: personalFail,
+  });
+}
+
+export function personalWants() {
+  return occfm.personal.wanted() > 0;
+}
+
+// The pump learns one SLICE_MS slice per task while the view is open.
+export function startPersonalPump() {
+  if (personal.phase === "learning") queueTask(personal.pump, onPersonalPump);
+}
+
+export function onPersonalPump() {
+  if (!occfm || personal.phase !== "learning" || settings.view !== "personalize") return;
+  const snap = pcall(() => occfm.personal.run(SLICE_MS));
+  if (!snap) return;
+  pollFeeder(personal.feeder, personalWants);
+  applyPersonalSnapshot(snap);
+  // Waiting for bytes: the feeder starts the pump again when it fed some.
+  if (personal.phase === "learning" && snap.state === "running") startPersonalPump();
+}
+
+export function applyPersonalSnapshot(snap, force = false) {
+  personal.last = snap;
+  if (snap.state === "error") {
+    personalFail(snap.error || "the learner stopped with an error");
+    return;
+  }
+  if (snap.ready && personal.phase === "learning") {
+    personal.phase = "ready";
+    onPersonalReady(snap);
+    force = true;
+  }
+  const now = performance.now();
+  if (force || now - personal.drawn >= P_PROGRESS_MS) {
+    personal.drawn = now;
+    renderPersonalProgress();
+  }
+}
+
+// onPersonalReady lists the items and the first recommendations (the
+// cold-start ones, or those after the ratings given again).
+export function onPersonalReady(snap) {
+  const cat = pcall(() => occfm.personal.catalog());
+  if (!cat) return;
+  personal.items = cat.items.map((it, i) => ({...it, index: i, key: fold(`${it.title} ${it.genres.join(" ")}`)}));
+  personal.known = snap.items || personal.items.filter((it) => it.known).length;
+  const replay = personal.replay;
+  personal.replay = [];
+  let out = null;
+  for (const [item, stars] of replay) {
+    if (item >= personal.items.length || !personal.items[item].known) continue;
+    out = pcall(() => occfm.personal.rate(item, stars, P_TOP));
+    if (!out) return;
+  }
+  if (!out) out = pcall(() => occfm.personal.recommend(P_TOP));
+  if (!out) return;
+  applyUpdate(out);
+  sortPersonalItems();
+  renderPersonalAll();
+  document.getElementById("p-search").disabled = false;
+}
+
+// fold is text for search: lower case, accents dropped ("Misérables" is
+// found as "miserables").
+export function fold(text) {
+  return text.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase();
+}
+
+// applyUpdate takes what rate, recommend or clear returned.
+export function applyUpdate(out) {
+  personal.rated = out.rated || [];
+  personal.stars = new Map(personal.rated.map((r) => [r.item, r.stars]));
+  personal.recs = out.recs || [];
+  personal.cold = !!out.coldStart;
+}
+
+// ratePersonal gives item the stars: one online update and the new top
+// P_TOP, in one call of the core, then the views. The times are kept in
+// personal.timings and shown discreetly.
+export function ratePersonal(item, stars) {
+  if (personal.phase !== "ready" || !personal.items[item] || !personal.items[item].known) return;
+  const t0 = performance.now();
+  const out = pcall(() => occfm.personal.rate(item, stars, P_TOP));
+  const t1 = performance.now();
+  if (!out) return;
+  const old = personal.recs;
+  const before = old.map((r) => r.item);
+  applyUpdate(out);
+  renderRecs(before);
+  renderRated();
+  renderItemStars(item);
+  // Said when the rating moved no prediction of the list (a learner that
+  // does not personalize a new person: see P_LEARNER).
+  const moved = personal.recs.some((r) => {
+    const o = old.find((x) => x.item === r.item);
+    return o && o.score !== r.score;
+  });
+  const still = document.getElementById("p-static");
+  still.hidden = moved;
+  still.textContent = moved ? "" : `This rating moved none of these predictions: ${personal.learner} does not ` +
+    `adapt to a new person's few ratings. Choose ${P_LEARNER} to see the list follow your taste.`;
+  const t2 = performance.now();
+  const timing = {go: out.ms, call: t1 - t0, dom: t2 - t0, paint: null};
+  personal.timings.push(timing);
+  requestAnimationFrame(() => {
+    timing.paint = performance.now() - t0;
+  });
+  const el = document.getElementById("p-timing");
+  el.textContent = `updated in ${formatMs(t2 - t0)}`;
+  el.title = `the model's update and the top ${P_TOP}: ${formatMs(out.ms)} in Go; ` +
+    `${formatMs(t1 - t0)} with the call; ${formatMs(t2 - t0)} with the page's update`;
+  el.dataset.ms = String(t2 - t0);
+}
+
+
+export function clearPersonal() {
+  if (personal.phase !== "ready") return;
+  const before = personal.recs.map((r) => r.item);
+  const out = pcall(() => occfm.personal.clear(P_TOP));
+  if (!out) return;
+  const was = [...personal.stars.keys()];
+  applyUpdate(out);
+  renderRecs(before);
+  renderRated();
+  for (const item of was) renderItemStars(item);
+  document.getElementById("p-timing").textContent = "";
+  document.getElementById("p-static").hidden = true;
+}
+
+export function downloadRatings() {
+  if (personal.rated.length === 0) return;
+  let text = "";
+  try {
+    text = occfm.personal.ratingsCSV();
+  } catch (err) {
+    personalFail(`occfm: ${err.message}`);
+    return;
+  }
+  download(new Blob([text], {type: "text/csv"}), "my-ratings.csv");
+}

@@ -1,0 +1,141 @@
+// The scheduler: learning in time-boxed slices, per animation frame at a
+// set speed or by a MessageChannel pump at full speed, and rows/s.
+
+import {CHART_INTERVAL_MS, FULL_SPEED_CHART_MS, SLICE_MS, VIEW_INTERVAL_MS} from "./config.js";
+import {feeder, pollFeeder, wantsBytes} from "./feeder.js";
+import {applySnapshot, call, renderViews} from "./session.js";
+import {occfm, page, session, settings, views} from "./state.js";
+
+// Learning runs in slices of at most SLICE_MS, one per task of the event loop,
+// so that a click or a frame waits at most one slice.
+//
+// At a set speed, every animation frame learns the rows the speed allows since
+// the last frame (fractions carry over), in one slice.
+//
+// At full speed ("max"), the pump learns one slice per task and queues the
+// next through a MessageChannel: a message task runs as soon as the browser
+// has handled the input and rendering that are due, and, unlike
+// setTimeout(0), is never clamped to 4 ms; one slice per animation frame
+// would leave the learner idle for half of every frame. The frames go on
+// between slices: they draw the charts (at most every FULL_SPEED_CHART_MS) and
+// rows/s, and start the pump again when it stopped (state "waiting" for a
+// file's bytes, or a pause).
+
+// chartInterval is the shortest time between two redraws of a chart: longer
+// while the pump learns at full speed.
+export function chartInterval() {
+  return page.phase === "running" && settings.speed === 0 ? FULL_SPEED_CHART_MS : CHART_INTERVAL_MS;
+}
+
+export const clock = {
+  carry: 0,       // rows the speed allows but not learned yet
+  lastFrame: 0,
+};
+
+export const pump = {port: null, queued: false};
+
+// queueTask runs onTask in a task of its own, queued through p's
+// MessageChannel (made on first use); at most one is queued at a time. The
+// Learn and Personalize views each have their pump p.
+export function queueTask(p, onTask) {
+  if (p.queued) return;
+  if (!p.port) {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => {
+      p.queued = false;
+      onTask();
+    };
+    p.port = channel.port2;
+  }
+  p.queued = true;
+  p.port.postMessage(null);
+}
+
+export function startPump() {
+  queueTask(pump, onPump);
+}
+
+export function onPump() {
+  if (!occfm || page.phase !== "running" || settings.speed > 0) return;
+  if (session.source === "file") pollFeeder(feeder, wantsBytes);
+  const text = call(() => occfm.run(SLICE_MS, 0));
+  if (text == null) return;
+  const snap = applySnapshot(text);
+  // Waiting for bytes: the feeder runs on its own promises; the next frame
+  // tries again rather than spinning here.
+  if (snap && snap.state === "running" && page.phase === "running") startPump();
+}
+
+// rate measures rows/s over the last second of frames.
+export const rate = {
+  samples: [],
+  clear() { this.samples = []; },
+  add(t, rows) {
+    this.samples.push([t, rows]);
+    while (this.samples.length > 2 && t - this.samples[0][0] > 1000) this.samples.shift();
+  },
+  value() {
+    if (this.samples.length < 2) return 0;
+    const [t0, r0] = this.samples[0];
+    const [t1, r1] = this.samples[this.samples.length - 1];
+    return t1 > t0 ? ((r1 - r0) * 1000) / (t1 - t0) : 0;
+  },
+};
+
+export function frame(now) {
+  const dt = Math.min(now - clock.lastFrame, 250);
+  clock.lastFrame = now;
+  if (occfm && page.phase !== "loading" && page.phase !== "error") {
+    if (session.source === "file") pollFeeder(feeder, wantsBytes);
+    if (page.phase === "running") {
+      if (settings.speed > 0) learnFor(dt);
+      else startPump();
+    } else if (page.phase === "done" && session.last && session.last.regret && session.last.regret.pending > 0) {
+      // After the last row, the comparator may still owe checkpoints: give
+      // it slices until it is up to date.
+      const text = call(() => occfm.run(SLICE_MS, 1));
+      if (text != null) applySnapshot(text);
+    }
+  }
+  rate.add(now, session.last ? session.last.rows || 0 : 0);
+  if (now - views.rateShown >= 250) {
+    views.rateShown = now;
+    const shown = page.phase === "running" ? rate.value() : page.phase === "done" ? session.doneRate : 0;
+    document.getElementById("rows-per-second").textContent = String(Math.round(shown));
+  }
+  if (views.stale && now - views.shown >= VIEW_INTERVAL_MS) renderViews(now);
+  if (views.metric) flushCharts(now);
+  nextFrame();
+}
+
+// nextFrame asks for the next frame: the next animation frame, except while
+// the pump learns at full speed. Then the views are drawn every
+// VIEW_INTERVAL_MS and no frame is asked for in between: every frame costs
+// the learner the browser's rendering work, even when nothing changed.
+export function nextFrame() {
+  if (page.phase === "running" && settings.speed === 0) {
+    setTimeout(() => requestAnimationFrame(frame), VIEW_INTERVAL_MS);
+  } else {
+    requestAnimationFrame(frame);
+  }
+}
+
+// learnFor learns the rows the speed allows for dt ms of wall time, in one
+// slice of at most SLICE_MS (the core checks the deadline before every row).
+export function learnFor(dt) {
+  clock.carry = Math.min(clock.carry + (settings.speed * dt) / 1000, Math.max(1, settings.speed / 4));
+  if (clock.carry < 1) return;
+  const before = session.last ? session.last.rows || 0 : 0;
+  const text = call(() => occfm.run(SLICE_MS, Math.floor(clock.carry)));
+  if (text == null) return;
+  const snap = applySnapshot(text);
+  if (!snap) return;
+  clock.carry = Math.max(0, clock.carry - ((snap.rows || 0) - before));
+}
+
+export function flushCharts(now, force = false) {
+  views.metric.flush(now, force);
+  views.loss.flush(now, force);
+  views.regret.flush(now, force);
+  views.expertRegret.flush(now, force);
+}

@@ -1,0 +1,216 @@
+// The Learn view's session: starting a run in the core (occfm.start),
+// applying its snapshots, and the page's phase.
+
+import {TABLE_INTERVAL_MS} from "./config.js";
+import {renderDemoSelect, renderRunControls} from "./controls.js";
+import {hasAuto} from "./export.js";
+import {feedFile, feeder, stopFeeder} from "./feeder.js";
+import {finite} from "./format.js";
+import {checkpointConfig} from "./hash.js";
+import {renderKnown, renderLearnerTable, renderNumbers, renderPreview, renderRegret, renderSkipped, renderStreamInfo, renderWarnings, resetExpertRegret, showError, showNote} from "./learn-views.js";
+import {clock, flushCharts, rate, startPump} from "./scheduler.js";
+import {occfm, page, session, settings, views} from "./state.js";
+
+
+// call runs an occfm method, turning a thrown error into the error state.
+export function call(fn) {
+  try {
+    return fn();
+  } catch (err) {
+    fail(`occfm: ${err && err.message ? err.message : err}`);
+    return null;
+  }
+}
+
+export function configFor(source) {
+  const c = {
+    source,
+    learners: settings.learners,
+    task: "auto",
+    delta: settings.delta,
+    eta: settings.eta,
+    gamma: settings.gamma,
+    loss: settings.loss,
+    clip: settings.clip,
+    seed: settings.seed,
+  };
+  checkpointConfig(c, settings.checkpoints);
+  if (source === "demo") {
+    c.demo = settings.demo;
+  } else {
+    c.file = session.file.name;
+    c.format = settings.format;
+    c.onError = settings.onError;
+    if (session.roles) c.roles = session.roles;
+  }
+  return c;
+}
+
+// startSession starts a new run of source ("demo" or "file": session.file)
+// from row 0. With keepPaused a paused page stays paused; otherwise it runs.
+export function startSession(source, {note = "", keepPaused = false} = {}) {
+  if (!occfm) return;
+  session.gen++;
+  stopFeeder(feeder);
+  session.source = source;
+  session.learners = page.model ? [page.model.learner] : [...settings.learners];
+  session.task = "";
+  session.layout = "";
+  session.checkpoints = [];
+  session.regret = [];
+  session.regretStatus = null;
+  session.firstRowAt = 0;
+  session.doneRate = 0;
+  session.last = null;
+  session.known = "";
+  session.skipped = 0;
+  session.skippedFirst = [];
+  session.guardSeen = {};
+  renderSkipped();
+  clock.carry = 0;
+  rate.clear();
+  views.tableShown = -Infinity;
+  showError("");
+  showNote(note);
+  views.metric.reset(session.learners, metricLabel(""));
+  views.loss.reset(session.learners);
+  views.regret.reset(session.learners);
+  resetExpertRegret();
+  renderRegret();
+  document.getElementById("metric-title").textContent = `progressive ${metricLabel("")} vs rows`;
+  if (source === "demo") renderPreview(null);  // a file keeps its preview until the new one arrives
+  renderDemoSelect();
+
+  const text = call(() => occfm.start(JSON.stringify(configFor(source))));
+  if (text == null) return;
+  const paused = keepPaused && page.phase === "paused";
+  setPhase(paused ? "paused" : "running");
+  applySnapshot(text, true);
+  if (source === "file" && page.phase !== "error") feedFile(session.file, session.gen);
+}
+
+// restart starts the current source again with the current settings.
+export function restart(note = "") {
+  startSession(session.source, {note, keepPaused: true});
+}
+
+// applySnapshot takes a snapshot JSON string from start, run or snapshot and
+// updates the session and every view.
+export function applySnapshot(text, force = false) {
+  let snap;
+  try {
+    snap = JSON.parse(text);
+  } catch (err) {
+    fail(`occfm: bad snapshot: ${err.message}`);
+    return null;
+  }
+  session.last = snap;
+  feeder.fedSinceSnapshot = false;
+  if (snap.task && snap.task !== session.task) {
+    session.task = snap.task;
+    views.metric.setLabel(metricLabel(snap.task));
+    document.getElementById("metric-title").textContent = `progressive ${metricLabel(snap.task)} vs rows`;
+  }
+  if (snap.layout) session.layout = snap.layout;
+  if (snap.known) session.known = snap.known;
+  if (finite(snap.skipped)) session.skipped = snap.skipped;
+  if (Array.isArray(snap.skippedFirst)) session.skippedFirst = snap.skippedFirst.map(String);
+  if (snap.decimated) {
+    views.metric.thin();
+    views.loss.thin();
+    views.expertRegret.thin();
+  }
+  const points = Array.isArray(snap.points) ? snap.points : [];
+  if (points.length > 0) {
+    for (const p of points) session.checkpoints.push(p);
+    const n = session.learners.length;
+    views.metric.addPoints(points.map((p) => [p[0], ...Array.from({length: n}, (_, i) => p[2 + 2 * i])]));
+    views.loss.addPoints(points.map((p) => [p[1] / 1000, ...Array.from({length: n}, (_, i) => p[3 + 2 * i])]));
+    if (hasAuto()) {
+      views.expertRegret.addPoints(points.map((p) => [p[0], p[2 + 2 * n], p[3 + 2 * n]]));
+      const last = points[points.length - 1], fig = document.getElementById("expert-regret");
+      fig.dataset.rows = last[0];
+      fig.dataset.regret = last[2 + 2 * n];
+      fig.dataset.bound = last[3 + 2 * n];
+    }
+  }
+  if (snap.regret && typeof snap.regret === "object") {
+    const fresh = Array.isArray(snap.regret.points) ? snap.regret.points : [];
+    if (fresh.length > 0) {
+      for (const p of fresh) session.regret.push(p);
+      views.regret.addPoints(fresh);
+    }
+    session.regretStatus = snap.regret;
+  } else {
+    session.regretStatus = null;
+  }
+  if (snap.preview) renderPreview(snap.preview);
+  if (Array.isArray(snap.warnings)) renderWarnings(snap.warnings);
+  const now = performance.now();
+  if (!session.firstRowAt && snap.rows > 0) session.firstRowAt = now;
+  // While learning, the numbers and tables are drawn at most every
+  // VIEW_INTERVAL_MS, in a frame (frame catches up with views.stale): every
+  // change of the page costs a style, layout and paint pass in the next
+  // frame, time the learner does not get.
+  views.stale = true;
+  if (force || snap.state !== "running" || page.phase !== "running") renderViews(now);
+  if (snap.state === "error") {
+    let message = snap.error || "the learner stopped with an error";
+    if (snap.badRow) message += ' — choose "Bad rows: skip and count" to pass over such rows.';
+    fail(message);
+  } else if (snap.state === "done" && page.phase !== "error") {
+    // Once done, rows/s shows the average over the whole run.
+    if (session.firstRowAt && !session.doneRate) {
+      session.doneRate = (snap.rows * 1000) / Math.max(1, now - session.firstRowAt);
+    }
+    setPhase("done");
+    // Shown now: the frame loop that redraws rows/s may have stopped (a
+    // small file can be done within one slice).
+    document.getElementById("rows-per-second").textContent = String(Math.round(session.doneRate));
+    flushCharts(now, true);
+  }
+  return snap;
+}
+
+// renderViews draws the last snapshot: rows and metrics, and at most every
+// TABLE_INTERVAL_MS (or at the end) the learner table, stream line and
+// regret readout.
+export function renderViews(now) {
+  const snap = session.last;
+  views.stale = false;
+  views.shown = now;
+  if (!snap) return;
+  if (occfm) call(() => occfm.render());
+  renderNumbers(snap);
+  if (snap.state === "done" || snap.state === "error" || now - views.tableShown >= TABLE_INTERVAL_MS) {
+    views.tableShown = now;
+    renderLearnerTable(snap);
+    renderStreamInfo(snap);
+    renderSkipped();
+    renderRegret();
+  }
+  renderKnown();
+}
+
+export function metricLabel(task) {
+  if (task === "classification") return "error rate";
+  if (task === "regression") return "RMSE";
+  return "metric";
+}
+
+export function setPhase(p) {
+  page.phase = p;
+  document.body.dataset.state = p;
+  renderRunControls();
+  // A pause shows the rows learned up to it at once, not at the next frame.
+  if (views.stale) renderViews(performance.now());
+  if (p === "running" && settings.speed === 0 && occfm) startPump();
+}
+
+// fail shows message (plain text) and puts the page in the error state.
+export function fail(message) {
+  session.gen++;  // stops the feeder
+  stopFeeder(feeder);
+  showError(String(message));
+  setPhase("error");
+}

@@ -1,0 +1,36 @@
+// Unit tests of the pure parts of the chart and format modules (node:test).
+import {test} from "node:test";
+import assert from "node:assert/strict";
+import {thinColumns} from "../js/charts.js";
+import {finite, formatNumber} from "../js/format.js";
+
+test("thinColumns keeps the even points and the last, in every column", () => {
+  assert.deepEqual(thinColumns([[0, 1, 2, 3, 4, 5], [10, 11, 12, 13, 14, 15]]),
+    [[0, 2, 4, 5], [10, 12, 14, 15]]);
+  assert.deepEqual(thinColumns([[0, 1, 2, 3, 4]]), [[0, 2, 4]]);
+  assert.deepEqual(thinColumns([[7]]), [[7]]);
+  assert.deepEqual(thinColumns([[], []]), [[], []]);
+  assert.deepEqual(thinColumns([]), []);
+});
+
+test("thinning repeatedly bounds the points and keeps both ends", () => {
+  let cols = [Array.from({length: 10001}, (_, i) => i)];
+  while (cols[0].length > 2000) {
+    const n = cols[0].length;
+    cols = thinColumns(cols);
+    assert.ok(cols[0].length <= Math.ceil(n / 2) + 1);
+  }
+  assert.equal(cols[0][0], 0);
+  assert.equal(cols[0][cols[0].length - 1], 10000);
+  for (let i = 1; i < cols[0].length; i++) assert.ok(cols[0][i] > cols[0][i - 1]);
+});
+
+test("numbers are written one way", () => {
+  assert.equal(formatNumber(200000), "200,000");
+  assert.equal(formatNumber(2000), "2,000");
+  assert.equal(formatNumber(0.123456), "0.1235");
+  assert.equal(formatNumber(-1234.6), "-1,235");
+  assert.equal(formatNumber(NaN), "–");
+  assert.equal(formatNumber(undefined), "–");
+  assert.ok(finite(0) && !finite(Infinity) && !finite("1"));
+});
