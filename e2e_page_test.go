@@ -57,3 +57,32 @@ func TestE2ELearnerOrder(t *testing.T) {
 	t.Logf("%d learners, colours %v", len(all), colors)
 	s.checkExceptions()
 }
+
+// Defect 2: every learner racing at a set speed the page cannot keep: it
+// says so under the numbers, with the rate it does reach; at a speed it
+// keeps, it says nothing.
+func TestE2ESlowRace(t *testing.T) {
+	s := newSession(t, 2*time.Minute)
+	s.url += "#demo=ratings&learners=occfm-auto&speed=50"
+	s.openDemo()
+	time.Sleep(3500 * time.Millisecond)
+	if !evalJS[bool](s, `document.querySelector('[data-testid="speed-warning"]').hidden`) {
+		t.Errorf("a warning at 50 rows/s with one learner: %q", evalJS[string](s, `document.querySelector('[data-testid="speed-warning"]').textContent`))
+	}
+	all := evalJS[[]string](s, `[...document.querySelectorAll('[data-testid="learners"] input[type=checkbox]')].map((b) => b.value)`)
+	for _, name := range all {
+		if name != "occfm-auto" {
+			s.tickLearner(name)
+		}
+	}
+	// As fast as the speed control goes, below "max".
+	evalJS[bool](s, `(() => { const e = document.querySelector('[data-testid="speed"]'); e.value = String(Number(e.max) - 1);
+		e.dispatchEvent(new Event("input")); e.dispatchEvent(new Event("change")); return true })()`)
+	s.waitJS("the slow-race warning", `!document.querySelector('[data-testid="speed-warning"]').hidden`, 20*time.Second)
+	text := evalJS[string](s, `document.querySelector('[data-testid="speed-warning"]').textContent`)
+	t.Logf("warning: %s", text)
+	if !strings.Contains(text, "below the set speed of 100,000") || !strings.Contains(text, "12 learners") && !strings.Contains(text, "learners take") {
+		t.Errorf("warning %q: want the set speed and the learners named", text)
+	}
+	s.checkExceptions()
+}

@@ -13,3 +13,9 @@ export function formatNumber(v) {
 export function formatMs(ms) {
   return ms < 10 ? `${ms.toFixed(1)} ms` : `${Math.round(ms)} ms`;
 }
+
+// formatCount writes a count or a rate as a whole number with separators:
+// "200,000", "1,234".
+export function formatCount(v) {
+  return finite(v) ? Math.round(v).toLocaleString("en-US") : "–";
+}

@@ -4,7 +4,7 @@
 import {REGRET_FIXED} from "./charts.js";
 import {colorOf} from "./palette.js";
 import {AUTO, hasAuto} from "./export.js";
-import {finite, formatNumber} from "./format.js";
+import {finite, formatCount, formatNumber} from "./format.js";
 import {rate} from "./scheduler.js";
 import {restart} from "./session.js";
 import {page, session, settings, views} from "./state.js";
@@ -16,7 +16,7 @@ export const METRICS = ["rmse", "mae", "error_rate", "auc", "logloss", "avg_loss
 // renderNumbers shows rows and the first learner's progressive metrics: the
 // text has 4 decimals, data-value the full-precision number.
 export function renderNumbers(snap) {
-  document.getElementById("rows").textContent = String(snap.rows || 0);
+  document.getElementById("rows").textContent = formatCount(snap.rows || 0);
   const first = Array.isArray(snap.learners) && snap.learners.length > 0 ? snap.learners[0] : {};
   for (const key of METRICS) {
     const card = document.querySelector(`[data-metric="${key}"]`);
@@ -52,7 +52,7 @@ export function renderLearnerTable(snap) {
     name.style.setProperty("--swatch", colorOf(l.name));
     name.className = "learner-name";
     tr.append(name, ...cols.map(([key]) => {
-      if (key === "rows") return td(String(l.rows ?? ""));
+      if (key === "rows") return td(finite(l.rows) ? formatCount(l.rows) : "");
       if (key === "seconds") return td(finite(l.seconds) ? l.seconds.toFixed(3) : "");
       if (key === "rate") return td(finite(l.seconds) && l.seconds > 0 ? Math.round(l.rows / l.seconds).toLocaleString("en-US") : "");
       return td(finite(l[key]) ? l[key].toFixed(4) : "");

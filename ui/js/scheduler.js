@@ -3,6 +3,7 @@
 
 import {CHART_INTERVAL_MS, FULL_SPEED_CHART_MS, SLICE_MS, VIEW_INTERVAL_MS} from "./config.js";
 import {feeder, pollFeeder, wantsBytes} from "./feeder.js";
+import {formatCount} from "./format.js";
 import {applySnapshot, call, renderViews} from "./session.js";
 import {occfm, page, session, settings, views} from "./state.js";
 
@@ -101,11 +102,39 @@ export function frame(now) {
   if (now - views.rateShown >= 250) {
     views.rateShown = now;
     const shown = page.phase === "running" ? rate.value() : page.phase === "done" ? session.doneRate : 0;
-    document.getElementById("rows-per-second").textContent = String(Math.round(shown));
+    document.getElementById("rows-per-second").textContent = formatCount(shown);
+    renderSpeedWarning(now);
   }
   if (views.stale && now - views.shown >= VIEW_INTERVAL_MS) renderViews(now);
   if (views.metric) flushCharts(now);
   nextFrame();
+}
+
+// SLOW_RATIO and SLOW_MS: a run at a set speed that learns under SLOW_RATIO
+// of it for SLOW_MS says so (its learners take all the time there is).
+const SLOW_RATIO = 0.8;
+const SLOW_MS = 2000;
+
+// renderSpeedWarning shows, under the numbers, that the run learns slower
+// than its set speed, once that has lasted SLOW_MS; it hides it otherwise.
+function renderSpeedWarning(now) {
+  const el = document.getElementById("speed-warning");
+  const r = rate.value();
+  const slow = page.phase === "running" && settings.speed > 0 && session.last && session.last.state === "running" &&
+    rate.samples.length > 2 && now - rate.samples[0][0] >= 900 && r < SLOW_RATIO * settings.speed;
+  if (!slow) {
+    views.slowSince = 0;
+    el.hidden = true;
+    return;
+  }
+  if (!views.slowSince) views.slowSince = now;
+  if (now - views.slowSince < SLOW_MS) return;
+  const n = session.learners.length;
+  el.textContent = `Learning ${formatCount(r)} rows/s, below the set speed of ${formatCount(settings.speed)}: ` +
+    (n > 1 ? `the ${n} learners take` : "the learner takes") + " all the time there is. " +
+    (n > 1 ? "Untick some learners, or set a lower speed." : "Set a lower speed to watch it at an even pace.");
+  el.dataset.rate = String(r);
+  el.hidden = false;
 }
 
 // nextFrame asks for the next frame: the next animation frame, except while

@@ -5,7 +5,7 @@ import {TABLE_INTERVAL_MS} from "./config.js";
 import {renderDemoSelect, renderRunControls} from "./controls.js";
 import {hasAuto} from "./export.js";
 import {feedFile, feeder, stopFeeder} from "./feeder.js";
-import {finite} from "./format.js";
+import {finite, formatCount} from "./format.js";
 import {checkpointConfig} from "./hash.js";
 import {renderKnown, renderLearnerTable, renderNumbers, renderPreview, renderRegret, renderSkipped, renderStreamInfo, renderWarnings, resetExpertRegret, showError, showNote} from "./learn-views.js";
 import {clock, flushCharts, rate, startPump} from "./scheduler.js";
@@ -166,7 +166,7 @@ export function applySnapshot(text, force = false) {
     setPhase("done");
     // Shown now: the frame loop that redraws rows/s may have stopped (a
     // small file can be done within one slice).
-    document.getElementById("rows-per-second").textContent = String(Math.round(session.doneRate));
+    document.getElementById("rows-per-second").textContent = formatCount(session.doneRate);
     flushCharts(now, true);
   }
   return snap;

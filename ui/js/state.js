@@ -58,4 +58,5 @@ export const views = {
   shown: -Infinity,      // when renderViews last ran
   tableShown: -Infinity, // the learner table is redrawn at most 4 times a second
   rateShown: -Infinity,  // rows/s is redrawn at most 4 times a second
+  slowSince: 0,          // when the run fell under its set speed, or 0
 };
