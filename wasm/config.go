@@ -1,0 +1,39 @@
+package main
+
+// config is what the page's start() passes (see doc.go).
+type config struct {
+	Source   string            `json:"source"` // "demo" or "file"
+	Demo     string            `json:"demo"`
+	File     string            `json:"file"`
+	Learners []string          `json:"learners"`
+	Task     string            `json:"task"`   // auto, regression, classification
+	Format   string            `json:"format"` // auto, libsvm, csv, movielens
+	Roles    map[string]string `json:"roles"`
+	Delta    float64           `json:"delta"`
+	Eta      float64           `json:"eta"`
+	Gamma    string            `json:"gamma"` // 1/sqrt(t), 2/(t+1), constant
+	Loss     string            `json:"loss"`  // auto, squared, logistic
+	Seed     uint64            `json:"seed"`
+	// NoRegret turns the regret comparator off (it is on by default).
+	NoRegret bool `json:"noRegret"`
+	// RegretGrowth is the ratio between regret checkpoints (0: 1.5);
+	// RegretEvery, when positive, spaces them every RegretEvery rows.
+	RegretGrowth float64 `json:"regretGrowth"`
+	RegretEvery  int     `json:"regretEvery"`
+	// Clip is auto (on for ratings: the ratings demo or a MovieLens file),
+	// on or off: regression predictions clipped to the label range seen
+	// (core.GuardSettings.Clip).
+	Clip string `json:"clip"`
+	// OnDiverge is reset (the default: a diverged learner is reset up to 3
+	// times, then paused) or pause (paused at once).
+	OnDiverge string `json:"onDiverge"`
+	// OnError is what a malformed row does: "stop" (or "") ends the
+	// session with its error, "skip" passes over it and counts it.
+	OnError string `json:"onError"`
+	// MaxMemory is the memory budget in bytes of the learners, their
+	// metrics, the comparator and the feature dictionaries
+	// (core.MemoryBudget): 0 means core.DefaultMemoryLimit (512 MiB),
+	// negative no limit. Past it the session stops with the budget's
+	// message, as occfm run -max-memory does, before wasm memory runs out.
+	MaxMemory int64 `json:"maxMemory"`
+}

@@ -1,0 +1,387 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/occfm/occfm/core"
+)
+
+// player is one learner racing on the session's rows.
+type player struct {
+	name    string
+	learner core.Learner
+	metrics *core.Metrics
+	elapsed time.Duration
+	tally   tally        // the checkpoints' metrics, kept row by row
+	sum     core.Summary // the last metrics.Summary(), from clock() sumAt
+	sumAt   time.Duration
+	summed  bool
+}
+
+// tally keeps what a checkpoint shows, in O(1) a row, the way core.Metrics
+// computes it (so the values are the same to the bit): core.Metrics.Summary
+// costs O(rows) on a classification stream (the exact AUC), and a
+// checkpoint can come every row.
+type tally struct {
+	rows    int
+	errs    int
+	sumLoss float64
+	sumSq   float64
+}
+
+func (t *tally) add(yhat, y, loss float64) {
+	if !(math.Abs(y) <= core.MaxMetricLabel) {
+		return // left out, as core.Metrics leaves it out
+	}
+	t.rows++
+	t.sumLoss += loss
+	d := yhat - y
+	t.sumSq += d * d
+	if (yhat >= 0) != (y > 0) {
+		t.errs++
+	}
+}
+
+// metric returns the RMSE (regression) or the error rate (classification)
+// and the average loss.
+func (t *tally) metric(task core.Task) (m, avgLoss float64) {
+	if t.rows == 0 {
+		return 0, 0
+	}
+	n := float64(t.rows)
+	if task == core.Classification {
+		return float64(t.errs) / n, t.sumLoss / n
+	}
+	return math.Sqrt(t.sumSq / n), t.sumLoss / n
+}
+
+// prediction is a row of the latest-predictions table: the first
+// describeFeatures features of the row, kept raw (described only when the
+// table is drawn, at most 10 times a second, not for every row).
+type prediction struct {
+	ind  [describeFeatures]int
+	val  [describeFeatures]float64
+	nnz  int // all the row's features
+	Yhat float64
+	Y    float64
+	Loss float64
+}
+
+// describeFeatures is how many features a prediction shows by name.
+const describeFeatures = 4
+
+// pendingRow is a row read ahead to guess the task, with its line.
+type pendingRow struct {
+	ex   core.Example
+	line int
+}
+
+// The outcomes of next.
+const (
+	rowRead    = iota // s.ex holds the next row
+	rowSkipped        // a malformed row, skipped (and counted) by s.bad
+	rowNone           // the session must stop for now: waiting, done or error
+)
+
+// next reads the next raw row into s.ex. A malformed row is skipped under
+// the skip policy, and ends the session under stop.
+func (s *session) next() int {
+	var err error
+	if s.rd != nil {
+		if !s.rd.resume() {
+			s.state = "waiting"
+			return rowNone
+		}
+		err = s.rd.err
+	} else {
+		err = s.source.Next(&s.ex)
+	}
+	switch {
+	case err == nil:
+		return rowRead
+	case s.bad.Skip(err):
+		return rowSkipped
+	case err == io.EOF:
+		s.state = "done"
+		s.release()
+		if err := s.bad.AllSkipped(s.rows + len(s.pending)); err != nil {
+			s.fail(err)
+		}
+	default:
+		s.fail(err)
+	}
+	return rowNone
+}
+
+// skipCheck is how many skipped rows pass between two readings of the
+// clock: a file of malformed rows must not hold a slice past its deadline.
+const skipCheck = 32
+
+// step learns at most maxRows rows (0: no limit) until the deadline and
+// returns the number learned.
+func (s *session) step(deadline time.Time, maxRows int) int {
+	if s.state == "done" {
+		// The comparator may still owe checkpoints.
+		s.solveRegret(clock()+time.Until(deadline), false)
+		return 0
+	}
+	if s.state == "error" {
+		return 0
+	}
+	if s.file != nil && !s.open() {
+		if s.state != "error" {
+			s.state = "waiting"
+		}
+		return 0
+	}
+	s.state = "running"
+	if !s.taskSet && !s.guessTask(deadline) {
+		return 0
+	}
+	n, skipped := 0, 0
+	start := clock()
+	end := start + time.Until(deadline)
+	now, learnUntil := start, end
+	solving := s.reg != nil && s.reg.Pending() > 0
+	if solving && s.regretCredit > 0 {
+		// The comparator has earned time: the end of the slice, up to
+		// half of it.
+		learnUntil = end - min(s.regretCredit, (end-start)/2)
+	}
+	timedOut := false
+	for maxRows <= 0 || n < maxRows {
+		// Rows can cost from microseconds to milliseconds (a Lanczos
+		// refresh), so the deadline is checked before every row, on the
+		// clock the last learner read.
+		if (n > 0 || skipped > 0) && now >= learnUntil {
+			timedOut = true
+			break
+		}
+		var ex core.Example
+		var line int
+		if len(s.pending) > 0 {
+			ex, line = s.pending[0].ex, s.pending[0].line
+			s.pending = s.pending[1:]
+		} else if s.deferred != "" {
+			s.state, s.err, s.deferred = "error", s.deferred, ""
+			break
+		} else {
+			r := s.next()
+			if r == rowNone {
+				break
+			}
+			if r == rowSkipped {
+				if skipped++; skipped%skipCheck == 0 {
+					now = clock()
+				}
+				continue
+			}
+			ex, line = s.ex, s.lineOf()
+		}
+		y, err := s.bad.Label(s.task, s.cfg.File, line, ex.Y)
+		if s.bad.Skip(err) {
+			skipped++
+			continue
+		}
+		if err != nil {
+			s.fail(err)
+			break
+		}
+		now = s.play(core.Example{X: ex.X, Y: y}, clock())
+		n++
+		if s.state == "error" {
+			break // over the memory budget
+		}
+	}
+	if solving {
+		s.regretCredit = min(s.regretCredit+time.Duration(float64(now-start)*regretShare/(1-regretShare)), maxRegretCredit)
+	}
+	// Stopped by the clock, the comparator spends its credit; stopped by
+	// maxRows or the stream, it may have the rest of the slice.
+	s.solveRegret(end, timedOut)
+	return n
+}
+
+func (s *session) lineOf() int {
+	if s.stream != nil {
+		return s.stream.Line()
+	}
+	return s.rows + 1
+}
+
+// guessTask reads up to guessRows rows and picks the task from their
+// labels with core.GuessTask, as the CLI does; the rows are played first.
+// Past the deadline it returns false, to go on in the next slice.
+func (s *session) guessTask(deadline time.Time) bool {
+	for reads := 1; len(s.pending) < guessRows; reads++ {
+		if reads%skipCheck == 0 && time.Now().After(deadline) {
+			return false
+		}
+		r := s.next()
+		if r == rowSkipped {
+			continue
+		}
+		if r == rowNone {
+			if s.state == "error" && len(s.pending) > 0 {
+				// Learn the rows before the error first: it comes after
+				// them.
+				s.deferred, s.err = s.err, ""
+			} else if s.state != "done" {
+				return false
+			}
+			s.state = "running"
+			break
+		}
+		s.pending = append(s.pending, pendingRow{ex: s.ex.Clone(), line: s.lineOf()})
+	}
+	labels := make([]float64, len(s.pending))
+	for i, p := range s.pending {
+		labels[i] = p.ex.Y
+	}
+	s.setTask(core.GuessTask(labels))
+	if len(s.pending) == 0 {
+		s.state = "done"
+		return false
+	}
+	return true
+}
+
+// play runs one round for every learner and records what the views show.
+// now is the clock (time since clockBase) after the row was read; play
+// returns it after the last learner, reading the clock once per learner:
+// each reading crosses into JS under wasm (performance.now).
+func (s *session) play(ex core.Example, now time.Duration) time.Duration {
+	var first float64
+	for i, p := range s.players {
+		yhat := core.Play(p.learner, ex, p.metrics)
+		t := clock()
+		d := t - now
+		now = t
+		p.elapsed += d
+		s.elapsed += d
+		if i == 0 {
+			first = yhat
+		}
+		loss := p.metrics.Loss().Value(yhat, ex.Y)
+		p.tally.add(yhat, ex.Y, loss)
+		if s.reg != nil {
+			s.losses = append(s.losses[:i], loss)
+		}
+	}
+	if s.reg != nil {
+		s.reg.Observe(ex, s.losses[:len(s.players)])
+	}
+	if s.observe != nil {
+		s.observe(ex)
+	}
+	s.rows++
+	if s.rows%memoryEvery == 0 || len(ex.X.Ind) > wideRow {
+		if err := s.memoryBudget(); err != nil {
+			s.fail(err)
+		}
+	}
+	if len(s.players) > 0 {
+		s.record(ex, first)
+	}
+	if s.rows%s.spacing == 0 {
+		s.checkpoint()
+	}
+	return now
+}
+
+// memoryEvery and wideRow space the session's budget checks: every
+// memoryEvery rows, and after any row of more than wideRow nonzeros. A row
+// of at most wideRow nonzeros adds at most wideRow² pairs to a learner's
+// gradient sum (about 400 KB), so the run passes the budget by at most a
+// few MB before it is stopped, while a check costs O(learners) calls of
+// MemoryBytes rather than one per row.
+const (
+	memoryEvery = 16
+	wideRow     = 64
+)
+
+// memoryBudget checks the session's parts against cfg.MaxMemory. The parts
+// are listed once, at the first check: the players, the comparator and the
+// stream are all in place before the first row is played, so a check then
+// allocates nothing.
+func (s *session) memoryBudget() error {
+	if s.memParts == nil {
+		for _, p := range s.players {
+			if v, ok := p.learner.(core.Sized); ok {
+				s.memParts = append(s.memParts, core.MemoryPart{Name: p.name, Value: v})
+			}
+			s.memParts = append(s.memParts, core.MemoryPart{Name: p.name + " metrics", Value: p.metrics})
+		}
+		if s.reg != nil {
+			s.memParts = append(s.memParts, core.MemoryPart{Name: "regret comparator", Value: s.reg})
+		}
+		if s.stream != nil {
+			s.memParts = append(s.memParts, core.MemoryPart{Name: "feature dictionaries", Value: s.stream})
+		}
+	}
+	return core.MemoryBudget{Limit: s.cfg.MaxMemory}.Check(s.memParts...)
+}
+
+// clockBase and clock are a cheap monotonic clock: time.Now reads the wall
+// clock too, a second call into JS under wasm.
+var clockBase = time.Now()
+
+func clock() time.Duration { return time.Since(clockBase) }
+
+// record keeps the row in the ring of latest predictions, without
+// formatting anything (describe does that when the table is drawn).
+func (s *session) record(ex core.Example, yhat float64) {
+	if len(s.preds) < keepPredictions {
+		s.preds = append(s.preds, prediction{})
+	}
+	if s.predNext >= len(s.preds) {
+		s.predNext = 0
+	}
+	p := &s.preds[s.predNext]
+	s.predNext++
+	copy(p.ind[:], ex.X.Ind)
+	copy(p.val[:], ex.X.Val)
+	p.nnz = len(ex.X.Ind)
+	p.Yhat, p.Y = yhat, ex.Y
+	p.Loss = s.players[0].metrics.Loss().Value(yhat, ex.Y)
+}
+
+// latest returns the i-th latest prediction (0: the newest); i must be
+// below len(s.preds).
+func (s *session) latest(i int) *prediction {
+	k := s.predNext - 1 - i
+	if k < 0 {
+		k += len(s.preds)
+	}
+	return &s.preds[k]
+}
+
+// describe summarizes a prediction's features: up to four "name=value"
+// entries.
+func (s *session) describe(p *prediction) string {
+	var b strings.Builder
+	for k := range p.nnz {
+		if k == describeFeatures {
+			fmt.Fprintf(&b, " … (+%d)", p.nnz-describeFeatures)
+			break
+		}
+		if k > 0 {
+			b.WriteString(", ")
+		}
+		j := p.ind[k]
+		name := strconv.Itoa(j)
+		if s.names != nil {
+			name = s.names.FeatureName(j)
+		}
+		b.WriteString(name)
+		if v := p.val[k]; v != 1 || !strings.Contains(name, "=") {
+			b.WriteString(":" + strconv.FormatFloat(v, 'g', 3, 64))
+		}
+	}
+	return b.String()
+}

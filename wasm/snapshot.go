@@ -1,0 +1,199 @@
+package main
+
+import (
+	"strconv"
+	"time"
+
+	"encoding/json"
+	"github.com/occfm/occfm/core"
+)
+
+// checkpoint stores [rows, ms, metric₁, loss₁, …], thinning when full,
+// followed, when an occfm-auto races, by its regret to its best expert and
+// the forecaster's bound on it (core.OCCFMAuto.Regret).
+func (s *session) checkpoint() {
+	pt := []float64{float64(s.rows), float64(s.elapsed.Microseconds()) / 1000}
+	var auto *core.OCCFMAuto
+	for _, p := range s.players {
+		m, avgLoss := p.tally.metric(s.task)
+		pt = append(pt, m, avgLoss)
+		if a, ok := p.inner().(*core.OCCFMAuto); ok && auto == nil {
+			auto = a
+		}
+	}
+	if auto != nil {
+		reg, bound := auto.Regret()
+		pt = append(pt, reg, bound)
+	}
+	s.points = append(s.points, pt)
+	if len(s.points) >= maxPoints {
+		kept := s.points[:0]
+		for i, p := range s.points {
+			if i%2 == 1 {
+				kept = append(kept, p)
+			}
+		}
+		s.points = kept
+		s.sent = min(s.sent, len(kept))
+		s.spacing *= 2
+		s.decimated = true
+	}
+}
+
+// snapshot is the compact JSON the page reads (see doc.go).
+type snapshot struct {
+	State     string          `json:"state"`
+	Error     string          `json:"error,omitempty"`
+	Source    string          `json:"source"`
+	Layout    string          `json:"layout,omitempty"`
+	Task      string          `json:"task,omitempty"`
+	Rows      int             `json:"rows"`
+	Features  int             `json:"features"`
+	Learners  []learnerStatus `json:"learners"`
+	Points    numRows         `json:"points"`
+	Decimated bool            `json:"decimated"`
+	Preview   *preview        `json:"preview,omitempty"`
+	Known     string          `json:"known,omitempty"`
+	Regret    *regretStatus   `json:"regret,omitempty"`
+	// BadRow: the error is a malformed row (skip would pass over it).
+	BadRow bool `json:"badRow,omitempty"`
+	// Skipped counts the rows skipped; SkippedFirst holds the first
+	// reasons (at most core.MaxReasons), sent when a new one is kept.
+	Skipped      int      `json:"skipped,omitempty"`
+	SkippedFirst []string `json:"skippedFirst,omitempty"`
+	// Warnings is the list of the reader's warnings (see session.warnings)
+	// when it has grown since the preview or the last snapshot.
+	Warnings []string `json:"warnings,omitempty"`
+}
+
+// regretStatus is the regret part of a snapshot. Each point is
+// [T, comparator loss, gap, bound, G, then per learner: cumulative loss,
+// regret lo, regret hi]; points holds the new ones since the last snapshot.
+type regretStatus struct {
+	Points    numRows    `json:"points"`
+	Pending   int        `json:"pending"`   // checkpoints waiting for the comparator
+	Lag       int        `json:"lag"`       // rows learned since the last finished checkpoint
+	Slope     []*float64 `json:"slope"`     // per learner, last six checkpoints
+	D         num        `json:"d"`         // 2δ
+	MaxRows   int        `json:"maxRows"`   // the comparator's cap
+	Truncated bool       `json:"truncated"` // the cap was reached
+	LeftOut   int        `json:"leftOut"`   // rows left out: a feature or label beyond ±1e9, or over 1,000 nonzeros (core.Regret.Observe)
+	// NoDelta: the first learner has no δ (occfm-auto); the comparator's
+	// ball is its default, δ = D/2.
+	NoDelta bool `json:"noDelta,omitempty"`
+}
+
+type learnerStatus struct {
+	Name      string       `json:"name"`
+	Clip      bool         `json:"clip,omitempty"`
+	Guard     *guardStatus `json:"guard,omitempty"`
+	Rows      int          `json:"rows"`
+	Seconds   float64      `json:"seconds"`
+	AvgLoss   num          `json:"avg_loss"`
+	RMSE      *float64     `json:"rmse,omitempty"`
+	MAE       *float64     `json:"mae,omitempty"`
+	ErrorRate *float64     `json:"error_rate,omitempty"`
+	AUC       *float64     `json:"auc,omitempty"`
+	LogLoss   *float64     `json:"logloss,omitempty"`
+	// Experts are occfm-auto's experts with their weights: which δ is
+	// winning.
+	Experts []core.AutoExpert `json:"experts,omitempty"`
+	// ExpertRegret is occfm-auto's regret to its best expert never
+	// retired, and ExpertBound the forecaster's bound on it.
+	ExpertRegret *float64 `json:"expertRegret,omitempty"`
+	ExpertBound  *float64 `json:"expertBound,omitempty"`
+}
+
+// summaryEvery is how old the learners' metrics in a snapshot of a running
+// session may be (runSnapshotJSON): core.Metrics.Summary costs O(rows) on a
+// classification stream, and run returns a snapshot after every slice.
+const summaryEvery = 250 * time.Millisecond
+
+// snapshotJSON returns the snapshot with the learners' metrics of now, and
+// marks its points and preview sent.
+func (s *session) snapshotJSON() string { return s.snapshotJSONAt(true) }
+
+// runSnapshotJSON is snapshotJSON after a slice: while the session runs,
+// the learners' metrics are at most summaryEvery old.
+func (s *session) runSnapshotJSON() string { return s.snapshotJSONAt(false) }
+
+func (s *session) snapshotJSONAt(fresh bool) string {
+	snap := snapshot{State: s.state, Error: s.err, Rows: s.rows, Points: s.points[s.sent:], Decimated: s.decimated, Known: s.known,
+		Learners: []learnerStatus{}}
+	s.sent, s.decimated = len(s.points), false
+	if s.cfg.Source == "demo" {
+		snap.Source = s.cfg.Demo
+	} else {
+		snap.Source = s.cfg.File
+	}
+	if s.stream != nil {
+		snap.Layout = s.stream.Layout()
+		snap.Features = s.stream.Dim()
+	} else if d, ok := s.source.(interface{ Dim() int }); ok {
+		snap.Features = d.Dim()
+	}
+	if s.taskSet {
+		snap.Task = s.task.String()
+	}
+	snap.Skipped = s.bad.Skipped
+	if len(s.bad.First) > s.reasonsSent {
+		snap.SkippedFirst, s.reasonsSent = s.bad.Reasons(), len(s.bad.First)
+	}
+	snap.BadRow = s.badRow
+	if s.preview != nil {
+		if w := s.warnings(); len(w) > s.warningsSent {
+			snap.Warnings, s.warningsSent = w, len(w)
+		}
+	}
+	if s.preview != nil && !s.preview.sent {
+		snap.Preview, s.preview.sent = s.preview, true
+	}
+	now := clock()
+	for _, p := range s.players {
+		if fresh || s.state != "running" || !p.summed || now-p.sumAt >= summaryEvery {
+			p.sum, p.sumAt, p.summed = p.metrics.Summary(), now, true
+		}
+		sum := p.sum
+		ls := learnerStatus{Name: p.name, Rows: p.metrics.Rows(), Seconds: p.elapsed.Seconds(), AvgLoss: num(sum.AvgLoss)}
+		ls.Clip, ls.Guard = guardStatusOf(p)
+		if a, ok := p.inner().(*core.OCCFMAuto); ok {
+			ls.Experts = a.Experts()
+			reg, bound := a.Regret()
+			ls.ExpertRegret, ls.ExpertBound = finite(reg), finite(bound)
+		}
+		if s.task == core.Classification {
+			ls.ErrorRate, ls.AUC, ls.LogLoss = finite(sum.ErrorRate), finite(sum.AUC), finite(sum.LogLoss)
+		} else {
+			ls.RMSE, ls.MAE = finite(sum.RMSE), finite(sum.MAE)
+		}
+		snap.Learners = append(snap.Learners, ls)
+	}
+	if snap.Points == nil {
+		snap.Points = numRows{}
+	}
+	if s.reg != nil {
+		pts := s.reg.Points()
+		rs := &regretStatus{Points: numRows{}, Pending: s.reg.Pending(), D: num(2 * s.reg.Delta()), NoDelta: s.delta == 0, MaxRows: regretRows, Truncated: s.reg.Truncated(), LeftOut: s.reg.LeftOut()}
+		for _, p := range pts[s.regSent:] {
+			row := []float64{float64(p.T), p.ComparatorLoss, p.Gap, p.Bound, p.G}
+			for i := range p.CumLoss {
+				row = append(row, p.CumLoss[i], p.RegretLo[i], p.RegretHi[i])
+			}
+			rs.Points = append(rs.Points, row)
+		}
+		s.regSent = len(pts)
+		rs.Lag = s.rows
+		if len(pts) > 0 {
+			rs.Lag = s.rows - pts[len(pts)-1].T
+		}
+		for i := range s.players {
+			rs.Slope = append(rs.Slope, finite(core.Slope(pts, i, 6)))
+		}
+		snap.Regret = rs
+	}
+	b, err := json.Marshal(snap)
+	if err != nil {
+		return `{"state":"error","error":` + strconv.Quote(err.Error()) + `}`
+	}
+	return string(b)
+}
