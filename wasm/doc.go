@@ -2,9 +2,10 @@
 // GOOS=js GOARCH=wasm. It exposes one namespaced JS API, globalThis.occfm,
 // and renders the views Go owns (the live predictions table and the model
 // panel) through honnef.co/go/js/dom/v2; the page draws the Personalize
-// view's lists from the JSON of occfm.personal. The page's JS (ui/app.js)
-// owns scheduling: it calls run() with a time budget, one slice per task of
-// the event loop, and render() when it draws its own views.
+// view's lists from the JSON of occfm.personal. The page's JS (ui/app.js and
+// its modules in ui/js/) owns scheduling: it calls run() with a time budget,
+// one slice per task of the event loop, and render() when it draws its own
+// views.
 //
 // # JS API (globalThis.occfm, set when the "occfm-ready" event fires)
 //
