@@ -86,3 +86,20 @@ func TestE2ESlowRace(t *testing.T) {
 	}
 	s.checkExceptions()
 }
+
+// Defect 2: the slope readout names each learner's own guarantee against
+// the best C in K (Theorem 3 is OCCFM's), and none for a learner without.
+func TestE2ESlopeGuarantee(t *testing.T) {
+	s := newSession(t, 2*time.Minute)
+	s.url += "#demo=planted-regression&learners=occfm,bias&speed=max"
+	s.openDemo()
+	s.waitJS("a slope for both learners",
+		`document.querySelectorAll('#regret-slopes li[data-value]').length === 2`, 60*time.Second)
+	lines := evalJS[[]string](s, `[...document.querySelectorAll('#regret-slopes li')].map((l) => l.textContent)`)
+	t.Logf("slopes: %q", lines)
+	if len(lines) != 2 || !strings.HasPrefix(lines[0], "occfm:") || !strings.Contains(lines[0], "Theorem 3") ||
+		!strings.HasPrefix(lines[1], "bias:") || strings.Contains(lines[1], "Theorem") || !strings.Contains(lines[1], "no bound") {
+		t.Errorf("slopes %q: want Theorem 3 for occfm only", lines)
+	}
+	s.checkExceptions()
+}

@@ -92,6 +92,18 @@ type Spec struct {
 	Summary string
 	// New returns a fresh learner for c.
 	New func(c Config) Learner
+	// Regret is the learner's guarantee against the best fixed C in K
+	// with its δ, the comparator of Regret: the exponent p of a bound
+	// O(Tᵖ) and where it comes from. The zero value: none (a learner
+	// outside K, non-convex, or with another comparator).
+	Regret RegretGuarantee
+}
+
+// RegretGuarantee is a sub-linear regret bound O(T^Exponent) against the
+// best fixed C in K, from Source.
+type RegretGuarantee struct {
+	Exponent float64
+	Source   string
 }
 
 // registry holds every learner, by name. Adding a learner is one file with
@@ -101,6 +113,7 @@ var registry = map[string]Spec{
 		Name:    "occfm",
 		Summary: "Online Compact Convexified FM: projection-free Frank-Wolfe on ‖C‖* ≤ δ (Algorithm 2; γₜ capped by exact line search)",
 		New:     func(c Config) Learner { return NewOCCFM(OCCFMSettingsFor(c)) },
+		Regret:  RegretGuarantee{0.75, "Theorem 3 (online Frank-Wolfe)"},
 	},
 	"occfm-auto": {
 		Name:    "occfm-auto",
@@ -111,6 +124,7 @@ var registry = map[string]Spec{
 		Name:    "occfm-lin",
 		Summary: "OCCFM with w₀ and w outside the ball (FTRL-Proximal), C by Algorithm 2 on ‖C‖* ≤ δ",
 		New:     func(c Config) Learner { return NewOCCFMLin(OCCFMLinSettingsFor(c)) },
+		Regret:  RegretGuarantee{0.75, "Theorem 3 for C, FTRL-Proximal for the affine part"},
 	},
 	"ccfm-pairs": {
 		Name:    "ccfm-pairs",
@@ -121,6 +135,7 @@ var registry = map[string]Spec{
 		Name:    "ccfm-ogd",
 		Summary: "CCFM by online gradient descent, rate η/√t, then the projection onto ‖C‖* ≤ δ (§5.1 baseline)",
 		New:     func(c Config) Learner { return NewCCFMOGD(CCFMOGDSettingsFor(c)) },
+		Regret:  RegretGuarantee{0.5, "online gradient descent (Zinkevich 2003)"},
 	},
 	"ccfm-pa": {
 		Name:    "ccfm-pa",
@@ -131,6 +146,7 @@ var registry = map[string]Spec{
 		Name:    "ccfm-ftrl",
 		Summary: "CCFM by FTRL: C = Π(−ηₜGₜ/2) onto ‖C‖* ≤ δ from Lanczos eigenpairs of the gradient sum (§5.1 baseline)",
 		New:     func(c Config) Learner { return NewCCFMFTRL(CCFMFTRLSettingsFor(c)) },
+		Regret:  RegretGuarantee{0.5, "FTRL with linearized losses (Shalev-Shwartz 2012, §2)"},
 	},
 	"fm-ftrl": {
 		Name:    "fm-ftrl",

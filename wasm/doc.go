@@ -9,7 +9,10 @@
 //
 // # JS API (globalThis.occfm, set when the "occfm-ready" event fires)
 //
-//	learners() → [{name, summary}]           the core registry
+//	learners() → [{name, summary, regretExponent?, regretSource?}]
+//	                                         the core registry; regretExponent p
+//	                                         when the learner's regret against
+//	                                         the best C in K is O(Tᵖ) (core.Spec.Regret)
 //	demos()    → [{name, title, task}]       built-in synthetic streams
 //	start(config: string JSON)  → snapshot JSON string
 //	    Starts a new session, discarding the old one. config:

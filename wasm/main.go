@@ -68,7 +68,11 @@ func main() {
 	fn("learners", func([]js.Value) any {
 		var out []any
 		for _, s := range core.Learners() {
-			out = append(out, map[string]any{"name": s.Name, "summary": s.Summary})
+			l := map[string]any{"name": s.Name, "summary": s.Summary}
+			if s.Regret.Exponent > 0 {
+				l["regretExponent"], l["regretSource"] = s.Regret.Exponent, s.Regret.Source
+			}
+			out = append(out, l)
 		}
 		return out
 	})

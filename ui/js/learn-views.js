@@ -195,7 +195,7 @@ export function renderRegret() {
     li.className = "learner-name";
     const v = slope[i];
     let text = "—";
-    if (finite(v)) text = `${v.toFixed(2)} — ${v >= 1 ? "linear or worse" : "sub-linear"} (Theorem 3: ≤ ¾ asymptotically)`;
+    if (finite(v)) text = `${v.toFixed(2)} — ${v >= 1 ? "linear or worse" : "sub-linear"}${guarantee(name)}`;
     li.textContent = `${session.learners.length > 1 ? name + ": " : ""}slope of log regret vs log T (last 6 checkpoints): ${text}`;
     if (finite(v)) li.dataset.value = String(v);
     return li;
@@ -214,6 +214,15 @@ export function renderRegret() {
     text += ` · ${st.leftOut.toLocaleString("en-US")} row${st.leftOut === 1 ? "" : "s"} left out (a feature or label beyond ±1e9, or over 1,000 nonzeros)`;
   }
   comparator.textContent = text;
+}
+
+// guarantee names learner name's regret bound against the best C in K, from
+// the registry (occfm.learners()), or says it has none.
+function guarantee(name) {
+  const l = page.catalog.learners.find((x) => x.name === name);
+  if (!l || !(l.regretExponent > 0)) return " (no bound against this comparator)";
+  const p = {0.5: "½", 0.75: "¾"}[l.regretExponent] || String(l.regretExponent);
+  return ` (${l.regretSource}: ≤ ${p} asymptotically)`;
 }
 
 export function renderKnown() {
