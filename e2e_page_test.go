@@ -103,3 +103,44 @@ func TestE2ESlopeGuarantee(t *testing.T) {
 	}
 	s.checkExceptions()
 }
+
+// Defect 3: the regret headline says when the comparator lags behind the
+// learners, and when it stopped at its row cap (the ratings demo runs
+// 200,000 rows, the comparator keeps 20,000), so that a chart that stops
+// does not read as the end of the run.
+func TestE2ERegretLagAndCap(t *testing.T) {
+	s := newSession(t, 3*time.Minute)
+	s.url += "#demo=ratings&speed=max"
+	s.openDemo()
+	lagged := false
+	headline := `(() => { const e = document.querySelector('[data-testid="regret-latest"]');
+		return {pending: Number(e.dataset.pending || 0), truncated: e.dataset.truncated === "true", text: e.textContent} })()`
+	type status struct {
+		Pending   int    `json:"pending"`
+		Truncated bool   `json:"truncated"`
+		Text      string `json:"text"`
+	}
+	deadline := time.Now().Add(120 * time.Second)
+	var st status
+	for time.Now().Before(deadline) {
+		st = evalJS[status](s, headline)
+		if st.Pending > 0 {
+			lagged = true
+			if !strings.Contains(st.Text, "behind") {
+				t.Errorf("comparator %d checkpoints behind, headline %q does not say so", st.Pending, st.Text)
+			}
+		}
+		if st.Truncated && !strings.Contains(st.Text, "20,000, its row cap") {
+			t.Errorf("comparator at its row cap, headline %q does not say so", st.Text)
+		}
+		if st.Truncated && st.Pending == 0 {
+			break
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	t.Logf("headline: %s (comparator seen lagging: %v)", st.Text, lagged)
+	if !st.Truncated || st.Pending != 0 || !strings.Contains(st.Text, "stopped at T = 20,000") {
+		t.Errorf("after %v the headline is %q: want the comparator stopped at its row cap", 120*time.Second, st.Text)
+	}
+	s.checkExceptions()
+}

@@ -14,6 +14,23 @@ export function chartAxis() {
     stroke: "#334155", grid: {stroke: "#e2e8f0", width: 1}, ticks: {stroke: "#cbd5e1"},
   };
 }
+
+// yAxisSize is a y axis's width from its widest tick label as drawn, so that
+// the axis title never overlaps the labels ("10,000,000" needs more room
+// than "0.5"). uPlot calls it until the sizes settle; from the third call on
+// it keeps the last size.
+export function yAxisSize(u, values, i, cycle) {
+  const axis = u.axes[i];
+  if (cycle > 1) return axis._size;
+  let widest = 0;
+  if (values && values.length) {
+    u.ctx.font = axis.font[0];
+    for (const v of values) widest = Math.max(widest, u.ctx.measureText(String(v)).width);
+    widest /= devicePixelRatio || 1;
+  }
+  return Math.ceil(widest + (axis.ticks && axis.ticks.size || 10) + (axis.gap || 5) + 6);
+}
+
 // ---- LineChart --------------------------------------------------------------
 
 // A LineChart is one uPlot chart with one series per learner over a shared x.
@@ -111,7 +128,7 @@ export class LineChart {
       ],
       axes: [
         {...axis, label: this.xLabel, labelSize: 24},
-        {...axis, label: this.yLabel, labelSize: 24, size: 64},
+        {...axis, label: this.yLabel, labelSize: 24, size: yAxisSize},
       ],
     }, this.data, this.el);
     this.dirty = false;
@@ -256,7 +273,7 @@ export class RegretChart {
       series,
       axes: [
         {...axis, label: this.logLog ? "T (rows, log scale)" : "T (rows)", labelSize: 24},
-        {...axis, label: this.logLog ? `${yLabel} (log scale)` : yLabel, labelSize: 24, size: 72},
+        {...axis, label: this.logLog ? `${yLabel} (log scale)` : yLabel, labelSize: 24, size: yAxisSize},
       ],
     }, this.data(), this.el);
     // The band edges stay out of the legend: the middle line names the learner.

@@ -152,6 +152,23 @@ export function resetExpertRegret() {
   views.expertRegret.reset([AUTO, "bound"]);
 }
 
+// lagText says, in the regret headline, how far the comparator is behind
+// the learners, and that it stops, or stopped, at its row cap: a chart that
+// lags or stops must not read as the end of the run.
+function lagText(st, any) {
+  const pending = st.pending || 0;
+  const cap = `T = ${formatCount(st.maxRows)}, its row cap`;
+  const parts = [];
+  if (pending > 0) {
+    const behind = `${pending} checkpoint${pending === 1 ? "" : "s"} (${formatCount(st.lag || 0)} rows) behind the learners`;
+    parts.push(any ? `the comparator is ${behind}` : `the comparator is working, ${behind}`);
+    if (st.truncated) parts.push(`it stops at ${cap}`);
+  } else if (st.truncated) {
+    parts.push(`the comparator stopped at ${cap}; later rows are not compared`);
+  }
+  return parts.length ? " — " + parts.join("; ") : "";
+}
+
 // renderRegret writes the readout under the regret chart: the latest band,
 // each learner's log-log slope, D and G, and where the comparator stands.
 export function renderRegret() {
@@ -164,7 +181,7 @@ export function renderRegret() {
   const comparator = document.getElementById("regret-comparator");
   if (!st) {
     latest.textContent = session.last ? "Regret is not tracked for this run." : "";
-    for (const k of ["value", "lo", "hi", "t"]) delete latest.dataset[k];
+    for (const k of ["value", "lo", "hi", "t", "pending", "truncated"]) delete latest.dataset[k];
     slopes.replaceChildren();
     constants.textContent = "";
     comparator.textContent = "";
@@ -183,10 +200,14 @@ export function renderRegret() {
       const text = `[${formatNumber(lo)}, ${formatNumber(hi)}]`;
       return session.learners.length > 1 ? `${name} ${text}` : text;
     });
-    latest.textContent = `regret at T = ${t.toLocaleString("en-US")}: ${parts.join(" · ")}`;
+    latest.textContent = `regret at T = ${t.toLocaleString("en-US")}: ${parts.join(" · ")}` + lagText(st, true);
+    latest.dataset.pending = String(st.pending || 0);
+    latest.dataset.truncated = String(!!st.truncated);
   } else {
     for (const k of ["value", "lo", "hi", "t"]) delete latest.dataset[k];
-    latest.textContent = "regret: waiting for the first checkpoint";
+    latest.textContent = "regret: waiting for the first checkpoint" + lagText(st, false);
+    latest.dataset.pending = String(st.pending || 0);
+    latest.dataset.truncated = String(!!st.truncated);
   }
   const slope = Array.isArray(st.slope) ? st.slope : [];
   slopes.replaceChildren(...session.learners.map((name, i) => {
