@@ -4,8 +4,8 @@
 // one. Twelve distinct colours; a registry longer than that reuses them.
 
 const PALETTE = [
-  "#2563eb", "#dc2626", "#059669", "#9333ea", "#ea580c", "#0891b2",
-  "#ca8a04", "#db2777", "#475569", "#65a30d", "#92400e", "#1e3a8a",
+  "#2563eb", "#ea580c", "#92400e", "#9333ea", "#0891b2", "#ca8a04",
+  "#db2777", "#dc2626", "#475569", "#65a30d", "#059669", "#0f172a",
 ];
 
 let order = [];
