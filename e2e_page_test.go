@@ -144,3 +144,82 @@ func TestE2ERegretLagAndCap(t *testing.T) {
 	}
 	s.checkExceptions()
 }
+
+// Defect 4: text that is stale or misleading. A pause shows the rows it
+// stopped at in the numbers and the learner table alike; a negative δ and
+// a bad link are answered with a message; the speed reads "1 row/s"; the
+// note a run started with goes once the run is done.
+func TestE2EStaleText(t *testing.T) {
+	s := newSession(t, 2*time.Minute)
+	s.url += "#demo=ratings&learners=occfm-auto,nope&delta=-5&colour=red&speed=1"
+	s.openDemo()
+	note := evalJS[string](s, `document.querySelector('[data-testid="note"]').textContent`)
+	t.Logf("note: %s", note)
+	for _, part := range []string{"delta=-5", "colour=red", "learner nope", "not valid"} {
+		if !strings.Contains(note, part) {
+			t.Errorf("the note %q does not name %q", note, part)
+		}
+	}
+	if out := evalJS[string](s, `document.getElementById("speed-out").textContent`); out != "1 row/s" {
+		t.Errorf("speed reads %q, want \"1 row/s\"", out)
+	}
+
+	// δ = −5 typed into the control.
+	evalJS[bool](s, `(() => { const e = document.querySelector('[data-testid="delta"]'); e.value = "-5";
+		e.dispatchEvent(new Event("change")); return true })()`)
+	msg := evalJS[string](s, `(() => { const e = document.querySelector('[data-testid="controls-error"]'); return e.hidden ? "" : e.textContent })()`)
+	t.Logf("δ = −5: %q", msg)
+	if !strings.Contains(msg, "δ") || !strings.Contains(msg, "-5") {
+		t.Errorf("δ = −5 is answered with %q", msg)
+	}
+
+	// Pause at a few hundred rows: the table agrees with the numbers at once.
+	evalJS[bool](s, `(() => { const e = document.querySelector('[data-testid="speed"]'); e.value = "13";
+		e.dispatchEvent(new Event("input")); e.dispatchEvent(new Event("change")); return true })()`)
+	s.waitJS("200 rows", jsRows+" >= 200", 30*time.Second)
+	s.click("play")
+	s.waitState("paused", 2*time.Second)
+	got := evalJS[[]string](s, `[document.querySelector('[data-testid="rows"]').textContent,
+		document.querySelector('[data-testid="learner-table"] tbody tr td:nth-child(2)').textContent]`)
+	t.Logf("paused: rows %s, learner table %s", got[0], got[1])
+	if got[0] != got[1] {
+		t.Errorf("paused at %s rows, the learner table says %s", got[0], got[1])
+	}
+	s.checkExceptions()
+}
+
+// Defects 4 and 5: a file run's link names the file (and the JSON export's
+// link too), opening it says the file must be picked again, log–log is in
+// the link, and the note of the file run goes when it is done.
+func TestE2ELinks(t *testing.T) {
+	dir := t.TempDir()
+	path := dir + "/small.svm"
+	writeDemoLibSVM(t, path, 300_000)
+	s := newSession(t, 2*time.Minute)
+	s.url += "#demo=ratings&speed=max"
+	s.openDemo()
+	s.upload(path)
+	s.waitState("done", 60*time.Second)
+	hash := evalJS[string](s, `location.hash`)
+	if !strings.HasPrefix(hash, "#file=small.svm&") || strings.Contains(hash, "demo=") {
+		t.Errorf("after learning small.svm the link is %q", hash)
+	}
+	if note := evalJS[string](s, `(() => { const e = document.querySelector('[data-testid="note"]'); return e.hidden ? "" : e.textContent })()`); note != "" {
+		t.Errorf("the run is done and the note still says %q", note)
+	}
+	evalJS[bool](s, `(() => { const e = document.getElementById("regret-loglog"); e.click(); return true })()`)
+	s.waitJS("log–log off in the link", `location.hash.includes("loglog=0")`, 2*time.Second)
+
+	// The link opened anew: the file is named, the page waits for it.
+	link := evalJS[string](s, `location.href`)
+	s.url = strings.Replace(link, "#", "?again=1#", 1)
+	s.open()
+	s.waitJS("the note about the file", `document.querySelector('[data-testid="note"]').textContent.includes("choose small.svm again")`, 20*time.Second)
+	if evalJS[bool](s, `document.getElementById("regret-loglog").checked`) {
+		t.Error("the link says loglog=0 and the box is checked")
+	}
+	if st := s.state(); st != "ready" {
+		t.Errorf("a file link opened: state %q, want ready (waiting for the file)", st)
+	}
+	s.checkExceptions()
+}

@@ -16,14 +16,15 @@
 // renders the predictions table and the model panel itself.
 
 import {LineChart, RegretChart} from "./js/charts.js";
-import {buildCatalogControls, renderControls, validateSettings, wireControls, writeHash} from "./js/controls.js";
+import {buildCatalogControls, linkReport, renderControls, validateSettings, wireControls, writeHash} from "./js/controls.js";
+import {showNote} from "./js/learn-views.js";
 import {DEFAULTS} from "./js/hash.js";
 import {setPalette} from "./js/palette.js";
 import {personal, setView} from "./js/personalize.js";
 import {buildPersonalControls, wirePersonal} from "./js/personalize-controls.js";
 import {chartInterval, nextFrame} from "./js/scheduler.js";
 import {fail, metricLabel, setPhase, startSession} from "./js/session.js";
-import {occfm, page, session, setCore, settings, views} from "./js/state.js";
+import {linkInvalid, occfm, page, session, setCore, settings, views} from "./js/state.js";
 
 
 // occfmPage is the page's state for the e2e tests and make bench to read
@@ -41,15 +42,19 @@ function onReady() {
     return;
   }
   buildCatalogControls();
-  validateSettings();
+  const report = linkReport(linkInvalid, validateSettings());
   renderControls();
   writeHash();
   setPhase("ready");
   if (page.pendingFile) {
     page.pendingFile = null;
     startSession("file", {note: `Learning ${session.file.name} with the guessed settings.`});
+  } else if (settings.file) {
+    // A link of a file run: the page cannot reopen the file by itself.
+    showNote(`${report} This link is a run of ${settings.file} with the settings below. A page cannot open a ` +
+      `file by itself: choose ${settings.file} again (or drop it here) to run it, or pick a demo.`.trim());
   } else {
-    startSession("demo");
+    startSession("demo", {note: report});
   }
   buildPersonalControls();
   if (settings.view === "personalize") setView("personalize", {write: false});
@@ -64,6 +69,7 @@ function boot() {
   views.expertRegret = new LineChart(document.getElementById("expert-regret-chart"), {
     xLabel: "rows", yLabel: "regret", height: 200, dash: [null, [6, 4]], interval: chartInterval,
   });
+  document.getElementById("regret-loglog").checked = settings.logLog;
   views.regret.setMode({
     logLog: document.getElementById("regret-loglog").checked,
     perT: document.getElementById("regret-per-t").checked,

@@ -5,7 +5,7 @@ import {exportCSV, exportJSON} from "./export.js";
 import {pickFile} from "./feeder.js";
 import {finite} from "./format.js";
 import {CHECKPOINTS, DEFAULTS, FORMATS, GAMMAS, ON_ERROR, SPEEDS, formatHash, learnerSettingsKey, nonNegative, parseHash} from "./hash.js";
-import {demoTitle} from "./learn-views.js";
+import {demoTitle, showNote} from "./learn-views.js";
 import {forgetModel, loadModel, saveModel} from "./model-files.js";
 import {P_LEARNER, personal, setView, startPersonal} from "./personalize.js";
 import {renderLearnerHint} from "./personalize-controls.js";
@@ -46,7 +46,7 @@ export function renderSpeed() {
   slider.max = String(SPEEDS.length);
   slider.value = String(pos);
   document.getElementById("speed-out").textContent =
-    settings.speed > 0 ? `${settings.speed.toLocaleString("en-US")} rows/s` : "max";
+    settings.speed > 0 ? `${settings.speed.toLocaleString("en-US")} row${settings.speed === 1 ? "" : "s"}/s` : "max";
 }
 
 // renderControls makes every control show settings.
@@ -117,15 +117,51 @@ export function buildCatalogControls() {
 }
 
 // validateSettings drops names the core does not know.
+// validateSettings keeps the learners and the demo the core knows, and
+// returns what it dropped ("learner nope", "demo x"), for the page to say.
 export function validateSettings() {
+  const dropped = [];
   const names = page.catalog.learners.map((l) => l.name);
+  for (const n of settings.learners) if (!names.includes(n)) dropped.push(`learner ${n}`);
   settings.learners = settings.learners.filter((n) => names.includes(n));
   if (settings.learners.length === 0 && names.length > 0) {
     settings.learners = names.includes(DEFAULTS.learners[0]) ? [...DEFAULTS.learners] : [names[0]];
   }
   if (!page.catalog.demos.some((d) => d.name === settings.demo) && page.catalog.demos.length > 0) {
+    dropped.push(`demo ${settings.demo}`);
     settings.demo = page.catalog.demos.some((d) => d.name === DEFAULTS.demo) ? DEFAULTS.demo : page.catalog.demos[0].name;
   }
+  return dropped;
+}
+
+// numberSetting reads a number input into settings[key]: empty means the
+// default (0: the learner's own); a negative or non-number value is
+// answered under the controls and the default used.
+function numberSetting(input, key, fallback, integer = false) {
+  const text = input.value.trim();
+  const v = Number(text);
+  const ok = text === "" || (Number.isFinite(v) && v >= 0);
+  showControlError(ok ? "" : `${input.dataset.label || key} must be a number ≥ 0 (empty: the default); “${text}” is not, so the default is used.`);
+  if (!ok) input.value = "";
+  const n = ok && text !== "" ? v : fallback;
+  settings[key] = integer ? Math.trunc(n) : n;
+}
+
+// linkReport says which parts of a link the page could not use, and that
+// the defaults are used instead ("" when every part was used).
+export function linkReport(invalid, dropped) {
+  const all = [...invalid, ...dropped];
+  if (all.length === 0) return "";
+  return `This link's ${all.map((p) => `“${p}”`).join(", ")} ${all.length === 1 ? "is" : "are"} not valid here: ` +
+    "the default is used instead.";
+}
+
+// showControlError shows message (or hides the line when it is empty) right
+// under the settings, where the eye is.
+export function showControlError(message) {
+  const el = document.getElementById("controls-error");
+  el.textContent = message;
+  el.hidden = !message;
 }
 
 export function writeHash() {
@@ -196,15 +232,13 @@ export function wireControls() {
     renderSpeed();
     writeHash();
   });
-  $("delta").addEventListener("change", (e) => onLearnerSetting(() => { settings.delta = nonNegative(e.target.value, 0); }));
-  $("eta").addEventListener("change", (e) => onLearnerSetting(() => { settings.eta = nonNegative(e.target.value, 0); }));
+  $("delta").addEventListener("change", (e) => onLearnerSetting(() => numberSetting(e.target, "delta", 0)));
+  $("eta").addEventListener("change", (e) => onLearnerSetting(() => numberSetting(e.target, "eta", 0)));
   $("gamma").addEventListener("change", (e) => onLearnerSetting(() => { settings.gamma = e.target.value; }));
   $("regret-checkpoints").addEventListener("change", (e) => onLearnerSetting(() => { settings.checkpoints = e.target.value; }));
   $("loss").addEventListener("change", (e) => onLearnerSetting(() => { settings.loss = e.target.value; }));
   $("clip").addEventListener("change", (e) => onLearnerSetting(() => { settings.clip = e.target.value; }));
-  $("seed").addEventListener("change", (e) => onLearnerSetting(() => {
-    settings.seed = Math.trunc(nonNegative(e.target.value, DEFAULTS.seed));
-  }));
+  $("seed").addEventListener("change", (e) => onLearnerSetting(() => numberSetting(e.target, "seed", DEFAULTS.seed, true)));
   $("on-error").addEventListener("change", (e) => {
     settings.onError = ON_ERROR.includes(e.target.value) ? e.target.value : DEFAULTS.onError;
     writeHash();
@@ -234,6 +268,10 @@ export function wireControls() {
   });
   const regretMode = () => {
     views.regret.setMode({logLog: $("regret-loglog").checked, perT: $("regret-per-t").checked});
+    if (settings.logLog !== $("regret-loglog").checked) {
+      settings.logLog = $("regret-loglog").checked;
+      writeHash();
+    }
   };
   $("regret-loglog").addEventListener("change", regretMode);
   $("regret-per-t").addEventListener("change", regretMode);
@@ -284,12 +322,13 @@ export function wireControls() {
 
   // A hash edited by hand (or a pasted link) applies like the controls.
   addEventListener("hashchange", () => {
-    const next = parseHash(location.hash);
+    const invalid = [];
+    const next = parseHash(location.hash, invalid);
     const viewChanged = next.view !== settings.view;
     const demoChanged = next.demo !== settings.demo;
     const runChanged = learnerSettingsKey(next) !== learnerSettingsKey(settings);
     Object.assign(settings, next);
-    validateSettings();
+    const report = linkReport(invalid, validateSettings());
     renderControls();
     writeHash();
     if (viewChanged) setView(settings.view);
@@ -300,8 +339,8 @@ export function wireControls() {
       renderLearnerHint();
       if (personal.started) startPersonal();
     }
-    if (!occfm) return;
-    if (demoChanged) startSession("demo", {note: `Demo: ${demoTitle(settings.demo)}.`});
-    else if (runChanged) restart(settingsNote());
+    if (occfm && demoChanged) startSession("demo", {note: `Demo: ${demoTitle(settings.demo)}.`});
+    else if (occfm && runChanged) restart(settingsNote());
+    if (report) showNote(report);
   });
 }

@@ -15,7 +15,7 @@ export const FORMATS = ["auto", "libsvm", "csv", "movielens"];  // "Read as": ho
 export const DEFAULTS = Object.freeze({
   view: "learn", plearner: "", demo: "ratings", learners: ["occfm-auto"], delta: 0, eta: 0,
   gamma: "1/sqrt(t)", loss: "auto", clip: "auto", seed: 1, speed: 2000, checkpoints: "g1.5", onError: "stop",
-  format: "auto",
+  format: "auto", file: "", logLog: true,
 });
 
 // The speed slider is logarithmic: 1, 1.5, 2, 3, 5, 7 per decade from 1 to
@@ -24,34 +24,49 @@ export const SPEEDS = [];
 for (let p = 1; p < 1e5; p *= 10) for (const m of [1, 1.5, 2, 3, 5, 7]) SPEEDS.push(m * p);
 SPEEDS.push(1e5);
 
-export function parseHash(hash) {
+// parseHash returns the settings a hash gives, the defaults where it says
+// nothing. Each part it cannot use ("delta=-5", "loss=hinge", "colour=red")
+// is pushed onto invalid, when given, so that the page can say so.
+export function parseHash(hash, invalid = null) {
   const s = {...DEFAULTS, learners: [...DEFAULTS.learners]};
+  const bad = (part) => { if (invalid) invalid.push(part); };
   for (const part of hash.replace(/^#/, "").split("&")) {
+    if (part === "") continue;
     const eq = part.indexOf("=");
-    if (eq < 0) continue;
+    if (eq < 0) {
+      bad(decode(part));
+      continue;
+    }
     const key = decode(part.slice(0, eq));
     const val = decode(part.slice(eq + 1));
+    const shown = `${key}=${val}`;
+    const pick = (ok, set) => (ok ? set() : bad(shown));
     switch (key) {
-      case "view": s.view = val === "personalize" ? "personalize" : "learn"; break;
+      case "view": pick(val === "personalize" || val === "learn", () => { s.view = val; }); break;
       case "plearner": s.plearner = val; break;
       case "demo": s.demo = val; break;
       case "learners": s.learners = val.split(",").filter(Boolean); break;
-      case "delta": case "eta": s[key] = nonNegative(val, 0); break;
-      case "gamma": if (val in GAMMAS) s.gamma = val; break;
-      case "loss": if (LOSSES.includes(val)) s.loss = val; break;
-      case "clip": if (CLIPS.includes(val)) s.clip = val; break;
-      case "seed": s.seed = Math.trunc(nonNegative(val, DEFAULTS.seed)); break;
-      case "checkpoints": if (val in CHECKPOINTS) s.checkpoints = val; break;
-      case "speed": s.speed = val === "max" ? 0 : nonNegative(val, DEFAULTS.speed); break;
-      case "onError": if (ON_ERROR.includes(val)) s.onError = val; break;
-      case "format": if (FORMATS.includes(val)) s.format = val; break;
+      case "delta": case "eta": pick(nonNegative(val, -1) >= 0, () => { s[key] = nonNegative(val, 0); }); break;
+      case "gamma": pick(val in GAMMAS, () => { s.gamma = val; }); break;
+      case "loss": pick(LOSSES.includes(val), () => { s.loss = val; }); break;
+      case "clip": pick(CLIPS.includes(val), () => { s.clip = val; }); break;
+      case "seed": pick(nonNegative(val, -1) >= 0, () => { s.seed = Math.trunc(nonNegative(val, DEFAULTS.seed)); }); break;
+      case "checkpoints": pick(val in CHECKPOINTS, () => { s.checkpoints = val; }); break;
+      case "speed": pick(val === "max" || nonNegative(val, -1) >= 0, () => { s.speed = val === "max" ? 0 : nonNegative(val, DEFAULTS.speed); }); break;
+      case "onError": pick(ON_ERROR.includes(val), () => { s.onError = val; }); break;
+      case "format": pick(FORMATS.includes(val), () => { s.format = val; }); break;
+      case "file": s.file = val; break;
+      case "loglog": pick(val === "0" || val === "1", () => { s.logLog = val === "1"; }); break;
+      default: bad(shown);
     }
   }
   return s;
 }
 
+// formatHash returns the hash of settings s: a file run names its file
+// (file=…) in place of the demo, which the page cannot reopen by itself.
 export function formatHash(s) {
-  const parts = [["demo", s.demo], ["learners", s.learners.join(",")]];
+  const parts = [s.file ? ["file", s.file] : ["demo", s.demo], ["learners", s.learners.join(",")]];
   if (s.view === "personalize") {
     parts.unshift(["view", "personalize"]);
     if (s.plearner) parts.splice(1, 0, ["plearner", s.plearner]);
@@ -65,6 +80,7 @@ export function formatHash(s) {
   if (s.checkpoints !== DEFAULTS.checkpoints) parts.push(["checkpoints", s.checkpoints]);
   if (s.onError !== DEFAULTS.onError) parts.push(["onError", s.onError]);
   if (s.format !== DEFAULTS.format) parts.push(["format", s.format]);
+  if (s.logLog !== DEFAULTS.logLog) parts.push(["loglog", s.logLog ? 1 : 0]);
   return "#" + parts.map(([k, v]) => `${k}=${encode(String(v))}`).join("&");
 }
 

@@ -2,7 +2,7 @@
 // applying its snapshots, and the page's phase.
 
 import {TABLE_INTERVAL_MS} from "./config.js";
-import {renderDemoSelect, renderRunControls} from "./controls.js";
+import {renderDemoSelect, renderRunControls, writeHash} from "./controls.js";
 import {hasAuto} from "./export.js";
 import {feedFile, feeder, stopFeeder} from "./feeder.js";
 import {finite, formatCount} from "./format.js";
@@ -53,6 +53,11 @@ export function startSession(source, {note = "", keepPaused = false} = {}) {
   session.gen++;
   stopFeeder(feeder);
   session.source = source;
+  session.note = note;
+  // The link names what runs: the file (to be picked again when the link
+  // is opened) or the demo.
+  settings.file = source === "file" ? session.file.name : "";
+  writeHash();
   session.learners = page.model ? [page.model.learner] : [...settings.learners];
   session.task = "";
   session.layout = "";
@@ -164,6 +169,8 @@ export function applySnapshot(text, force = false) {
       session.doneRate = (snap.rows * 1000) / Math.max(1, now - session.firstRowAt);
     }
     setPhase("done");
+    // The note the run started with ("Learning u.data…") is over.
+    if (session.note && document.getElementById("note").textContent === session.note) showNote("");
     // Shown now: the frame loop that redraws rows/s may have stopped (a
     // small file can be done within one slice).
     document.getElementById("rows-per-second").textContent = formatCount(session.doneRate);
@@ -175,14 +182,14 @@ export function applySnapshot(text, force = false) {
 // renderViews draws the last snapshot: rows and metrics, and at most every
 // TABLE_INTERVAL_MS (or at the end) the learner table, stream line and
 // regret readout.
-export function renderViews(now) {
+export function renderViews(now, force = false) {
   const snap = session.last;
   views.stale = false;
   views.shown = now;
   if (!snap) return;
   if (occfm) call(() => occfm.render());
   renderNumbers(snap);
-  if (snap.state === "done" || snap.state === "error" || now - views.tableShown >= TABLE_INTERVAL_MS) {
+  if (force || snap.state === "done" || snap.state === "error" || now - views.tableShown >= TABLE_INTERVAL_MS) {
     views.tableShown = now;
     renderLearnerTable(snap);
     renderStreamInfo(snap);
@@ -202,8 +209,9 @@ export function setPhase(p) {
   page.phase = p;
   document.body.dataset.state = p;
   renderRunControls();
-  // A pause shows the rows learned up to it at once, not at the next frame.
-  if (views.stale) renderViews(performance.now());
+  // A pause shows the rows learned up to it at once, not at the next frame,
+  // in the numbers and in the learner table alike.
+  if (views.stale || p === "paused") renderViews(performance.now(), p === "paused");
   if (p === "running" && settings.speed === 0 && occfm) startPump();
 }
 

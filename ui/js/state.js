@@ -10,7 +10,9 @@ import {parseHash} from "./hash.js";
 // the feeder. session.gen counts sessions, so that a file reader left over
 // from an earlier one stops instead of feeding the new one.
 
-export const settings = parseHash(location.hash);
+// linkInvalid lists the parts of the opening link the page could not use.
+export const linkInvalid = [];
+export const settings = parseHash(location.hash, linkInvalid);
 export let occfm = null;        // globalThis.occfm once the core is ready
 
 // setCore makes core (globalThis.occfm) the one every module calls.
@@ -46,6 +48,7 @@ export const session = {
   regretStatus: null,    // the last snapshot's regret (pending, lag, slope, …), or null
   last: null,            // the last snapshot
   known: "",
+  note: "",              // the note the run started with: cleared when the run ends
   firstRowAt: 0,         // performance.now() when the first row was learned
   doneRate: 0,           // rows/s over the whole run, shown once it is done
 };

@@ -62,3 +62,23 @@ test("checkpoint spacings map onto the core's settings", () => {
   assert.deepEqual(c("e2000"), {regretEvery: 2000});
   assert.deepEqual(c("g1.5"), {regretGrowth: 1.5});
 });
+
+test("the parts a link cannot use are reported", () => {
+  const invalid = [];
+  const s = parseHash("#delta=-5&loss=hinge&colour=red&seed=1&speed=max&view=other&junk", invalid);
+  assert.deepEqual(invalid, ["delta=-5", "loss=hinge", "colour=red", "view=other", "junk"]);
+  assert.equal(s.delta, 0);
+  assert.equal(s.speed, 0);
+  const none = [];
+  parseHash(formatHash({...DEFAULTS, learners: ["occfm"], delta: 3, logLog: false, file: "u.data"}), none);
+  assert.deepEqual(none, []);
+});
+
+test("a file run's link names the file, and log-log off is kept", () => {
+  const h = formatHash({...DEFAULTS, learners: ["occfm"], file: "ijcnn1.gz", logLog: false});
+  assert.ok(h.startsWith("#file=ijcnn1.gz&learners=occfm"), h);
+  assert.ok(h.includes("loglog=0"), h);
+  const s = parseHash(h);
+  assert.equal(s.file, "ijcnn1.gz");
+  assert.equal(s.logLog, false);
+});
