@@ -120,8 +120,13 @@ func TestE2EModelFile(t *testing.T) {
 	s.click("model-save")
 	s.waitJS("the download note", `document.querySelector('[data-testid="note"]').textContent.includes("Saved occfm-occfm-auto-2000rows.occfm")`, 5*time.Second)
 
+	gen := evalJS[int](s, "occfmPage.session.gen")
 	s.uploadModel(half)
 	s.waitJS("the loaded model's summary", `document.querySelector('[data-testid="model-info"]').textContent.includes("occfm-auto, regression, 2,000 rows learned")`, 10*time.Second)
+	// Load model applies at once (issue 17, defect 5): the file runs again
+	// with the model, and the line beside the button says so.
+	s.waitJS("the model applied at once", fmt.Sprintf(`occfmPage.session.gen > %d &&
+		document.querySelector('[data-testid="model-status"]').textContent.includes("runs again with this model")`, gen), 10*time.Second)
 	s.learnFile(second, 2000, 60*time.Second)
 	full := s.pageModel()
 	s.screenshot("model-continued")

@@ -3,8 +3,8 @@
 
 import {download} from "./export.js";
 import {showError, showNote} from "./learn-views.js";
-import {call} from "./session.js";
-import {occfm, page} from "./state.js";
+import {call, startSession} from "./session.js";
+import {occfm, page, session} from "./state.js";
 
 // The core saves and loads them (occfm.saveModel, occfm.loadModel); the page
 // only moves bytes. A loaded model is kept in the core and continued by every
@@ -50,13 +50,32 @@ export async function loadModel(file) {
   page.model = {...info, name: file.name};
   showError("");
   renderModelInfo();
-  showNote(`Loaded ${file.name}: choose a file or a demo, or Reset, to continue it.`);
+  // Applied at once: the current run starts again from row 0 with the
+  // loaded model, when its task is the model's. The line beside the button
+  // says what happened.
+  const sameTask = !session.task || session.task === info.task;
+  const source = session.source === "file" && session.file ? session.file.name : "the demo";
+  if (sameTask && (session.source === "demo" || session.file)) {
+    startSession(session.source, {note: `Loaded ${file.name}: continuing it on ${source} from row 0.`});
+    setModelStatus(`Loaded: ${source} runs again with this model.`);
+  } else {
+    showNote(`Loaded ${file.name} (${info.task}): choose a ${info.task} file or demo to continue it.`);
+    setModelStatus(`Loaded, not applied: this run is ${session.task}, the model ${info.task}. Choose a ${info.task} file or demo.`);
+  }
+}
+
+// setModelStatus says, beside the model buttons, what Load model did.
+function setModelStatus(text) {
+  const el = document.getElementById("model-status");
+  el.textContent = text;
+  el.hidden = !text;
 }
 
 export function forgetModel() {
   if (occfm) call(() => occfm.forgetModel());
   page.model = null;
   renderModelInfo();
+  setModelStatus("");
   showNote("The model is forgotten: the next run starts fresh learners.");
 }
 
