@@ -223,3 +223,38 @@ func TestE2ELinks(t *testing.T) {
 	}
 	s.checkExceptions()
 }
+
+// Defect 1: with two learners racing, the user chooses which one the
+// numbers, the model panel and Download model follow; the model panel
+// shows that learner's own fields, "–" where it has no matrix, never the
+// other learner's values.
+func TestE2EFollow(t *testing.T) {
+	s := newSession(t, 2*time.Minute)
+	s.url += "#demo=ratings&learners=occfm,bias&speed=500"
+	s.openDemo()
+	s.waitJS("rows", jsRows+" >= 300", 20*time.Second)
+	panel := `(() => { const dd = [...document.querySelectorAll('#model-panel dd')].map((d) => d.textContent); return dd })()`
+	before := evalJS[[]string](s, panel)
+	t.Logf("following occfm: %q", before)
+	if !strings.HasPrefix(before[0], "occfm") || !strings.Contains(before[2], "of δ = 10") {
+		t.Errorf("model panel %q: want occfm's, with its nuclear norm", before)
+	}
+	evalJS[bool](s, `(() => { const e = document.querySelector('[data-testid="follow"]'); e.value = "bias";
+		e.dispatchEvent(new Event("change")); return true })()`)
+	after := evalJS[[]string](s, panel)
+	t.Logf("following bias: %q", after)
+	if after[0] != "bias" || after[2] != "–" || after[3] != "–" || after[4] != "–" {
+		t.Errorf("model panel %q after following bias: want bias with no matrix fields", after)
+	}
+	if !strings.Contains(evalJS[string](s, `document.getElementById("numbers-caption").textContent`), "of bias") {
+		t.Error("the numbers do not say they follow bias")
+	}
+	if !strings.Contains(evalJS[string](s, `location.hash`), "follow=bias") {
+		t.Error("the choice is not in the link")
+	}
+	out := evalJS[string](s, `occfm.saveModel().learner`)
+	if out != "bias" {
+		t.Errorf("Download model saves %q, want bias", out)
+	}
+	s.checkExceptions()
+}

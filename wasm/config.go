@@ -2,18 +2,21 @@ package main
 
 // config is what the page's start() passes (see doc.go).
 type config struct {
-	Source   string            `json:"source"` // "demo" or "file"
-	Demo     string            `json:"demo"`
-	File     string            `json:"file"`
-	Learners []string          `json:"learners"`
-	Task     string            `json:"task"`   // auto, regression, classification
-	Format   string            `json:"format"` // auto, libsvm, csv, movielens
-	Roles    map[string]string `json:"roles"`
-	Delta    float64           `json:"delta"`
-	Eta      float64           `json:"eta"`
-	Gamma    string            `json:"gamma"` // 1/sqrt(t), 2/(t+1), constant
-	Loss     string            `json:"loss"`  // auto, squared, logistic
-	Seed     uint64            `json:"seed"`
+	Source   string   `json:"source"` // "demo" or "file"
+	Demo     string   `json:"demo"`
+	File     string   `json:"file"`
+	Learners []string `json:"learners"`
+	// Follow names the learner the model panel and saveModel follow (the
+	// page's numbers too); empty or not racing: the first.
+	Follow string            `json:"follow"`
+	Task   string            `json:"task"`   // auto, regression, classification
+	Format string            `json:"format"` // auto, libsvm, csv, movielens
+	Roles  map[string]string `json:"roles"`
+	Delta  float64           `json:"delta"`
+	Eta    float64           `json:"eta"`
+	Gamma  string            `json:"gamma"` // 1/sqrt(t), 2/(t+1), constant
+	Loss   string            `json:"loss"`  // auto, squared, logistic
+	Seed   uint64            `json:"seed"`
 	// NoRegret turns the regret comparator off (it is on by default).
 	NoRegret bool `json:"noRegret"`
 	// RegretGrowth is the ratio between regret checkpoints (0: 1.5);

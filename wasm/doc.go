@@ -52,6 +52,9 @@
 //	snapshot() → snapshot JSON string        without learning, metrics of now;
 //	                                         draws the Go-owned views
 //	reset()                                  restarts the current session from row 0
+//	follow(name) → bool                      the model panel and saveModel follow
+//	                                         learner name (start's "follow" too);
+//	                                         false, and the first, when it does not race
 //	                                         (demos only; for a file the page
 //	                                         starts it again and feeds it anew)
 //	saveModel() → {bytes: Uint8Array, learner, rows} or {error}

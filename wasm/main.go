@@ -134,6 +134,15 @@ func main() {
 		b.render(true)
 		return b.s.snapshotJSON()
 	})
+	fn("follow", func(args []js.Value) any {
+		if b.s == nil || len(args) < 1 {
+			return false
+		}
+		ok := b.s.setFollow(args[0].String())
+		b.cfg.Follow = b.s.cfg.Follow
+		b.render(true)
+		return ok
+	})
 	fn("reset", func([]js.Value) any {
 		return b.start(b.cfg)
 	})
@@ -291,7 +300,7 @@ func (b *bridge) renderPredictions() {
 // modelFields are the rows of the model panel, in order.
 var modelFields = []string{"learner", "settings", "nuclear norm", "rank", "top eigenvalues of C"}
 
-// renderModel shows the first learner's model: ‖C‖* against δ, rank and
+// renderModel shows the followed learner's model (session.followed): ‖C‖* against δ, rank and
 // the top eigenvalues of C, for learners with a matrix model.
 func (b *bridge) renderModel() {
 	if b.modelDD == nil {
@@ -316,11 +325,18 @@ func (b *bridge) renderModel() {
 		panel.AppendChild(dl)
 	}
 	set := func(f, text string) { b.modelDD[f].SetTextContent(text) }
-	if len(b.s.players) == 0 {
-		set("learner", "waiting for the first rows…")
+	// Every field is written on every render: a learner without a matrix,
+	// or a run that failed, shows "–", never the last learner's values.
+	for _, f := range modelFields {
+		set(f, "–")
+	}
+	pl := b.s.followed()
+	if pl == nil {
+		if b.s.err == "" {
+			set("learner", "waiting for the first rows…")
+		}
 		return
 	}
-	pl := b.s.players[0]
 	set("learner", pl.name)
 	c, ok := pl.learner.(core.Configured)
 	if !ok {
@@ -330,7 +346,11 @@ func (b *bridge) renderModel() {
 	in, ok := pl.inner().(inspector)
 	a, auto := pl.inner().(*core.OCCFMAuto)
 	if !auto {
-		set("settings", fmt.Sprintf("δ = %g, η = %g, loss %s", cfg.Delta, cfg.Eta, cfg.LossOf()))
+		if cfg.Delta > 0 {
+			set("settings", fmt.Sprintf("δ = %g, η = %g, loss %s", cfg.Delta, cfg.Eta, cfg.LossOf()))
+		} else {
+			set("settings", fmt.Sprintf("η = %g, loss %s (no δ: no matrix C to bound)", cfg.Eta, cfg.LossOf()))
+		}
 	} else {
 		// No δ of its own: show the δ expert of largest weight.
 		var names []string

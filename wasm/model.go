@@ -94,14 +94,15 @@ func newSessionFrom(cfg config, m core.Model) (*session, error) {
 	return s, nil
 }
 
-// model returns the model of the session's first learner: its state now,
+// model returns the model of the learner the session follows (the first
+// unless the page chose another): its state now,
 // the stream's feature numbering, and the rows learned, counting those of
 // the model it continues.
 func (s *session) model() (core.Model, error) {
-	if len(s.players) == 0 {
+	p := s.followed()
+	if p == nil {
 		return core.Model{}, fmt.Errorf("nothing to save yet: the learners start once the task is known")
 	}
-	p := s.players[0]
 	m := core.Model{Name: p.name, Config: s.config, Learner: p.learner, Rows: s.rows}
 	if g, ok := p.learner.(*core.Guarded); ok {
 		// The learner the guard wraps, and the guard's state.

@@ -61,6 +61,7 @@ type session struct {
 	task    core.Task
 	taskSet bool
 	players []*player
+	follow  int          // the player the model panel and saveModel follow
 	pending []pendingRow // rows read to guess the task, to play first
 	ex      core.Example
 
@@ -187,6 +188,7 @@ func (s *session) setTask(t core.Task) {
 		l, _ := core.NewGuarded(name, c, guard) // names were checked in newSession
 		s.players = append(s.players, &player{name: name, learner: l, metrics: core.NewMetrics(t, c.LossOf())})
 	}
+	s.setFollow(s.cfg.Follow)
 	s.config = c
 	s.delta = c.Delta
 	if cf, ok := s.players[0].learner.(core.Configured); ok {
@@ -213,4 +215,26 @@ func (s *session) fail(err error) {
 	s.state, s.err = "error", err.Error()
 	var pe *core.ParseError
 	s.badRow = errors.As(err, &pe)
+}
+
+// setFollow makes the model panel and saveModel follow the learner name,
+// and reports whether it races; otherwise they follow the first.
+func (s *session) setFollow(name string) bool {
+	s.cfg.Follow, s.follow = name, 0
+	for i, p := range s.players {
+		if p.name == name {
+			s.follow = i
+			return true
+		}
+	}
+	return false
+}
+
+// followed returns the player the model panel and saveModel follow, or nil
+// before the learners start.
+func (s *session) followed() *player {
+	if len(s.players) == 0 {
+		return nil
+	}
+	return s.players[min(s.follow, len(s.players)-1)]
 }

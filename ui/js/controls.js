@@ -11,7 +11,7 @@ import {P_LEARNER, personal, setView, startPersonal} from "./personalize.js";
 import {renderLearnerHint} from "./personalize-controls.js";
 import {pickPersonalFiles} from "./personalize-files.js";
 import {clock, flushCharts} from "./scheduler.js";
-import {applySnapshot, call, restart, setPhase, startSession} from "./session.js";
+import {applySnapshot, call, renderViews, restart, setPhase, startSession} from "./session.js";
 import {occfm, page, session, settings, views} from "./state.js";
 
 
@@ -65,6 +65,30 @@ export function renderControls() {
   document.getElementById("delta").placeholder = defaultText("delta");
   document.getElementById("eta").placeholder = defaultText("eta");
   renderDemoSelect();
+  renderFollow();
+}
+
+// renderFollow offers, when learners race, the choice of the one the
+// numbers, the model panel and Download model follow.
+function renderFollow() {
+  const field = document.getElementById("follow-field");
+  const select = document.getElementById("follow");
+  field.hidden = settings.learners.length < 2;
+  const names = settings.learners;
+  if ([...select.options].map((o) => o.value).join() !== names.join()) {
+    select.replaceChildren(...names.map((n) => new Option(n, n)));
+  }
+  select.value = names.includes(settings.follow) ? settings.follow : names[0] || "";
+}
+
+// onFollow makes the numbers, the model panel and Download model follow
+// another of the racing learners, without restarting the run.
+function onFollow(name) {
+  settings.follow = name === settings.learners[0] ? "" : name;
+  writeHash();
+  if (occfm) call(() => occfm.follow(name));
+  views.stale = true;
+  renderViews(performance.now(), true);
 }
 
 // defaultText names the default of a learner setting: "default", or
@@ -195,7 +219,10 @@ export function onLearnersChange() {
   // stays the one the numbers follow.
   const kept = settings.learners.filter((n) => checked.includes(n));
   const added = checked.filter((n) => !kept.includes(n));
-  onLearnerSetting(() => { settings.learners = [...kept, ...added]; });
+  onLearnerSetting(() => {
+    settings.learners = [...kept, ...added];
+    if (!settings.learners.includes(settings.follow)) settings.follow = "";
+  });
 }
 
 export function togglePlay() {
@@ -232,6 +259,7 @@ export function wireControls() {
     renderSpeed();
     writeHash();
   });
+  $("follow").addEventListener("change", (e) => onFollow(e.target.value));
   $("delta").addEventListener("change", (e) => onLearnerSetting(() => numberSetting(e.target, "delta", 0)));
   $("eta").addEventListener("change", (e) => onLearnerSetting(() => numberSetting(e.target, "eta", 0)));
   $("gamma").addEventListener("change", (e) => onLearnerSetting(() => { settings.gamma = e.target.value; }));

@@ -13,11 +13,21 @@ export const METRICS = ["rmse", "mae", "error_rate", "auc", "logloss", "avg_loss
 
 
 
-// renderNumbers shows rows and the first learner's progressive metrics: the
-// text has 4 decimals, data-value the full-precision number.
+// followedIndex is the index in the run's learners of the one the numbers,
+// the model panel and Download model follow: settings.follow, else the first.
+export function followedIndex() {
+  return Math.max(0, session.learners.indexOf(settings.follow));
+}
+
+// renderNumbers shows rows and the followed learner's progressive metrics:
+// the text has 4 decimals, data-value the full-precision number.
 export function renderNumbers(snap) {
   document.getElementById("rows").textContent = formatCount(snap.rows || 0);
-  const first = Array.isArray(snap.learners) && snap.learners.length > 0 ? snap.learners[0] : {};
+  const all = Array.isArray(snap.learners) ? snap.learners : [];
+  const first = all[followedIndex()] || all[0] || {};
+  const caption = document.getElementById("numbers-caption");
+  const text = `Progressive metrics of ${first.name || "the first learner"}: every row is scored before the learner is updated on it.`;
+  if (caption.textContent !== text) caption.textContent = text;
   for (const key of METRICS) {
     const card = document.querySelector(`[data-metric="${key}"]`);
     const value = card.querySelector(".value");

@@ -26,6 +26,7 @@ export function configFor(source) {
   const c = {
     source,
     learners: settings.learners,
+    follow: settings.follow,
     task: "auto",
     delta: settings.delta,
     eta: settings.eta,
