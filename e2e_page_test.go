@@ -6,6 +6,7 @@ package main
 // 17), one test each.
 
 import (
+	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -255,6 +256,29 @@ func TestE2EFollow(t *testing.T) {
 	out := evalJS[string](s, `occfm.saveModel().learner`)
 	if out != "bias" {
 		t.Errorf("Download model saves %q, want bias", out)
+	}
+	s.checkExceptions()
+}
+
+// Defect 1: a file that fails at once leaves no model of the run before it
+// in the model panel.
+func TestE2EModelPanelAfterFailure(t *testing.T) {
+	path := t.TempDir() + "/broken.svm"
+	if err := os.WriteFile(path, []byte("1 3:x\n1 2:1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := newSession(t, time.Minute)
+	s.url += "#demo=planted-regression&learners=occfm"
+	s.openDemo()
+	s.waitJS("the demo's model in the panel", `document.querySelector('#model-panel dd:nth-of-type(3)').textContent.includes("of δ")`, 20*time.Second)
+	s.upload(path)
+	s.waitState("error", 20*time.Second)
+	dd := evalJS[[]string](s, `[...document.querySelectorAll('#model-panel dd')].map((d) => d.textContent)`)
+	t.Logf("after the failure: %q", dd)
+	for _, v := range dd[2:] {
+		if v != "–" {
+			t.Errorf("the model panel still shows %q after the file failed", v)
+		}
 	}
 	s.checkExceptions()
 }

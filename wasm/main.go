@@ -22,6 +22,7 @@ type bridge struct {
 	cfg      config
 	chunk    []byte
 	lastRows int
+	lastErr  string // the session's error at the last render
 	doc      dom.Document
 
 	predRows  []dom.Element    // the rows of the predictions table
@@ -236,6 +237,7 @@ func (b *bridge) start(cfg config) string {
 	}
 	if err != nil {
 		b.s = nil
+		b.renderModel() // not the last run's model
 		return errorSnapshot(err)
 	}
 	b.s, b.cfg = s, cfg
@@ -256,10 +258,10 @@ type inspector interface {
 // 10 times a second; the elements are built once per session and then only
 // their text changes: each DOM call crosses the JS bridge.
 func (b *bridge) render(force bool) {
-	if !force && b.s.rows == b.lastRows {
+	if !force && b.s.rows == b.lastRows && b.s.err == b.lastErr {
 		return
 	}
-	b.lastRows = b.s.rows
+	b.lastRows, b.lastErr = b.s.rows, b.s.err
 	b.renderPredictions()
 	b.renderModel()
 }
@@ -330,10 +332,15 @@ func (b *bridge) renderModel() {
 	for _, f := range modelFields {
 		set(f, "–")
 	}
+	if b.s == nil {
+		return
+	}
 	pl := b.s.followed()
 	if pl == nil {
 		if b.s.err == "" {
 			set("learner", "waiting for the first rows…")
+		} else {
+			set("learner", "– (the run stopped before its learners started)")
 		}
 		return
 	}
