@@ -282,3 +282,25 @@ func TestE2EModelPanelAfterFailure(t *testing.T) {
 	}
 	s.checkExceptions()
 }
+
+// Defect 9: a classification run shows the probability of the positive
+// class, in [0, 1], with the raw score on hover; a regression run shows ŷ.
+func TestE2EProbabilities(t *testing.T) {
+	s := newSession(t, time.Minute)
+	s.url += "#demo=planted-classification&learners=occfm&speed=200"
+	s.openDemo()
+	s.waitJS("predictions", `document.querySelectorAll('[data-testid="predictions"] tbody tr:not([hidden])').length >= 5`, 20*time.Second)
+	head := evalJS[string](s, `document.querySelector('[data-testid="predictions"] thead th:nth-child(2)').textContent`)
+	cells := evalJS[[][2]string](s, `[...document.querySelectorAll('[data-testid="predictions"] tbody tr:not([hidden]) td:nth-child(2)')].map((c) => [c.textContent, c.title])`)
+	t.Logf("%s: %q", head, cells[:3])
+	if head != "P(y = 1)" {
+		t.Errorf("the column is %q, want P(y = 1)", head)
+	}
+	for _, c := range cells {
+		v, err := strconv.ParseFloat(c[0], 64)
+		if err != nil || v < 0 || v > 1 || !strings.HasPrefix(c[1], "score ŷ = ") {
+			t.Errorf("cell %q (title %q): want a probability and the score on hover", c[0], c[1])
+		}
+	}
+	s.checkExceptions()
+}

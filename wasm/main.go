@@ -286,6 +286,16 @@ func (b *bridge) renderPredictions() {
 			b.predCells = append(b.predCells, cells)
 		}
 	}
+	// Classification shows the probability σ(ŷ) of the positive class, the
+	// score ŷ on hover: "0.991" reads better than "4.666" against y = 1.
+	prob := b.s.taskSet && b.s.task == core.Classification
+	head := "ŷ"
+	if prob {
+		head = "P(y = 1)"
+	}
+	if th := b.doc.QuerySelector("#predictions thead th:nth-child(2)"); th != nil && th.TextContent() != head {
+		th.SetTextContent(head)
+	}
 	for i, tr := range b.predRows {
 		if i >= len(b.s.preds) {
 			tr.Underlying().Set("hidden", true)
@@ -293,8 +303,15 @@ func (b *bridge) renderPredictions() {
 		}
 		p := b.s.latest(i)
 		tr.Underlying().Set("hidden", false)
-		for c, text := range []string{b.s.describe(p), format(p.Yhat), format(p.Y), format(p.Loss)} {
+		yhat, title := format(p.Yhat), ""
+		if prob {
+			yhat, title = fmt.Sprintf("%.3f", 1/(1+math.Exp(-p.Yhat))), "score ŷ = "+format(p.Yhat)
+		}
+		for c, text := range []string{b.s.describe(p), yhat, format(p.Y), format(p.Loss)} {
 			b.predCells[i][c].SetTextContent(text) // text, never HTML: file content is not trusted
+		}
+		if b.predCells[i][1].GetAttribute("title") != title {
+			b.predCells[i][1].SetAttribute("title", title)
 		}
 	}
 }
