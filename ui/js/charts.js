@@ -31,6 +31,18 @@ export function yAxisSize(u, values, i, cycle) {
   return Math.ceil(widest + (axis.ticks && axis.ticks.size || 10) + (axis.gap || 5) + 6);
 }
 
+// chartSummary puts a chart's text alternative right after its element: the
+// canvas is a picture, the summary says what it shows (screen readers read
+// it; it is visually hidden).
+function chartSummary(el) {
+  el.setAttribute("aria-hidden", "true");
+  const p = document.createElement("p");
+  p.className = "visually-hidden chart-summary";
+  p.dataset.testid = `${el.dataset.testid || el.id}-summary`;
+  el.after(p);
+  return p;
+}
+
 // ---- LineChart --------------------------------------------------------------
 
 // A LineChart is one uPlot chart with one series per learner over a shared x.
@@ -54,11 +66,29 @@ export class LineChart {
     this.plot = null;
     this.dirty = false;
     this.lastDraw = -Infinity;
+    this.summary = chartSummary(el);
     new ResizeObserver(() => this.plot?.setSize(this.size())).observe(el);
   }
 
   size() {
     return {width: Math.max(240, this.el.clientWidth), height: this.height};
+  }
+
+  // describe writes the chart's text alternative: each series' last value
+  // and where it is.
+  describe() {
+    const x = this.data[0];
+    if (!x.length) {
+      this.summary.textContent = `${this.yLabel} vs ${this.xLabel}: no points yet.`;
+      return;
+    }
+    const parts = this.names.map((name, i) => {
+      const col = this.data[i + 1];
+      let j = col.length - 1;
+      while (j >= 0 && col[j] == null) j--;
+      return j < 0 ? `${name}: no value yet` : `${name} ${formatNumber(col[j])} at ${this.xFormat(x[j])}`;
+    });
+    this.summary.textContent = `${this.yLabel} vs ${this.xLabel}, ${x.length} points: ${parts.join("; ")}.`;
   }
 
   // reset empties the chart and gives it one series per name.
@@ -104,6 +134,7 @@ export class LineChart {
   flush(now, force = false) {
     if (!this.plot || !this.dirty || (!force && now - this.lastDraw < this.interval())) return;
     this.plot.setData(this.data);
+    this.describe();
     this.dirty = false;
     this.lastDraw = now;
   }
@@ -167,6 +198,8 @@ export class RegretChart {
     this.plot = null;
     this.dirty = false;
     this.lastDraw = -Infinity;
+    this.summary = chartSummary(el);
+    this.summary.textContent = "Regret checkpoints: the numbers are in the readout under this chart.";
     new ResizeObserver(() => this.plot?.setSize(this.size())).observe(el);
   }
 
