@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/chromedp/chromedp"
 )
 
 // tickLearner clicks learner name's checkbox in the Learners list.
@@ -301,6 +303,97 @@ func TestE2EProbabilities(t *testing.T) {
 		if err != nil || v < 0 || v > 1 || !strings.HasPrefix(c[1], "score ŷ = ") {
 			t.Errorf("cell %q (title %q): want a probability and the score on hover", c[0], c[1])
 		}
+	}
+	s.checkExceptions()
+}
+
+// viewport sets the page's size, as a phone or a projector shows it.
+func (s *session) viewport(w, h int64) {
+	s.t.Helper()
+	if _, err := chromedp.Run(s.ctx, chromedp.EmulateViewport(w, h)); err != nil {
+		s.t.Fatal(err)
+	}
+}
+
+// rect is an element's box in CSS pixels, relative to the document.
+type rect struct{ Top, Bottom, Left, Width float64 }
+
+func (s *session) rectOf(css string) rect {
+	s.t.Helper()
+	return evalJS[rect](s, `(() => { const e = document.querySelector(`+strconv.Quote(css)+`); const r = e.getBoundingClientRect();
+		return {top: r.top + scrollY, bottom: r.bottom + scrollY, left: r.left, width: r.width} })()`)
+}
+
+// Defects 6 and 7: the layouts are designed for a phone and a projector.
+// On a phone the numbers and the first chart are on the first screen, the
+// settings are a drawer, and no keyboard hint shows; on a projector the
+// first chart is whole on the first screen, the demo menu's text is not
+// cut; on a wide screen no chart column stays empty.
+func TestE2ELayouts(t *testing.T) {
+	s := newSession(t, 2*time.Minute)
+	s.viewport(390, 844)
+	s.url += "#demo=ratings"
+	s.openDemo()
+	time.Sleep(500 * time.Millisecond)
+	num, chart := s.rectOf(`[data-testid="rows"]`), s.rectOf(`[data-testid="metric-chart"]`)
+	t.Logf("phone: first number at %.0f px, first chart %.0f–%.0f px", num.Top, chart.Top, chart.Bottom)
+	if num.Bottom > 844 || chart.Bottom > 844 {
+		t.Errorf("phone: the first number ends at %.0f px and the chart at %.0f px, past the first screen (844)", num.Bottom, chart.Bottom)
+	}
+	if evalJS[bool](s, `getComputedStyle(document.getElementById("side-settings")).display !== "none"`) {
+		t.Error("phone: the settings are open before the drawer is")
+	}
+	if evalJS[bool](s, `getComputedStyle(document.querySelector(".keys-hint")).display !== "none"`) {
+		t.Error("phone: the keyboard hint shows")
+	}
+	s.click("settings-toggle")
+	if !evalJS[bool](s, `document.querySelector('[data-testid="learners"]').getBoundingClientRect().height > 0 &&
+		document.querySelector('[data-testid="settings-toggle"]').getAttribute("aria-expanded") === "true"`) {
+		t.Error("phone: the drawer does not open")
+	}
+
+	s.viewport(1280, 720)
+	s.url = strings.Replace(s.url, "#", "?projector=1#", 1)
+	s.openDemo()
+	time.Sleep(500 * time.Millisecond)
+	chart = s.rectOf(`[data-testid="metric-chart"]`)
+	t.Logf("projector: first chart %.0f–%.0f px", chart.Top, chart.Bottom)
+	if chart.Bottom > 720 {
+		t.Errorf("projector: the first chart ends at %.0f px, past the first screen (720)", chart.Bottom)
+	}
+	if evalJS[bool](s, `(() => { const e = document.querySelector('[data-testid="demo"]'); return e.scrollWidth > e.clientWidth + 1 })()`) {
+		t.Errorf("projector: the demo menu's text is cut: %q", evalJS[string](s, `document.querySelector('[data-testid="demo"]').selectedOptions[0].textContent`))
+	}
+
+	s.viewport(1920, 1080)
+	time.Sleep(300 * time.Millisecond)
+	charts, metric, loss := s.rectOf(".charts"), s.rectOf(`[data-testid="metric-chart"]`), s.rectOf(`[data-testid="loss-chart"]`)
+	t.Logf("1920: charts row %.0f px wide, the first two charts %.0f and %.0f px", charts.Width, metric.Width, loss.Width)
+	if metric.Width+loss.Width < 0.85*charts.Width {
+		t.Errorf("1920: the first two charts fill %.0f of %.0f px: a column stays empty", metric.Width+loss.Width, charts.Width)
+	}
+	s.checkExceptions()
+}
+
+// Defect 6: on a phone the top recommendations stay in view while the
+// person scrolls the items and rates.
+func TestE2EPersonalizePhone(t *testing.T) {
+	s := newSession(t, 3*time.Minute)
+	s.viewport(390, 844)
+	s.openPersonalize()
+	s.waitPersonalReady(90 * time.Second)
+	// Scroll to the 15th item and rate it.
+	evalJS[bool](s, `(() => { const li = document.querySelectorAll('[data-testid="p-items"] li')[14];
+		li.scrollIntoView({block: "end"}); li.querySelector('.p-star:last-child').click(); return true })()`)
+	time.Sleep(300 * time.Millisecond)
+	top := evalJS[rect](s, `(() => { const r = document.querySelector('[data-testid="p-recs"] li').getBoundingClientRect();
+		return {top: r.top, bottom: r.bottom, left: r.left, width: r.width} })()`)
+	t.Logf("the first recommendation at %.0f–%.0f px of the screen after rating the 15th item", top.Top, top.Bottom)
+	if top.Top < 0 || top.Bottom > 844 {
+		t.Errorf("the first recommendation is at %.0f–%.0f px: out of the screen while rating", top.Top, top.Bottom)
+	}
+	if w := evalJS[float64](s, `document.querySelector('[data-testid="p-search"]').clientWidth`); w < 300 {
+		t.Errorf("the search box is %.0f px wide on a phone: its placeholder is cut", w)
 	}
 	s.checkExceptions()
 }

@@ -61,7 +61,10 @@ function onReady() {
 }
 
 function boot() {
-  views.metric = new LineChart(document.getElementById("metric-chart"), {xLabel: "rows", yLabel: metricLabel(""), interval: chartInterval});
+  document.getElementById("metric-logx").checked = settings.logX;
+  views.metric = new LineChart(document.getElementById("metric-chart"), {
+    xLabel: "rows", yLabel: metricLabel(""), interval: chartInterval, logX: settings.logX,
+  });
   views.loss = new LineChart(document.getElementById("loss-chart"), {
     xLabel: "learning time (s)", yLabel: "average loss", xFormat: (v) => v.toFixed(3), interval: chartInterval,
   });

@@ -31,6 +31,12 @@ export function yAxisSize(u, values, i, cycle) {
   return Math.ceil(widest + (axis.ticks && axis.ticks.size || 10) + (axis.gap || 5) + 6);
 }
 
+// chartHeight is a chart's height: h, or three quarters of it on a phone,
+// where a chart and the numbers share the first screen.
+function chartHeight(h) {
+  return matchMedia("(max-width: 600px)").matches ? Math.round(0.75 * h) : h;
+}
+
 // chartSummary puts a chart's text alternative right after its element: the
 // canvas is a picture, the summary says what it shows (screen readers read
 // it; it is visually hidden).
@@ -51,8 +57,9 @@ function chartSummary(el) {
 // flush.
 export class LineChart {
   constructor(el, {xLabel, yLabel, xFormat = formatNumber, maxPoints = CHART_POINTS, height = 260, colors = null, dash = [],
-    interval = () => CHART_INTERVAL_MS}) {
+    interval = () => CHART_INTERVAL_MS, logX = false}) {
     this.el = el;
+    this.logX = logX;  // x on a log scale (x > 0: rows)
     this.interval = interval;
     this.colors = colors;  // series i is drawn in colors[i] (default: its learner's colour), dashed by dash[i] if set
     this.dash = dash;
@@ -71,7 +78,7 @@ export class LineChart {
   }
 
   size() {
-    return {width: Math.max(240, this.el.clientWidth), height: this.height};
+    return {width: Math.max(240, this.el.clientWidth), height: chartHeight(this.height)};
   }
 
   // describe writes the chart's text alternative: each series' last value
@@ -96,6 +103,13 @@ export class LineChart {
     this.names = names;
     this.yLabel = yLabel;
     this.setData([[], ...names.map(() => [])]);
+    this.build();
+  }
+
+  // setLogX puts x on a log scale or back (the plot is rebuilt).
+  setLogX(logX) {
+    if (logX === this.logX) return;
+    this.logX = logX;
     this.build();
   }
 
@@ -144,7 +158,9 @@ export class LineChart {
     const axis = chartAxis();
     this.plot = new uPlot({
       ...this.size(),
-      scales: {x: {time: false}},
+      scales: {x: this.logX
+        ? {time: false, distr: 3, range: (u, min, max) => (min == null ? [1, 10] : min < max ? [min, max] : [min / 2, max * 2])}
+        : {time: false}},
       cursor: {drag: {x: false, y: false}},
       series: [
         {label: this.xLabel, value: (u, v) => (v == null ? "–" : this.xFormat(v))},
@@ -158,7 +174,7 @@ export class LineChart {
         })),
       ],
       axes: [
-        {...axis, label: this.xLabel, labelSize: 24},
+        {...axis, label: this.logX ? `${this.xLabel} (log scale)` : this.xLabel, labelSize: 24},
         {...axis, label: this.yLabel, labelSize: 24, size: yAxisSize},
       ],
     }, this.data, this.el);
@@ -204,7 +220,7 @@ export class RegretChart {
   }
 
   size() {
-    return {width: Math.max(240, this.el.clientWidth), height: this.height};
+    return {width: Math.max(240, this.el.clientWidth), height: chartHeight(this.height)};
   }
 
   reset(names) {

@@ -116,8 +116,11 @@ export function buildCatalogControls() {
   for (const d of page.catalog.demos) {
     const opt = document.createElement("option");
     opt.value = d.name;
-    opt.textContent = d.title || d.name;
-    if (d.task) opt.title = d.task;
+    // The menu shows the short name ("Ratings"); the whole title is the
+    // option's title, and the stream's line under the menu.
+    const title = d.title || d.name;
+    opt.textContent = title.split(":")[0];
+    opt.title = d.task ? `${title} (${d.task})` : title;
     demo.append(opt);
   }
   demo.disabled = false;
@@ -260,6 +263,17 @@ export function wireControls() {
     writeHash();
   });
   $("follow").addEventListener("change", (e) => onFollow(e.target.value));
+  $("metric-logx").addEventListener("change", (e) => {
+    settings.logX = e.target.checked;
+    views.metric.setLogX(settings.logX);
+    writeHash();
+  });
+  // The settings drawer of a narrow screen.
+  $("settings-toggle").addEventListener("click", (e) => {
+    const open = !document.body.classList.contains("settings-open");
+    document.body.classList.toggle("settings-open", open);
+    e.target.setAttribute("aria-expanded", String(open));
+  });
   $("delta").addEventListener("change", (e) => onLearnerSetting(() => numberSetting(e.target, "delta", 0)));
   $("eta").addEventListener("change", (e) => onLearnerSetting(() => numberSetting(e.target, "eta", 0)));
   $("gamma").addEventListener("change", (e) => onLearnerSetting(() => { settings.gamma = e.target.value; }));

@@ -15,7 +15,7 @@ export const FORMATS = ["auto", "libsvm", "csv", "movielens"];  // "Read as": ho
 export const DEFAULTS = Object.freeze({
   view: "learn", plearner: "", demo: "ratings", learners: ["occfm-auto"], delta: 0, eta: 0,
   gamma: "1/sqrt(t)", loss: "auto", clip: "auto", seed: 1, speed: 2000, checkpoints: "g1.5", onError: "stop",
-  format: "auto", file: "", logLog: true, follow: "",
+  format: "auto", file: "", logLog: true, follow: "", logX: true,
 });
 
 // The speed slider is logarithmic: 1, 1.5, 2, 3, 5, 7 per decade from 1 to
@@ -58,6 +58,7 @@ export function parseHash(hash, invalid = null) {
       case "file": s.file = val; break;
       case "follow": s.follow = val; break;
       case "loglog": pick(val === "0" || val === "1", () => { s.logLog = val === "1"; }); break;
+      case "logx": pick(val === "0" || val === "1", () => { s.logX = val === "1"; }); break;
       default: bad(shown);
     }
   }
@@ -82,6 +83,7 @@ export function formatHash(s) {
   if (s.onError !== DEFAULTS.onError) parts.push(["onError", s.onError]);
   if (s.format !== DEFAULTS.format) parts.push(["format", s.format]);
   if (s.logLog !== DEFAULTS.logLog) parts.push(["loglog", s.logLog ? 1 : 0]);
+  if (s.logX !== DEFAULTS.logX) parts.push(["logx", s.logX ? 1 : 0]);
   if (s.follow && s.learners.includes(s.follow) && s.follow !== s.learners[0]) parts.push(["follow", s.follow]);
   return "#" + parts.map(([k, v]) => `${k}=${encode(String(v))}`).join("&");
 }
