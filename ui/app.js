@@ -70,7 +70,7 @@ function boot() {
   });
   views.regret = new RegretChart(document.getElementById("regret-chart"), {interval: chartInterval});
   views.expertRegret = new LineChart(document.getElementById("expert-regret-chart"), {
-    xLabel: "rows", yLabel: "regret", height: 200, dash: [null, [6, 4]], interval: chartInterval,
+    xLabel: "rows", yLabel: "regret", height: 200, dash: [null, [6, 4]], interval: chartInterval, logX: settings.logX,
   });
   document.getElementById("regret-loglog").checked = settings.logLog;
   views.regret.setMode({

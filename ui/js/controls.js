@@ -265,7 +265,9 @@ export function wireControls() {
   $("follow").addEventListener("change", (e) => onFollow(e.target.value));
   $("metric-logx").addEventListener("change", (e) => {
     settings.logX = e.target.checked;
+    // Both charts over rows follow it.
     views.metric.setLogX(settings.logX);
+    views.expertRegret.setLogX(settings.logX);
     writeHash();
   });
   // The settings drawer of a narrow screen.
