@@ -31,11 +31,11 @@ export function buildPersonalControls() {
 export function renderLearnerHint() {
   const l = page.catalog.learners.find((x) => x.name === personal.learner);
   let text = l && l.summary ? l.summary : "";
-  if (personal.learner === "occfm") {
-    text = "OCCFM follows the whole stream's gradient: a new person's few ratings barely move it, " +
+  if (personal.learner === "occfm" || personal.learner === "occfm-auto") {
+    text = `${personal.learner} follows the whole stream: a new person's few ratings barely move it, ` +
       `so the list may not change (${P_LEARNER} adapts at once).`;
   } else if (personal.learner === P_LEARNER) {
-    text = "Adapts to a new person at once. OCCFM, the Learn view's default, barely moves for a few ratings of a new person.";
+    text = "Adapts to a new person at once. occfm-auto, the Learn view's default, and OCCFM barely move for a few ratings of a new person.";
   }
   document.getElementById("p-learner-hint").textContent = text;
 }
