@@ -1,0 +1,81 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"encoding/json"
+	"syscall/js"
+
+	"honnef.co/go/js/dom/v2"
+
+	"github.com/occfm/occfm/core"
+)
+
+// bridge holds the current session and the buffers reused across calls.
+type bridge struct {
+	s        *session
+	cfg      config
+	chunk    []byte
+	lastRows int
+	lastErr  string // the session's error at the last render
+	doc      dom.Document
+
+	predRows  []dom.Element    // the rows of the predictions table
+	predCells [][4]dom.Element // their cells
+	modelDD   map[string]dom.Element
+
+	// loaded is the model file loadModel accepted, or nil: every start
+	// continues it (decoded afresh, so a reset starts from it again).
+	loaded []byte
+	// fresh is loaded as loadModel decoded it, not yet used by a start
+	// (which then need not decode it again), or nil.
+	fresh *core.Model
+
+	pe *personal // the Personalize view's catalog and person (personalize.go), or nil
+}
+
+// readChunk copies the Uint8Array v into the bridge's reused chunk buffer
+// and returns it (valid until the next call).
+func (b *bridge) readChunk(v js.Value) []byte {
+	n := v.Get("length").Int()
+	if cap(b.chunk) < n {
+		b.chunk = make([]byte, n)
+	}
+	b.chunk = b.chunk[:n]
+	js.CopyBytesToGo(b.chunk, v)
+	return b.chunk
+}
+
+func errorSnapshot(err error) string {
+	b, _ := json.Marshal(map[string]any{"state": "error", "error": err.Error(), "rows": 0, "learners": []any{}, "points": []any{}})
+	return string(b)
+}
+
+func (b *bridge) start(cfg config) string {
+	var s *session
+	var err error
+	switch {
+	case b.fresh != nil:
+		s, err = newSessionFrom(cfg, *b.fresh)
+		b.fresh = nil
+	case b.loaded != nil:
+		var m core.Model
+		if m, _, err = parseModel(b.loaded); err == nil {
+			s, err = newSessionFrom(cfg, m)
+		}
+	default:
+		s, err = newSession(cfg)
+	}
+	if b.s != nil {
+		b.s.release() // the old file's reading coroutine
+	}
+	if err != nil {
+		b.s = nil
+		b.renderModel() // not the last run's model
+		return errorSnapshot(err)
+	}
+	b.s, b.cfg = s, cfg
+	b.lastRows = -1
+	b.render(true)
+	return s.snapshotJSON()
+}

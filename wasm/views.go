@@ -1,0 +1,190 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"honnef.co/go/js/dom/v2"
+
+	"github.com/occfm/occfm/core"
+)
+
+// inspector is the optional ability of learners with a matrix model.
+type inspector interface {
+	NuclearNorm() float64
+	Rank() int
+	Eigenvalues() []float64
+}
+
+// render refreshes the Go-owned views, when rows were learned since the
+// last time or force is set. The page calls it with its own views, at most
+// 10 times a second; the elements are built once per session and then only
+// their text changes: each DOM call crosses the JS bridge.
+func (b *bridge) render(force bool) {
+	if !force && b.s.rows == b.lastRows && b.s.err == b.lastErr {
+		return
+	}
+	b.lastRows, b.lastErr = b.s.rows, b.s.err
+	b.renderPredictions()
+	b.renderModel()
+}
+
+// renderPredictions shows the latest predictions, newest first.
+func (b *bridge) renderPredictions() {
+	if b.predRows == nil {
+		body := b.doc.GetElementByID("predictions-body")
+		if body == nil {
+			return
+		}
+		clearChildren(body)
+		for range keepPredictions {
+			tr := b.doc.CreateElement("tr")
+			var cells [4]dom.Element
+			for c := range cells {
+				cells[c] = b.doc.CreateElement("td")
+				tr.AppendChild(cells[c])
+			}
+			body.AppendChild(tr)
+			b.predRows = append(b.predRows, tr)
+			b.predCells = append(b.predCells, cells)
+		}
+	}
+	// Classification shows the probability σ(ŷ) of the positive class, the
+	// score ŷ on hover: "0.991" reads better than "4.666" against y = 1.
+	prob := b.s.taskSet && b.s.task == core.Classification
+	head := "ŷ"
+	if prob {
+		head = "P(y = 1)"
+	}
+	if th := b.doc.QuerySelector("#predictions thead th:nth-child(2)"); th != nil && th.TextContent() != head {
+		th.SetTextContent(head)
+	}
+	for i, tr := range b.predRows {
+		if i >= len(b.s.preds) {
+			tr.Underlying().Set("hidden", true)
+			continue
+		}
+		p := b.s.latest(i)
+		tr.Underlying().Set("hidden", false)
+		yhat, title := format(p.Yhat), ""
+		if prob {
+			yhat, title = fmt.Sprintf("%.3f", 1/(1+math.Exp(-p.Yhat))), "score ŷ = "+format(p.Yhat)
+		}
+		for c, text := range []string{b.s.describe(p), yhat, format(p.Y), format(p.Loss)} {
+			b.predCells[i][c].SetTextContent(text) // text, never HTML: file content is not trusted
+		}
+		if b.predCells[i][1].GetAttribute("title") != title {
+			b.predCells[i][1].SetAttribute("title", title)
+		}
+	}
+}
+
+// modelFields are the rows of the model panel, in order.
+var modelFields = []string{"learner", "settings", "nuclear norm", "rank", "top eigenvalues of C"}
+
+// renderModel shows the followed learner's model (session.followed): ‖C‖* against δ, rank and
+// the top eigenvalues of C, for learners with a matrix model.
+func (b *bridge) renderModel() {
+	if b.modelDD == nil {
+		panel := b.doc.GetElementByID("model-panel")
+		if panel == nil {
+			return
+		}
+		clearChildren(panel)
+		h := b.doc.CreateElement("h3")
+		h.SetTextContent("Model")
+		panel.AppendChild(h)
+		dl := b.doc.CreateElement("dl")
+		b.modelDD = map[string]dom.Element{}
+		for _, f := range modelFields {
+			dt := b.doc.CreateElement("dt")
+			dt.SetTextContent(f)
+			dd := b.doc.CreateElement("dd")
+			dl.AppendChild(dt)
+			dl.AppendChild(dd)
+			b.modelDD[f] = dd
+		}
+		panel.AppendChild(dl)
+	}
+	set := func(f, text string) { b.modelDD[f].SetTextContent(text) }
+	// Every field is written on every render: a learner without a matrix,
+	// or a run that failed, shows "–", never the last learner's values.
+	for _, f := range modelFields {
+		set(f, "–")
+	}
+	if b.s == nil {
+		return
+	}
+	pl := b.s.followed()
+	if pl == nil {
+		if b.s.err == "" {
+			set("learner", "waiting for the first rows…")
+		} else {
+			set("learner", "– (the run stopped before its learners started)")
+		}
+		return
+	}
+	set("learner", pl.name)
+	c, ok := pl.learner.(core.Configured)
+	if !ok {
+		return
+	}
+	cfg := c.Config()
+	in, ok := pl.inner().(inspector)
+	a, auto := pl.inner().(*core.OCCFMAuto)
+	if !auto {
+		if cfg.Delta > 0 {
+			set("settings", fmt.Sprintf("δ = %g, η = %g, loss %s", cfg.Delta, cfg.Eta, cfg.LossOf()))
+		} else {
+			set("settings", fmt.Sprintf("η = %g, loss %s (no δ: no matrix C to bound)", cfg.Eta, cfg.LossOf()))
+		}
+	} else {
+		// No δ of its own: show the δ expert of largest weight.
+		var names []string
+		for _, e := range a.Experts() {
+			names = append(names, e.Name)
+		}
+		set("settings", fmt.Sprintf("no δ to choose: exponential weights over %s; loss %s", strings.Join(names, ", "), cfg.LossOf()))
+		lead, w := a.Leading()
+		if lead == nil {
+			for _, f := range modelFields[2:] {
+				set(f, "– (every δ expert retired)")
+			}
+			return
+		}
+		in, ok = lead, true
+		cfg = lead.Config()
+		set("learner", fmt.Sprintf("%s (C below: its δ = %g expert, weight %.3g)", pl.name, cfg.Delta, w))
+	}
+	if !ok {
+		return
+	}
+	nn := in.NuclearNorm()
+	set("nuclear norm", fmt.Sprintf("‖C‖* = %.4g of δ = %g (%.1f%%)", nn, cfg.Delta, 100*nn/cfg.Delta))
+	set("rank", fmt.Sprint(in.Rank()))
+	var parts []string
+	for i, v := range in.Eigenvalues() {
+		if i == 6 {
+			parts = append(parts, "…")
+			break
+		}
+		parts = append(parts, fmt.Sprintf("%.3g", v))
+	}
+	set("top eigenvalues of C", strings.Join(parts, ", "))
+}
+
+func clearChildren(n dom.Element) {
+	for c := n.FirstChild(); c != nil; c = n.FirstChild() {
+		n.RemoveChild(c)
+	}
+}
+
+func format(x float64) string {
+	if math.Abs(x) >= 1000 || (x != 0 && math.Abs(x) < 0.001) {
+		return fmt.Sprintf("%.3g", x)
+	}
+	return fmt.Sprintf("%.3f", x)
+}
