@@ -24,6 +24,16 @@ func (s *session) tickLearner(name string) {
 	}
 }
 
+// setControl sets the value of the control data-testid=testid, as a user
+// who typed or chose it: an input event, then a change event.
+func (s *session) setControl(testid, value string) {
+	s.t.Helper()
+	if !evalJS[bool](s, `(() => { const e = document.querySelector('[data-testid="`+testid+`"]'); if (!e) return false;
+		e.value = `+strconv.Quote(value)+`; e.dispatchEvent(new Event("input")); e.dispatchEvent(new Event("change")); return true })()`) {
+		s.t.Fatalf("no control %q", testid)
+	}
+}
+
 // Defect 1: ticking a second learner keeps the learners in the order they
 // were picked, so the first learner (the numbers, the model panel, the
 // download) does not change without a word; defect 2: every learner has a
@@ -79,8 +89,7 @@ func TestE2ESlowRace(t *testing.T) {
 		}
 	}
 	// As fast as the speed control goes, below "max".
-	evalJS[bool](s, `(() => { const e = document.querySelector('[data-testid="speed"]'); e.value = String(Number(e.max) - 1);
-		e.dispatchEvent(new Event("input")); e.dispatchEvent(new Event("change")); return true })()`)
+	s.setControl("speed", "30") // the last position before "max": 100,000 rows/s
 	s.waitJS("the slow-race warning", `!document.querySelector('[data-testid="speed-warning"]').hidden`, 20*time.Second)
 	text := evalJS[string](s, `document.querySelector('[data-testid="speed-warning"]').textContent`)
 	t.Logf("warning: %s", text)
@@ -168,8 +177,7 @@ func TestE2EStaleText(t *testing.T) {
 	}
 
 	// δ = −5 typed into the control.
-	evalJS[bool](s, `(() => { const e = document.querySelector('[data-testid="delta"]'); e.value = "-5";
-		e.dispatchEvent(new Event("change")); return true })()`)
+	s.setControl("delta", "-5")
 	msg := evalJS[string](s, `(() => { const e = document.querySelector('[data-testid="controls-error"]'); return e.hidden ? "" : e.textContent })()`)
 	t.Logf("δ = −5: %q", msg)
 	if !strings.Contains(msg, "δ") || !strings.Contains(msg, "-5") {
@@ -177,8 +185,7 @@ func TestE2EStaleText(t *testing.T) {
 	}
 
 	// Pause at a few hundred rows: the table agrees with the numbers at once.
-	evalJS[bool](s, `(() => { const e = document.querySelector('[data-testid="speed"]'); e.value = "13";
-		e.dispatchEvent(new Event("input")); e.dispatchEvent(new Event("change")); return true })()`)
+	s.setControl("speed", "13") // 150 rows/s
 	s.waitJS("200 rows", jsRows+" >= 200", 30*time.Second)
 	s.click("play")
 	s.waitState("paused", 2*time.Second)
@@ -242,8 +249,7 @@ func TestE2EFollow(t *testing.T) {
 	if !strings.HasPrefix(before[0], "occfm") || !strings.Contains(before[2], "of δ = 10") {
 		t.Errorf("model panel %q: want occfm's, with its nuclear norm", before)
 	}
-	evalJS[bool](s, `(() => { const e = document.querySelector('[data-testid="follow"]'); e.value = "bias";
-		e.dispatchEvent(new Event("change")); return true })()`)
+	s.setControl("follow", "bias")
 	after := evalJS[[]string](s, panel)
 	t.Logf("following bias: %q", after)
 	if after[0] != "bias" || after[2] != "–" || after[3] != "–" || after[4] != "–" {

@@ -76,9 +76,9 @@ func CCFMPairsSettingsFor(c Config) CCFMPairsSettings {
 // numbered under 724 at the default size: IJCNN1, a9a and the demos), and
 // beyond to a slot h(i, j) of a 64-bit mix of i and j (the hashing trick
 // of Weinberger et al. 2009, "Feature hashing for large scale multitask
-// learning"). Pairs that share a slot share a weight: C is then the matrix whose tied entries are that weight, still a
-// CCFM model. A row costs O(nnz(x)²). A CCFMPairs is not safe for
-// concurrent use.
+// learning"). Pairs that share a slot share a weight: C is then the matrix
+// whose tied entries are that weight, still a CCFM model. A row costs
+// O(nnz(x)²). A CCFMPairs is not safe for concurrent use.
 //
 // Memory (MemoryBytes): the affine part, 24 bytes a feature, and the table,
 // 24·2^Bits bytes once the first row is learned.
