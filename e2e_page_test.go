@@ -403,3 +403,33 @@ func TestE2EPersonalizePhone(t *testing.T) {
 	}
 	s.checkExceptions()
 }
+
+// A CSV's column roles, changed in the preview, run the file again with
+// them (the preview tells the session; the session restarts).
+func TestE2ERoles(t *testing.T) {
+	path := t.TempDir() + "/roles.csv"
+	var b strings.Builder
+	b.WriteString("a,b,y\n")
+	for i := range 50 {
+		b.WriteString(strconv.Itoa(i%7) + "," + strconv.Itoa(i%5) + "," + strconv.Itoa(i%3) + ".5\n")
+	}
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := newSession(t, time.Minute)
+	s.url += "#demo=ratings&speed=max"
+	s.openDemo()
+	s.upload(path)
+	s.waitJS("the role menus", `document.querySelectorAll('[data-testid="role-select"]').length === 3`, 20*time.Second)
+	gen := evalJS[int](s, "occfmPage.session.gen")
+	evalJS[bool](s, `(() => { const e = document.querySelector('[data-testid="role-select"][data-column="b"]'); e.value = "ignore";
+		e.dispatchEvent(new Event("change")); return true })()`)
+	s.waitJS("the run again with b ignored", `occfmPage.session.gen > `+strconv.Itoa(gen)+` &&
+		occfmPage.session.roles && occfmPage.session.roles.b === "ignore"`, 10*time.Second)
+	note := evalJS[string](s, `document.querySelector('[data-testid="note"]').textContent`)
+	t.Logf("note: %s", note)
+	if !strings.Contains(note, "Restarted roles.csv with the new column roles") {
+		t.Errorf("the note after a role change is %q", note)
+	}
+	s.checkExceptions()
+}

@@ -303,7 +303,7 @@ export function wireControls() {
     if (!e.target.value) return;
     settings.demo = e.target.value;
     writeHash();
-    startSession("demo", {note: `Demo: ${demoTitle(settings.demo)}.`});
+    startSession("demo", {note: `Demo: ${demoTitle(page.catalog.demos, settings.demo)}.`});
   });
   $("file-input").addEventListener("change", (e) => {
     const file = e.target.files && e.target.files[0];
@@ -383,7 +383,7 @@ export function wireControls() {
       renderLearnerHint();
       if (personal.started) startPersonal();
     }
-    if (occfm && demoChanged) startSession("demo", {note: `Demo: ${demoTitle(settings.demo)}.`});
+    if (occfm && demoChanged) startSession("demo", {note: `Demo: ${demoTitle(page.catalog.demos, settings.demo)}.`});
     else if (occfm && runChanged) restart(settingsNote());
     if (report) showNote(report);
   });

@@ -1,30 +1,29 @@
 // The Learn view's readouts: numbers, the learner table, guard notes,
 // the stream's info, the regret readout, the preview, notes and errors.
+// Each owns its part of the DOM and is told what to draw (a snapshot, the
+// run's learners, its regret…) by the session (session.js), which holds the
+// state; none reads the page's state itself.
 
 import {REGRET_FIXED} from "./charts.js";
 import {colorOf} from "./palette.js";
-import {AUTO, hasAuto} from "./export.js";
 import {finite, formatCount, formatNumber} from "./format.js";
-import {rate} from "./scheduler.js";
-import {restart} from "./session.js";
-import {page, session, settings, views} from "./state.js";
 
 export const METRICS = ["rmse", "mae", "error_rate", "auc", "logloss", "avg_loss"];
 
 
 
-// followedIndex is the index in the run's learners of the one the numbers,
-// the model panel and Download model follow: settings.follow, else the first.
-export function followedIndex() {
-  return Math.max(0, session.learners.indexOf(settings.follow));
+// followedIndex is the index in learners of the one the numbers, the model
+// panel and Download model follow: follow, else the first.
+export function followedIndex(learners, follow) {
+  return Math.max(0, learners.indexOf(follow));
 }
 
-// renderNumbers shows rows and the followed learner's progressive metrics:
-// the text has 4 decimals, data-value the full-precision number.
-export function renderNumbers(snap) {
+// renderNumbers shows rows and the progressive metrics of learner number
+// follow: the text has 4 decimals, data-value the full-precision number.
+export function renderNumbers(snap, follow) {
   document.getElementById("rows").textContent = formatCount(snap.rows || 0);
   const all = Array.isArray(snap.learners) ? snap.learners : [];
-  const first = all[followedIndex()] || all[0] || {};
+  const first = all[follow] || all[0] || {};
   const caption = document.getElementById("numbers-caption");
   const text = `Progressive metrics of ${first.name || "the first learner"}: every row is scored before the learner is updated on it.`;
   if (caption.textContent !== text) caption.textContent = text;
@@ -44,8 +43,9 @@ export function renderNumbers(snap) {
   }
 }
 
-// renderLearnerTable lists every learner, like the CLI's table.
-export function renderLearnerTable(snap) {
+// renderLearnerTable lists every learner, like the CLI's table, and the
+// guard notes under it (clip: the "Clip predictions" setting, to name).
+export function renderLearnerTable(snap, clip) {
   const table = document.getElementById("learner-table");
   const learners = Array.isArray(snap.learners) ? snap.learners : [];
   const metricCols = snap.task === "classification"
@@ -55,7 +55,7 @@ export function renderLearnerTable(snap) {
   const head = document.createElement("tr");
   head.append(th("learner"), ...cols.map(([, label]) => th(label)));
   table.tHead.replaceChildren(head);
-  renderGuardNotes(learners);
+  renderGuardNotes(learners, clip);
   table.tBodies[0].replaceChildren(...learners.map((l, i) => {
     const tr = document.createElement("tr");
     const name = td(l.name + (l.guard && l.guard.pausedAt ? " (paused)" : l.guard && l.guard.resets ? ` (reset ×${l.guard.resets})` : ""));
@@ -71,23 +71,25 @@ export function renderLearnerTable(snap) {
   }));
 }
 
+// divergenceNote is what the top of the page says when learner l of a
+// snapshot has diverged again (the guard notes below the table may be out
+// of sight).
+export function divergenceNote(l) {
+  const g = l.guard;
+  return g.pausedAt
+    ? `${l.name} diverged and was paused at row ${g.pausedAt.toLocaleString("en-US")}: η is probably too large (details under Learners).`
+    : `${l.name} diverged and was reset to a fresh learner (${g.resets} of 3 resets; details under Learners).`;
+}
+
 // renderGuardNotes says what each learner's guard did: divergences,
 // resets, a pause, rows not learned, with the first events; and whether
-// predictions are clipped.
-export function renderGuardNotes(learners) {
+// predictions are clipped (clip: the setting, to name).
+export function renderGuardNotes(learners, clip) {
   const list = document.getElementById("guard-notes");
   const items = [];
   for (const l of learners) {
     const g = l.guard;
     if (!g) continue;
-    if (g.divergences > (session.guardSeen[l.name] || 0)) {
-      // Said at the top too, once per divergence: the list below the
-      // table may be out of sight.
-      session.guardSeen[l.name] = g.divergences;
-      showNote(g.pausedAt
-        ? `${l.name} diverged and was paused at row ${g.pausedAt.toLocaleString("en-US")}: η is probably too large (details under Learners).`
-        : `${l.name} diverged and was reset to a fresh learner (${g.resets} of 3 resets; details under Learners).`);
-    }
     const parts = [];
     if (g.divergences) parts.push(`diverged ${g.divergences}×, reset ${g.resets}×`);
     if (g.pausedAt) parts.push(`paused at row ${g.pausedAt.toLocaleString("en-US")}: it stopped learning and predicts the label mean`);
@@ -123,7 +125,7 @@ export function renderGuardNotes(learners) {
   const clipped = learners.filter((l) => l.clip).map((l) => l.name);
   if (clipped.length) {
     const li = document.createElement("li");
-    li.textContent = `Predictions clipped to the range of the labels seen (Clip predictions: ${settings.clip}).`;
+    li.textContent = `Predictions clipped to the range of the labels seen (Clip predictions: ${clip}).`;
     items.push(li);
   }
   list.replaceChildren(...items);
@@ -142,24 +144,25 @@ export function td(text) {
   return el;
 }
 
-export function renderStreamInfo(snap) {
-  const parts = [];
-  parts.push(session.source === "file" ? session.file.name : demoTitle(settings.demo));
-  if (session.layout) parts.push(session.layout);
+// renderStreamInfo names the stream (name: the file or the demo's title),
+// its layout, task and features.
+export function renderStreamInfo(snap, name, layout) {
+  const parts = [name];
+  if (layout) parts.push(layout);
   if (snap.task) parts.push(snap.task);
   if (finite(snap.features) && snap.features > 0) parts.push(`${snap.features.toLocaleString("en-US")} features`);
   if (snap.state === "waiting") parts.push("waiting for data…");
   document.getElementById("stream-info").textContent = parts.join(" · ");
 }
 
-// resetExpertRegret shows the chart of occfm-auto's regret to its best
-// expert when it races, and empties it.
-export function resetExpertRegret() {
+// resetExpertRegret shows chart, the regret of learner auto to its best
+// expert, when auto races (a name, or "" when it does not), and empties it.
+export function resetExpertRegret(chart, auto) {
   const fig = document.getElementById("expert-regret");
-  fig.hidden = !hasAuto();
+  fig.hidden = !auto;
   if (fig.hidden) return;
-  views.expertRegret.colors = [colorOf(AUTO), "#6b7280"];
-  views.expertRegret.reset([AUTO, "bound"]);
+  chart.colors = [colorOf(auto), "#6b7280"];
+  chart.reset([auto, "bound"]);
 }
 
 // lagText says, in the regret headline, how far the comparator is behind
@@ -180,17 +183,18 @@ function lagText(st, any) {
 }
 
 // renderRegret writes the readout under the regret chart: the latest band,
-// each learner's log-log slope, D and G, and where the comparator stands.
-export function renderRegret() {
-  const st = session.regretStatus;
-  const pts = session.regret;
+// each learner's log-log slope (with its guarantee from the registry
+// catalog), D and G, and where the comparator stands. st is the last
+// snapshot's regret status (null: not tracked), pts the checkpoints so far,
+// learners the run's, started whether a snapshot came yet.
+export function renderRegret(st, pts, learners, catalog, started) {
   const last = pts.length > 0 ? pts[pts.length - 1] : null;
   const latest = document.getElementById("regret-latest");
   const slopes = document.getElementById("regret-slopes");
   const constants = document.getElementById("regret-constants");
   const comparator = document.getElementById("regret-comparator");
   if (!st) {
-    latest.textContent = session.last ? "Regret is not tracked for this run." : "";
+    latest.textContent = started ? "Regret is not tracked for this run." : "";
     for (const k of ["value", "lo", "hi", "t", "pending", "truncated"]) delete latest.dataset[k];
     slopes.replaceChildren();
     constants.textContent = "";
@@ -205,10 +209,10 @@ export function renderRegret() {
     latest.dataset.lo = String(lo0);
     latest.dataset.hi = String(hi0);
     latest.dataset.t = String(t);
-    const parts = session.learners.map((name, i) => {
+    const parts = learners.map((name, i) => {
       const [lo, hi] = band(i);
       const text = `[${formatNumber(lo)}, ${formatNumber(hi)}]`;
-      return session.learners.length > 1 ? `${name} ${text}` : text;
+      return learners.length > 1 ? `${name} ${text}` : text;
     });
     latest.textContent = `regret at T = ${t.toLocaleString("en-US")}: ${parts.join(" · ")}` + lagText(st, true);
     latest.dataset.pending = String(st.pending || 0);
@@ -220,20 +224,20 @@ export function renderRegret() {
     latest.dataset.truncated = String(!!st.truncated);
   }
   const slope = Array.isArray(st.slope) ? st.slope : [];
-  slopes.replaceChildren(...session.learners.map((name, i) => {
+  slopes.replaceChildren(...learners.map((name, i) => {
     const li = document.createElement("li");
     li.style.setProperty("--swatch", colorOf(name));
     li.className = "learner-name";
     const v = slope[i];
     let text = "—";
-    if (finite(v)) text = `${v.toFixed(2)} — ${v >= 1 ? "linear or worse" : "sub-linear"}${guarantee(name)}`;
-    li.textContent = `${session.learners.length > 1 ? name + ": " : ""}slope of log regret vs log T (last 6 checkpoints): ${text}`;
+    if (finite(v)) text = `${v.toFixed(2)} — ${v >= 1 ? "linear or worse" : "sub-linear"}${guarantee(catalog, name)}`;
+    li.textContent = `${learners.length > 1 ? name + ": " : ""}slope of log regret vs log T (last 6 checkpoints): ${text}`;
     if (finite(v)) li.dataset.value = String(v);
     return li;
   }));
   const g = last ? formatNumber(last[4]) : "–";
   constants.textContent = `D = 2δ = ${formatNumber(st.d)}, G = ${g} (largest gradient norm seen)` +
-    (st.noDelta ? `. ${session.learners[0]} has no δ: its regret is against the best C in K for δ = ${formatNumber(st.d / 2)}, the comparator's ball, and the dashed bound is OCCFM's at that δ, not its own` : "");
+    (st.noDelta ? `. ${learners[0]} has no δ: its regret is against the best C in K for δ = ${formatNumber(st.d / 2)}, the comparator's ball, and the dashed bound is OCCFM's at that δ, not its own` : "");
   const pending = st.pending || 0;
   let text = pending > 0
     ? `comparator: ${pending} checkpoint${pending === 1 ? "" : "s"} behind, lag ${(st.lag || 0).toLocaleString("en-US")} rows`
@@ -249,28 +253,32 @@ export function renderRegret() {
 
 // guarantee names learner name's regret bound against the best C in K, from
 // the registry (occfm.learners()), or says it has none.
-function guarantee(name) {
-  const l = page.catalog.learners.find((x) => x.name === name);
+function guarantee(catalog, name) {
+  const l = catalog.find((x) => x.name === name);
   if (!l || !(l.regretExponent > 0)) return " (no bound against this comparator)";
   const p = {0.5: "½", 0.75: "¾"}[l.regretExponent] || String(l.regretExponent);
   return ` (${l.regretSource}: ≤ ${p} asymptotically)`;
 }
 
-export function renderKnown() {
+// renderKnown shows what is known about the demo's optimum (known: "" for
+// nothing).
+export function renderKnown(known) {
   const el = document.getElementById("known");
-  if (el.textContent === session.known) return;
-  el.hidden = !session.known;
-  el.textContent = session.known;
+  if (el.textContent === known) return;
+  el.hidden = !known;
+  el.textContent = known;
 }
 
 // renderPreview shows a file's first lines and, for CSV, a role menu per
-// column. Everything from the file goes through textContent.
-export function renderPreview(preview) {
+// column whose change calls onRole(roles). layout is the layout known so
+// far, forced whether "Read as" chose it. Everything from the file goes
+// through textContent.
+export function renderPreview(preview, {layout = "", forced = false, onRole = null} = {}) {
   const card = document.getElementById("preview");
   card.hidden = !preview;
   if (!preview) return;
-  const layout = preview.layout || session.layout || preview.format || "";
-  const forced = settings.format !== "auto" ? ` (forced by "Read as")` : "";
+  layout = preview.layout || layout || preview.format || "";
+  forced = forced ? ` (forced by "Read as")` : "";
   document.getElementById("preview-layout").textContent = layout ? `read as: ${layout}${forced}` : "";
   renderWarnings(Array.isArray(preview.warnings) ? preview.warnings : []);
   document.getElementById("preview-lines").textContent = (preview.lines || []).join("\n");
@@ -290,7 +298,7 @@ export function renderPreview(preview) {
       select.append(opt);
     }
     select.value = col.role;
-    select.addEventListener("change", onRoleChange);
+    select.addEventListener("change", () => onRole && onRole(previewRoles()));
     const cell = document.createElement("td");
     cell.append(select);
     tr.append(td(col.name), cell);
@@ -310,12 +318,11 @@ export function renderWarnings(warnings) {
   el.hidden = warnings.length === 0;
 }
 
-export function onRoleChange() {
+// previewRoles reads the role menus: column → role.
+function previewRoles() {
   const roles = {};
   for (const select of document.querySelectorAll("#preview-columns select")) roles[select.dataset.column] = select.value;
-  session.roles = roles;
-  const labels = Object.entries(roles).filter(([, r]) => r === "label").map(([c]) => c);
-  restart(`Restarted ${session.file.name} with the new column roles (label: ${labels.join(", ") || "none"}).`);
+  return roles;
 }
 
 export function showError(message) {
@@ -327,12 +334,10 @@ export function showError(message) {
 // renderSkipped shows the malformed rows skipped, e.g. "312 rows skipped —
 // first: u.data:17: field "rating": "abc" is not a number", and the first
 // reasons; file content goes through textContent only.
-export function renderSkipped() {
+export function renderSkipped(n, first) {
   const box = document.getElementById("skipped");
-  const n = session.skipped;
   if (box.hidden !== !(n > 0)) box.hidden = !(n > 0);
   if (!(n > 0)) return;
-  const first = session.skippedFirst;
   const head = `${n.toLocaleString("en-US")} ${n === 1 ? "row" : "rows"} skipped` + (first.length ? ` — first: ${first[0]}` : "");
   const summary = document.getElementById("skipped-summary");
   if (summary.textContent !== head) summary.textContent = head;
@@ -352,7 +357,8 @@ export function showNote(message) {
   el.hidden = !message;
 }
 
-export function demoTitle(name) {
-  const d = page.catalog.demos.find((x) => x.name === name);
+// demoTitle returns demo name's title from the registry's demos.
+export function demoTitle(demos, name) {
+  const d = demos.find((x) => x.name === name);
   return d ? d.title || d.name : name;
 }

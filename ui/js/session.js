@@ -3,11 +3,11 @@
 
 import {TABLE_INTERVAL_MS} from "./config.js";
 import {renderDemoSelect, renderRunControls, writeHash} from "./controls.js";
-import {hasAuto} from "./export.js";
+import {AUTO, hasAuto} from "./export.js";
 import {feedFile, feeder, stopFeeder} from "./feeder.js";
 import {finite, formatCount} from "./format.js";
 import {checkpointConfig} from "./hash.js";
-import {renderKnown, renderLearnerTable, renderNumbers, renderPreview, renderRegret, renderSkipped, renderStreamInfo, renderWarnings, resetExpertRegret, showError, showNote} from "./learn-views.js";
+import {demoTitle, divergenceNote, followedIndex, renderKnown, renderLearnerTable, renderNumbers, renderPreview, renderRegret, renderSkipped, renderStreamInfo, renderWarnings, resetExpertRegret, showError, showNote} from "./learn-views.js";
 import {clock, flushCharts, rate, startPump} from "./scheduler.js";
 import {occfm, page, session, settings, views} from "./state.js";
 
@@ -72,7 +72,7 @@ export function startSession(source, {note = "", keepPaused = false} = {}) {
   session.skipped = 0;
   session.skippedFirst = [];
   session.guardSeen = {};
-  renderSkipped();
+  renderSkipped(session.skipped, session.skippedFirst);
   clock.carry = 0;
   rate.clear();
   views.tableShown = -Infinity;
@@ -81,8 +81,8 @@ export function startSession(source, {note = "", keepPaused = false} = {}) {
   views.metric.reset(session.learners, metricLabel(""));
   views.loss.reset(session.learners);
   views.regret.reset(session.learners);
-  resetExpertRegret();
-  renderRegret();
+  resetExpertRegret(views.expertRegret, hasAuto() ? AUTO : "");
+  drawRegret();
   document.getElementById("metric-title").textContent = `progressive ${metricLabel("")} vs rows`;
   if (source === "demo") renderPreview(null);  // a file keeps its preview until the new one arrives
   renderDemoSelect();
@@ -150,7 +150,7 @@ export function applySnapshot(text, force = false) {
   } else {
     session.regretStatus = null;
   }
-  if (snap.preview) renderPreview(snap.preview);
+  if (snap.preview) renderPreview(snap.preview, {layout: session.layout, forced: settings.format !== "auto", onRole: onRoleChange});
   if (Array.isArray(snap.warnings)) renderWarnings(snap.warnings);
   const now = performance.now();
   if (!session.firstRowAt && snap.rows > 0) session.firstRowAt = now;
@@ -189,15 +189,42 @@ export function renderViews(now, force = false) {
   views.shown = now;
   if (!snap) return;
   if (occfm) call(() => occfm.render());
-  renderNumbers(snap);
+  renderNumbers(snap, followedIndex(session.learners, settings.follow));
   if (force || snap.state === "done" || snap.state === "error" || now - views.tableShown >= TABLE_INTERVAL_MS) {
     views.tableShown = now;
-    renderLearnerTable(snap);
-    renderStreamInfo(snap);
-    renderSkipped();
-    renderRegret();
+    renderLearnerTable(snap, settings.clip);
+    announceDivergences(Array.isArray(snap.learners) ? snap.learners : []);
+    renderStreamInfo(snap, session.source === "file" ? session.file.name : demoTitle(page.catalog.demos, settings.demo), session.layout);
+    renderSkipped(session.skipped, session.skippedFirst);
+    drawRegret();
   }
-  renderKnown();
+  renderKnown(session.known);
+}
+
+// drawRegret tells the regret readout the run's regret so far.
+function drawRegret() {
+  renderRegret(session.regretStatus, session.regret, session.learners, page.catalog.learners, !!session.last);
+}
+
+// announceDivergences says at the top of the page, once per divergence,
+// that a learner diverged: the guard notes below the table may be out of
+// sight.
+function announceDivergences(learners) {
+  for (const l of learners) {
+    const g = l.guard;
+    if (g && g.divergences > (session.guardSeen[l.name] || 0)) {
+      session.guardSeen[l.name] = g.divergences;
+      showNote(divergenceNote(l));
+    }
+  }
+}
+
+// onRoleChange runs the file again with the column roles the preview's
+// menus now say.
+function onRoleChange(roles) {
+  session.roles = roles;
+  const labels = Object.entries(roles).filter(([, r]) => r === "label").map(([c]) => c);
+  restart(`Restarted ${session.file.name} with the new column roles (label: ${labels.join(", ") || "none"}).`);
 }
 
 export function metricLabel(task) {
