@@ -4,7 +4,7 @@
 import {exportCSV, exportJSON} from "./export.js";
 import {pickFile} from "./feeder.js";
 import {finite} from "./format.js";
-import {CHECKPOINTS, DEFAULTS, FORMATS, GAMMAS, ON_ERROR, SPEEDS, formatHash, learnerSettingsKey, nonNegative, parseHash} from "./hash.js";
+import {CHECKPOINTS, DEFAULTS, FORMATS, GAMMAS, ON_ERROR, SPEEDS, formatHash, learnerSettingsKey, parseHash} from "./hash.js";
 import {demoTitle, showNote} from "./learn-views.js";
 import {forgetModel, loadModel, saveModel} from "./model-files.js";
 import {P_LEARNER, personal, setView, startPersonal} from "./personalize.js";

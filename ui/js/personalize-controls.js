@@ -2,7 +2,6 @@
 // keyboard) and their events.
 
 import {writeHash} from "./controls.js";
-import {download} from "./export.js";
 import {pickPersonalFiles} from "./personalize-files.js";
 import {renderItems, renderPersonalProgress, sortPersonalItems} from "./personalize-views.js";
 import {P_LEARNER, P_PAGE, clearPersonal, downloadRatings, personal, ratePersonal, setView, startPersonal} from "./personalize.js";

@@ -1,7 +1,6 @@
 // Personalize: the progress, the item list with its stars, the
 // recommendations and the ratings given.
 
-import {download} from "./export.js";
 import {finite} from "./format.js";
 import {P_PAGE, fold, personal} from "./personalize.js";
 import {occfm} from "./state.js";
