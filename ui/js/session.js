@@ -55,6 +55,7 @@ export function startSession(source, {note = "", keepPaused = false} = {}) {
   stopFeeder(feeder);
   session.source = source;
   session.note = note;
+  session.noteAt = performance.now();
   // The link names what runs: the file (to be picked again when the link
   // is opened) or the demo.
   settings.file = source === "file" ? session.file.name : "";
@@ -169,9 +170,16 @@ export function applySnapshot(text, force = false) {
     if (session.firstRowAt && !session.doneRate) {
       session.doneRate = (snap.rows * 1000) / Math.max(1, now - session.firstRowAt);
     }
+    const ended = page.phase !== "done";
     setPhase("done");
-    // The note the run started with ("Learning u.data…") is over.
-    if (session.note && document.getElementById("note").textContent === session.note) showNote("");
+    // The note the run started with ("Learning u.data…") is over once read:
+    // it goes NOTE_READ_MS after it was shown (a small file is done at once).
+    const note = session.note, gen = session.gen;
+    if (ended && note) {
+      setTimeout(() => {
+        if (session.gen === gen && document.getElementById("note").textContent === note) showNote("");
+      }, Math.max(0, NOTE_READ_MS - (now - session.noteAt)));
+    }
     // Shown now: the frame loop that redraws rows/s may have stopped (a
     // small file can be done within one slice).
     document.getElementById("rows-per-second").textContent = formatCount(session.doneRate);
@@ -200,6 +208,9 @@ export function renderViews(now, force = false) {
   }
   renderKnown(session.known);
 }
+
+// NOTE_READ_MS is how long the note a run started with stays at least.
+const NOTE_READ_MS = 4000;
 
 // drawRegret tells the regret readout the run's regret so far.
 function drawRegret() {

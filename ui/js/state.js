@@ -49,6 +49,7 @@ export const session = {
   last: null,            // the last snapshot
   known: "",
   note: "",              // the note the run started with: cleared when the run ends
+  noteAt: 0,             // when it was shown (performance.now())
   firstRowAt: 0,         // performance.now() when the first row was learned
   doneRate: 0,           // rows/s over the whole run, shown once it is done
 };
