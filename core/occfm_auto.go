@@ -335,7 +335,7 @@ func (m *OCCFMAuto) predict(x Sparse, learn bool) float64 {
 	}
 	if rho := m.rho(); rho > 0 {
 		// Vovk's substitution function (see OCCFMAuto).
-		return (m.lo+m.hi)/2 - (m.mixLoss(m.hi, rho, sum)-m.mixLoss(m.lo, rho, sum))/(2*(m.hi-m.lo))
+		return (m.lo+m.hi)/2 - (m.mixLoss(m.hi, rho)-m.mixLoss(m.lo, rho))/(2*(m.hi-m.lo))
 	}
 	for k, p := range m.p {
 		if p > 0 {
@@ -346,12 +346,12 @@ func (m *OCCFMAuto) predict(x Sparse, learn bool) float64 {
 }
 
 // mixLoss returns g(y) = −ln(Σₖ pₖ·exp(−ρ(y − ŷₖ)²))/ρ over the live experts
-// of finite prediction, whose weights add up to sum (see OCCFMAuto).
-func (m *OCCFMAuto) mixLoss(y, rho, sum float64) float64 {
-	if sum == 0 {
-		for _, p := range m.p {
-			sum += p
-		}
+// of finite prediction, their weights m.p renormalized (predict zeroes the
+// others; see OCCFMAuto).
+func (m *OCCFMAuto) mixLoss(y, rho float64) float64 {
+	var sum float64
+	for _, p := range m.p {
+		sum += p
 	}
 	least := math.Inf(1)
 	for k, p := range m.p {
@@ -402,7 +402,7 @@ func (m *OCCFMAuto) PredictUpdate(x Sparse, y float64) float64 {
 		// The mixability inequality (ŷ − y)² ≤ g(y) holds for y in [lo, hi]
 		// only; Regret adds what a label outside it costs beyond g(y).
 		d := yhat - y
-		m.over += max(0, d*d-m.mixLoss(y, rho, 0))
+		m.over += max(0, d*d-m.mixLoss(y, rho))
 	}
 	m.lo, m.hi = min(m.lo, y), max(m.hi, y)
 	m.mix += m.s.Loss.Value(yhat, y)
