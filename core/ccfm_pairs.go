@@ -170,12 +170,21 @@ func (m *CCFMPairs) Update(x Sparse, y float64) {
 		n := 1 << m.s.Bits
 		m.u, m.zu, m.nu = make([]float64, n), make([]float64, n), make([]float64, n)
 	}
-	g := m.s.Loss.Deriv(m.Predict(x), y)
+	// The pairs' slots are hashed once, for the prediction and the step;
+	// the prediction adds up as Predict does, bit for bit.
+	m.pairs(x)
+	yhat, k := m.value(x), 0
+	for p := range x.Ind {
+		for q := p; q < len(x.Ind); q++ {
+			yhat += m.u[m.slot[k]] * x.Val[p] * x.Val[q]
+			k++
+		}
+	}
+	g := m.s.Loss.Deriv(yhat, y)
 	if g == 0 || math.IsNaN(g) {
 		return
 	}
 	m.learn(x, g)
-	m.pairs(x)
 	for k, s := range m.slot {
 		was := m.nu[s]
 		m.u[s] = m.prox.step(m.u[s], &m.zu[s], &m.nu[s], g*m.xx[k])
