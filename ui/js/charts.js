@@ -19,7 +19,7 @@ export function chartAxis() {
 // the axis title never overlaps the labels ("10,000,000" needs more room
 // than "0.5"). uPlot calls it until the sizes settle; from the third call on
 // it keeps the last size.
-export function yAxisSize(u, values, i, cycle) {
+function yAxisSize(u, values, i, cycle) {
   const axis = u.axes[i];
   if (cycle > 1) return axis._size;
   let widest = 0;

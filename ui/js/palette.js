@@ -22,9 +22,3 @@ export function colorOf(name) {
   const i = Math.max(0, order.indexOf(name));
   return PALETTE[i % PALETTE.length];
 }
-
-// distinctColors reports whether the registry fits the palette: every
-// learner has a colour of its own.
-export function distinctColors() {
-  return order.length <= PALETTE.length;
-}
