@@ -42,8 +42,11 @@ type Demo struct {
 	// Name is the registry key: "planted-regression",
 	// "planted-classification" or "ratings".
 	Name string
-	// Title is a short human title for a menu.
+	// Title is a human title: what the stream is.
 	Title string
+	// Short is the name a narrow menu shows ("Ratings"); Title says the
+	// rest.
+	Short string
 	// Task is the learning problem of the stream.
 	Task Task
 	// Rows is the length of the stream.
@@ -77,6 +80,7 @@ var demos = []Demo{
 	{
 		Name:  "planted-regression",
 		Title: "Planted low-rank C*, noise-free regression",
+		Short: "Planted regression",
 		Task:  Regression,
 		Rows:  demoRows,
 		Known: "noise-free: y = ½x̂ᵀC*x̂ for a planted C* = 3u₁u₁ᵀ − 2u₂u₂ᵀ " +
@@ -88,6 +92,7 @@ var demos = []Demo{
 	{
 		Name:  "planted-classification",
 		Title: "Planted low-rank C*, classification with 5% label noise",
+		Short: "Planted classification",
 		Task:  Classification,
 		Rows:  demoRows,
 		Known: "y = sign(½x̂ᵀC°x̂), flipped with probability 5 %, for a planted " +
@@ -101,6 +106,7 @@ var demos = []Demo{
 	{
 		Name:  "ratings",
 		Title: "Ratings: 300 users × 500 items, 3 latent tastes",
+		Short: "Ratings",
 		Task:  Regression,
 		Rows:  demoRows,
 		Known: "r = clamp(round(3.5 + b_u + b_i + p_u·q_i + ε), 1, 5) with " +

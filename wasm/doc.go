@@ -13,7 +13,7 @@
 //	                                         the core registry; regretExponent p
 //	                                         when the learner's regret against
 //	                                         the best C in K is O(Tᵖ) (core.Spec.Regret)
-//	demos()    → [{name, title, task}]       built-in synthetic streams
+//	demos()    → [{name, title, short, task}] built-in synthetic streams
 //	start(config: string JSON)  → snapshot JSON string
 //	    Starts a new session, discarding the old one. config:
 //	    {"source": "demo" | "file",

@@ -119,7 +119,7 @@ export function buildCatalogControls() {
     // The menu shows the short name ("Ratings"); the whole title is the
     // option's title, and the stream's line under the menu.
     const title = d.title || d.name;
-    opt.textContent = title.split(":")[0];
+    opt.textContent = d.short || title;
     opt.title = d.task ? `${title} (${d.task})` : title;
     demo.append(opt);
   }
