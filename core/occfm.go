@@ -317,6 +317,8 @@ type OCCFM struct {
 	// as it would have, with the recompression relative to δ and
 	// without gb.
 	oldCert bool
+
+	tr *fwTrace // the last round's step, when TraceSteps is on
 }
 
 // NewOCCFM returns an OCCFM learner with C₁ = 0 and an empty feature space.
@@ -438,9 +440,13 @@ func (o *OCCFM) learn(x Sparse, y, off float64) {
 	for _, j := range x.Ind {
 		o.dim = max(o.dim, j+2)
 	}
+	xc := x
 	x = o.intern(x, true)
 	o.t++
 	yhat := o.predict(x)
+	if o.tr != nil {
+		o.tr.traceRow(o, xc, off+yhat, y)
+	}
 	// ∇fₜ(Cₜ) = w·M with w = ℓ'(ŷ, y)/2 and M = x̂x̂ᵀ (or without the
 	// feature diagonal).
 	w := 0.5 * o.s.Loss.Deriv(off+yhat, y)
@@ -522,6 +528,9 @@ func (o *OCCFM) step(x Sparse) {
 		check(lambda)
 	}
 	o.lambda = lambda
+	if o.tr != nil {
+		o.tr.traceLMO(o, lambda, v)
+	}
 	gamma := o.gamma()
 	var qgq float64 // qᵀGq = −vᵀ(−ηSᵀGS)v/η
 	o.lsBinds = false
@@ -547,6 +556,9 @@ func (o *OCCFM) step(x Sparse) {
 		a := gamma * o.s.Delta * math.Copysign(1, lambda)
 		o.c.addLeading(a, v)
 		o.phi += a * qgq
+	}
+	if o.tr != nil {
+		o.tr.traceMix(gamma)
 	}
 }
 

@@ -1,0 +1,98 @@
+package core
+
+import "math"
+
+// QuadraticBlock writes, for a model whose prediction ŷ = p(x) is a
+// quadratic function of x, its equivalent matrix C (ŷ = ½x̂ᵀCx̂, eq. (3) of
+// the paper) on the coordinates idx (as MatrixModel.MatrixBlock: feature
+// j, or BiasCoord), read back from predictions by polarization:
+//
+//	C_bb = 2p(0),  C_ib = ½(p(eᵢ) − p(−eᵢ)),  C_ii = p(eᵢ) + p(−eᵢ) − 2p(0),
+//	C_ij = p(eᵢ + eⱼ) − p(eᵢ) − p(eⱼ) + p(0).
+//
+// Every learner of the registry but occfm-auto predicts a quadratic in x
+// (bias and linear ones have Z = 0; FM-FTRL's Z = VVᵀ off its diagonal;
+// CFM-FTRL's Z; ccfm-pairs' table, hashed slots shared), so this draws any
+// of them the same way; occfm-auto's mixture of predictions is not a
+// quadratic. It costs about |idx|²/2 + 2|idx| predictions.
+func QuadraticBlock(p func(Sparse) float64, idx []int, dst []float64) {
+	k := len(idx)
+	dst = dst[:k*k]
+	one := func(j int, v float64) float64 { return p(Sparse{Ind: []int{j}, Val: []float64{v}}) }
+	p0 := p(Sparse{})
+	plus := make([]float64, k) // p(eᵢ)
+	pair := Sparse{Ind: make([]int, 2), Val: []float64{1, 1}}
+	for a, i := range idx {
+		if i == BiasCoord {
+			dst[a*k+a] = 2 * p0
+			continue
+		}
+		plus[a] = one(i, 1)
+		minus := one(i, -1)
+		dst[a*k+a] = plus[a] + minus - 2*p0
+		for b, j := range idx {
+			if j == BiasCoord {
+				dst[a*k+b], dst[b*k+a] = 0.5*(plus[a]-minus), 0.5*(plus[a]-minus)
+			}
+		}
+	}
+	for a, i := range idx {
+		if i == BiasCoord {
+			continue
+		}
+		for b := a + 1; b < k; b++ {
+			j := idx[b]
+			if j == BiasCoord {
+				continue
+			}
+			if i == j {
+				dst[a*k+b], dst[b*k+a] = dst[a*k+a], dst[a*k+a]
+				continue
+			}
+			pair.Ind[0], pair.Ind[1] = min(i, j), max(i, j)
+			v := p(pair) - plus[a] - plus[b] + p0
+			dst[a*k+b], dst[b*k+a] = v, v
+		}
+	}
+}
+
+// BlockSpectrum returns the eigenvalues of the symmetric k×k row-major a
+// (a is not changed) by decreasing |λ|, and a unit eigenvector of the
+// first, with its largest entry positive (nil for k = 0).
+func BlockSpectrum(a []float64, k int) (vals, lead []float64) {
+	if k == 0 {
+		return nil, nil
+	}
+	m := make([]float64, k*k)
+	copy(m, a[:k*k])
+	// symEigenInPlace reads the lower triangle: make the block exactly
+	// symmetric first.
+	for i := 0; i < k; i++ {
+		for j := 0; j < i; j++ {
+			s := 0.5 * (m[i*k+j] + m[j*k+i])
+			m[i*k+j], m[j*k+i] = s, s
+		}
+	}
+	raw := make([]float64, k)
+	var work []float64
+	symEigenInPlace(m, k, raw, &work)
+	order := orderByAbs(nil, raw)
+	vals = make([]float64, k)
+	for n, i := range order {
+		vals[n] = raw[i]
+	}
+	lead = make([]float64, k)
+	top, big := order[0], 0.0
+	for i := range lead {
+		lead[i] = m[i*k+top]
+		if math.Abs(lead[i]) > math.Abs(big) {
+			big = lead[i]
+		}
+	}
+	if big < 0 {
+		for i := range lead {
+			lead[i] = -lead[i]
+		}
+	}
+	return vals, lead
+}
