@@ -236,3 +236,14 @@ func (tr *fwTrace) traceMix(gamma float64) {
 	tr.step.Gamma = gamma
 	tr.ok = true
 }
+
+// TraceSteps turns on (or off) the record of the Frank-Wolfe steps of
+// every OCCFMLin expert (see OCCFM.TraceSteps), so that the one Leading
+// returns has its last step on record.
+func (m *OCCFMAuto) TraceSteps(on bool) {
+	for _, e := range m.experts {
+		if l, ok := e.(*OCCFMLin); ok {
+			l.TraceSteps(on)
+		}
+	}
+}

@@ -155,6 +155,7 @@ func main() {
 	fn("head", func(args []js.Value) any {
 		return string(headText(b.readChunk(args[0])))
 	})
+	b.pictureAPI(fn)
 	api.Set("personal", b.personalAPI())
 	js.Global().Set("occfm", api)
 	js.Global().Call("dispatchEvent", js.Global().Get("Event").New("occfm-ready"))

@@ -102,6 +102,8 @@ type session struct {
 	// observe, when set, sees every row learned (the Personalize view
 	// counts the items' ratings: personalize.go).
 	observe func(core.Example)
+
+	freq []uint32 // occurrences of each feature below freqFeatures (picture.go)
 }
 
 // newSession checks cfg and starts a session; a file session then waits

@@ -279,6 +279,7 @@ func (s *session) play(ex core.Example, now time.Duration) time.Duration {
 	if s.observe != nil {
 		s.observe(ex)
 	}
+	s.countFeatures(ex.X)
 	s.rows++
 	if s.rows%memoryEvery == 0 || len(ex.X.Ind) > wideRow {
 		if err := s.memoryBudget(); err != nil {

@@ -1,0 +1,88 @@
+// Heatmaps of a symmetric matrix C over x̂ = [x; 1]: the features first,
+// the bias coordinate last (the paper's C = [[Z, w], [wᵀ, 2b]]). Colour
+// is linear in the entry: red positive, blue negative, white zero, full
+// strength at ±scale. The bias row and column (w and 2b) have their own
+// scale, since b and w are often far larger than the interactions Z, and
+// are set off by a line. cellColor and scalesOf are pure (ui/test).
+
+const POS = [220, 38, 38];    // #dc2626
+const NEG = [37, 99, 235];    // #2563eb
+const ZERO = [255, 255, 255];
+
+// cellColor returns [r, g, b] for v on a scale of ±scale (clipped).
+export function cellColor(v, scale) {
+  if (!(scale > 0) || !Number.isFinite(v) || v === 0) return ZERO;
+  const t = Math.min(Math.abs(v) / scale, 1);
+  const end = v > 0 ? POS : NEG;
+  return [0, 1, 2].map((c) => Math.round(ZERO[c] + (end[c] - ZERO[c]) * t));
+}
+
+// scalesOf returns {inner, border}: the largest |entry| off the last row
+// and column of the k×k cells, and on them.
+export function scalesOf(cells, k) {
+  let inner = 0, border = 0;
+  for (let i = 0; i < k; i++) {
+    for (let j = 0; j < k; j++) {
+      const v = Math.abs(cells[i * k + j]);
+      if (!Number.isFinite(v)) continue;
+      if (i === k - 1 || j === k - 1) border = Math.max(border, v);
+      else inner = Math.max(inner, v);
+    }
+  }
+  return {inner, border};
+}
+
+// drawHeatmap draws the k×k cells on canvas at its CSS size (square),
+// with the given scales ({inner, border}; default: scalesOf the cells).
+export function drawHeatmap(canvas, cells, k, scales = scalesOf(cells, k)) {
+  const css = canvas.clientWidth || canvas.width;
+  const dpr = Math.min(globalThis.devicePixelRatio || 1, 3);
+  const px = Math.max(1, Math.round(css * dpr));
+  if (canvas.width !== px || canvas.height !== px) {
+    canvas.width = px;
+    canvas.height = px;
+  }
+  const ctx = canvas.getContext("2d");
+  if (!ctx || k === 0) return;
+  const img = new ImageData(k, k);
+  for (let i = 0; i < k; i++) {
+    for (let j = 0; j < k; j++) {
+      const onBorder = i === k - 1 || j === k - 1;
+      const [r, g, b] = cellColor(cells[i * k + j], onBorder ? scales.border : scales.inner);
+      const o = 4 * (i * k + j);
+      img.data[o] = r;
+      img.data[o + 1] = g;
+      img.data[o + 2] = b;
+      img.data[o + 3] = 255;
+    }
+  }
+  const tile = document.createElement("canvas");
+  tile.width = k;
+  tile.height = k;
+  tile.getContext("2d").putImageData(img, 0, 0);
+  // Sharp cells while each has at least a pixel; averaged when C has more
+  // rows than the canvas has pixels.
+  ctx.imageSmoothingEnabled = px < k;
+  ctx.clearRect(0, 0, px, px);
+  ctx.drawImage(tile, 0, 0, px, px);
+  // The bias row and column: a line before them.
+  const at = ((k - 1) / k) * px;
+  ctx.strokeStyle = "#0f172a";
+  ctx.lineWidth = Math.max(1, dpr);
+  ctx.beginPath();
+  ctx.moveTo(at, 0);
+  ctx.lineTo(at, px);
+  ctx.moveTo(0, at);
+  ctx.lineTo(px, at);
+  ctx.stroke();
+  ctx.strokeRect(0, 0, px, px);
+}
+
+// cellAt returns [i, j], the cell of a k×k heatmap under the pointer event
+// on canvas, or null outside it.
+export function cellAt(canvas, event, k) {
+  const r = canvas.getBoundingClientRect();
+  const i = Math.floor(((event.clientY - r.top) / r.height) * k);
+  const j = Math.floor(((event.clientX - r.left) / r.width) * k);
+  return i >= 0 && j >= 0 && i < k && j < k ? [i, j] : null;
+}

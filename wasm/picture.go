@@ -1,0 +1,354 @@
+package main
+
+import (
+	"math"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/occfm/occfm/core"
+)
+
+// The model picture draws the matrix C of the learner the page follows
+// (ŷ = ½x̂ᵀCx̂, x̂ = [x; 1]): the whole of it on a demo, the block of a
+// file's most frequent features otherwise; the Frank-Wolfe step view draws
+// four matrices of the same shape for the row just learned.
+const (
+	// pictureWhole is the largest demo drawn whole (the ratings demo's C
+	// is 801×801).
+	pictureWhole = 1024
+	// pictureFile is how many of a file's most frequent features the
+	// picture draws, with the bias coordinate.
+	pictureFile = 40
+	// stepCoords is how many coordinates the step view draws at most: the
+	// row's features, then the most frequent ones.
+	stepCoords = 24
+	// pictureEigs is how many eigenvalues the spectrum shows.
+	pictureEigs = 24
+	// freqFeatures bounds the features whose occurrences are counted (4
+	// bytes each): a file with more ranks only these by frequency.
+	freqFeatures = 1 << 20
+)
+
+// countFeatures counts the occurrences of x's features (play calls it for
+// every row): the picture of a file draws its most frequent ones.
+func (s *session) countFeatures(x core.Sparse) {
+	for _, j := range x.Ind {
+		if j >= freqFeatures {
+			continue
+		}
+		if j >= len(s.freq) {
+			s.freq = slices.Grow(s.freq, j+1-len(s.freq))[:j+1]
+		}
+		s.freq[j]++
+	}
+}
+
+// frequent returns up to k features by decreasing count (ties by index),
+// skipping those in skip.
+func (s *session) frequent(k int, skip []int) []int {
+	type fc struct {
+		j int
+		c uint32
+	}
+	var top []fc // sorted by decreasing count, at most k
+	for j, c := range s.freq {
+		if c == 0 || (len(top) == k && c <= top[k-1].c) || slices.Contains(skip, j) {
+			continue
+		}
+		i, _ := slices.BinarySearchFunc(top, c, func(e fc, c uint32) int {
+			if e.c >= c {
+				return -1
+			}
+			return 1
+		})
+		top = slices.Insert(top, i, fc{j, c})
+		if len(top) > k {
+			top = top[:k]
+		}
+	}
+	out := make([]int, len(top))
+	for i, e := range top {
+		out[i] = e.j
+	}
+	return out
+}
+
+// modelPicture is what the page draws of a model.
+type modelPicture struct {
+	Learner string    // the player followed
+	Note    string    // which model is drawn, when not the learner itself
+	Labels  []string  // the coordinates, the bias ("1") last
+	Cells   []float64 // C on them, k×k row-major
+	// Inner and Border are the largest |Cᵢⱼ| off the bias row and column,
+	// and on them: the two colour scales.
+	Inner, Border float64
+	// Eig are C's eigenvalues by decreasing |λ| (at most pictureEigs),
+	// Nuclear its nuclear norm, Rank the count of nonzero ones; BlockEig:
+	// they are those of the block drawn, the learner's C being known
+	// only through its predictions.
+	Eig      []float64
+	Nuclear  float64
+	Rank     int
+	BlockEig bool
+	Delta    float64 // the budget δ, 0 for a learner without one
+	Whole    bool    // the block is the whole of C
+	Ordered  bool    // features ordered by C's leading eigenvector
+	Millis   float64 // the time this took
+}
+
+// pictured returns the model the picture and the step view draw for the
+// followed player: its learner, or for occfm-auto its leading δ expert.
+func (s *session) pictured() (p *player, l core.Learner, note string) {
+	p = s.followed()
+	if p == nil {
+		return nil, nil, ""
+	}
+	l = p.inner()
+	if a, ok := l.(*core.OCCFMAuto); ok {
+		a.TraceSteps(true)
+		lead, w := a.Leading()
+		if lead == nil {
+			return p, nil, "every δ expert of occfm-auto retired: no matrix to draw"
+		}
+		return p, lead, "occfm-auto's leading expert: occfm-lin, δ = " + strconv.FormatFloat(lead.Config().Delta, 'g', -1, 64) +
+			", weight " + strconv.FormatFloat(w, 'f', 2, 64)
+	}
+	if t, ok := l.(interface{ TraceSteps(bool) }); ok {
+		t.TraceSteps(true)
+	}
+	return p, l, ""
+}
+
+// dim returns the number of features of the session's source so far.
+func (s *session) dim() int {
+	if s.stream != nil {
+		return s.stream.Dim()
+	}
+	if d, ok := s.source.(interface{ Dim() int }); ok {
+		return d.Dim()
+	}
+	return len(s.freq)
+}
+
+// featureLabel names feature j for the picture.
+func (s *session) featureLabel(j int) string {
+	if j == core.BiasCoord {
+		return "1 (bias)"
+	}
+	if s.names != nil {
+		return s.names.FeatureName(j)
+	}
+	return strconv.Itoa(j)
+}
+
+// block writes l's C on idx: exactly for a core.MatrixModel, by
+// polarization of its predictions otherwise (core.QuadraticBlock).
+func block(l core.Learner, idx []int, dst []float64) {
+	if m, ok := l.(core.MatrixModel); ok {
+		m.MatrixBlock(idx, dst)
+		return
+	}
+	core.QuadraticBlock(l.Predict, idx, dst)
+}
+
+// picture returns the model picture of the followed learner, or nil before
+// the learners start.
+func (s *session) picture() *modelPicture {
+	t0 := time.Now()
+	p, l, note := s.pictured()
+	if p == nil {
+		return nil
+	}
+	pic := &modelPicture{Learner: p.name, Note: note}
+	if l == nil {
+		return pic
+	}
+	_, exact := l.(core.MatrixModel)
+	var idx []int
+	// C is drawn whole on a demo; a learner known only by its predictions
+	// costs |idx|²/2 of them and an eigendecomposition of the block, so
+	// only up to pictureFile coordinates.
+	if d := s.dim(); s.stream == nil && (d <= pictureFile || exact && d <= pictureWhole) {
+		for j := 0; j < d; j++ {
+			idx = append(idx, j)
+		}
+		pic.Whole = true
+	} else {
+		idx = s.frequent(pictureFile, nil)
+	}
+	idx = append(idx, core.BiasCoord)
+	k := len(idx)
+	cells := make([]float64, k*k)
+	block(l, idx, cells)
+	if !pic.Whole && k > 2 {
+		// Order the features by the leading eigenvector of the block: the
+		// features that load on it together sit together.
+		f := k - 1
+		_, lead := core.BlockSpectrum(featureBlock(cells, k), f)
+		order := make([]int, f)
+		for i := range order {
+			order[i] = i
+		}
+		slices.SortStableFunc(order, func(a, b int) int {
+			switch {
+			case lead[a] > lead[b]:
+				return -1
+			case lead[a] < lead[b]:
+				return 1
+			}
+			return 0
+		})
+		order = append(order, f)
+		idx, cells = permute(idx, cells, order)
+		pic.Ordered = true
+	}
+	pic.Cells = cells
+	for i, j := range idx {
+		pic.Labels = append(pic.Labels, s.featureLabel(j))
+		for jj := range idx {
+			v := math.Abs(cells[i*k+jj])
+			if i == k-1 || jj == k-1 {
+				pic.Border = max(pic.Border, v)
+			} else {
+				pic.Inner = max(pic.Inner, v)
+			}
+		}
+	}
+	var vals []float64
+	if in, ok := l.(spectral); ok {
+		vals = in.Eigenvalues()
+		pic.Nuclear, pic.Rank = in.NuclearNorm(), in.Rank()
+	} else {
+		pic.BlockEig = true
+		vals, _ = core.BlockSpectrum(cells, k)
+		var tr float64
+		for _, v := range vals {
+			tr += math.Abs(v)
+		}
+		pic.Nuclear = tr
+		pic.Rank = countNonzero(vals, 1e-12*tr)
+	}
+	if c, ok := l.(core.Configured); ok && (exact || isConvex(p.name)) {
+		pic.Delta = c.Config().Delta
+	}
+	pic.Eig = vals[:min(len(vals), pictureEigs)]
+	pic.Millis = float64(time.Since(t0).Microseconds()) / 1000
+	return pic
+}
+
+// isConvex reports whether the learner keeps C in a nuclear-norm ball of
+// radius δ (the CCFM family).
+func isConvex(name string) bool {
+	switch name {
+	case "ccfm-ogd", "ccfm-ftrl", "ccfm-pa", "cfm-ftrl", "occfm", "occfm-lin":
+		return true
+	}
+	return false
+}
+
+// countNonzero counts the entries of vals above tol in magnitude.
+func countNonzero(vals []float64, tol float64) int {
+	n := 0
+	for _, v := range vals {
+		if math.Abs(v) > tol {
+			n++
+		}
+	}
+	return n
+}
+
+// featureBlock returns the leading (k−1)×(k−1) block of the k×k cells:
+// C without its bias row and column.
+func featureBlock(cells []float64, k int) []float64 {
+	f := k - 1
+	out := make([]float64, f*f)
+	for i := 0; i < f; i++ {
+		copy(out[i*f:(i+1)*f], cells[i*k:i*k+f])
+	}
+	return out
+}
+
+// permute returns idx and the k×k cells reordered by order (new position
+// i holds old order[i]).
+func permute(idx []int, cells []float64, order []int) ([]int, []float64) {
+	k := len(idx)
+	ni, nc := make([]int, k), make([]float64, k*k)
+	for i, oi := range order {
+		ni[i] = idx[oi]
+		for j, oj := range order {
+			nc[i*k+j] = cells[oi*k+oj]
+		}
+	}
+	return ni, nc
+}
+
+// spectral is a learner that knows C's spectrum exactly (the OCCFM
+// family keeps C = U·M·Uᵀ).
+type spectral interface {
+	NuclearNorm() float64
+	Rank() int
+	Eigenvalues() []float64
+}
+
+// stepTracer is a learner whose Frank-Wolfe steps are on record
+// (core.OCCFM, core.OCCFMLin).
+type stepTracer interface {
+	LastStep() (core.FWStep, bool)
+	StepBlocks(idx []int, before, atom, after, grad []float64) bool
+}
+
+// stepPicture is the step view's record of the last row learned.
+type stepPicture struct {
+	Learner string
+	Note    string
+	Step    core.FWStep
+	Labels  []string
+	// Before, Atom, After and Grad are Cₜ, Ĉₜ, Cₜ₊₁ and ∇fₜ(Cₜ) on the
+	// labels' coordinates, k×k each.
+	Before, Atom, After, Grad []float64
+	// Why, when there is no step to show.
+	Why string
+}
+
+// fwStep returns the last Frank-Wolfe step of the followed learner.
+func (s *session) fwStep() *stepPicture {
+	p, l, note := s.pictured()
+	if p == nil {
+		return &stepPicture{Why: "no learner yet"}
+	}
+	sp := &stepPicture{Learner: p.name, Note: note}
+	tr, ok := l.(stepTracer)
+	if !ok {
+		sp.Why = p.name + " takes no Frank-Wolfe step: follow occfm or occfm-lin to see one"
+		return sp
+	}
+	st, ok := tr.LastStep()
+	if !ok {
+		sp.Why = "no step on record yet: learn a row (Step, or the → key)"
+		return sp
+	}
+	var idx []int
+	if d := s.dim(); s.stream == nil && d+1 <= stepCoords {
+		for j := 0; j < d; j++ {
+			idx = append(idx, j)
+		}
+	} else {
+		if pr := s.latest(0); pr != nil {
+			for _, j := range pr.ind[:min(pr.nnz, describeFeatures)] {
+				idx = append(idx, j)
+			}
+		}
+		idx = append(idx, s.frequent(stepCoords-1-len(idx), idx)...)
+		slices.Sort(idx)
+	}
+	idx = append(idx, core.BiasCoord)
+	k := len(idx)
+	sp.Before, sp.Atom, sp.After, sp.Grad = make([]float64, k*k), make([]float64, k*k), make([]float64, k*k), make([]float64, k*k)
+	tr.StepBlocks(idx, sp.Before, sp.Atom, sp.After, sp.Grad)
+	sp.Step = st
+	for _, j := range idx {
+		sp.Labels = append(sp.Labels, s.featureLabel(j))
+	}
+	return sp
+}

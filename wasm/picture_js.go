@@ -1,0 +1,88 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"encoding/binary"
+	"math"
+	"syscall/js"
+)
+
+// pictureAPI adds picture() and fwStep() to the page's API: plain objects,
+// the matrices as typed arrays copied in one call each (STYLE 10: no call
+// per value across the bridge).
+func (b *bridge) pictureAPI(fn func(string, func([]js.Value) any)) {
+	fn("picture", func([]js.Value) any {
+		if b.s == nil {
+			return nil
+		}
+		p := b.s.picture()
+		if p == nil {
+			return nil
+		}
+		out := map[string]any{"learner": p.Learner, "note": p.Note, "labels": jsStrings(p.Labels),
+			"cells": float32Array(p.Cells), "inner": p.Inner, "border": p.Border, "eig": floats(p.Eig),
+			"nuclear": p.Nuclear, "rank": p.Rank, "blockEig": p.BlockEig, "delta": p.Delta,
+			"whole": p.Whole, "ordered": p.Ordered, "ms": p.Millis, "rows": b.s.rows}
+		return out
+	})
+	fn("fwStep", func([]js.Value) any {
+		if b.s == nil {
+			return map[string]any{"why": "no session"}
+		}
+		sp := b.s.fwStep()
+		if sp.Why != "" {
+			return map[string]any{"learner": sp.Learner, "why": sp.Why}
+		}
+		st := sp.Step
+		return map[string]any{"learner": sp.Learner, "note": sp.Note, "labels": jsStrings(sp.Labels),
+			"round": st.Round, "yhat": st.Prediction, "y": st.Label, "loss": st.Loss, "deriv": st.Deriv,
+			"lambda": st.Lambda, "refreshed": st.Refreshed, "gap": st.ValueGap,
+			"gamma": st.Gamma, "gammaT": st.GammaSchedule, "delta": st.Delta, "eta": st.Eta,
+			"before": float64Array(sp.Before), "atom": float64Array(sp.Atom),
+			"after": float64Array(sp.After), "grad": float64Array(sp.Grad)}
+	})
+}
+
+func jsStrings(s []string) []any {
+	out := make([]any, len(s))
+	for i, v := range s {
+		out[i] = v
+	}
+	return out
+}
+
+func floats(x []float64) []any {
+	out := make([]any, len(x))
+	for i, v := range x {
+		out[i] = v
+	}
+	return out
+}
+
+// float32Array returns x as a JS Float32Array (the picture's cells: a
+// float32 is far finer than a colour).
+func float32Array(x []float64) js.Value {
+	buf := make([]byte, 4*len(x))
+	for i, v := range x {
+		binary.LittleEndian.PutUint32(buf[4*i:], math.Float32bits(float32(v)))
+	}
+	return typed("Float32Array", buf)
+}
+
+// float64Array returns x as a JS Float64Array, bit for bit.
+func float64Array(x []float64) js.Value {
+	buf := make([]byte, 8*len(x))
+	for i, v := range x {
+		binary.LittleEndian.PutUint64(buf[8*i:], math.Float64bits(v))
+	}
+	return typed("Float64Array", buf)
+}
+
+// typed copies the little-endian bytes into a new typed array of the kind
+// (wasm and every browser's typed arrays are little-endian).
+func typed(kind string, buf []byte) js.Value {
+	u8 := js.Global().Get("Uint8Array").New(len(buf))
+	js.CopyBytesToJS(u8, buf)
+	return js.Global().Get(kind).New(u8.Get("buffer"))
+}
