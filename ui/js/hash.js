@@ -5,7 +5,11 @@
 // settings is the one source of truth for what the controls show and what the
 // hash says: #demo=ratings&learners=occfm&delta=10&eta=1&gamma=1/sqrt(t)&seed=1&speed=2000
 // delta and eta 0 mean "the learner's default" and are left out of the hash;
-// speed 0 is unlimited and written as speed=max.
+// speed 0 is unlimited and written as speed=max. lesson=N (1-based) opens
+// the guided lesson on step N (0: closed, left out); presenter=1 is
+// presenter mode.
+
+import {STEPS} from "./lesson-steps.js";
 
 export const GAMMAS = {"1/sqrt(t)": "1/√t", "2/(t+1)": "2/(t+1)", "constant": "constant"};
 export const LOSSES = ["auto", "squared", "logistic"];
@@ -15,7 +19,7 @@ export const FORMATS = ["auto", "libsvm", "csv", "movielens"];  // "Read as": ho
 export const DEFAULTS = Object.freeze({
   view: "learn", plearner: "", demo: "ratings", learners: ["occfm-auto"], delta: 0, eta: 0,
   gamma: "1/sqrt(t)", loss: "auto", clip: "auto", seed: 1, speed: 2000, checkpoints: "g1.5", onError: "stop",
-  format: "auto", file: "", logLog: true, follow: "", logX: true,
+  format: "auto", file: "", logLog: true, follow: "", logX: true, lesson: 0, presenter: false,
 });
 
 // The speed slider is logarithmic: 1, 1.5, 2, 3, 5, 7 per decade from 1 to
@@ -59,6 +63,8 @@ export function parseHash(hash, invalid = null) {
       case "follow": s.follow = val; break;
       case "loglog": pick(val === "0" || val === "1", () => { s.logLog = val === "1"; }); break;
       case "logx": pick(val === "0" || val === "1", () => { s.logX = val === "1"; }); break;
+      case "lesson": pick(/^[1-9][0-9]*$/.test(val) && Number(val) <= STEPS.length, () => { s.lesson = Number(val); }); break;
+      case "presenter": pick(val === "0" || val === "1", () => { s.presenter = val === "1"; }); break;
       default: bad(shown);
     }
   }
@@ -85,6 +91,8 @@ export function formatHash(s) {
   if (s.logLog !== DEFAULTS.logLog) parts.push(["loglog", s.logLog ? 1 : 0]);
   if (s.logX !== DEFAULTS.logX) parts.push(["logx", s.logX ? 1 : 0]);
   if (s.follow && s.learners.includes(s.follow) && s.follow !== s.learners[0]) parts.push(["follow", s.follow]);
+  if (s.lesson > 0) parts.push(["lesson", s.lesson]);
+  if (s.presenter) parts.push(["presenter", 1]);
   return "#" + parts.map(([k, v]) => `${k}=${encode(String(v))}`).join("&");
 }
 

@@ -15,6 +15,8 @@ test("every setting survives formatHash then parseHash", () => {
       clip: "off", seed: 7, speed: 0, checkpoints: "e500", onError: "skip", format: "csv"},
     {...DEFAULTS, view: "personalize", plearner: "occfm", demo: "planted-regression", learners: ["fm-ftrl"]},
     {...DEFAULTS, learners: ["occfm-auto"], speed: 1.5},
+    {...DEFAULTS, learners: ["occfm", "bias"], lesson: 3, presenter: true},
+    {...DEFAULTS, learners: ["occfm"], lesson: 7},
   ];
   for (const s of cases) {
     const h = formatHash(s);
@@ -81,4 +83,36 @@ test("a file run's link names the file, and log-log off is kept", () => {
   const s = parseHash(h);
   assert.equal(s.file, "ijcnn1.gz");
   assert.equal(s.logLog, false);
+});
+
+test("the lesson's step and presenter mode are in the link, and left out when off", () => {
+  const h = formatHash({...DEFAULTS, learners: ["occfm"], lesson: 3, presenter: true});
+  assert.ok(h.endsWith("&lesson=3&presenter=1"), h);
+  const s = parseHash("#lesson=3&presenter=1");
+  assert.equal(s.lesson, 3);
+  assert.equal(s.presenter, true);
+  const off = formatHash({...DEFAULTS, learners: ["occfm"], lesson: 0, presenter: false});
+  assert.ok(!off.includes("lesson") && !off.includes("presenter"), off);
+  assert.equal(parseHash("#presenter=0").presenter, false);
+  // Closing the lesson (lesson 0) removes the key: the link opens no lesson.
+  assert.equal(parseHash(off).lesson, 0);
+});
+
+test("a lesson step that does not exist is reported", () => {
+  const invalid = [];
+  const s = parseHash("#lesson=8&presenter=2", invalid);
+  assert.deepEqual(invalid, ["lesson=8", "presenter=2"]);
+  assert.equal(s.lesson, 0);
+  assert.equal(s.presenter, false);
+  for (const bad of ["0", "-1", "2.5", "x", "", "07"]) {
+    const inv = [];
+    assert.equal(parseHash(`#lesson=${bad}`, inv).lesson, 0, bad);
+    assert.deepEqual(inv, [`lesson=${bad}`], bad);
+  }
+  assert.equal(parseHash("#lesson=7").lesson, 7);
+});
+
+test("the lesson and presenter mode do not restart a run", () => {
+  const a = {...DEFAULTS, learners: ["occfm"]};
+  assert.equal(learnerSettingsKey(a), learnerSettingsKey({...a, lesson: 4, presenter: true}));
 });
