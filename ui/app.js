@@ -9,6 +9,7 @@
 //   scheduler.js time-boxed learning slices, frames, rows/s
 //   charts.js    LineChart and RegretChart over uPlot
 //   learn-views.js, controls.js, export.js, model-files.js   the Learn view
+//   lesson.js, lesson-steps.js, presenter.js   the guided lesson, presenter mode
 //   personalize*.js                                           the Personalize view
 //   format.js, config.js                                      numbers, constants
 //
@@ -19,9 +20,11 @@ import {LineChart, RegretChart} from "./js/charts.js";
 import {buildCatalogControls, linkReport, renderControls, validateSettings, wireControls, writeHash} from "./js/controls.js";
 import {showNote} from "./js/learn-views.js";
 import {DEFAULTS} from "./js/hash.js";
+import {startLesson, wireLesson} from "./js/lesson.js";
 import {setPalette} from "./js/palette.js";
 import {personal, setView} from "./js/personalize.js";
 import {buildPersonalControls, wirePersonal} from "./js/personalize-controls.js";
+import {wirePresenter} from "./js/presenter.js";
 import {chartInterval, nextFrame} from "./js/scheduler.js";
 import {fail, metricLabel, setPhase, startSession} from "./js/session.js";
 import {linkInvalid, occfm, page, session, setCore, settings, views} from "./js/state.js";
@@ -49,6 +52,8 @@ function onReady() {
   if (page.pendingFile) {
     page.pendingFile = null;
     startSession("file", {note: `Learning ${session.file.name} with the guessed settings.`});
+  } else if (startLesson(report)) {
+    // #lesson=N: the step's setup started its run.
   } else if (settings.file) {
     // A link of a file run: the page cannot reopen the file by itself.
     showNote(`${report} This link is a run of ${settings.file} with the settings below. A page cannot open a ` +
@@ -82,6 +87,8 @@ function boot() {
   views.loss.reset(settings.learners.slice());
   wireControls();
   wirePersonal();
+  wirePresenter();
+  wireLesson();
   renderControls();
   setView(settings.view, {write: false});
   setPhase("loading");

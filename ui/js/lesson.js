@@ -1,0 +1,212 @@
+// The guided lesson (data-testid="lesson"): the seven steps of
+// lesson-steps.js, which a teacher clicks through (Prev / Next, PageDown /
+// PageUp, a presenter's clicker). Each step shows its text and gives the
+// page its setup the way the controls do: the settings written, the link
+// rewritten (writeHash), a new run started (startSession). The panel is its
+// own part of the DOM; settings.lesson (lesson=N in the link) is the step
+// shown, 0 when closed.
+
+import {isTyping, onLearnerSetting, renderControls, step as learnOneRow, validateSettings, writeHash} from "./controls.js";
+import {DEFAULTS} from "./hash.js";
+import {STEPS, mathParts, setupText, stepAt, stepSettings} from "./lesson-steps.js";
+import {setView} from "./personalize.js";
+import {showChart} from "./presenter.js";
+import {setPhase, startSession} from "./session.js";
+import {occfm, page, settings} from "./state.js";
+
+const $ = (id) => document.getElementById(id);
+
+// shown is the step the panel shows (0: closed); target the element it
+// outlines.
+let shown = 0;
+let target = null;
+
+// wireLesson wires the panel, the header's Lesson button and the keys, and
+// shows the step the link names (its text only: startLesson applies its
+// setup once the core is ready).
+export function wireLesson() {
+  $("lesson-open").addEventListener("click", () => (settings.lesson ? closeLesson() : goToStep(1)));
+  $("lesson-prev").addEventListener("click", () => goToStep(settings.lesson - 1));
+  $("lesson-next").addEventListener("click", () => goToStep(settings.lesson + 1));
+  $("lesson-close").addEventListener("click", closeLesson);
+  $("lesson-collapse").addEventListener("click", (e) => {
+    const open = e.currentTarget.getAttribute("aria-expanded") !== "true";
+    e.currentTarget.setAttribute("aria-expanded", String(open));
+    e.currentTarget.textContent = open ? "Hide text" : "Show text";
+    $("lesson").classList.toggle("collapsed", !open);
+  });
+  // A presenter's clicker sends PageDown / PageUp. Space (play) and →
+  // (one row) stay the controls'.
+  document.addEventListener("keydown", (e) => {
+    if (!settings.lesson || e.ctrlKey || e.metaKey || e.altKey || isTyping(e.target) || settings.view === "personalize") return;
+    if (e.key === "PageDown" || e.key === "PageUp") {
+      e.preventDefault();
+      goToStep(settings.lesson + (e.key === "PageDown" ? 1 : -1));
+    }
+  });
+  // A link edited by hand: the controls' own listener has read it into
+  // settings (wireControls runs first); open the step it names.
+  addEventListener("hashchange", () => {
+    if (settings.lesson === shown) return;
+    if (settings.lesson) goToStep(settings.lesson);
+    else closeLesson();
+  });
+  render();
+}
+
+// startLesson gives the page the setup of the step the opening link names,
+// once the core is ready, and starts its run. It returns false when there
+// is nothing to set up (no lesson, or a step that keeps the page): the
+// caller then starts the page as usual. note is said above the charts.
+export function startLesson(note = "") {
+  const step = stepAt(settings.lesson);
+  if (!step) return false;
+  render();  // the demos' names are known now
+  lookAt(step);
+  if (!step.setup) return false;
+  applySetup(step, note);
+  return true;
+}
+
+// goToStep shows step n and applies its setup; there is no step 0 or 8
+// (PageUp on step 1 changes nothing, and does not restart its run).
+export function goToStep(n) {
+  const step = stepAt(n);
+  if (!step) return;
+  settings.lesson = n;
+  render();
+  if (step.setup && occfm) applySetup(step);
+  else writeHash();
+  lookAt(step);
+}
+
+// closeLesson hides the panel and takes lesson=N out of the link.
+export function closeLesson() {
+  settings.lesson = 0;
+  writeHash();
+  render();
+  lookAt(null);
+  $("lesson-open").focus();
+}
+
+// applySetup writes step's settings as the controls would, then starts its
+// run from row 0 (paused, for a step that says so).
+function applySetup(step, note = "") {
+  const fromPersonalize = settings.view === "personalize";
+  Object.assign(settings, stepSettings(step, settings, DEFAULTS));
+  validateSettings();
+  renderControls();
+  if (fromPersonalize) setView("learn", {write: false});
+  writeHash();
+  startSession("demo", {note});
+  if (step.setup.paused && page.phase === "running") setPhase("paused");
+}
+
+// render shows settings.lesson's step in the panel, or hides it.
+function render() {
+  const n = settings.lesson;
+  const step = stepAt(n);
+  shown = step ? n : 0;
+  const panel = $("lesson");
+  panel.hidden = !step;
+  document.documentElement.classList.toggle("lesson-open", !!step);
+  $("lesson-open").setAttribute("aria-expanded", String(!!step));
+  if (!step) return;
+  $("lesson-count").textContent = `Step ${n} of ${STEPS.length}`;
+  $("lesson-title").textContent = step.title;
+  $("lesson-text").replaceChildren(...step.text.map((t) => {
+    const p = document.createElement("p");
+    p.append(...mathParts(t).map(({text, math}) => {
+      if (!math) return text;
+      const span = document.createElement("span");
+      span.className = "math";
+      span.textContent = text;
+      return span;
+    }));
+    return p;
+  }));
+  $("lesson-look-text").textContent = step.look;
+  $("lesson-actions").replaceChildren(...step.actions.map(actionElement));
+  $("lesson-actions").hidden = step.actions.length === 0;
+  const demos = page.catalog.demos;
+  $("lesson-setup").textContent = setupText(step, (name) => {
+    const d = demos.find((x) => x.name === name);
+    return d ? d.short || d.title || name : name;
+  });
+  $("lesson-paper").textContent = step.paper;
+  $("lesson-prev").disabled = n <= 1;
+  $("lesson-next").disabled = n >= STEPS.length;
+  renderPressed();
+}
+
+// actionElement is a step's button: δ as the δ control sets it, one row as
+// Step learns it, or a label of the Data card's own file input.
+function actionElement(a) {
+  if (a.file) {
+    const label = document.createElement("label");
+    label.htmlFor = "file-input";
+    label.className = "button";
+    label.dataset.testid = a.id;
+    label.textContent = a.label;
+    return label;
+  }
+  const b = document.createElement("button");
+  b.type = "button";
+  b.dataset.testid = a.id;
+  b.textContent = a.label;
+  if ("delta" in a) {
+    b.dataset.delta = String(a.delta);
+    b.addEventListener("click", () => {
+      onLearnerSetting(() => { settings.delta = a.delta; });
+      renderPressed();
+    });
+  } else if (a.step) {
+    b.title = "learn one row (→)";
+    b.addEventListener("click", learnOneRow);
+  }
+  return b;
+}
+
+// renderPressed marks the δ button of the δ the run has.
+function renderPressed() {
+  for (const b of document.querySelectorAll("#lesson-actions button[data-delta]")) {
+    b.setAttribute("aria-pressed", String(Number(b.dataset.delta) === settings.delta));
+  }
+}
+
+// lookAt outlines the element step is about (the first of its targets the
+// page has), brings it into view and tells presenter mode which chart to
+// show; lookAt(null) takes the outline off.
+function lookAt(step) {
+  if (target) target.classList.remove("lesson-target");
+  target = null;
+  if (!step) return;
+  showChart(step.chart);
+  const el = step.targets.map((id) => document.getElementById(id)).find(Boolean);
+  if (!el) return;
+  target = el.closest(".card") || el;
+  target.classList.add("lesson-target");
+  bringIntoView(target);
+  // A new run's first rows fill the tables above it, which pushes it down:
+  // once they are drawn, bring it back, unless the reader has scrolled.
+  const at = scrollY, was = target;
+  setTimeout(() => { if (target === was && scrollY === at) bringIntoView(was); }, SETTLE_MS);
+}
+
+// SETTLE_MS is how long a new run's first rows take to fill the page's
+// tables (the views redraw at least every 250 ms).
+const SETTLE_MS = 800;
+
+// ONE_COLUMN is style.css's layout of a narrow screen.
+const ONE_COLUMN = "(max-width: 900px)";
+
+// bringIntoView scrolls el into view, unless some of it shows, or the page
+// is one column (a phone), where the lesson comes above the charts and
+// scrolling to them would hide the step's text.
+function bringIntoView(el) {
+  if (matchMedia(ONE_COLUMN).matches) return;
+  const r = el.getBoundingClientRect();
+  if (r.height > 0 && (r.top < 0 || r.bottom > innerHeight)) {
+    el.scrollIntoView({block: r.height < innerHeight ? "center" : "start"});
+  }
+}

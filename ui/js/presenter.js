@@ -1,0 +1,59 @@
+// Presenter mode (data-testid="presenter", presenter=1 in the link, key P):
+// for a page projected in class, big type, the settings hidden (the Run
+// card stays, as a bar), and one chart at a time with small buttons to
+// switch. The layout is style.css's ("Lesson and presenter mode"): this
+// module sets html.presenter and html[data-chart]; a phone keeps its
+// usual layout.
+
+import {isTyping, writeHash} from "./controls.js";
+import {settings} from "./state.js";
+
+// CHARTS are the views presenter mode can show, one at a time: each
+// chart's card (style.css shows the cards that hold these ids). model is
+// the model's picture, its spectrum and Frank-Wolfe step when the page has
+// them, and the model panel.
+export const CHARTS = ["metric", "loss", "regret", "model"];
+
+let chart = "metric";
+
+export function wirePresenter() {
+  document.getElementById("presenter").addEventListener("click", () => setPresenter(!settings.presenter));
+  for (const b of document.querySelectorAll("#presenter-charts button")) {
+    b.addEventListener("click", () => showChart(b.dataset.chart));
+  }
+  document.addEventListener("keydown", (e) => {
+    if (e.ctrlKey || e.metaKey || e.altKey || isTyping(e.target) || settings.view === "personalize") return;
+    if (e.key === "p" || e.key === "P") {
+      e.preventDefault();
+      setPresenter(!settings.presenter);
+    }
+  });
+  // A link edited by hand (the controls' listener has read it).
+  addEventListener("hashchange", render);
+  render();
+}
+
+// setPresenter turns presenter mode on or off, and says so in the link.
+export function setPresenter(on) {
+  settings.presenter = !!on;
+  writeHash();
+  render();
+}
+
+// showChart makes presenter mode show chart (one of CHARTS).
+export function showChart(name) {
+  chart = CHARTS.includes(name) ? name : "metric";
+  render();
+}
+
+function render() {
+  const on = settings.presenter;
+  const root = document.documentElement;
+  root.classList.toggle("presenter", on);
+  root.dataset.chart = chart;
+  const button = document.getElementById("presenter");
+  button.setAttribute("aria-pressed", String(on));
+  for (const b of document.querySelectorAll("#presenter-charts button")) {
+    b.setAttribute("aria-pressed", String(b.dataset.chart === chart));
+  }
+}
