@@ -9,6 +9,7 @@
 //   scheduler.js time-boxed learning slices, frames, rows/s
 //   charts.js    LineChart and RegretChart over uPlot
 //   learn-views.js, controls.js, export.js, model-files.js   the Learn view
+//   model-picture.js, fw-step.js, heatmap.js   the model C and the Frank-Wolfe step drawn
 //   personalize*.js                                           the Personalize view
 //   format.js, config.js                                      numbers, constants
 //
@@ -19,6 +20,7 @@ import {LineChart, RegretChart} from "./js/charts.js";
 import {buildCatalogControls, linkReport, renderControls, validateSettings, wireControls, writeHash} from "./js/controls.js";
 import {showNote} from "./js/learn-views.js";
 import {DEFAULTS} from "./js/hash.js";
+import {wirePicture} from "./js/model-picture.js";
 import {setPalette} from "./js/palette.js";
 import {personal, setView} from "./js/personalize.js";
 import {buildPersonalControls, wirePersonal} from "./js/personalize-controls.js";
@@ -81,6 +83,7 @@ function boot() {
   views.regret.reset(settings.learners.slice());
   views.loss.reset(settings.learners.slice());
   wireControls();
+  wirePicture();
   wirePersonal();
   renderControls();
   setView(settings.view, {write: false});

@@ -9,6 +9,8 @@ import {finite, formatCount} from "./format.js";
 import {checkpointConfig} from "./hash.js";
 import {demoTitle, divergenceNote, followedIndex, renderKnown, renderLearnerTable, renderNumbers, renderPreview, renderRegret, renderSkipped, renderStreamInfo, renderWarnings, resetExpertRegret, showError, showNote} from "./learn-views.js";
 import {clock, flushCharts, rate, startPump} from "./scheduler.js";
+import {renderPicture, resetPicture} from "./model-picture.js";
+import {renderStepView, resetStepView} from "./fw-step.js";
 import {occfm, page, session, settings, views} from "./state.js";
 
 
@@ -84,6 +86,8 @@ export function startSession(source, {note = "", keepPaused = false} = {}) {
   views.regret.reset(session.learners);
   resetExpertRegret(views.expertRegret, hasAuto() ? AUTO : "");
   drawRegret();
+  resetPicture();
+  resetStepView();
   document.getElementById("metric-title").textContent = `progressive ${metricLabel("")} vs rows`;
   if (source === "demo") renderPreview(null);  // a file keeps its preview until the new one arrives
   renderDemoSelect();
@@ -196,7 +200,12 @@ export function renderViews(now, force = false) {
   views.stale = false;
   views.shown = now;
   if (!snap) return;
-  if (occfm) call(() => occfm.render());
+  if (occfm) {
+    call(() => occfm.render());
+    const rows = snap.rows || 0;
+    renderPicture(now, rows, () => call(() => occfm.picture()), force || snap.state !== "running" || page.phase !== "running");
+    renderStepView(rows, () => call(() => occfm.fwStep()));
+  }
   renderNumbers(snap, followedIndex(session.learners, settings.follow));
   if (force || snap.state === "done" || snap.state === "error" || now - views.tableShown >= TABLE_INTERVAL_MS) {
     views.tableShown = now;
