@@ -4,6 +4,7 @@ package main
 
 import (
 	"math"
+	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -129,5 +130,51 @@ func TestE2EFWStep(t *testing.T) {
 	s.waitJS("the step view's note", `!document.querySelector('[data-testid="fw-why"]').hidden`, 5*time.Second)
 	if why := evalJS[string](s, `document.querySelector('[data-testid="fw-why"]').textContent`); !strings.Contains(why, "bias takes no Frank-Wolfe step") {
 		t.Errorf("following bias, the step view says %q", why)
+	}
+}
+
+// TestE2EReferenceLines checks the reference lines of the metric and loss
+// charts: a demo's best possible metric and the constant guess (the label
+// mean, the majority class), on a demo and on a file.
+func TestE2EReferenceLines(t *testing.T) {
+	refs := func(s *session, id string) string {
+		return evalJS[string](s, `document.querySelector('[data-testid="`+id+`"]').dataset.refs || ""`)
+	}
+	for _, tc := range []struct{ hash, metric, loss string }{
+		{"#demo=ratings&learners=bias", "best possible (the true model)=0.422;always the label mean=", "always the label mean="},
+		{"#demo=planted-classification&learners=bias", "best possible (the label noise)=0.05;always the majority class=", "always the majority class="},
+	} {
+		s := newSession(t, time.Minute)
+		s.url += tc.hash
+		s.openDemo()
+		s.waitJS("the reference lines", `(document.querySelector('[data-testid="metric-chart"]').dataset.refs || "").includes("always")`, 10*time.Second)
+		if got := refs(s, "metric-chart"); !strings.Contains(got, tc.metric) {
+			t.Errorf("%s: metric chart's lines %q, want %q", tc.hash, got, tc.metric)
+		}
+		if got := refs(s, "loss-chart"); !strings.Contains(got, tc.loss) {
+			t.Errorf("%s: loss chart's lines %q, want %q", tc.hash, got, tc.loss)
+		}
+	}
+	// A file: the label mean only, with the file's own value.
+	dir := t.TempDir()
+	path := dir + "/labels.csv"
+	var b strings.Builder
+	b.WriteString("y,a\n")
+	for i := range 400 {
+		b.WriteString(strconv.Itoa(i%4) + "," + strconv.Itoa(i%7) + "\n")
+	}
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := newSession(t, time.Minute)
+	s.url += "#demo=ratings&learners=bias"
+	s.openDemo()
+	s.upload(path)
+	s.waitJS("the file's reference line", `(document.querySelector('[data-testid="metric-chart"]').dataset.refs || "").startsWith("always the label mean=")`, 15*time.Second)
+	got := refs(s, "metric-chart")
+	// Labels 0, 1, 2, 3 equally often: standard deviation √1.25.
+	v, err := strconv.ParseFloat(strings.TrimPrefix(got, "always the label mean="), 64)
+	if err != nil || math.Abs(v-math.Sqrt(1.25)) > 1e-9 || strings.Contains(got, "best") {
+		t.Errorf("file's metric lines %q, want only the label mean's RMSE √1.25", got)
 	}
 }

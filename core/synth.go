@@ -53,6 +53,11 @@ type Demo struct {
 	Rows int
 	// Known says what is known about the best model in K, for the page.
 	Known string
+	// Best is the metric of the true model (RMSE for regression, the error
+	// rate for classification), what no learner beats on average: the
+	// page draws it as a reference line. Its grounds are in Known and
+	// checked in synth_test.go.
+	Best float64
 	// New returns the stream for seed, from its first row. The same seed
 	// gives the same rows; seed 0 means seed 1, as in Config. Each stream
 	// uses constant memory and each Next costs O(nnz(x)).
@@ -83,6 +88,7 @@ var demos = []Demo{
 		Short: "Planted regression",
 		Task:  Regression,
 		Rows:  demoRows,
+		Best:  0,
 		Known: "noise-free: y = ½x̂ᵀC*x̂ for a planted C* = 3u₁u₁ᵀ − 2u₂u₂ᵀ " +
 			"of rank 2 with ‖C*‖* = 5 ≤ δ (default δ = 10), so the best " +
 			"comparator fits every row exactly: its squared loss is 0",
@@ -93,6 +99,7 @@ var demos = []Demo{
 		Name:  "planted-classification",
 		Title: "Planted low-rank C*, classification with 5% label noise",
 		Short: "Planted classification",
+		Best:  plantedFlip,
 		Task:  Classification,
 		Rows:  demoRows,
 		Known: "y = sign(½x̂ᵀC°x̂), flipped with probability 5 %, for a planted " +
@@ -107,6 +114,7 @@ var demos = []Demo{
 		Name:  "ratings",
 		Title: "Ratings: 300 users × 500 items, 3 latent tastes",
 		Short: "Ratings",
+		Best:  0.4220, // measured over 200,000 rows of seed 1 (synth_test.go)
 		Task:  Regression,
 		Rows:  demoRows,
 		Known: "r = clamp(round(3.5 + b_u + b_i + p_u·q_i + ε), 1, 5) with " +

@@ -55,7 +55,7 @@ func main() {
 	fn("demos", func([]js.Value) any {
 		var out []any
 		for _, d := range core.Demos() {
-			out = append(out, map[string]any{"name": d.Name, "title": d.Title, "short": d.Short, "task": d.Task.String()})
+			out = append(out, map[string]any{"name": d.Name, "title": d.Title, "short": d.Short, "task": d.Task.String(), "best": d.Best})
 		}
 		return out
 	})

@@ -103,7 +103,8 @@ type session struct {
 	// counts the items' ratings: personalize.go).
 	observe func(core.Example)
 
-	freq []uint32 // occurrences of each feature below freqFeatures (picture.go)
+	freq   []uint32   // occurrences of each feature below freqFeatures (picture.go)
+	labels labelStats // the labels seen, for the reference lines (reference.go)
 }
 
 // newSession checks cfg and starts a session; a file session then waits

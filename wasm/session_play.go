@@ -280,6 +280,7 @@ func (s *session) play(ex core.Example, now time.Duration) time.Duration {
 		s.observe(ex)
 	}
 	s.countFeatures(ex.X)
+	s.labels.add(ex.Y)
 	s.rows++
 	if s.rows%memoryEvery == 0 || len(ex.X.Ind) > wideRow {
 		if err := s.memoryBudget(); err != nil {

@@ -88,6 +88,8 @@ export function startSession(source, {note = "", keepPaused = false} = {}) {
   drawRegret();
   resetPicture();
   resetStepView();
+  views.metric.setReferences([]);
+  views.loss.setReferences([]);
   document.getElementById("metric-title").textContent = `progressive ${metricLabel("")} vs rows`;
   if (source === "demo") renderPreview(null);  // a file keeps its preview until the new one arrives
   renderDemoSelect();
@@ -214,8 +216,31 @@ export function renderViews(now, force = false) {
     renderStreamInfo(snap, session.source === "file" ? session.file.name : demoTitle(page.catalog.demos, settings.demo), session.layout);
     renderSkipped(session.skipped, session.skippedFirst);
     drawRegret();
+    if (occfm) renderReferences();
   }
   renderKnown(session.known);
+}
+
+// renderReferences gives the metric and loss charts their reference
+// lines: on a demo, what its true model scores (no learner does better on
+// average); on any stream, what a constant guess scores (the label mean or
+// the majority class, known in hindsight), so that a class sees at once
+// what "good" is.
+function renderReferences() {
+  const ref = call(() => occfm.reference());
+  if (!ref) return;
+  const cls = session.task === "classification";
+  const metric = [], loss = [];
+  if (session.source === "demo" && finite(ref.best)) {
+    metric.push({value: ref.best, label: cls ? "best possible (the label noise)" : "best possible (the true model)"});
+    if (!cls) loss.push({value: ref.best * ref.best, label: "best possible"});
+  }
+  if (ref.baseline) {
+    metric.push({value: ref.metric, label: ref.baseline});
+    loss.push({value: ref.loss, label: ref.baseline});
+  }
+  views.metric.setReferences(metric);
+  views.loss.setReferences(loss);
 }
 
 // NOTE_READ_MS is how long the note a run started with stays at least.
