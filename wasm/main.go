@@ -44,7 +44,7 @@ func main() {
 	fn("learners", func([]js.Value) any {
 		var out []any
 		for _, s := range core.Learners() {
-			l := map[string]any{"name": s.Name, "summary": s.Summary}
+			l := map[string]any{"name": s.Name, "plain": s.Plain, "summary": s.Summary}
 			if s.Regret.Exponent > 0 {
 				l["regretExponent"], l["regretSource"] = s.Regret.Exponent, s.Regret.Source
 			}

@@ -137,10 +137,15 @@ export function buildCatalogControls() {
     const name = document.createElement("span");
     name.className = "learner-title";
     name.textContent = l.name;
+    // In plain words first; the technical line, with the paper's
+    // reference, second.
+    const plain = document.createElement("span");
+    plain.className = "learner-plain";
+    plain.textContent = l.plain || "";
     const summary = document.createElement("span");
-    summary.className = "hint";
+    summary.className = "hint learner-ref";
     summary.textContent = l.summary || "";
-    label.append(input, name, summary);
+    label.append(input, name, plain, summary);
     box.append(label);
   }
 }

@@ -178,3 +178,36 @@ func TestE2EReferenceLines(t *testing.T) {
 		t.Errorf("file's metric lines %q, want only the label mean's RMSE √1.25", got)
 	}
 }
+
+// TestE2EPlainWords checks that every learner says what it does in plain
+// words before its technical line, and that every setting has a one-line
+// hint.
+func TestE2EPlainWords(t *testing.T) {
+	s := newSession(t, time.Minute)
+	s.openDemo()
+	type learnerText struct {
+		Name, Plain, Ref string
+		PlainFirst       bool
+	}
+	ls := evalJS[[]learnerText](s, `[...document.querySelectorAll("#learners .learner")].map((l) => {
+		const p = l.querySelector(".learner-plain"), r = l.querySelector(".learner-ref");
+		return {Name: l.querySelector("input").value, Plain: p ? p.textContent : "", Ref: r ? r.textContent : "",
+			PlainFirst: !!(p && r && (p.compareDocumentPosition(r) & Node.DOCUMENT_POSITION_FOLLOWING))};
+	})`)
+	if len(ls) < 10 {
+		t.Fatalf("%d learners listed", len(ls))
+	}
+	for _, l := range ls {
+		if l.Plain == "" || l.Ref == "" || !l.PlainFirst {
+			t.Errorf("learner %s: plain %q, then reference %q (plain first: %v)", l.Name, l.Plain, l.Ref, l.PlainFirst)
+		}
+	}
+	missing := evalJS[[]string](s, `["speed", "demo", "on-error", "read-as", "follow", "delta", "eta", "gamma", "loss", "clip", "seed"].filter((id) => {
+		const el = document.querySelector('[data-testid="' + id + '"]');
+		const hint = el && el.closest("label") && el.closest("label").querySelector(".control-hint");
+		return !(hint && hint.textContent.trim().length > 5);
+	})`)
+	if len(missing) > 0 {
+		t.Errorf("settings without a one-line hint: %v", missing)
+	}
+}
