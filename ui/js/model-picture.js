@@ -131,7 +131,7 @@ function drawSpectrum(pic) {
   const eig = pic.eig;
   const gaugeH = 26, gap = 8, barsH = cssH - gaugeH - gap - 14 - 16;
   const top = Math.max(...eig.map(Math.abs), 1e-300);
-  const n = Math.max(eig.length, 1);
+  const n = Math.max(eig.length, 12);  // a few eigenvalues: narrow bars all the same
   const w = css / n;
   ctx.font = "12px system-ui, sans-serif";
   ctx.fillStyle = "#5b6474";
