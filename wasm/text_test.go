@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -32,6 +33,16 @@ func TestFloatTextMatchesFmt(t *testing.T) {
 		}
 		if got := format(x); got != want {
 			t.Fatalf("format(%v) = %s, want %s", x, got, want)
+		}
+		// The model panel's verbs (views.go).
+		for _, v := range []struct {
+			verb string
+			fmt  byte
+			prec int
+		}{{"%.3g", 'g', 3}, {"%.4g", 'g', 4}, {"%.1f", 'f', 1}, {"%.3f", 'f', 3}} {
+			if got, want := strconv.FormatFloat(x, v.fmt, v.prec, 64), fmt.Sprintf(v.verb, x); got != want {
+				t.Fatalf("FormatFloat(%v, %c, %d) = %s, %s %s", x, v.fmt, v.prec, got, v.verb, want)
+			}
 		}
 	}
 }
