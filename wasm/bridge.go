@@ -3,7 +3,6 @@
 package main
 
 import (
-	"encoding/json"
 	"syscall/js"
 
 	"honnef.co/go/js/dom/v2"
@@ -44,11 +43,6 @@ func (b *bridge) readChunk(v js.Value) []byte {
 	b.chunk = b.chunk[:n]
 	js.CopyBytesToGo(b.chunk, v)
 	return b.chunk
-}
-
-func errorSnapshot(err error) string {
-	b, _ := json.Marshal(map[string]any{"state": "error", "error": err.Error(), "rows": 0, "learners": []any{}, "points": []any{}})
-	return string(b)
 }
 
 func (b *bridge) start(cfg config) string {

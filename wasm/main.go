@@ -3,8 +3,7 @@
 package main
 
 import (
-	"encoding/json"
-	"fmt"
+	"errors"
 	"runtime/debug"
 	"syscall/js"
 	"time"
@@ -34,7 +33,7 @@ func main() {
 		// The session stops with the error, and the page can start
 		// another run.
 		setFunc(api, name, f, func(p any) any {
-			err := fmt.Errorf("internal error in %s: %v (please report it, with the file if you can)", name, p)
+			err := errors.New("internal error in " + name + ": " + panicText(p) + " (please report it, with the file if you can)")
 			if b.s != nil {
 				b.s.fail(err)
 			}
@@ -61,8 +60,8 @@ func main() {
 	})
 	fn("start", func(args []js.Value) any {
 		var cfg config
-		if err := json.Unmarshal([]byte(args[0].String()), &cfg); err != nil {
-			return errorSnapshot(fmt.Errorf("start: %v", err))
+		if err := cfg.decodeJSON(args[0].String()); err != nil {
+			return errorSnapshot(errors.New("start: " + err.Error()))
 		}
 		return b.start(cfg)
 	})
@@ -88,7 +87,7 @@ func main() {
 	})
 	fn("run", func(args []js.Value) any {
 		if b.s == nil {
-			return errorSnapshot(fmt.Errorf("no session: call start first"))
+			return errorSnapshot(errNoSession)
 		}
 		ms, maxRows := args[0].Float(), 0
 		if len(args) > 1 {
@@ -105,7 +104,7 @@ func main() {
 	})
 	fn("snapshot", func([]js.Value) any {
 		if b.s == nil {
-			return errorSnapshot(fmt.Errorf("no session: call start first"))
+			return errorSnapshot(errNoSession)
 		}
 		b.render(true)
 		return b.s.snapshotJSON()
@@ -161,6 +160,8 @@ func main() {
 	js.Global().Call("dispatchEvent", js.Global().Get("Event").New("occfm-ready"))
 	select {}
 }
+
+var errNoSession = errors.New("no session: call start first")
 
 // setFunc sets api[name] to a JS function calling f. A panic in f would end
 // the Go program and leave the page dead: it is recovered, and the JS caller

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"io"
 	"math"
 	"strconv"
@@ -369,7 +368,7 @@ func (s *session) describe(p *prediction) string {
 	var b strings.Builder
 	for k := range p.nnz {
 		if k == describeFeatures {
-			fmt.Fprintf(&b, " … (+%d)", p.nnz-describeFeatures)
+			b.WriteString(" … (+" + strconv.Itoa(p.nnz-describeFeatures) + ")")
 			break
 		}
 		if k > 0 {

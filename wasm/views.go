@@ -3,8 +3,8 @@
 package main
 
 import (
-	"fmt"
 	"math"
+	"strconv"
 	"strings"
 
 	"honnef.co/go/js/dom/v2"
@@ -71,7 +71,7 @@ func (b *bridge) renderPredictions() {
 		tr.Underlying().Set("hidden", false)
 		yhat, title := format(p.Yhat), ""
 		if prob {
-			yhat, title = fmt.Sprintf("%.3f", 1/(1+math.Exp(-p.Yhat))), "score ŷ = "+format(p.Yhat)
+			yhat, title = strconv.FormatFloat(1/(1+math.Exp(-p.Yhat)), 'f', 3, 64), "score ŷ = "+format(p.Yhat)
 		}
 		for c, text := range []string{b.s.describe(p), yhat, format(p.Y), format(p.Loss)} {
 			b.predCells[i][c].SetTextContent(text) // text, never HTML: file content is not trusted
@@ -137,9 +137,9 @@ func (b *bridge) renderModel() {
 	a, auto := pl.inner().(*core.OCCFMAuto)
 	if !auto {
 		if cfg.Delta > 0 {
-			set("settings", fmt.Sprintf("δ = %g, η = %g, loss %s", cfg.Delta, cfg.Eta, cfg.LossOf()))
+			set("settings", "δ = "+fmtG(cfg.Delta)+", η = "+fmtG(cfg.Eta)+", loss "+cfg.LossOf().String())
 		} else {
-			set("settings", fmt.Sprintf("η = %g, loss %s (no δ: no matrix C to bound)", cfg.Eta, cfg.LossOf()))
+			set("settings", "η = "+fmtG(cfg.Eta)+", loss "+cfg.LossOf().String()+" (no δ: no matrix C to bound)")
 		}
 	} else {
 		// No δ of its own: show the δ expert of largest weight.
@@ -147,7 +147,7 @@ func (b *bridge) renderModel() {
 		for _, e := range a.Experts() {
 			names = append(names, e.Name)
 		}
-		set("settings", fmt.Sprintf("no δ to choose: exponential weights over %s; loss %s", strings.Join(names, ", "), cfg.LossOf()))
+		set("settings", "no δ to choose: exponential weights over "+strings.Join(names, ", ")+"; loss "+cfg.LossOf().String())
 		lead, w := a.Leading()
 		if lead == nil {
 			for _, f := range modelFields[2:] {
@@ -157,21 +157,21 @@ func (b *bridge) renderModel() {
 		}
 		in, ok = lead, true
 		cfg = lead.Config()
-		set("learner", fmt.Sprintf("%s (C below: its δ = %g expert, weight %.3g)", pl.name, cfg.Delta, w))
+		set("learner", pl.name+" (C below: its δ = "+fmtG(cfg.Delta)+" expert, weight "+strconv.FormatFloat(w, 'g', 3, 64)+")")
 	}
 	if !ok {
 		return
 	}
 	nn := in.NuclearNorm()
-	set("nuclear norm", fmt.Sprintf("‖C‖* = %.4g of δ = %g (%.1f%%)", nn, cfg.Delta, 100*nn/cfg.Delta))
-	set("rank", fmt.Sprint(in.Rank()))
+	set("nuclear norm", "‖C‖* = "+strconv.FormatFloat(nn, 'g', 4, 64)+" of δ = "+fmtG(cfg.Delta)+" ("+strconv.FormatFloat(100*nn/cfg.Delta, 'f', 1, 64)+"%)")
+	set("rank", strconv.Itoa(in.Rank()))
 	var parts []string
 	for i, v := range in.Eigenvalues() {
 		if i == 6 {
 			parts = append(parts, "…")
 			break
 		}
-		parts = append(parts, fmt.Sprintf("%.3g", v))
+		parts = append(parts, strconv.FormatFloat(v, 'g', 3, 64))
 	}
 	set("top eigenvalues of C", strings.Join(parts, ", "))
 }
@@ -180,11 +180,4 @@ func clearChildren(n dom.Element) {
 	for c := n.FirstChild(); c != nil; c = n.FirstChild() {
 		n.RemoveChild(c)
 	}
-}
-
-func format(x float64) string {
-	if math.Abs(x) >= 1000 || (x != 0 && math.Abs(x) < 0.001) {
-		return fmt.Sprintf("%.3g", x)
-	}
-	return fmt.Sprintf("%.3f", x)
 }
