@@ -109,7 +109,7 @@ func (s *session) pictured() (p *player, l core.Learner, note string) {
 	if a, ok := l.(*core.OCCFMAuto); ok {
 		a.TraceSteps(true)
 		top, e := a.Top()
-		return p, top, "occfm-auto trusts its expert " + e.Name + " most (weight " + strconv.FormatFloat(e.Weight, 'f', 2, 64) + "): its C"
+		return p, top, "of occfm-auto's most trusted expert, " + e.Name + " (weight " + strconv.FormatFloat(e.Weight, 'f', 2, 64) + ")"
 	}
 	if t, ok := l.(interface{ TraceSteps(bool) }); ok {
 		t.TraceSteps(true)
