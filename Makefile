@@ -22,7 +22,7 @@ test: vet test-js test-native test-wasm test-fuzz test-e2e
 ## test-js: node --check on every module of the page, then the node:test
 ## unit tests of its pure modules (ui/test/).
 test-js:
-	for f in ui/app.js ui/js/*.js ui/test/*.js; do node --check "$$f" || exit 1; done
+	for f in ui/app.js ui/sw.js ui/js/*.js ui/test/*.js; do node --check "$$f" || exit 1; done
 	node --test ui/test/
 
 vet:
@@ -48,6 +48,10 @@ test-e2e: dist
 
 ## dist: the static page in dist/ (git-ignored), servable by any static host.
 ## uPlot comes from npm (ui/package.json); only dist/ gets a copy of it.
+## Last, the service worker (ui/sw.js, see its header): dist/sw.js gets FILES,
+## every file of dist/ but itself (the copies above are the one list), and
+## VERSION, 16 hex digits of a SHA-256 over their names and contents, so that
+## a deploy that changes any file changes sw.js and replaces the old cache.
 UPLOT := ui/node_modules/uplot/dist
 dist: ui/node_modules
 	mkdir -p dist
@@ -57,6 +61,13 @@ dist: ui/node_modules
 	cp ui/index.html ui/app.js ui/style.css ui/favicon.svg dist/
 	cp ui/js/*.js dist/js/
 	cp $(UPLOT)/uPlot.iife.min.js $(UPLOT)/uPlot.min.css dist/
+	cd dist && files=$$(find . -type f ! -path ./sw.js ! -path ./sw.js.tmp | sed 's|^\./||' | LC_ALL=C sort) && \
+		version=$$(sha256sum $$files | sha256sum | cut -c1-16) && \
+		list=$$(printf '"%s", ' $$files | sed 's/, $$//') && \
+		sed -e 's|^const VERSION = .*|const VERSION = "'"$$version"'"; // written by make dist|' \
+			-e 's|^const FILES = .*|const FILES = ['"$$list"']; // written by make dist|' ../ui/sw.js > sw.js.tmp && \
+		grep -q '^const VERSION = "[0-9a-f]\{16\}";' sw.js.tmp && grep -q '^const FILES = \["' sw.js.tmp && \
+		mv sw.js.tmp sw.js
 
 # npm ci installs exactly ui/package-lock.json (npm install when there is none).
 ui/node_modules: ui/package.json $(wildcard ui/package-lock.json)
