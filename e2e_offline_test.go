@@ -221,6 +221,10 @@ func TestE2EOffline(t *testing.T) {
 	if !evalJS[bool](s, `navigator.serviceWorker.controller !== null`) {
 		t.Error("the offline reload is not controlled by the service worker")
 	}
+	// The cached page keeps serve.go's headers, its policy among them.
+	if csp := awaitJS[string](s, `fetch("./").then((r) => r.headers.get("Content-Security-Policy") || "")`); csp != contentSecurityPolicy+"; frame-ancestors 'none'" {
+		t.Errorf("the cached page's Content-Security-Policy header: %q", csp)
+	}
 
 	// A link with a hash, opened offline: the page and its settings.
 	s.do("leave the page", chromedp.Navigate("about:blank"))
