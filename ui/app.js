@@ -95,10 +95,27 @@ function boot() {
   WebAssembly.instantiateStreaming(fetch("occfm.wasm"), go.importObject)
     .then((result) => {
       page.memory = result.instance.exports.mem;
+      keepOffline();
       return go.run(result.instance);
     })
     .then(() => fail("The learner (Go program) has exited."))
     .catch((err) => fail(`Could not load the learner (occfm.wasm): ${err && err.message ? err.message : err}`));
+}
+
+// keepOffline registers sw.js, which keeps the page's files for a reload with
+// no network (see its header). It is called once occfm.wasm has loaded, so
+// that on a first visit the worker's copy comes from the HTTP cache instead of
+// competing with the page's own download. Without service workers (file://,
+// plain http other than localhost, a browser that blocks them) the page works
+// as before, online only; a failure goes to the console, nowhere else.
+function keepOffline() {
+  try {
+    if (!("serviceWorker" in navigator)) return;
+    navigator.serviceWorker.register("sw.js")
+      .catch((err) => console.info(`occfm: no offline copy: ${err && err.message ? err.message : err}`));
+  } catch (err) {
+    console.info(`occfm: no offline copy: ${err && err.message ? err.message : err}`);
+  }
 }
 
 boot();
