@@ -56,12 +56,13 @@ UPLOT := ui/node_modules/uplot/dist
 dist: ui/node_modules
 	mkdir -p dist
 	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="-s -w" -o dist/occfm.wasm ./wasm
+	gzip -9 -k -f dist/occfm.wasm
 	cp "$(GOROOT)/lib/wasm/wasm_exec.js" dist/
 	mkdir -p dist/js
 	cp ui/index.html ui/app.js ui/style.css ui/favicon.svg dist/
 	cp ui/js/*.js dist/js/
 	cp $(UPLOT)/uPlot.iife.min.js $(UPLOT)/uPlot.min.css dist/
-	cd dist && files=$$(find . -type f ! -path ./sw.js ! -path ./sw.js.tmp | sed 's|^\./||' | LC_ALL=C sort) && \
+	cd dist && files=$$(find . -type f ! -path ./sw.js ! -path ./sw.js.tmp ! -name '*.gz' | sed 's|^\./||' | LC_ALL=C sort) && \
 		version=$$(sha256sum $$files | sha256sum | cut -c1-16) && \
 		list=$$(printf '"%s", ' $$files | sed 's/, $$//') && \
 		sed -e 's|^const VERSION = .*|const VERSION = "'"$$version"'"; // written by make dist|' \
@@ -102,7 +103,7 @@ bench: dist
 		status=$$?; cat bench-results/core-bench.txt; exit $$status
 	command -v chromium >/dev/null || { apt-get update && apt-get install -y chromium; }
 	OCCFM_BENCH=bench-results OCCFM_BENCH_SECONDS=$(BENCH_SECONDS) OCCFM_BENCH_LOAD_RUNS=$(LOAD_RUNS) \
-		$(GO) test -tags e2e -count=1 -v -timeout 90m -run '^TestBench(Load)?$$' .
+		$(GO) test -tags e2e -count=1 -v -timeout 90m -run '^TestBench(Load|Picture)?$$' .
 
 ## bench-load: the page's cold load alone (bench_load_test.go): from the start
 ## of the navigation to the first row learned, in a fresh browser profile with

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -71,13 +70,3 @@ func TestBenchPicture(t *testing.T) {
 		t.Fatal(err)
 	}
 }
-
-func median(x []float64) float64 {
-	if len(x) == 0 {
-		return 0
-	}
-	y := append([]float64(nil), x...)
-	sort.Float64s(y)
-	return y[len(y)/2]
-}
-
