@@ -8,8 +8,6 @@ import (
 	"syscall/js"
 	"time"
 
-	"honnef.co/go/js/dom/v2"
-
 	"github.com/occfm/occfm/core"
 )
 
@@ -27,7 +25,7 @@ const memoryLimit = 128 << 20
 
 func main() {
 	debug.SetMemoryLimit(memoryLimit)
-	b := &bridge{doc: dom.GetWindow().Document()}
+	b := &bridge{doc: pageDocument()}
 	api := js.Global().Get("Object").New()
 	fn := func(name string, f func(args []js.Value) any) {
 		// The session stops with the error, and the page can start
