@@ -10,7 +10,7 @@ ADDR     ?= 127.0.0.1:8080
 FUZZTIME ?= 400000x
 FUZZTIME_SHORT ?= 40000x
 
-.PHONY: all test test-native test-wasm test-fuzz test-e2e test-js vet dist serve bench stress fuzz paper clean
+.PHONY: all test test-native test-wasm test-fuzz test-e2e test-js vet dist serve bench bench-load stress fuzz paper clean
 
 all: dist
 
@@ -22,7 +22,7 @@ test: vet test-js test-native test-wasm test-fuzz test-e2e
 ## test-js: node --check on every module of the page, then the node:test
 ## unit tests of its pure modules (ui/test/).
 test-js:
-	for f in ui/app.js ui/js/*.js ui/test/*.js; do node --check "$$f" || exit 1; done
+	for f in ui/app.js ui/sw.js ui/js/*.js ui/test/*.js; do node --check "$$f" || exit 1; done
 	node --test ui/test/
 
 vet:
@@ -48,15 +48,27 @@ test-e2e: dist
 
 ## dist: the static page in dist/ (git-ignored), servable by any static host.
 ## uPlot comes from npm (ui/package.json); only dist/ gets a copy of it.
+## Last, the service worker (ui/sw.js, see its header): dist/sw.js gets FILES,
+## every file of dist/ but itself (the copies above are the one list), and
+## VERSION, 16 hex digits of a SHA-256 over their names and contents, so that
+## a deploy that changes any file changes sw.js and replaces the old cache.
 UPLOT := ui/node_modules/uplot/dist
 dist: ui/node_modules
 	mkdir -p dist
 	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="-s -w" -o dist/occfm.wasm ./wasm
+	gzip -9 -k -f dist/occfm.wasm
 	cp "$(GOROOT)/lib/wasm/wasm_exec.js" dist/
 	mkdir -p dist/js
 	cp ui/index.html ui/app.js ui/style.css ui/favicon.svg dist/
 	cp ui/js/*.js dist/js/
 	cp $(UPLOT)/uPlot.iife.min.js $(UPLOT)/uPlot.min.css dist/
+	cd dist && files=$$(find . -type f ! -path ./sw.js ! -path ./sw.js.tmp ! -name '*.gz' | sed 's|^\./||' | LC_ALL=C sort) && \
+		version=$$(sha256sum $$files | sha256sum | cut -c1-16) && \
+		list=$$(printf '"%s", ' $$files | sed 's/, $$//') && \
+		sed -e 's|^const VERSION = .*|const VERSION = "'"$$version"'"; // written by make dist|' \
+			-e 's|^const FILES = .*|const FILES = ['"$$list"']; // written by make dist|' ../ui/sw.js > sw.js.tmp && \
+		grep -q '^const VERSION = "[0-9a-f]\{16\}";' sw.js.tmp && grep -q '^const FILES = \["' sw.js.tmp && \
+		mv sw.js.tmp sw.js
 
 # npm ci installs exactly ui/package-lock.json (npm install when there is none).
 ui/node_modules: ui/package.json $(wildcard ui/package-lock.json)
@@ -79,9 +91,10 @@ paper:
 ## the page in headless Chromium against the same core natively
 ## (bench_e2e_test.go, build tag e2e): updates/s of every learner on
 ## ML-100K and IJCNN1 (and of OCCFM at δ = 100 and 1000), peak memory of OCCFM on ML-1M, click latency at full
-## speed. Writes bench-results/bench.json and bench.md (git-ignored), and
+## speed, and the page's cold load (bench-load below). Writes
+## bench-results/bench.json, bench.md and load.json (git-ignored), and
 ## fails when the peak memory on ML-1M passes 256 MB or a click waits over
-## 100 ms. Each browser run learns for at most BENCH_SECONDS. About 5
+## 100 ms. Each browser run learns for at most BENCH_SECONDS. About 6
 ## minutes on a 2-core machine; not part of make test.
 BENCH_SECONDS ?= 20
 bench: dist
@@ -89,8 +102,23 @@ bench: dist
 	$(GO) test -run '^$$' -bench . -benchmem ./core/... > bench-results/core-bench.txt 2>&1; \
 		status=$$?; cat bench-results/core-bench.txt; exit $$status
 	command -v chromium >/dev/null || { apt-get update && apt-get install -y chromium; }
-	OCCFM_BENCH=bench-results OCCFM_BENCH_SECONDS=$(BENCH_SECONDS) \
-		$(GO) test -tags e2e -count=1 -v -timeout 90m -run '^TestBench$$' .
+	OCCFM_BENCH=bench-results OCCFM_BENCH_SECONDS=$(BENCH_SECONDS) OCCFM_BENCH_LOAD_RUNS=$(LOAD_RUNS) \
+		$(GO) test -tags e2e -count=1 -v -timeout 90m -run '^TestBench(Load|Picture)?$$' .
+
+## bench-load: the page's cold load alone (bench_load_test.go): from the start
+## of the navigation to the first row learned, in a fresh browser profile with
+## the cache disabled, under Chromium's emulation of 10 Mbit/s down, 5 up and
+## 40 ms of latency; as references, unthrottled, throttled with the wasm
+## gzipped by the host (serve.go does not gzip), and a second visit (service
+## worker in control; the server waits 40 ms before each answer). The median
+## of LOAD_RUNS rounds, in bench-results/load.json. About a minute and a half;
+## no threshold.
+LOAD_RUNS ?= 3
+bench-load: dist
+	command -v chromium >/dev/null || { apt-get update && apt-get install -y chromium; }
+	mkdir -p bench-results
+	OCCFM_BENCH=bench-results OCCFM_BENCH_LOAD_RUNS=$(LOAD_RUNS) \
+		$(GO) test -tags e2e -count=1 -v -timeout 30m -run '^TestBenchLoad$$' .
 
 ## stress: bounded memory on big generated files (temporary, removed after):
 ## occfm run streams a $(STRESS_CLI) LibSVM file (occfm gen) and must peak

@@ -11,6 +11,9 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"path"
+	"path/filepath"
+	"strings"
 )
 
 // contentSecurityPolicy is the policy of the page: everything from the
@@ -25,7 +28,10 @@ const contentSecurityPolicy = "default-src 'self'; script-src 'self' 'wasm-unsaf
 	"base-uri 'none'; form-action 'none'"
 
 // newHandler serves the files of dir with the page's security headers and
-// Cache-Control: no-cache, and .wasm as application/wasm.
+// Cache-Control: no-cache, and .wasm as application/wasm. A browser that
+// accepts gzip gets the .wasm as the f.wasm.gz beside it, when make dist
+// wrote one (gzip -9): about a quarter of the bytes over a classroom's
+// Wi-Fi, as a static host that compresses would send.
 func newHandler(dir string) http.Handler {
 	mime.AddExtensionType(".wasm", "application/wasm")
 	files := http.FileServer(http.Dir(dir))
@@ -35,8 +41,33 @@ func newHandler(dir string) http.Handler {
 		h.Set("Content-Security-Policy", contentSecurityPolicy+"; frame-ancestors 'none'")
 		h.Set("X-Content-Type-Options", "nosniff")
 		h.Set("Referrer-Policy", "no-referrer")
+		if p := path.Clean("/" + r.URL.Path); strings.HasSuffix(p, ".wasm") {
+			h.Add("Vary", "Accept-Encoding")
+			if acceptsGzip(r) {
+				if st, err := os.Stat(filepath.Join(dir, filepath.FromSlash(p+".gz"))); err == nil && st.Mode().IsRegular() {
+					h.Set("Content-Encoding", "gzip")
+					h.Set("Content-Type", "application/wasm")
+					gz := r.Clone(r.Context())
+					gz.URL.Path = p + ".gz"
+					files.ServeHTTP(w, gz)
+					return
+				}
+			}
+		}
 		files.ServeHTTP(w, r)
 	})
+}
+
+// acceptsGzip reports whether the request's Accept-Encoding allows gzip
+// (and does not refuse it with q=0).
+func acceptsGzip(r *http.Request) bool {
+	for _, part := range strings.Split(r.Header.Get("Accept-Encoding"), ",") {
+		name, q, _ := strings.Cut(strings.TrimSpace(part), ";")
+		if strings.EqualFold(strings.TrimSpace(name), "gzip") {
+			return strings.ReplaceAll(strings.TrimSpace(q), " ", "") != "q=0"
+		}
+	}
+	return false
 }
 
 func main() {

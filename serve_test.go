@@ -1,10 +1,15 @@
 package main
 
 import (
+	"bytes"
+	"compress/gzip"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
 )
 
@@ -42,5 +47,69 @@ func TestServeHeaders(t *testing.T) {
 	}
 	if string(m[1]) != contentSecurityPolicy {
 		t.Errorf("ui/index.html's policy\n\t%s\ndiffers from serve.go's\n\t%s", m[1], contentSecurityPolicy)
+	}
+}
+
+// TestServeGzip checks the .wasm served as its .gz to a browser that
+// accepts gzip, byte for byte what decompresses to the .wasm, and as is
+// to one that does not (or refuses gzip with q=0).
+func TestServeGzip(t *testing.T) {
+	dir := t.TempDir()
+	wasm := bytes.Repeat([]byte("\x00asm occfm "), 5000)
+	var gz bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&gz, gzip.BestCompression)
+	zw.Write(wasm)
+	zw.Close()
+	for name, b := range map[string][]byte{"occfm.wasm": wasm, "occfm.wasm.gz": gz.Bytes(), "app.js": []byte("//")} {
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	srv := httptest.NewServer(newHandler(dir))
+	defer srv.Close()
+	for _, tc := range []struct {
+		path, accept string
+		gzipped      bool
+	}{
+		{"/occfm.wasm", "gzip, deflate, br", true},
+		{"/occfm.wasm", "br;q=1.0, gzip;q=0.8", true},
+		{"/occfm.wasm", "", false},
+		{"/occfm.wasm", "gzip;q=0", false},
+		{"/./x/../occfm.wasm", "gzip", true},
+		{"/app.js", "gzip", false},
+	} {
+		req, _ := http.NewRequest("GET", srv.URL+tc.path, nil)
+		req.Header.Set("Accept-Encoding", tc.accept) // set: the client adds none of its own
+		res, err := srv.Client().Transport.RoundTrip(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		enc := res.Header.Get("Content-Encoding")
+		if (enc == "gzip") != tc.gzipped || res.StatusCode != http.StatusOK {
+			t.Errorf("%s with Accept-Encoding %q: %s, Content-Encoding %q", tc.path, tc.accept, res.Status, enc)
+			continue
+		}
+		if strings.HasSuffix(tc.path, ".wasm") {
+			if ct := res.Header.Get("Content-Type"); ct != "application/wasm" {
+				t.Errorf("%s: Content-Type %q", tc.path, ct)
+			}
+			if !strings.Contains(res.Header.Get("Vary"), "Accept-Encoding") {
+				t.Errorf("%s: no Vary: Accept-Encoding", tc.path)
+			}
+			if tc.gzipped {
+				zr, err := gzip.NewReader(bytes.NewReader(body))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if body, err = io.ReadAll(zr); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if !bytes.Equal(body, wasm) {
+				t.Errorf("%s with %q: %d bytes that are not the wasm", tc.path, tc.accept, len(body))
+			}
+		}
 	}
 }

@@ -88,6 +88,10 @@ func (c Config) LossOf() Loss {
 type Spec struct {
 	// Name is the registry key, e.g. "occfm".
 	Name string
+	// Plain says in a sentence a student understands what the learner
+	// does: the page shows it first, Summary (the technical line, with
+	// the paper's reference) second.
+	Plain string
 	// Summary is a one-line description for menus and -help.
 	Summary string
 	// New returns a fresh learner for c.
@@ -111,65 +115,77 @@ type RegretGuarantee struct {
 var registry = map[string]Spec{
 	"occfm": {
 		Name:    "occfm",
+		Plain:   "The paper's learner: one matrix C of feature pairs, kept inside a budget δ; each row moves C a small step towards the best corner of the budget, found with one eigenvector.",
 		Summary: "Online Compact Convexified FM: projection-free Frank-Wolfe on ‖C‖* ≤ δ (Algorithm 2; γₜ capped by exact line search)",
 		New:     func(c Config) Learner { return NewOCCFM(OCCFMSettingsFor(c)) },
 		Regret:  RegretGuarantee{0.75, "Theorem 3 (online Frank-Wolfe)"},
 	},
 	"occfm-auto": {
 		Name:    "occfm-auto",
+		Plain:   "The default: runs simple models and OCCFM at several budgets side by side, and trusts each as much as it has earned by predicting well so far. No δ to choose.",
 		Summary: "CCFM with no δ to choose: Vovk's aggregating algorithm (Bayes mixture for logistic) over bias, linear, ccfm-pairs (α = 0.3, 3) and occfm-lin (δ = 10, 100, 1000)",
 		New:     func(c Config) Learner { return NewOCCFMAuto(OCCFMAutoSettingsFor(c)) },
 	},
 	"occfm-lin": {
 		Name:    "occfm-lin",
+		Plain:   "OCCFM with the bias and one weight per feature learned outside C, so that the budget δ goes to pairs of features only.",
 		Summary: "OCCFM with w₀ and w outside the ball (FTRL-Proximal), C by Algorithm 2 on ‖C‖* ≤ δ",
 		New:     func(c Config) Learner { return NewOCCFMLin(OCCFMLinSettingsFor(c)) },
 		Regret:  RegretGuarantee{0.75, "Theorem 3 for C, FTRL-Proximal for the affine part"},
 	},
 	"ccfm-pairs": {
 		Name:    "ccfm-pairs",
+		Plain:   "One weight for every pair of features, learned directly: strong when the same pairs come back often, blind to pairs never seen.",
 		Summary: "CCFM with every pair's entry of C its own weight (all-pairs linear or logistic regression), per-coordinate FTRL-Proximal, hashed",
 		New:     func(c Config) Learner { return NewCCFMPairs(CCFMPairsSettingsFor(c)) },
 	},
 	"ccfm-ogd": {
 		Name:    "ccfm-ogd",
+		Plain:   "Gradient descent on C, then a projection back into the budget δ after every row (a full eigen-decomposition each time: slow).",
 		Summary: "CCFM by online gradient descent, rate η/√t, then the projection onto ‖C‖* ≤ δ (§5.1 baseline)",
 		New:     func(c Config) Learner { return NewCCFMOGD(CCFMOGDSettingsFor(c)) },
 		Regret:  RegretGuarantee{0.5, "online gradient descent (Zinkevich 2003)"},
 	},
 	"ccfm-pa": {
 		Name:    "ccfm-pa",
+		Plain:   "Passive-aggressive: moves C just enough to fix each mistake, then projects it back into the budget δ.",
 		Summary: "CCFM by passive-aggressive PA-I steps capped at η/√t, then the projection onto ‖C‖* ≤ δ (§5.1 baseline)",
 		New:     func(c Config) Learner { return NewCCFMPA(CCFMPASettingsFor(c)) },
 	},
 	"ccfm-ftrl": {
 		Name:    "ccfm-ftrl",
+		Plain:   "Follow the regularized leader: C is recomputed from the sum of all gradients so far, then put back into the budget δ.",
 		Summary: "CCFM by FTRL: C = Π(−ηₜGₜ/2) onto ‖C‖* ≤ δ from Lanczos eigenpairs of the gradient sum (§5.1 baseline)",
 		New:     func(c Config) Learner { return NewCCFMFTRL(CCFMFTRLSettingsFor(c)) },
 		Regret:  RegretGuarantee{0.5, "FTRL with linearized losses (Shalev-Shwartz 2012, §2)"},
 	},
 	"fm-ftrl": {
 		Name:    "fm-ftrl",
+		Plain:   "The classic factorization machine: each feature gets a few hidden taste numbers and a pair interacts through their product. Fast, but not convex.",
 		Summary: "vanilla FM (Rendle 2010), rank k, per-coordinate FTRL-Proximal on w₀, w and V (§5.1 baseline)",
 		New:     func(c Config) Learner { return NewFMFTRL(FMFTRLSettingsFor(c)) },
 	},
 	"cfm-ftrl": {
 		Name:    "cfm-ftrl",
+		Plain:   "A convex factorization machine: the classic one's pair matrix Z, kept inside a budget δ instead of a fixed number of tastes.",
 		Summary: "convex FM (Yamada et al. 2017), ‖Z‖* ≤ δ: FTRL-Proximal on w, FTRL projection by Lanczos on Z (§5.1 baseline)",
 		New:     func(c Config) Learner { return NewCFMFTRL(CFMFTRLSettingsFor(c)) },
 	},
 	"mean": {
 		Name:    "mean",
+		Plain:   "Always predicts the average label seen so far: the simplest guess there is.",
 		Summary: "reference: the running mean of y (regression) or the smoothed log-odds of the positive rate (classification)",
 		New:     func(c Config) Learner { return NewMean(MeanSettingsFor(c)) },
 	},
 	"bias": {
 		Name:    "bias",
+		Plain:   "The average plus one offset per feature (a user who rates high, a film everyone likes). No pairs.",
 		Summary: "reference: global + per-feature biases by SGD with ℓ₂ (user + item biases on MovieLens)",
 		New:     func(c Config) Learner { return NewBias(BiasSettingsFor(c)) },
 	},
 	"linear": {
 		Name:    "linear",
+		Plain:   "Linear (or logistic) regression: one weight per feature. No pairs.",
 		Summary: "reference: linear / logistic regression ŷ = w₀ + wᵀx by per-coordinate FTRL-Proximal",
 		New:     func(c Config) Learner { return NewLinear(LinearSettingsFor(c)) },
 	},

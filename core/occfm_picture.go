@@ -247,3 +247,18 @@ func (m *OCCFMAuto) TraceSteps(on bool) {
 		}
 	}
 }
+
+// Top returns the live expert of largest weight (bias and linear never
+// retire, so there is one), with its description: the model occfm-auto
+// trusts most, which a view can draw (every expert predicts a quadratic
+// in x, see QuadraticBlock).
+func (m *OCCFMAuto) Top() (Learner, AutoExpert) {
+	ex := m.Experts()
+	best := -1
+	for k, e := range m.experts {
+		if e != nil && (best < 0 || ex[k].Weight > ex[best].Weight) {
+			best = k
+		}
+	}
+	return m.experts[best], ex[best]
+}

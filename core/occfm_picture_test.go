@@ -260,3 +260,29 @@ func TestBlockSpectrum(t *testing.T) {
 		}
 	}
 }
+
+// TestQuadraticBlockZero checks that a learner without pairs draws an
+// interaction block of exact zeros, not rounding noise.
+func TestQuadraticBlockZero(t *testing.T) {
+	d, _ := DemoByName("ratings")
+	src := d.newRows(2, 500)
+	b := NewBias(BiasSettings{})
+	var ex Example
+	for src.Next(&ex) == nil {
+		b.Update(ex.X, ex.Y)
+	}
+	idx := []int{0, 1, 300, 301, 302, BiasCoord}
+	k := len(idx)
+	c := make([]float64, k*k)
+	QuadraticBlock(b.Predict, idx, c)
+	for i := 0; i < k-1; i++ {
+		for j := 0; j < k-1; j++ {
+			if c[i*k+j] != 0 {
+				t.Errorf("bias: C[%d,%d] = %v, want 0", idx[i], idx[j], c[i*k+j])
+			}
+		}
+	}
+	if c[k*k-1] == 0 {
+		t.Error("bias: no bias in the corner")
+	}
+}

@@ -14,10 +14,19 @@ import "math"
 // (bias and linear ones have Z = 0; FM-FTRL's Z = VVᵀ off its diagonal;
 // CFM-FTRL's Z; ccfm-pairs' table, hashed slots shared), so this draws any
 // of them the same way; occfm-auto's mixture of predictions is not a
-// quadratic. It costs about |idx|²/2 + 2|idx| predictions.
-func QuadraticBlock(p func(Sparse) float64, idx []int, dst []float64) {
+// quadratic. It costs about |idx|²/2 + 2|idx| predictions. The
+// differences of predictions leave rounding errors of about ε·|ŷ| where C
+// is exactly 0 (a bias learner's Z): entries within 64ε of the largest
+// |ŷ| used are written as 0.
+func QuadraticBlock(p0f func(Sparse) float64, idx []int, dst []float64) {
 	k := len(idx)
 	dst = dst[:k*k]
+	var scale float64
+	p := func(x Sparse) float64 {
+		y := p0f(x)
+		scale = max(scale, math.Abs(y))
+		return y
+	}
 	one := func(j int, v float64) float64 { return p(Sparse{Ind: []int{j}, Val: []float64{v}}) }
 	p0 := p(Sparse{})
 	plus := make([]float64, k) // p(eᵢ)
@@ -52,6 +61,12 @@ func QuadraticBlock(p func(Sparse) float64, idx []int, dst []float64) {
 			pair.Ind[0], pair.Ind[1] = min(i, j), max(i, j)
 			v := p(pair) - plus[a] - plus[b] + p0
 			dst[a*k+b], dst[b*k+a] = v, v
+		}
+	}
+	tol := 64 * 0x1p-52 * scale
+	for i, v := range dst {
+		if math.Abs(v) <= tol {
+			dst[i] = 0
 		}
 	}
 }

@@ -9,6 +9,7 @@
 //   scheduler.js time-boxed learning slices, frames, rows/s
 //   charts.js    LineChart and RegretChart over uPlot
 //   learn-views.js, controls.js, export.js, model-files.js   the Learn view
+//   model-picture.js, fw-step.js, heatmap.js   the model C and the Frank-Wolfe step drawn
 //   lesson.js, lesson-steps.js, presenter.js   the guided lesson, presenter mode
 //   personalize*.js                                           the Personalize view
 //   format.js, config.js                                      numbers, constants
@@ -21,6 +22,7 @@ import {buildCatalogControls, linkReport, renderControls, validateSettings, wire
 import {showNote} from "./js/learn-views.js";
 import {DEFAULTS} from "./js/hash.js";
 import {startLesson, wireLesson} from "./js/lesson.js";
+import {wirePicture} from "./js/model-picture.js";
 import {setPalette} from "./js/palette.js";
 import {personal, setView} from "./js/personalize.js";
 import {buildPersonalControls, wirePersonal} from "./js/personalize-controls.js";
@@ -86,6 +88,7 @@ function boot() {
   views.regret.reset(settings.learners.slice());
   views.loss.reset(settings.learners.slice());
   wireControls();
+  wirePicture();
   wirePersonal();
   wirePresenter();
   wireLesson();
@@ -99,10 +102,27 @@ function boot() {
   WebAssembly.instantiateStreaming(fetch("occfm.wasm"), go.importObject)
     .then((result) => {
       page.memory = result.instance.exports.mem;
+      keepOffline();
       return go.run(result.instance);
     })
     .then(() => fail("The learner (Go program) has exited."))
     .catch((err) => fail(`Could not load the learner (occfm.wasm): ${err && err.message ? err.message : err}`));
+}
+
+// keepOffline registers sw.js, which keeps the page's files for a reload with
+// no network (see its header). It is called once occfm.wasm has loaded, so
+// that on a first visit the worker's copy comes from the HTTP cache instead of
+// competing with the page's own download. Without service workers (file://,
+// plain http other than localhost, a browser that blocks them) the page works
+// as before, online only; a failure goes to the console, nowhere else.
+function keepOffline() {
+  try {
+    if (!("serviceWorker" in navigator)) return;
+    navigator.serviceWorker.register("sw.js")
+      .catch((err) => console.info(`occfm: no offline copy: ${err && err.message ? err.message : err}`));
+  } catch (err) {
+    console.info(`occfm: no offline copy: ${err && err.message ? err.message : err}`);
+  }
 }
 
 boot();

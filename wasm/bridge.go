@@ -3,10 +3,7 @@
 package main
 
 import (
-	"encoding/json"
 	"syscall/js"
-
-	"honnef.co/go/js/dom/v2"
 
 	"github.com/occfm/occfm/core"
 )
@@ -18,11 +15,11 @@ type bridge struct {
 	chunk    []byte
 	lastRows int
 	lastErr  string // the session's error at the last render
-	doc      dom.Document
+	doc      document
 
-	predRows  []dom.Element    // the rows of the predictions table
-	predCells [][4]dom.Element // their cells
-	modelDD   map[string]dom.Element
+	predRows  []*element    // the rows of the predictions table
+	predCells [][4]*element // their cells
+	modelDD   map[string]*element
 
 	// loaded is the model file loadModel accepted, or nil: every start
 	// continues it (decoded afresh, so a reset starts from it again).
@@ -44,11 +41,6 @@ func (b *bridge) readChunk(v js.Value) []byte {
 	b.chunk = b.chunk[:n]
 	js.CopyBytesToGo(b.chunk, v)
 	return b.chunk
-}
-
-func errorSnapshot(err error) string {
-	b, _ := json.Marshal(map[string]any{"state": "error", "error": err.Error(), "rows": 0, "learners": []any{}, "points": []any{}})
-	return string(b)
 }
 
 func (b *bridge) start(cfg config) string {

@@ -40,3 +40,53 @@ type config struct {
 	// message, as occfm run -max-memory does, before wasm memory runs out.
 	MaxMemory int64 `json:"maxMemory"`
 }
+
+// decodeJSON reads the page's config JSON s into c as
+// json.Unmarshal(s, c) would (jsonr.go).
+func (c *config) decodeJSON(s string) error {
+	return decodeJSONObject(s, func(r *jsonReader, key string) error {
+		switch jsonKey(key) {
+		case "SOURCE":
+			return r.stringField(`"source"`, &c.Source)
+		case "DEMO":
+			return r.stringField(`"demo"`, &c.Demo)
+		case "FILE":
+			return r.stringField(`"file"`, &c.File)
+		case "LEARNERS":
+			return r.stringsField(`"learners"`, &c.Learners)
+		case "FOLLOW":
+			return r.stringField(`"follow"`, &c.Follow)
+		case "TASK":
+			return r.stringField(`"task"`, &c.Task)
+		case "FORMAT":
+			return r.stringField(`"format"`, &c.Format)
+		case "ROLES":
+			return r.stringMapField(`"roles"`, &c.Roles)
+		case "DELTA":
+			return r.floatField(`"delta"`, &c.Delta)
+		case "ETA":
+			return r.floatField(`"eta"`, &c.Eta)
+		case "GAMMA":
+			return r.stringField(`"gamma"`, &c.Gamma)
+		case "LOSS":
+			return r.stringField(`"loss"`, &c.Loss)
+		case "SEED":
+			return r.uint64Field(`"seed"`, &c.Seed)
+		case "NOREGRET":
+			return r.boolField(`"noRegret"`, &c.NoRegret)
+		case "REGRETGROWTH":
+			return r.floatField(`"regretGrowth"`, &c.RegretGrowth)
+		case "REGRETEVERY":
+			return r.intField(`"regretEvery"`, &c.RegretEvery)
+		case "CLIP":
+			return r.stringField(`"clip"`, &c.Clip)
+		case "ONDIVERGE":
+			return r.stringField(`"onDiverge"`, &c.OnDiverge)
+		case "ONERROR":
+			return r.stringField(`"onError"`, &c.OnError)
+		case "MAXMEMORY":
+			return r.int64Field(`"maxMemory"`, &c.MaxMemory)
+		}
+		return r.skip()
+	})
+}

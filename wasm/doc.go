@@ -30,6 +30,10 @@
 //	     "seed": 1,
 //	     "onError": "stop" | "skip"}        (a malformed row: end the session
 //	                                         with its error, or skip and count it)
+//	    It is read as json.Unmarshal would read it (jsonr.go): keys match
+//	    ignoring case, others are ignored, and a value of the wrong type is
+//	    an error naming its key, e.g.
+//	    start: json: field "delta": want a number, got string
 //	feed(bytes: Uint8Array) → number         copies a chunk of the file's raw bytes
 //	                                         (gzip too: core.NewStream detects and
 //	                                         gunzips it, as in the CLI)

@@ -26,6 +26,23 @@ type guardStatus struct {
 	Events      []string `json:"events"`
 }
 
+func (g *guardStatus) appendJSON(b []byte) []byte {
+	b = appendInt(append(b, `{"divergences":`...), g.Divergences)
+	b = appendInt(append(b, `,"resets":`...), g.Resets)
+	b = appendInt(append(b, `,"refused":`...), g.Refused)
+	if g.RefusedWhy != "" {
+		b = appendString(append(b, `,"refusedWhy":`...), g.RefusedWhy)
+	}
+	if g.PausedAt != 0 {
+		b = appendInt(append(b, `,"pausedAt":`...), g.PausedAt)
+	}
+	if g.Advice != "" {
+		b = appendString(append(b, `,"advice":`...), g.Advice)
+	}
+	b = appendStrings(append(b, `,"events":`...), g.Events)
+	return append(b, '}')
+}
+
 // guardStatusOf returns whether a player's predictions are clipped, and
 // its guard's status when the guard did anything.
 func guardStatusOf(p *player) (clip bool, st *guardStatus) {

@@ -1,31 +1,26 @@
 package main
 
 import (
-	"encoding/json"
 	"math"
+	"strconv"
 )
 
-// Every number the session marshals for the page is finite: JSON has no
-// NaN or ±Inf (encoding/json fails on them, and the page would show that
-// error instead of the run). A float that can be non-finite (a loss on a
-// label of 1e300, a metric before its first row) is a num, a *float64 made
-// by finite (omitted when nil), or a row of numRows; a non-finite value is
-// written as null.
+// Every number the session writes for the page is finite: JSON has no NaN
+// or ±Inf (encoding/json fails on them, and the page would show that error
+// instead of the run). A float that can be non-finite (a loss on a label of
+// 1e300, a metric before its first row) is a num, a *float64 made by finite
+// (omitted when nil), or a row of numRows; a non-finite value is written as
+// null. appendNum writes every float64 of the package's JSON (jsonw.go), so
+// a non-finite plain float64 is null too.
 
 // num is a float64 written as JSON null when it is NaN or ±Inf.
 type num float64
 
-func (x num) MarshalJSON() ([]byte, error) { return appendNum(nil, float64(x)), nil }
-
 // numRows is a list of rows of numbers, written with null for each NaN or
-// ±Inf.
+// ±Inf; nil is written as [].
 type numRows [][]float64
 
-func (r numRows) MarshalJSON() ([]byte, error) {
-	if r == nil {
-		return []byte("[]"), nil
-	}
-	b := make([]byte, 0, 16*len(r))
+func (r numRows) appendJSON(b []byte) []byte {
 	b = append(b, '[')
 	for i, row := range r {
 		if i > 0 {
@@ -40,7 +35,7 @@ func (r numRows) MarshalJSON() ([]byte, error) {
 		}
 		b = append(b, ']')
 	}
-	return append(b, ']'), nil
+	return append(b, ']')
 }
 
 // finite returns &x, or nil when x is NaN or ±Inf.
@@ -51,11 +46,26 @@ func finite(x float64) *float64 {
 	return &x
 }
 
-// appendNum appends x as encoding/json writes a float64, or null.
+// appendNum appends x as encoding/json writes a float64 (as ES6 writes a
+// number: the shortest decimal that reads back as x, in exponent form below
+// 1e-6 and from 1e21 on, with e-7 rather than e-07), or null when x is NaN
+// or ±Inf.
 func appendNum(b []byte, x float64) []byte {
 	if math.IsNaN(x) || math.IsInf(x, 0) {
 		return append(b, "null"...)
 	}
-	f, _ := json.Marshal(x) // a finite float64 always marshals
-	return append(b, f...)
+	abs := math.Abs(x)
+	format := byte('f')
+	if abs != 0 && (abs < 1e-6 || abs >= 1e21) {
+		format = 'e'
+	}
+	b = strconv.AppendFloat(b, x, format, -1, 64)
+	if format == 'e' {
+		// e-07 → e-7, as encoding/json does.
+		if n := len(b); n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
+			b[n-2] = b[n-1]
+			b = b[:n-1]
+		}
+	}
+	return b
 }

@@ -3,13 +3,10 @@
 package main
 
 import (
-	"encoding/json"
-	"fmt"
+	"errors"
 	"runtime/debug"
 	"syscall/js"
 	"time"
-
-	"honnef.co/go/js/dom/v2"
 
 	"github.com/occfm/occfm/core"
 )
@@ -28,13 +25,13 @@ const memoryLimit = 128 << 20
 
 func main() {
 	debug.SetMemoryLimit(memoryLimit)
-	b := &bridge{doc: dom.GetWindow().Document()}
+	b := &bridge{doc: pageDocument()}
 	api := js.Global().Get("Object").New()
 	fn := func(name string, f func(args []js.Value) any) {
 		// The session stops with the error, and the page can start
 		// another run.
 		setFunc(api, name, f, func(p any) any {
-			err := fmt.Errorf("internal error in %s: %v (please report it, with the file if you can)", name, p)
+			err := errors.New("internal error in " + name + ": " + panicText(p) + " (please report it, with the file if you can)")
 			if b.s != nil {
 				b.s.fail(err)
 			}
@@ -44,7 +41,7 @@ func main() {
 	fn("learners", func([]js.Value) any {
 		var out []any
 		for _, s := range core.Learners() {
-			l := map[string]any{"name": s.Name, "summary": s.Summary}
+			l := map[string]any{"name": s.Name, "plain": s.Plain, "summary": s.Summary}
 			if s.Regret.Exponent > 0 {
 				l["regretExponent"], l["regretSource"] = s.Regret.Exponent, s.Regret.Source
 			}
@@ -55,14 +52,14 @@ func main() {
 	fn("demos", func([]js.Value) any {
 		var out []any
 		for _, d := range core.Demos() {
-			out = append(out, map[string]any{"name": d.Name, "title": d.Title, "short": d.Short, "task": d.Task.String()})
+			out = append(out, map[string]any{"name": d.Name, "title": d.Title, "short": d.Short, "task": d.Task.String(), "best": d.Best})
 		}
 		return out
 	})
 	fn("start", func(args []js.Value) any {
 		var cfg config
-		if err := json.Unmarshal([]byte(args[0].String()), &cfg); err != nil {
-			return errorSnapshot(fmt.Errorf("start: %v", err))
+		if err := cfg.decodeJSON(args[0].String()); err != nil {
+			return errorSnapshot(errors.New("start: " + err.Error()))
 		}
 		return b.start(cfg)
 	})
@@ -88,7 +85,7 @@ func main() {
 	})
 	fn("run", func(args []js.Value) any {
 		if b.s == nil {
-			return errorSnapshot(fmt.Errorf("no session: call start first"))
+			return errorSnapshot(errNoSession)
 		}
 		ms, maxRows := args[0].Float(), 0
 		if len(args) > 1 {
@@ -105,7 +102,7 @@ func main() {
 	})
 	fn("snapshot", func([]js.Value) any {
 		if b.s == nil {
-			return errorSnapshot(fmt.Errorf("no session: call start first"))
+			return errorSnapshot(errNoSession)
 		}
 		b.render(true)
 		return b.s.snapshotJSON()
@@ -161,6 +158,8 @@ func main() {
 	js.Global().Call("dispatchEvent", js.Global().Get("Event").New("occfm-ready"))
 	select {}
 }
+
+var errNoSession = errors.New("no session: call start first")
 
 // setFunc sets api[name] to a JS function calling f. A panic in f would end
 // the Go program and leave the page dead: it is recovered, and the JS caller

@@ -2,9 +2,7 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
-	"fmt"
 	"strings"
 
 	"github.com/occfm/occfm/core"
@@ -18,6 +16,18 @@ type modelInfo struct {
 	Task     string `json:"task"`
 	Format   string `json:"format,omitempty"` // of the file it learned, if any
 	Bytes    int    `json:"bytes"`
+}
+
+func (m *modelInfo) appendJSON(b []byte) []byte {
+	b = appendString(append(b, `{"learner":`...), m.Learner)
+	b = appendInt(append(b, `,"rows":`...), m.Rows)
+	b = appendInt(append(b, `,"features":`...), m.Features)
+	b = appendString(append(b, `,"task":`...), m.Task)
+	if m.Format != "" {
+		b = appendString(append(b, `,"format":`...), m.Format)
+	}
+	b = appendInt(append(b, `,"bytes":`...), m.Bytes)
+	return append(b, '}')
 }
 
 // parseModel reads a model file for the page. Its errors are for people:
@@ -56,11 +66,9 @@ func modelHeadError(head []byte, size int64) string {
 func loadModelJSON(b []byte) (string, *core.Model) {
 	m, info, err := parseModel(b)
 	if err != nil {
-		out, _ := json.Marshal(map[string]string{"error": err.Error()})
-		return string(out), nil
+		return errorOnlyJSON(err.Error()), nil
 	}
-	out, _ := json.Marshal(info)
-	return string(out), &m
+	return jsonString(&info), &m
 }
 
 // newSessionFrom starts a session whose single learner continues the model
@@ -101,7 +109,7 @@ func newSessionFrom(cfg config, m core.Model) (*session, error) {
 func (s *session) model() (core.Model, error) {
 	p := s.followed()
 	if p == nil {
-		return core.Model{}, fmt.Errorf("nothing to save yet: the learners start once the task is known")
+		return core.Model{}, errors.New("nothing to save yet: the learners start once the task is known")
 	}
 	m := core.Model{Name: p.name, Config: s.config, Learner: p.learner, Rows: s.rows}
 	if g, ok := p.learner.(*core.Guarded); ok {

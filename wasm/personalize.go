@@ -2,10 +2,9 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
-	"fmt"
 	"math"
+	"strconv"
 	"time"
 
 	"github.com/occfm/occfm/core"
@@ -26,6 +25,26 @@ type personalConfig struct {
 	Seed    uint64 `json:"seed"`    // of the synthetic catalog and the learner; 0 is 1
 	Ratings string `json:"ratings"` // the ratings file's name (files)
 	Size    int64  `json:"size"`    // its size in bytes, for the progress (files)
+}
+
+// decodeJSON reads the page's config JSON s into c as
+// json.Unmarshal(s, c) would (jsonr.go).
+func (c *personalConfig) decodeJSON(s string) error {
+	return decodeJSONObject(s, func(r *jsonReader, key string) error {
+		switch jsonKey(key) {
+		case "CATALOG":
+			return r.stringField(`"catalog"`, &c.Catalog)
+		case "LEARNER":
+			return r.stringField(`"learner"`, &c.Learner)
+		case "SEED":
+			return r.uint64Field(`"seed"`, &c.Seed)
+		case "RATINGS":
+			return r.stringField(`"ratings"`, &c.Ratings)
+		case "SIZE":
+			return r.int64Field(`"size"`, &c.Size)
+		}
+		return r.skip()
+	})
 }
 
 // personal is the Personalize view's state.
@@ -66,7 +85,7 @@ func newPersonal(cfg personalConfig) (*personal, error) {
 		}
 		sc.File, sc.Format = cfg.Ratings, string(core.FormatMovieLens)
 	default:
-		return nil, fmt.Errorf("catalog %q: want synthetic or files", cfg.Catalog)
+		return nil, errors.New("catalog " + strconv.Quote(cfg.Catalog) + ": want synthetic or files")
 	}
 	s, err := newSession(sc)
 	if err != nil {
@@ -88,7 +107,7 @@ func (pe *personal) setItems(data []byte, name string) (int, error) {
 	if isGzip(data) {
 		var err error
 		if data, err = gunzip(data); err != nil {
-			return 0, fmt.Errorf("%s: gzip: %v", name, err)
+			return 0, errors.New(name + ": gzip: " + err.Error())
 		}
 	}
 	items, err := core.ReadItems(bytes.NewReader(data), name)
@@ -96,7 +115,7 @@ func (pe *personal) setItems(data []byte, name string) (int, error) {
 		return 0, err
 	}
 	if len(items) == 0 {
-		return 0, fmt.Errorf("%s: no items", name)
+		return 0, errors.New(name + ": no items")
 	}
 	pe.items = items
 	return len(items), nil
@@ -180,6 +199,37 @@ type personalSnapshot struct {
 	Learner  string   `json:"learner"`
 }
 
+func (s *personalSnapshot) appendJSON(b []byte) []byte {
+	b = appendString(append(b, `{"state":`...), s.State)
+	if s.Error != "" {
+		b = appendString(append(b, `,"error":`...), s.Error)
+	}
+	b = appendInt(append(b, `,"rows":`...), s.Rows)
+	if s.Skipped != 0 {
+		b = appendInt(append(b, `,"skipped":`...), s.Skipped)
+	}
+	b = appendInt(append(b, `,"features":`...), s.Features)
+	b = appendNum(append(b, `,"seconds":`...), s.Seconds)
+	if s.RMSE != nil {
+		b = appendNum(append(b, `,"rmse":`...), *s.RMSE)
+	}
+	if s.Progress != nil {
+		b = appendNum(append(b, `,"progress":`...), *s.Progress)
+	}
+	b = appendBool(append(b, `,"ready":`...), s.Ready)
+	if s.Items != 0 {
+		b = appendInt(append(b, `,"items":`...), s.Items)
+	}
+	if s.Unlisted != 0 {
+		b = appendInt(append(b, `,"unlisted":`...), s.Unlisted)
+	}
+	if s.Layout != "" {
+		b = appendString(append(b, `,"layout":`...), s.Layout)
+	}
+	b = appendString(append(b, `,"learner":`...), s.Learner)
+	return append(b, '}')
+}
+
 func (pe *personal) snapshotJSON() string {
 	s := pe.s
 	snap := personalSnapshot{State: s.state, Error: s.err, Rows: s.rows, Skipped: s.bad.Skipped,
@@ -222,7 +272,7 @@ func (pe *personal) snapshotJSON() string {
 			}
 		}
 	}
-	return marshal(snap)
+	return jsonString(&snap)
 }
 
 // personalItem is an item as the page lists it.
@@ -233,6 +283,16 @@ type personalItem struct {
 	Count  int      `json:"count"`
 	Mean   float64  `json:"mean"`
 	Known  bool     `json:"known"` // in the ratings: it can be rated and recommended
+}
+
+func (it *personalItem) appendJSON(b []byte) []byte {
+	b = appendString(append(b, `{"id":`...), it.ID)
+	b = appendString(append(b, `,"title":`...), it.Title)
+	b = appendStrings(append(b, `,"genres":`...), it.Genres)
+	b = appendInt(append(b, `,"count":`...), it.Count)
+	b = appendNum(append(b, `,"mean":`...), it.Mean)
+	b = appendBool(append(b, `,"known":`...), it.Known)
+	return append(b, '}')
 }
 
 // catalogJSON returns {"items": [...], "you": feature} (the items in the
@@ -250,7 +310,16 @@ func (pe *personal) catalogJSON() string {
 		}
 		out[k] = personalItem{ID: it.ID, Title: it.Title, Genres: g, Count: it.Count, Mean: round3(it.Mean), Known: it.Feature >= 0}
 	}
-	return marshal(map[string]any{"items": out, "you": pe.p.You()})
+	b := make([]byte, 0, 128*len(out))
+	b = append(b, `{"items":[`...)
+	for i := range out {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = out[i].appendJSON(b)
+	}
+	b = appendInt(append(b, `],"you":`...), pe.p.You())
+	return string(append(b, '}'))
 }
 
 // personalReason and personalRec are a core.Reason and core.Recommendation
@@ -285,6 +354,83 @@ type personalUpdate struct {
 	Ms float64 `json:"ms"`
 }
 
+func (r *personalReason) appendJSON(b []byte) []byte {
+	b = appendString(append(b, `{"kind":`...), r.Kind)
+	b = appendNum(append(b, `,"value":`...), r.Value)
+	b = appendInt(append(b, `,"item":`...), r.Item)
+	b = appendString(append(b, `,"text":`...), r.Text)
+	return append(b, '}')
+}
+
+func (r *personalRec) appendJSON(b []byte) []byte {
+	b = appendInt(append(b, `{"item":`...), r.Item)
+	b = appendNum(append(b, `,"score":`...), r.Score)
+	b = append(b, `,"why":`...)
+	if r.Why == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i := range r.Why {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = r.Why[i].appendJSON(b)
+		}
+		b = append(b, ']')
+	}
+	return append(b, '}')
+}
+
+func (r *personalRated) appendJSON(b []byte) []byte {
+	b = appendInt(append(b, `{"item":`...), r.Item)
+	b = appendNum(append(b, `,"stars":`...), float64(r.Stars))
+	b = appendNum(append(b, `,"before":`...), r.Before)
+	return append(b, '}')
+}
+
+func (u *personalUpdate) appendJSON(b []byte) []byte {
+	b = append(b, '{')
+	if u.Error != "" {
+		b = appendString(appendKey(b, "error"), u.Error)
+	}
+	if u.Before != nil {
+		b = appendNum(appendKey(b, "before"), *u.Before)
+	}
+	b = appendBool(appendKey(b, "coldStart"), u.ColdStart)
+	b = append(b, `,"recs":`...)
+	if u.Recs == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i := range u.Recs {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = u.Recs[i].appendJSON(b)
+		}
+		b = append(b, ']')
+	}
+	b = append(b, `,"rated":`...)
+	if u.Rated == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i := range u.Rated {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = u.Rated[i].appendJSON(b)
+		}
+		b = append(b, ']')
+	}
+	b = appendNum(append(b, `,"ms":`...), u.Ms)
+	return append(b, '}')
+}
+
+// notLearned is what rate, recommend and clear return before the catalog
+// is learned.
+var notLearned = jsonString(&personalUpdate{Error: "the catalog is not learned yet"})
+
 // update returns the top n and the ratings; start is when the call began.
 func (pe *personal) update(n int, start time.Time) personalUpdate {
 	u := personalUpdate{Recs: []personalRec{}, Rated: []personalRated{}}
@@ -309,35 +455,37 @@ func (pe *personal) update(n int, start time.Time) personalUpdate {
 func (pe *personal) rate(item int, stars float64, n int) string {
 	start := time.Now()
 	if pe.p == nil {
-		return marshal(personalUpdate{Error: "the catalog is not learned yet"})
+		return notLearned
 	}
 	before, err := pe.p.Rate(item, stars)
 	if err != nil {
-		return marshal(personalUpdate{Error: err.Error()})
+		return jsonString(&personalUpdate{Error: err.Error()})
 	}
 	u := pe.update(n, start)
 	b := round3(before)
 	u.Before = &b
-	return marshal(u)
+	return jsonString(&u)
 }
 
 // recommend returns the top n without changing anything.
 func (pe *personal) recommend(n int) string {
 	if pe.p == nil {
-		return marshal(personalUpdate{Error: "the catalog is not learned yet"})
+		return notLearned
 	}
-	return marshal(pe.update(n, time.Now()))
+	u := pe.update(n, time.Now())
+	return jsonString(&u)
 }
 
 // clear forgets the person's ratings (the model goes back to the learned
 // catalog's) and returns the top n.
 func (pe *personal) clear(n int) string {
 	if pe.p == nil {
-		return marshal(personalUpdate{Error: "the catalog is not learned yet"})
+		return notLearned
 	}
 	start := time.Now()
 	pe.p.Clear()
-	return marshal(pe.update(n, start))
+	u := pe.update(n, start)
+	return jsonString(&u)
 }
 
 func round3(x float64) float64 {
@@ -345,12 +493,4 @@ func round3(x float64) float64 {
 		return 0
 	}
 	return math.Round(x*1000) / 1000
-}
-
-func marshal(v any) string {
-	b, err := json.Marshal(v)
-	if err != nil {
-		b, _ = json.Marshal(map[string]string{"state": "error", "error": err.Error()})
-	}
-	return string(b)
 }

@@ -3,8 +3,7 @@
 package main
 
 import (
-	"encoding/json"
-	"fmt"
+	"strconv"
 	"syscall/js"
 	"time"
 )
@@ -17,20 +16,20 @@ func (b *bridge) personalAPI() js.Value {
 		// A panic ends the personal session with the error, not the Go
 		// program.
 		setFunc(api, name, f, func(p any) any {
-			err := fmt.Errorf("internal error in personal.%s: %v (please report it)", name, p)
+			msg := "internal error in personal." + name + ": " + panicText(p) + " (please report it)"
 			if b.pe != nil {
-				b.pe.err = err.Error()
+				b.pe.err = msg
 			}
-			return marshal(map[string]string{"state": "error", "error": err.Error()})
+			return stateErrorJSON(msg)
 		})
 	}
 	noSession := func() string {
-		return marshal(map[string]string{"state": "error", "error": "no catalog: call personal.start first"})
+		return stateErrorJSON("no catalog: call personal.start first")
 	}
 	fn("start", func(args []js.Value) any {
 		var cfg personalConfig
-		if err := json.Unmarshal([]byte(args[0].String()), &cfg); err != nil {
-			return marshal(map[string]string{"state": "error", "error": "personal.start: " + err.Error()})
+		if err := cfg.decodeJSON(args[0].String()); err != nil {
+			return stateErrorJSON("personal.start: " + err.Error())
 		}
 		if b.pe != nil {
 			b.pe.s.release() // the old ratings file's reading coroutine
@@ -38,7 +37,7 @@ func (b *bridge) personalAPI() js.Value {
 		pe, err := newPersonal(cfg)
 		b.pe = pe
 		if err != nil {
-			return marshal(map[string]string{"state": "error", "error": err.Error()})
+			return stateErrorJSON(err.Error())
 		}
 		return pe.snapshotJSON()
 	})
@@ -50,9 +49,9 @@ func (b *bridge) personalAPI() js.Value {
 		js.CopyBytesToGo(data, args[0])
 		n, err := b.pe.setItems(data, args[1].String())
 		if err != nil {
-			return marshal(map[string]string{"error": err.Error()})
+			return errorOnlyJSON(err.Error())
 		}
-		return marshal(map[string]int{"items": n})
+		return `{"items":` + strconv.Itoa(n) + `}`
 	})
 	fn("feed", func(args []js.Value) any {
 		if b.pe == nil {

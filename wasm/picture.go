@@ -97,8 +97,9 @@ type modelPicture struct {
 	Millis   float64 // the time this took
 }
 
-// pictured returns the model the picture and the step view draw for the
-// followed player: its learner, or for occfm-auto its leading δ expert.
+// pictured returns the model the picture draws for the followed player:
+// its learner, or for occfm-auto the expert it trusts most (with the step
+// view's record on for its δ experts).
 func (s *session) pictured() (p *player, l core.Learner, note string) {
 	p = s.followed()
 	if p == nil {
@@ -107,17 +108,31 @@ func (s *session) pictured() (p *player, l core.Learner, note string) {
 	l = p.inner()
 	if a, ok := l.(*core.OCCFMAuto); ok {
 		a.TraceSteps(true)
-		lead, w := a.Leading()
-		if lead == nil {
-			return p, nil, "every δ expert of occfm-auto retired: no matrix to draw"
-		}
-		return p, lead, "occfm-auto's leading expert: occfm-lin, δ = " + strconv.FormatFloat(lead.Config().Delta, 'g', -1, 64) +
-			", weight " + strconv.FormatFloat(w, 'f', 2, 64)
+		top, e := a.Top()
+		return p, top, "of occfm-auto's most trusted expert, " + e.Name + " (weight " + strconv.FormatFloat(e.Weight, 'f', 2, 64) + ")"
 	}
 	if t, ok := l.(interface{ TraceSteps(bool) }); ok {
 		t.TraceSteps(true)
 	}
 	return p, l, ""
+}
+
+// stepped returns the learner whose Frank-Wolfe step the step view draws:
+// the followed one, or occfm-auto's leading δ expert.
+func (s *session) stepped() (p *player, l core.Learner, note string) {
+	p, l, note = s.pictured()
+	if p == nil {
+		return
+	}
+	if a, ok := p.inner().(*core.OCCFMAuto); ok {
+		lead, w := a.Leading()
+		if lead == nil {
+			return p, nil, "every δ expert of occfm-auto retired: no Frank-Wolfe step to show"
+		}
+		return p, lead, "occfm-auto's leading δ expert: occfm-lin, δ = " + strconv.FormatFloat(lead.Config().Delta, 'g', -1, 64) +
+			", weight " + strconv.FormatFloat(w, 'f', 2, 64)
+	}
+	return p, l, note
 }
 
 // dim returns the number of features of the session's source so far.
@@ -313,12 +328,16 @@ type stepPicture struct {
 
 // fwStep returns the last Frank-Wolfe step of the followed learner.
 func (s *session) fwStep() *stepPicture {
-	p, l, note := s.pictured()
+	p, l, note := s.stepped()
 	if p == nil {
 		return &stepPicture{Why: "no learner yet"}
 	}
 	sp := &stepPicture{Learner: p.name, Note: note}
 	tr, ok := l.(stepTracer)
+	if l == nil {
+		sp.Why = note
+		return sp
+	}
 	if !ok {
 		sp.Why = p.name + " takes no Frank-Wolfe step: follow occfm or occfm-lin to see one"
 		return sp

@@ -26,6 +26,19 @@ func (b *bridge) pictureAPI(fn func(string, func([]js.Value) any)) {
 			"whole": p.Whole, "ordered": p.Ordered, "ms": p.Millis, "rows": b.s.rows}
 		return out
 	})
+	fn("reference", func([]js.Value) any {
+		if b.s == nil {
+			return nil
+		}
+		r := b.s.reference()
+		out := map[string]any{"rows": r.Rows, "baseline": r.Baseline}
+		for k, v := range map[string]float64{"metric": r.Metric, "loss": r.Loss, "best": r.Best} {
+			if !math.IsNaN(v) && !math.IsInf(v, 0) {
+				out[k] = v
+			}
+		}
+		return out
+	})
 	fn("fwStep", func([]js.Value) any {
 		if b.s == nil {
 			return map[string]any{"why": "no session"}

@@ -48,7 +48,7 @@ func TestPictureDemo(t *testing.T) {
 		if k != tc.k || len(p1.Cells) != k*k || p1.Labels[k-1] != "1 (bias)" {
 			t.Fatalf("%s %s: %d labels (last %q), %d cells; want %d", tc.demo, tc.learner, k, p1.Labels[k-1], len(p1.Cells), tc.k)
 		}
-		if p1.BlockEig == tc.exact {
+		if p1.BlockEig == tc.exact && tc.learner != "occfm-auto" { // occfm-auto: whichever expert leads
 			t.Errorf("%s %s: eigenvalues of the block = %v", tc.demo, tc.learner, p1.BlockEig)
 		}
 		if p1.Delta > 0 && p1.Nuclear > p1.Delta*(1+1e-9) {

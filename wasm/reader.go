@@ -2,9 +2,10 @@ package main
 
 import (
 	"bytes"
-	"fmt"
+	"errors"
 	"io"
 	"iter"
+	"strconv"
 	"strings"
 
 	"github.com/occfm/occfm/core"
@@ -118,7 +119,7 @@ func gunzip(data []byte) ([]byte, error) {
 		return nil, err
 	}
 	if len(out) > gunzipMax {
-		return nil, fmt.Errorf("it decompresses to more than %d MiB, more than an item list holds", gunzipMax>>20)
+		return nil, errors.New("it decompresses to more than " + strconv.Itoa(gunzipMax>>20) + " MiB, more than an item list holds")
 	}
 	return out, nil
 }

@@ -2,7 +2,7 @@ package main
 
 import (
 	"errors"
-	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/occfm/occfm/core"
@@ -103,7 +103,8 @@ type session struct {
 	// counts the items' ratings: personalize.go).
 	observe func(core.Example)
 
-	freq []uint32 // occurrences of each feature below freqFeatures (picture.go)
+	freq   []uint32   // occurrences of each feature below freqFeatures (picture.go)
+	labels labelStats // the labels seen, for the reference lines (reference.go)
 }
 
 // newSession checks cfg and starts a session; a file session then waits
@@ -113,7 +114,7 @@ func newSession(cfg config) (*session, error) {
 		cfg.Learners = []string{core.DefaultLearner}
 	}
 	if cfg.RegretGrowth != 0 && !(cfg.RegretGrowth > 1) || cfg.RegretEvery < 0 {
-		return nil, fmt.Errorf("regret checkpoints: growth %v must be > 1 and every %d ≥ 0", cfg.RegretGrowth, cfg.RegretEvery)
+		return nil, errors.New("regret checkpoints: growth " + strconv.FormatFloat(cfg.RegretGrowth, 'g', -1, 64) + " must be > 1 and every " + strconv.Itoa(cfg.RegretEvery) + " ≥ 0")
 	}
 	s := &session{cfg: cfg, state: "waiting", spacing: 1}
 	policy, err := core.ParseOnError(cfg.OnError)
@@ -129,12 +130,12 @@ func newSession(cfg config) (*session, error) {
 	switch cfg.Clip {
 	case "", "auto", "on", "off":
 	default:
-		return nil, fmt.Errorf("clip %q: want auto, on or off", cfg.Clip)
+		return nil, errors.New("clip " + strconv.Quote(cfg.Clip) + ": want auto, on or off")
 	}
 	switch cfg.OnDiverge {
 	case "", "reset", "pause":
 	default:
-		return nil, fmt.Errorf("on divergence %q: want reset or pause", cfg.OnDiverge)
+		return nil, errors.New("on divergence " + strconv.Quote(cfg.OnDiverge) + ": want reset or pause")
 	}
 	switch cfg.Task {
 	case "", "auto":
@@ -149,7 +150,7 @@ func newSession(cfg config) (*session, error) {
 	case "demo":
 		d, ok := core.DemoByName(cfg.Demo)
 		if !ok {
-			return nil, fmt.Errorf("unknown demo %q", cfg.Demo)
+			return nil, errors.New("unknown demo " + strconv.Quote(cfg.Demo))
 		}
 		ds := d.New(max(cfg.Seed, 1))
 		s.source, s.names, s.known = ds, ds, d.Known
@@ -160,7 +161,7 @@ func newSession(cfg config) (*session, error) {
 	case "file":
 		s.file = &feedBuffer{}
 	default:
-		return nil, fmt.Errorf("unknown source %q (want demo or file)", cfg.Source)
+		return nil, errors.New("unknown source " + strconv.Quote(cfg.Source) + " (want demo or file)")
 	}
 	return s, nil
 }

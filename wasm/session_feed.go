@@ -82,6 +82,26 @@ type previewColumn struct {
 	Role string `json:"role"`
 }
 
+func (p *preview) appendJSON(b []byte) []byte {
+	b = appendString(append(b, `{"format":`...), p.Format)
+	b = appendString(append(b, `,"layout":`...), p.Layout)
+	b = appendStrings(append(b, `,"lines":`...), p.Lines)
+	if len(p.Columns) > 0 {
+		b = append(b, `,"columns":[`...)
+		for i, c := range p.Columns {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendString(append(b, `{"name":`...), c.Name)
+			b = appendString(append(b, `,"role":`...), c.Role)
+			b = append(b, '}')
+		}
+		b = append(b, ']')
+	}
+	b = appendStrings(append(b, `,"warnings":`...), p.Warnings)
+	return append(b, '}')
+}
+
 var roleNames = map[core.Role]string{
 	core.RoleLabel: "label", core.RoleCategorical: "categorical",
 	core.RoleNumeric: "numeric", core.RoleIgnore: "ignore",

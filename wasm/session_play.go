@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"io"
 	"math"
 	"strconv"
@@ -280,6 +279,7 @@ func (s *session) play(ex core.Example, now time.Duration) time.Duration {
 		s.observe(ex)
 	}
 	s.countFeatures(ex.X)
+	s.labels.add(ex.Y)
 	s.rows++
 	if s.rows%memoryEvery == 0 || len(ex.X.Ind) > wideRow {
 		if err := s.memoryBudget(); err != nil {
@@ -368,7 +368,7 @@ func (s *session) describe(p *prediction) string {
 	var b strings.Builder
 	for k := range p.nnz {
 		if k == describeFeatures {
-			fmt.Fprintf(&b, " … (+%d)", p.nnz-describeFeatures)
+			b.WriteString(" … (+" + strconv.Itoa(p.nnz-describeFeatures) + ")")
 			break
 		}
 		if k > 0 {

@@ -1,10 +1,8 @@
 package main
 
 import (
-	"strconv"
 	"time"
 
-	"encoding/json"
 	"github.com/occfm/occfm/core"
 )
 
@@ -66,6 +64,60 @@ type snapshot struct {
 	Warnings []string `json:"warnings,omitempty"`
 }
 
+func (s *snapshot) appendJSON(b []byte) []byte {
+	b = append(b, `{"state":`...)
+	b = appendString(b, s.State)
+	if s.Error != "" {
+		b = appendString(append(b, `,"error":`...), s.Error)
+	}
+	b = appendString(append(b, `,"source":`...), s.Source)
+	if s.Layout != "" {
+		b = appendString(append(b, `,"layout":`...), s.Layout)
+	}
+	if s.Task != "" {
+		b = appendString(append(b, `,"task":`...), s.Task)
+	}
+	b = appendInt(append(b, `,"rows":`...), s.Rows)
+	b = appendInt(append(b, `,"features":`...), s.Features)
+	b = append(b, `,"learners":`...)
+	if s.Learners == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i := range s.Learners {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = s.Learners[i].appendJSON(b)
+		}
+		b = append(b, ']')
+	}
+	b = s.Points.appendJSON(append(b, `,"points":`...))
+	b = appendBool(append(b, `,"decimated":`...), s.Decimated)
+	if s.Preview != nil {
+		b = s.Preview.appendJSON(append(b, `,"preview":`...))
+	}
+	if s.Known != "" {
+		b = appendString(append(b, `,"known":`...), s.Known)
+	}
+	if s.Regret != nil {
+		b = s.Regret.appendJSON(append(b, `,"regret":`...))
+	}
+	if s.BadRow {
+		b = append(b, `,"badRow":true`...)
+	}
+	if s.Skipped != 0 {
+		b = appendInt(append(b, `,"skipped":`...), s.Skipped)
+	}
+	if len(s.SkippedFirst) > 0 {
+		b = appendStrings(append(b, `,"skippedFirst":`...), s.SkippedFirst)
+	}
+	if len(s.Warnings) > 0 {
+		b = appendStrings(append(b, `,"warnings":`...), s.Warnings)
+	}
+	return append(b, '}')
+}
+
 // regretStatus is the regret part of a snapshot. Each point is
 // [T, comparator loss, gap, bound, G, then per learner: cumulative loss,
 // regret lo, regret hi]; points holds the new ones since the last snapshot.
@@ -81,6 +133,33 @@ type regretStatus struct {
 	// NoDelta: the first learner has no δ (occfm-auto); the comparator's
 	// ball is its default, δ = D/2.
 	NoDelta bool `json:"noDelta,omitempty"`
+}
+
+func (r *regretStatus) appendJSON(b []byte) []byte {
+	b = r.Points.appendJSON(append(b, `{"points":`...))
+	b = appendInt(append(b, `,"pending":`...), r.Pending)
+	b = appendInt(append(b, `,"lag":`...), r.Lag)
+	b = append(b, `,"slope":`...)
+	if r.Slope == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, x := range r.Slope {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendNumPtr(b, x)
+		}
+		b = append(b, ']')
+	}
+	b = appendNum(append(b, `,"d":`...), float64(r.D))
+	b = appendInt(append(b, `,"maxRows":`...), r.MaxRows)
+	b = appendBool(append(b, `,"truncated":`...), r.Truncated)
+	b = appendInt(append(b, `,"leftOut":`...), r.LeftOut)
+	if r.NoDelta {
+		b = append(b, `,"noDelta":true`...)
+	}
+	return append(b, '}')
 }
 
 type learnerStatus struct {
@@ -102,6 +181,55 @@ type learnerStatus struct {
 	// retired, and ExpertBound the forecaster's bound on it.
 	ExpertRegret *float64 `json:"expertRegret,omitempty"`
 	ExpertBound  *float64 `json:"expertBound,omitempty"`
+}
+
+func (l *learnerStatus) appendJSON(b []byte) []byte {
+	b = appendString(append(b, `{"name":`...), l.Name)
+	if l.Clip {
+		b = append(b, `,"clip":true`...)
+	}
+	if l.Guard != nil {
+		b = l.Guard.appendJSON(append(b, `,"guard":`...))
+	}
+	b = appendInt(append(b, `,"rows":`...), l.Rows)
+	b = appendNum(append(b, `,"seconds":`...), l.Seconds)
+	b = appendNum(append(b, `,"avg_loss":`...), float64(l.AvgLoss))
+	for _, f := range [...]struct {
+		key string
+		x   *float64
+	}{{"rmse", l.RMSE}, {"mae", l.MAE}, {"error_rate", l.ErrorRate}, {"auc", l.AUC}, {"logloss", l.LogLoss}} {
+		if f.x != nil {
+			b = appendNum(appendKey(b, f.key), *f.x)
+		}
+	}
+	if len(l.Experts) > 0 {
+		b = append(b, `,"experts":[`...)
+		for i, e := range l.Experts {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendAutoExpert(b, e)
+		}
+		b = append(b, ']')
+	}
+	if l.ExpertRegret != nil {
+		b = appendNum(append(b, `,"expertRegret":`...), *l.ExpertRegret)
+	}
+	if l.ExpertBound != nil {
+		b = appendNum(append(b, `,"expertBound":`...), *l.ExpertBound)
+	}
+	return append(b, '}')
+}
+
+// appendAutoExpert appends e with the keys of core.AutoExpert's json tags.
+func appendAutoExpert(b []byte, e core.AutoExpert) []byte {
+	b = appendString(append(b, `{"name":`...), e.Name)
+	b = appendNum(append(b, `,"delta":`...), e.Delta)
+	b = appendNum(append(b, `,"eta":`...), e.Eta)
+	b = appendNum(append(b, `,"weight":`...), e.Weight)
+	b = appendNum(append(b, `,"loss":`...), e.Loss)
+	b = appendBool(append(b, `,"retired":`...), e.Retired)
+	return append(b, '}')
 }
 
 // summaryEvery is how old the learners' metrics in a snapshot of a running
@@ -191,9 +319,5 @@ func (s *session) snapshotJSONAt(fresh bool) string {
 		}
 		snap.Regret = rs
 	}
-	b, err := json.Marshal(snap)
-	if err != nil {
-		return `{"state":"error","error":` + strconv.Quote(err.Error()) + `}`
-	}
-	return string(b)
+	return string(snap.appendJSON(make([]byte, 0, 1024)))
 }

@@ -3,11 +3,9 @@
 package main
 
 import (
-	"fmt"
 	"math"
+	"strconv"
 	"strings"
-
-	"honnef.co/go/js/dom/v2"
 
 	"github.com/occfm/occfm/core"
 )
@@ -35,19 +33,19 @@ func (b *bridge) render(force bool) {
 // renderPredictions shows the latest predictions, newest first.
 func (b *bridge) renderPredictions() {
 	if b.predRows == nil {
-		body := b.doc.GetElementByID("predictions-body")
+		body := b.doc.getElementByID("predictions-body")
 		if body == nil {
 			return
 		}
 		clearChildren(body)
 		for range keepPredictions {
-			tr := b.doc.CreateElement("tr")
-			var cells [4]dom.Element
+			tr := b.doc.createElement("tr")
+			var cells [4]*element
 			for c := range cells {
-				cells[c] = b.doc.CreateElement("td")
-				tr.AppendChild(cells[c])
+				cells[c] = b.doc.createElement("td")
+				tr.appendChild(cells[c])
 			}
-			body.AppendChild(tr)
+			body.appendChild(tr)
 			b.predRows = append(b.predRows, tr)
 			b.predCells = append(b.predCells, cells)
 		}
@@ -59,25 +57,25 @@ func (b *bridge) renderPredictions() {
 	if prob {
 		head = "P(y = 1)"
 	}
-	if th := b.doc.QuerySelector("#predictions thead th:nth-child(2)"); th != nil && th.TextContent() != head {
-		th.SetTextContent(head)
+	if th := b.doc.querySelector("#predictions thead th:nth-child(2)"); th != nil && th.textContent() != head {
+		th.setTextContent(head)
 	}
 	for i, tr := range b.predRows {
 		if i >= len(b.s.preds) {
-			tr.Underlying().Set("hidden", true)
+			tr.setHidden(true)
 			continue
 		}
 		p := b.s.latest(i)
-		tr.Underlying().Set("hidden", false)
+		tr.setHidden(false)
 		yhat, title := format(p.Yhat), ""
 		if prob {
-			yhat, title = fmt.Sprintf("%.3f", 1/(1+math.Exp(-p.Yhat))), "score ŷ = "+format(p.Yhat)
+			yhat, title = strconv.FormatFloat(1/(1+math.Exp(-p.Yhat)), 'f', 3, 64), "score ŷ = "+format(p.Yhat)
 		}
 		for c, text := range []string{b.s.describe(p), yhat, format(p.Y), format(p.Loss)} {
-			b.predCells[i][c].SetTextContent(text) // text, never HTML: file content is not trusted
+			b.predCells[i][c].setTextContent(text) // text, never HTML: file content is not trusted
 		}
-		if b.predCells[i][1].GetAttribute("title") != title {
-			b.predCells[i][1].SetAttribute("title", title)
+		if b.predCells[i][1].attribute("title") != title {
+			b.predCells[i][1].setAttribute("title", title)
 		}
 	}
 }
@@ -89,27 +87,27 @@ var modelFields = []string{"learner", "settings", "nuclear norm", "rank", "top e
 // the top eigenvalues of C, for learners with a matrix model.
 func (b *bridge) renderModel() {
 	if b.modelDD == nil {
-		panel := b.doc.GetElementByID("model-panel")
+		panel := b.doc.getElementByID("model-panel")
 		if panel == nil {
 			return
 		}
 		clearChildren(panel)
-		h := b.doc.CreateElement("h3")
-		h.SetTextContent("Model")
-		panel.AppendChild(h)
-		dl := b.doc.CreateElement("dl")
-		b.modelDD = map[string]dom.Element{}
+		h := b.doc.createElement("h3")
+		h.setTextContent("Model")
+		panel.appendChild(h)
+		dl := b.doc.createElement("dl")
+		b.modelDD = map[string]*element{}
 		for _, f := range modelFields {
-			dt := b.doc.CreateElement("dt")
-			dt.SetTextContent(f)
-			dd := b.doc.CreateElement("dd")
-			dl.AppendChild(dt)
-			dl.AppendChild(dd)
+			dt := b.doc.createElement("dt")
+			dt.setTextContent(f)
+			dd := b.doc.createElement("dd")
+			dl.appendChild(dt)
+			dl.appendChild(dd)
 			b.modelDD[f] = dd
 		}
-		panel.AppendChild(dl)
+		panel.appendChild(dl)
 	}
-	set := func(f, text string) { b.modelDD[f].SetTextContent(text) }
+	set := func(f, text string) { b.modelDD[f].setTextContent(text) }
 	// Every field is written on every render: a learner without a matrix,
 	// or a run that failed, shows "–", never the last learner's values.
 	for _, f := range modelFields {
@@ -137,9 +135,9 @@ func (b *bridge) renderModel() {
 	a, auto := pl.inner().(*core.OCCFMAuto)
 	if !auto {
 		if cfg.Delta > 0 {
-			set("settings", fmt.Sprintf("δ = %g, η = %g, loss %s", cfg.Delta, cfg.Eta, cfg.LossOf()))
+			set("settings", "δ = "+fmtG(cfg.Delta)+", η = "+fmtG(cfg.Eta)+", loss "+cfg.LossOf().String())
 		} else {
-			set("settings", fmt.Sprintf("η = %g, loss %s (no δ: no matrix C to bound)", cfg.Eta, cfg.LossOf()))
+			set("settings", "η = "+fmtG(cfg.Eta)+", loss "+cfg.LossOf().String()+" (no δ: no matrix C to bound)")
 		}
 	} else {
 		// No δ of its own: show the δ expert of largest weight.
@@ -147,7 +145,7 @@ func (b *bridge) renderModel() {
 		for _, e := range a.Experts() {
 			names = append(names, e.Name)
 		}
-		set("settings", fmt.Sprintf("no δ to choose: exponential weights over %s; loss %s", strings.Join(names, ", "), cfg.LossOf()))
+		set("settings", "no δ to choose: exponential weights over "+strings.Join(names, ", ")+"; loss "+cfg.LossOf().String())
 		lead, w := a.Leading()
 		if lead == nil {
 			for _, f := range modelFields[2:] {
@@ -157,34 +155,27 @@ func (b *bridge) renderModel() {
 		}
 		in, ok = lead, true
 		cfg = lead.Config()
-		set("learner", fmt.Sprintf("%s (C below: its δ = %g expert, weight %.3g)", pl.name, cfg.Delta, w))
+		set("learner", pl.name+" (C below: its δ = "+fmtG(cfg.Delta)+" expert, weight "+strconv.FormatFloat(w, 'g', 3, 64)+")")
 	}
 	if !ok {
 		return
 	}
 	nn := in.NuclearNorm()
-	set("nuclear norm", fmt.Sprintf("‖C‖* = %.4g of δ = %g (%.1f%%)", nn, cfg.Delta, 100*nn/cfg.Delta))
-	set("rank", fmt.Sprint(in.Rank()))
+	set("nuclear norm", "‖C‖* = "+strconv.FormatFloat(nn, 'g', 4, 64)+" of δ = "+fmtG(cfg.Delta)+" ("+strconv.FormatFloat(100*nn/cfg.Delta, 'f', 1, 64)+"%)")
+	set("rank", strconv.Itoa(in.Rank()))
 	var parts []string
 	for i, v := range in.Eigenvalues() {
 		if i == 6 {
 			parts = append(parts, "…")
 			break
 		}
-		parts = append(parts, fmt.Sprintf("%.3g", v))
+		parts = append(parts, strconv.FormatFloat(v, 'g', 3, 64))
 	}
 	set("top eigenvalues of C", strings.Join(parts, ", "))
 }
 
-func clearChildren(n dom.Element) {
-	for c := n.FirstChild(); c != nil; c = n.FirstChild() {
-		n.RemoveChild(c)
+func clearChildren(n *element) {
+	for c := n.firstChild(); c != nil; c = n.firstChild() {
+		n.removeChild(c)
 	}
-}
-
-func format(x float64) string {
-	if math.Abs(x) >= 1000 || (x != 0 && math.Abs(x) < 0.001) {
-		return fmt.Sprintf("%.3g", x)
-	}
-	return fmt.Sprintf("%.3f", x)
 }

@@ -70,6 +70,7 @@ export class LineChart {
     this.height = height;
     this.names = [];
     this.data = [[]];
+    this.refs = [];  // reference lines: [{value, label}]
     this.plot = null;
     this.dirty = false;
     this.lastDraw = -Infinity;
@@ -143,6 +144,50 @@ export class LineChart {
     this.dirty = true;
   }
 
+  // setReferences sets the chart's reference lines, [{value, label}]:
+  // dashed horizontal lines of what is known to be achievable (a demo's
+  // true model) or what a constant guess scores, so that a class sees at
+  // once what "good" is. The y range always takes them in.
+  setReferences(refs) {
+    const clean = refs.filter((r) => finite(r.value));
+    if (sameRefs(clean, this.refs)) return;
+    this.refs = clean;
+    this.el.dataset.refs = clean.map((r) => `${r.label}=${r.value}`).join(";");
+    if (this.plot) this.plot.redraw(true, false);
+    this.dirty = true;
+  }
+
+  // drawRefs is uPlot's draw hook: each reference line, labelled at the
+  // right end.
+  drawRefs(u) {
+    const {ctx} = u;
+    const {left, top, width, height} = u.bbox;
+    const dpr = devicePixelRatio || 1;
+    ctx.save();
+    ctx.font = `${Math.round(12 * dpr)}px system-ui, sans-serif`;
+    ctx.textAlign = "right";
+    ctx.textBaseline = "bottom";
+    let prev = -Infinity;
+    const lines = this.refs.map((r) => ({r, y: u.valToPos(r.value, "y", true)})).sort((a, b) => a.y - b.y);
+    for (const {r, y} of lines) {
+      if (!(y >= top - 1 && y <= top + height + 1)) continue;
+      // A label too close to the one above goes under its line.
+      const below = y - prev < 16 * dpr;
+      prev = y;
+      ctx.strokeStyle = "#334155";
+      ctx.lineWidth = 1.5 * dpr;
+      ctx.setLineDash([8 * dpr, 5 * dpr]);
+      ctx.beginPath();
+      ctx.moveTo(left, y);
+      ctx.lineTo(left + width, y);
+      ctx.stroke();
+      ctx.fillStyle = "#334155";
+      ctx.textBaseline = below ? "top" : "bottom";
+      ctx.fillText(`${r.label}: ${formatNumber(r.value)}`, left + width - 4 * dpr, below ? y + 3 * dpr : y - 3 * dpr);
+    }
+    ctx.restore();
+  }
+
   // flush redraws when there is something new and the last redraw is at
   // least interval() old (or force is set).
   flush(now, force = false) {
@@ -158,9 +203,13 @@ export class LineChart {
     const axis = chartAxis();
     this.plot = new uPlot({
       ...this.size(),
-      scales: {x: this.logX
-        ? {time: false, distr: 3, range: (u, min, max) => (min == null ? [1, 10] : min < max ? [min, max] : [min / 2, max * 2])}
-        : {time: false}},
+      scales: {
+        x: this.logX
+          ? {time: false, distr: 3, range: (u, min, max) => (min == null ? [1, 10] : min < max ? [min, max] : [min / 2, max * 2])}
+          : {time: false},
+        y: {range: (u, min, max) => refRange(min, max, this.refs)},
+      },
+      hooks: {draw: [(u) => this.drawRefs(u)]},
       cursor: {drag: {x: false, y: false}},
       series: [
         {label: this.xLabel, value: (u, v) => (v == null ? "–" : this.xFormat(v))},
@@ -183,6 +232,26 @@ export class LineChart {
   }
 }
 
+
+// sameRefs reports whether two lists of reference lines are equal.
+function sameRefs(a, b) {
+  return a.length === b.length && a.every((r, i) => r.value === b[i].value && r.label === b[i].label);
+}
+
+// refRange returns a y range [lo, hi] holding the data's [min, max] and
+// every reference line, with 5 % of room above and below (never below 0
+// when nothing is negative). Pure (tested by node:test).
+export function refRange(min, max, refs) {
+  let lo = min, hi = max;
+  for (const r of refs) {
+    lo = lo == null ? r.value : Math.min(lo, r.value);
+    hi = hi == null ? r.value : Math.max(hi, r.value);
+  }
+  if (lo == null || hi == null) return [0, 1];
+  if (lo === hi) return lo === 0 ? [0, 1] : [lo - Math.abs(lo) / 2, hi + Math.abs(hi) / 2];
+  const pad = 0.05 * (hi - lo);
+  return [lo >= 0 && lo - pad < 0 ? 0 : lo - pad, hi + pad];
+}
 
 // thinColumns returns the columns with every other point dropped, the first
 // and the last kept: at most ⌈n/2⌉ + 1 of n points. Pure (tested by

@@ -7,6 +7,7 @@ import {finite} from "./format.js";
 import {CHECKPOINTS, DEFAULTS, FORMATS, GAMMAS, ON_ERROR, SPEEDS, formatHash, learnerSettingsKey, parseHash} from "./hash.js";
 import {demoTitle, showNote} from "./learn-views.js";
 import {forgetModel, loadModel, saveModel} from "./model-files.js";
+import {invalidatePicture} from "./model-picture.js";
 import {P_LEARNER, personal, setView, startPersonal} from "./personalize.js";
 import {renderLearnerHint} from "./personalize-controls.js";
 import {pickPersonalFiles} from "./personalize-files.js";
@@ -87,6 +88,7 @@ function onFollow(name) {
   settings.follow = name === settings.learners[0] ? "" : name;
   writeHash();
   if (occfm) call(() => occfm.follow(name));
+  invalidatePicture();
   views.stale = true;
   renderViews(performance.now(), true);
 }
@@ -135,10 +137,15 @@ export function buildCatalogControls() {
     const name = document.createElement("span");
     name.className = "learner-title";
     name.textContent = l.name;
+    // In plain words first; the technical line, with the paper's
+    // reference, second.
+    const plain = document.createElement("span");
+    plain.className = "learner-plain";
+    plain.textContent = l.plain || "";
     const summary = document.createElement("span");
-    summary.className = "hint";
+    summary.className = "hint learner-ref";
     summary.textContent = l.summary || "";
-    label.append(input, name, summary);
+    label.append(input, name, plain, summary);
     box.append(label);
   }
 }

@@ -162,7 +162,10 @@ function actionElement(a) {
     });
   } else if (a.step) {
     b.title = "learn one row (→)";
-    b.addEventListener("click", learnOneRow);
+    b.addEventListener("click", () => {
+      learnOneRow();
+      lookAt(stepAt(settings.lesson));  // the step view shows once a row is learned
+    });
   }
   return b;
 }
@@ -175,14 +178,15 @@ function renderPressed() {
 }
 
 // lookAt outlines the element step is about (the first of its targets the
-// page has), brings it into view and tells presenter mode which chart to
-// show; lookAt(null) takes the outline off.
+// page shows, else the first it has), brings it into view and tells
+// presenter mode which chart to show; lookAt(null) takes the outline off.
 function lookAt(step) {
   if (target) target.classList.remove("lesson-target");
   target = null;
   if (!step) return;
   showChart(step.chart);
-  const el = step.targets.map((id) => document.getElementById(id)).find(Boolean);
+  const els = step.targets.map((id) => document.getElementById(id)).filter(Boolean);
+  const el = els.find((e) => e.getClientRects().length > 0) || els[0];
   if (!el) return;
   target = el.closest(".card") || el;
   target.classList.add("lesson-target");

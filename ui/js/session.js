@@ -9,6 +9,8 @@ import {finite, formatCount} from "./format.js";
 import {checkpointConfig} from "./hash.js";
 import {demoTitle, divergenceNote, followedIndex, renderKnown, renderLearnerTable, renderNumbers, renderPreview, renderRegret, renderSkipped, renderStreamInfo, renderWarnings, resetExpertRegret, showError, showNote} from "./learn-views.js";
 import {clock, flushCharts, rate, startPump} from "./scheduler.js";
+import {renderPicture, resetPicture} from "./model-picture.js";
+import {renderStepView, resetStepView} from "./fw-step.js";
 import {occfm, page, session, settings, views} from "./state.js";
 
 
@@ -84,6 +86,10 @@ export function startSession(source, {note = "", keepPaused = false} = {}) {
   views.regret.reset(session.learners);
   resetExpertRegret(views.expertRegret, hasAuto() ? AUTO : "");
   drawRegret();
+  resetPicture();
+  resetStepView();
+  views.metric.setReferences([]);
+  views.loss.setReferences([]);
   document.getElementById("metric-title").textContent = `progressive ${metricLabel("")} vs rows`;
   if (source === "demo") renderPreview(null);  // a file keeps its preview until the new one arrives
   renderDemoSelect();
@@ -196,7 +202,12 @@ export function renderViews(now, force = false) {
   views.stale = false;
   views.shown = now;
   if (!snap) return;
-  if (occfm) call(() => occfm.render());
+  if (occfm) {
+    call(() => occfm.render());
+    const rows = snap.rows || 0;
+    renderPicture(now, rows, () => call(() => occfm.picture()), force || snap.state !== "running" || page.phase !== "running");
+    renderStepView(rows, () => call(() => occfm.fwStep()));
+  }
   renderNumbers(snap, followedIndex(session.learners, settings.follow));
   if (force || snap.state === "done" || snap.state === "error" || now - views.tableShown >= TABLE_INTERVAL_MS) {
     views.tableShown = now;
@@ -205,8 +216,31 @@ export function renderViews(now, force = false) {
     renderStreamInfo(snap, session.source === "file" ? session.file.name : demoTitle(page.catalog.demos, settings.demo), session.layout);
     renderSkipped(session.skipped, session.skippedFirst);
     drawRegret();
+    if (occfm) renderReferences();
   }
   renderKnown(session.known);
+}
+
+// renderReferences gives the metric and loss charts their reference
+// lines: on a demo, what its true model scores (no learner does better on
+// average); on any stream, what a constant guess scores (the label mean or
+// the majority class, known in hindsight), so that a class sees at once
+// what "good" is.
+function renderReferences() {
+  const ref = call(() => occfm.reference());
+  if (!ref) return;
+  const cls = session.task === "classification";
+  const metric = [], loss = [];
+  if (session.source === "demo" && finite(ref.best)) {
+    metric.push({value: ref.best, label: cls ? "best possible (the label noise)" : "best possible (the true model)"});
+    if (!cls) loss.push({value: ref.best * ref.best, label: "best possible"});
+  }
+  if (ref.baseline) {
+    metric.push({value: ref.metric, label: ref.baseline});
+    loss.push({value: ref.loss, label: ref.baseline});
+  }
+  views.metric.setReferences(metric);
+  views.loss.setReferences(loss);
 }
 
 // NOTE_READ_MS is how long the note a run started with stays at least.

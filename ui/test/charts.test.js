@@ -34,3 +34,13 @@ test("numbers are written one way", () => {
   assert.equal(formatNumber(undefined), "–");
   assert.ok(finite(0) && !finite(Infinity) && !finite("1"));
 });
+
+test("refRange takes in the data and every reference line, padded", async () => {
+  const {refRange} = await import("../js/charts.js");
+  assert.deepStrictEqual(refRange(null, null, []), [0, 1]);
+  const [lo, hi] = refRange(0.9, 1.2, [{value: 0.42}]);
+  assert.ok(lo <= 0.42 && lo >= 0.42 - 0.05 * 0.78 - 1e-12, `lo ${lo}`);
+  assert.ok(hi >= 1.2 && hi <= 1.2 + 0.05 * 0.78 + 1e-12, `hi ${hi}`);
+  assert.deepStrictEqual(refRange(0.01, 0.2, [{value: 0}])[0], 0);  // no negative room above 0
+  assert.ok(refRange(-1, 1, [{value: 3}])[1] >= 3);
+});

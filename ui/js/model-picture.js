@@ -1,0 +1,182 @@
+// The model as a picture: the followed learner's matrix C as a heatmap
+// (occfm.picture(), wasm/picture.go), its eigenvalues as bars, and the
+// nuclear-norm budget δ as a gauge of how much of the ball K the model
+// uses and by which eigenvalue. The module owns the model-picture card.
+// It draws only while the card is on screen, and no more often than its
+// cost allows (a twentieth of the time, at most 4 times a second), so the
+// picture never slows learning much.
+
+import {cellAt, drawHeatmap} from "./heatmap.js";
+import {formatNumber} from "./format.js";
+
+const MIN_INTERVAL_MS = 250;
+const COST_SHARE = 20;  // wait at least 20× the last picture's cost
+
+const state = {pic: null, at: -Infinity, rows: -1, visible: true, observer: null, cost: 0};
+
+// el returns the element of id.
+const el = (id) => document.getElementById(id);
+
+// wirePicture sets up the hover readout and the visibility watch.
+export function wirePicture() {
+  const canvas = el("picture-canvas");
+  canvas.addEventListener("pointermove", (e) => hover(e));
+  canvas.addEventListener("pointerleave", () => { el("picture-hover").textContent = hoverHint(); });
+  if ("IntersectionObserver" in globalThis) {
+    state.observer = new IntersectionObserver((entries) => {
+      for (const e of entries) state.visible = e.isIntersecting;
+    });
+    state.observer.observe(el("model-picture"));
+  }
+  addEventListener("resize", () => { if (state.pic) draw(state.pic); });
+}
+
+// resetPicture forgets the last picture (a new run).
+export function resetPicture() {
+  state.pic = null;
+  state.rows = -1;
+  state.at = -Infinity;
+  el("picture-learner").textContent = "";
+  el("spectrum-caption").textContent = "";
+  el("picture-scale").textContent = "";
+  el("picture-hover").textContent = "";
+  el("model-picture").dataset.rows = "0";
+}
+
+// invalidatePicture makes the next renderPicture draw (the followed
+// learner changed).
+export function invalidatePicture() {
+  state.rows = -1;
+  state.at = -Infinity;
+}
+
+// renderPicture redraws the picture, from get() (occfm.picture(), or null),
+// when rows were learned since the last one, its time has come and the
+// card is visible (force: now, visible or not: after a Step, a pause or
+// the end of a run).
+export function renderPicture(now, rows, get, force = false) {
+  if (rows === state.rows && !force) return;
+  if (!force && (!state.visible || now - state.at < Math.max(MIN_INTERVAL_MS, COST_SHARE * state.cost))) return;
+  const t0 = performance.now();
+  const pic = get();
+  state.at = now;
+  if (!pic) return;
+  state.rows = rows;
+  state.pic = pic;
+  draw(pic);
+  state.cost = performance.now() - t0;
+}
+
+function draw(pic) {
+  const card = el("model-picture");
+  const k = pic.labels.length;
+  card.dataset.rows = String(pic.rows);
+  card.dataset.k = String(k);
+  let sum = 0;
+  for (const v of pic.cells) sum += Math.abs(v);
+  card.dataset.sum = sum.toPrecision(8);
+  el("picture-learner").textContent = pic.note || `of ${pic.learner}`;
+  if (k === 0) return;
+  drawHeatmap(el("picture-canvas"), pic.cells, k, {inner: pic.inner, border: pic.border});
+  el("picture-canvas").setAttribute("aria-label", `heatmap of C, ${k} by ${k}: ${what(pic)}`);
+  el("picture-scale").textContent = `${what(pic)}. Colour: red adds to ŷ, blue subtracts; full colour at ±${formatNumber(pic.inner)} ` +
+    `for pairs of features, ±${formatNumber(pic.border)} on the bias row (after the line).`;
+  if (!el("picture-hover").dataset.cell) el("picture-hover").textContent = hoverHint();
+  drawSpectrum(pic);
+}
+
+// what says which block of C the picture shows.
+function what(pic) {
+  const f = pic.labels.length - 1;
+  if (pic.whole) return `all ${f} features and the bias`;
+  return `the ${f} most frequent features${pic.ordered ? ", ordered by C's leading eigenvector" : ""}, and the bias`;
+}
+
+function hoverHint() {
+  return "Point at a square to read its entry.";
+}
+
+function hover(e) {
+  const pic = state.pic;
+  if (!pic) return;
+  const k = pic.labels.length;
+  const c = cellAt(el("picture-canvas"), e, k);
+  const out = el("picture-hover");
+  if (!c) return;
+  const [i, j] = c;
+  const v = pic.cells[i * k + j];
+  const a = pic.labels[i], b = pic.labels[j];
+  let meaning;
+  if (i === k - 1 && j === k - 1) meaning = "twice the bias b";
+  else if (i === k - 1 || j === k - 1) meaning = `the weight of ${i === k - 1 ? b : a} alone`;
+  else if (i === j) meaning = `${a} with itself`;
+  else meaning = `half of what ${a} and ${b} add together`;
+  out.dataset.cell = `${i},${j}`;
+  out.textContent = `C[${a}, ${b}] = ${formatNumber(v)}: ${meaning}.`;
+}
+
+// drawSpectrum draws C's eigenvalues as bars (red positive, blue negative)
+// and the gauge of ‖C‖* = Σ|λᵢ| against δ.
+function drawSpectrum(pic) {
+  const canvas = el("spectrum-canvas");
+  const css = canvas.clientWidth || 300;
+  const cssH = canvas.clientHeight || 140;
+  const dpr = Math.min(globalThis.devicePixelRatio || 1, 3);
+  canvas.width = Math.round(css * dpr);
+  canvas.height = Math.round(cssH * dpr);
+  const ctx = canvas.getContext("2d");
+  if (!ctx) return;
+  ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+  ctx.clearRect(0, 0, css, cssH);
+  const eig = pic.eig;
+  const gaugeH = 26, gap = 8, barsH = cssH - gaugeH - gap - 14 - 16;
+  const top = Math.max(...eig.map(Math.abs), 1e-300);
+  const n = Math.max(eig.length, 12);  // a few eigenvalues: narrow bars all the same
+  const w = css / n;
+  ctx.font = "12px system-ui, sans-serif";
+  ctx.fillStyle = "#5b6474";
+  ctx.fillText(`eigenvalues of C by size (largest ${formatNumber(top)})`, 0, 11);
+  eig.forEach((v, i) => {
+    const h = (Math.abs(v) / top) * barsH;
+    ctx.fillStyle = v >= 0 ? "#dc2626" : "#2563eb";
+    ctx.fillRect(i * w + 1, 14 + barsH - h, Math.max(w - 2, 1), h);
+  });
+  // The gauge: the ball's budget δ as the full width, each |λᵢ| a segment.
+  const gy = 14 + barsH + gap;
+  const total = pic.delta > 0 ? Math.max(pic.delta, pic.nuclear) : pic.nuclear || 1;
+  ctx.fillStyle = "#e2e8f0";
+  ctx.fillRect(0, gy, css, gaugeH);
+  let x = 0;
+  eig.forEach((v, i) => {
+    const sw = (Math.abs(v) / total) * css;
+    ctx.fillStyle = v >= 0 ? (i % 2 ? "#f87171" : "#dc2626") : (i % 2 ? "#60a5fa" : "#2563eb");
+    ctx.fillRect(x, gy, sw, gaugeH);
+    x += sw;
+  });
+  ctx.strokeStyle = "#0f172a";
+  ctx.lineWidth = 1;
+  ctx.strokeRect(0.5, gy + 0.5, css - 1, gaugeH - 1);
+  ctx.fillStyle = "#5b6474";
+  ctx.textBaseline = "top";
+  ctx.fillText("0", 0, gy + gaugeH + 3);
+  const end = pic.delta > 0 ? `δ = ${formatNumber(pic.delta)}` : `‖C‖* = ${formatNumber(pic.nuclear)}`;
+  ctx.textAlign = "right";
+  ctx.fillText(end, css, gy + gaugeH + 3);
+  ctx.textAlign = "left";
+  ctx.textBaseline = "alphabetic";
+  const cap = el("spectrum-caption");
+  const card = el("spectrum");
+  card.dataset.nuclear = String(pic.nuclear);
+  card.dataset.delta = String(pic.delta);
+  card.dataset.rank = String(pic.rank);
+  const of = pic.blockEig ? " (of the block drawn: this learner's C is only known through its predictions)" : "";
+  if (pic.delta > 0) {
+    const pct = (100 * pic.nuclear) / pic.delta;
+    cap.textContent = `Budget: ‖C‖* = Σ|λ| = ${formatNumber(pic.nuclear)} of δ = ${formatNumber(pic.delta)} ` +
+      `(${pct.toFixed(pct >= 99.95 ? 0 : 1)} % used) by ${pic.rank} eigenvalue${pic.rank === 1 ? "" : "s"}${of}. ` +
+      "The bar is the ball K: C can never leave it.";
+  } else {
+    cap.textContent = `‖C‖* = Σ|λ| = ${formatNumber(pic.nuclear)}, rank ${pic.rank}${of}. ` +
+      `${pic.learner} has no budget δ: nothing bounds C.`;
+  }
+}

@@ -1,0 +1,165 @@
+package main
+
+import (
+	"strconv"
+	"unicode/utf8"
+)
+
+// The JSON this package writes for the page (snapshots, model info, the
+// Personalize view's state) is appended by hand, with the helpers below and
+// an appendJSON method beside each type, and the config JSON the page
+// passes is read by hand too (jsonr.go). Dropping encoding/json (and the
+// package's own fmt calls, a small part of it) saved 125,597 bytes of
+// gzipped wasm, net of this writer and that reader: 1,767,856 bytes
+// before, 1,642,259 after (7,303,449 and 6,803,355 uncompressed), measured
+// with
+//
+//	GOOS=js GOARCH=wasm go build -trimpath -ldflags="-s -w" -o /tmp/a.wasm ./wasm
+//	gzip -9 -c /tmp/a.wasm | wc -c
+//
+// (Go 1.26, fmt still linked through the core). Besides its own code
+// (169 symbols), encoding/json kept 76 symbols of reflect that nothing
+// else needs, encoding/base64, and the time package's
+// (Un)Marshal{JSON,Text} methods, which its calls through the Marshaler
+// and TextUnmarshaler interfaces make reachable (go build -ldflags=-dumpdep
+// lists them).
+//
+// The output is byte for byte what json.Marshal writes for the same
+// values, with the types' json tags (omitempty included): the tags stay on
+// the types as their documentation, and jsonw_test.go checks the two
+// against each other. One deliberate difference: a NaN or ±Inf is written
+// as null wherever it is, where encoding/json fails (the page then showed
+// that error instead of the run); the session writes such values only
+// through num, numRows and finite (jsonnum.go), which wrote null already.
+
+// jsonAppender is a value that appends itself as JSON.
+type jsonAppender interface {
+	appendJSON(b []byte) []byte
+}
+
+// jsonString returns v's JSON as a string.
+func jsonString(v jsonAppender) string {
+	return string(v.appendJSON(make([]byte, 0, 256)))
+}
+
+// appendKey appends an object member's key and colon, after a comma unless
+// the member is the object's first (b then ends with its '{'). key is
+// written as is: it is one of the package's own ASCII field names.
+func appendKey(b []byte, key string) []byte {
+	if b[len(b)-1] != '{' {
+		b = append(b, ',')
+	}
+	b = append(b, '"')
+	b = append(b, key...)
+	return append(b, '"', ':')
+}
+
+const hexDigits = "0123456789abcdef"
+
+// appendString appends s as a JSON string, escaped as encoding/json escapes
+// it: ", \ and the control characters (\b, \f, \n, \r, \t by name, the
+// others as \u00XX), <, > and & as \u003c, \u003e and \u0026 (HTML-safe),
+// U+2028 and U+2029 as \u2028 and \u2029, and each byte of invalid UTF-8 as
+// \ufffd.
+func appendString(b []byte, s string) []byte {
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		if c := s[i]; c < utf8.RuneSelf {
+			if c >= ' ' && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
+				i++
+				continue
+			}
+			b = append(b, s[start:i]...)
+			switch c {
+			case '\\', '"':
+				b = append(b, '\\', c)
+			case '\b':
+				b = append(b, '\\', 'b')
+			case '\f':
+				b = append(b, '\\', 'f')
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			default:
+				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b = append(b, s[start:i]...)
+			b = append(b, `\ufffd`...)
+			i++
+			start = i
+			continue
+		}
+		if r == '\u2028' || r == '\u2029' {
+			b = append(b, s[start:i]...)
+			b = append(b, '\\', 'u', '2', '0', '2', hexDigits[r&0xF])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
+}
+
+// appendStrings appends ss as a JSON array of strings; nil is null, as
+// encoding/json writes a nil slice.
+func appendStrings(b []byte, ss []string) []byte {
+	if ss == nil {
+		return append(b, "null"...)
+	}
+	b = append(b, '[')
+	for i, s := range ss {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendString(b, s)
+	}
+	return append(b, ']')
+}
+
+func appendInt(b []byte, n int) []byte { return strconv.AppendInt(b, int64(n), 10) }
+
+func appendBool(b []byte, v bool) []byte { return strconv.AppendBool(b, v) }
+
+// appendNumPtr appends *x as appendNum does, or null when x is nil.
+func appendNumPtr(b []byte, x *float64) []byte {
+	if x == nil {
+		return append(b, "null"...)
+	}
+	return appendNum(b, *x)
+}
+
+// The objects of a few maps the package wrote with encoding/json, whose
+// keys come out sorted.
+
+// errorSnapshot returns the snapshot of a session that could not start or
+// failed in a call: {"error", "learners": [], "points": [], "rows": 0,
+// "state": "error"} (the keys sorted, as encoding/json wrote the map this
+// was).
+func errorSnapshot(err error) string {
+	msg := err.Error()
+	b := appendString(append(make([]byte, 0, 80+len(msg)), `{"error":`...), msg)
+	return string(append(b, `,"learners":[],"points":[],"rows":0,"state":"error"}`...))
+}
+
+// errorOnlyJSON returns {"error": msg}.
+func errorOnlyJSON(msg string) string {
+	return string(append(appendString(append(make([]byte, 0, 16+len(msg)), `{"error":`...), msg), '}'))
+}
+
+// stateErrorJSON returns {"error": msg, "state": "error"}.
+func stateErrorJSON(msg string) string {
+	b := appendString(append(make([]byte, 0, 32+len(msg)), `{"error":`...), msg)
+	return string(append(b, `,"state":"error"}`...))
+}
