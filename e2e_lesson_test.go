@@ -168,13 +168,13 @@ func TestE2ELessonSteps(t *testing.T) {
 		}
 		if want.paused {
 			time.Sleep(500 * time.Millisecond)
-			if r := s.rows(); r != 0 || s.state() != "paused" {
-				t.Errorf("step %d: %d rows in state %s, want 0 rows, paused", n, r, s.state())
+			if r := s.rows(); r != 30 || s.state() != "paused" {
+				t.Errorf("step %d: %d rows in state %s, want 30 rows, paused", n, r, s.state())
 			}
 			s.click("lesson-step-row")
-			s.waitJS("one row learned", jsRows+" === 1", 5*time.Second)
+			s.waitJS("one row learned", jsRows+" === 31", 5*time.Second)
 			s.click("lesson-step-row")
-			s.waitJS("two rows learned", jsRows+" === 2", 5*time.Second)
+			s.waitJS("two rows learned", jsRows+" === 32", 5*time.Second)
 		} else {
 			r0 := s.rows()
 			s.waitJS(fmt.Sprintf("step %d's demo to learn", n), fmt.Sprintf("%s > %d", jsRows, r0), 5*time.Second)

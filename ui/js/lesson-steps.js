@@ -79,13 +79,13 @@ export const STEPS = Object.freeze([
       "After each row OCCFM asks which direction lowers the loss of all rows so far the most.",
       "Inside K the answer is a corner, `Ĉ = ±δ·qqᵀ`, with q the top eigenvector of −∇F.",
       "C moves a small step γ toward it, `Cₜ₊₁ = (1 − γ)Cₜ + γĈ`, so it never leaves K: no projection needed.",
-      "The run is paused: press “Step one row” and watch C move.",
+      "The run is paused after 30 rows: press “Step one row” and watch C move.",
     ],
     look: "the Frank-Wolfe step view: Cₜ, the corner Ĉₜ, and the new Cₜ₊₁.",
     paper: "Paper: §3.2, Algorithm 2; Theorem 1 (the corner is δ·u₁v₁ᵀ) and Theorem 2 (C stays in K).",
     targets: ["fw-step", "model-picture", "model-panel"],
     chart: "model",
-    setup: {demo: "planted-regression", learners: ["occfm"], follow: "occfm", delta: 0, speed: 200, paused: true},
+    setup: {demo: "planted-regression", learners: ["occfm"], follow: "occfm", delta: 0, speed: 200, paused: true, warmup: 30},
     actions: [{id: "lesson-step-row", label: "Step one row", step: true}],
   },
   {
@@ -173,7 +173,7 @@ export function setupText(step, demoName = (d) => d) {
   const parts = [demoName(s.demo), s.learners.join(", ")];
   if (s.delta > 0) parts.push(`δ = ${s.delta}`);
   parts.push(s.speed > 0 ? `${s.speed.toLocaleString("en-US")} rows/s` : "max speed");
-  if (s.paused) parts.push("paused");
+  if (s.paused) parts.push(s.warmup ? `paused after ${s.warmup} rows` : "paused");
   return `Set up: ${parts.join(" · ")}.`;
 }
 

@@ -11,7 +11,7 @@ import {DEFAULTS} from "./hash.js";
 import {STEPS, mathParts, setupText, stepAt, stepSettings} from "./lesson-steps.js";
 import {setView} from "./personalize.js";
 import {showChart} from "./presenter.js";
-import {setPhase, startSession} from "./session.js";
+import {applySnapshot, call, setPhase, startSession} from "./session.js";
 import {occfm, page, settings} from "./state.js";
 
 const $ = (id) => document.getElementById(id);
@@ -100,6 +100,11 @@ function applySetup(step, note = "") {
   writeHash();
   startSession("demo", {note});
   if (step.setup.paused && page.phase === "running") setPhase("paused");
+  if (step.setup.warmup && occfm) {
+    // A few rows first, so that C is not 0 and the next Step moves it.
+    const text = call(() => occfm.run(1000, step.setup.warmup));
+    if (text != null) applySnapshot(text, true);
+  }
 }
 
 // render shows settings.lesson's step in the panel, or hides it.

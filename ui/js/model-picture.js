@@ -79,8 +79,10 @@ function draw(pic) {
   if (k === 0) return;
   drawHeatmap(el("picture-canvas"), pic.cells, k, {inner: pic.inner, border: pic.border});
   el("picture-canvas").setAttribute("aria-label", `heatmap of C, ${k} by ${k}: ${what(pic)}`);
-  el("picture-scale").textContent = `${what(pic)}. Colour: red adds to ŷ, blue subtracts; full colour at ±${formatNumber(pic.inner)} ` +
-    `for pairs of features, ±${formatNumber(pic.border)} on the bias row (after the line).`;
+  el("picture-scale").textContent = pic.inner === 0 && pic.border === 0
+    ? `${what(pic)}. C = 0: every square is white until the learner's first step.`
+    : `${what(pic)}. Colour: red adds to ŷ, blue subtracts; full colour at ±${formatNumber(pic.inner)} ` +
+      `for pairs of features, ±${formatNumber(pic.border)} on the bias row (after the line).`;
   if (!el("picture-hover").dataset.cell) el("picture-hover").textContent = hoverHint();
   drawSpectrum(pic);
 }
@@ -135,7 +137,8 @@ function drawSpectrum(pic) {
   const w = css / n;
   ctx.font = "12px system-ui, sans-serif";
   ctx.fillStyle = "#5b6474";
-  ctx.fillText(`eigenvalues of C by size (largest ${formatNumber(top)})`, 0, 11);
+  const zero = !eig.some((v) => v !== 0);
+  ctx.fillText(zero ? "no eigenvalues yet: C = 0 before the first step" : `eigenvalues of C by size (largest ${formatNumber(top)})`, 0, 11);
   eig.forEach((v, i) => {
     const h = (Math.abs(v) / top) * barsH;
     ctx.fillStyle = v >= 0 ? "#dc2626" : "#2563eb";

@@ -105,7 +105,7 @@ test("a setup resets the other learner settings and keeps the view preferences",
 
 test("setupText says what a step sets", () => {
   assert.equal(setupText(stepAt(1), (d) => ({ratings: "Ratings"})[d]), "Set up: Ratings · occfm, bias · 200 rows/s.");
-  assert.equal(setupText(stepAt(4)), "Set up: planted-regression · occfm · 200 rows/s · paused.");
+  assert.equal(setupText(stepAt(4)), "Set up: planted-regression · occfm · 200 rows/s · paused after 30 rows.");
   assert.equal(setupText(stepAt(5)), "Set up: planted-regression · occfm · 1,000 rows/s.");
   assert.equal(setupText({setup: {...stepAt(5).setup, speed: 0}}), "Set up: planted-regression · occfm · max speed.");
   assert.match(setupText(stepAt(7)), /keeps the page/);
