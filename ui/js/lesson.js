@@ -62,9 +62,12 @@ export function startLesson(note = "") {
   const step = stepAt(settings.lesson);
   if (!step) return false;
   render();  // the demos' names are known now
-  lookAt(step);
-  if (!step.setup) return false;
+  if (!step.setup) {
+    lookAt(step);
+    return false;
+  }
   applySetup(step, note);
+  lookAt(step);  // after the setup: step 4's view shows once its rows are learned
   return true;
 }
 
