@@ -2,7 +2,6 @@ package core
 
 import (
 	"errors"
-	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -209,11 +208,11 @@ func ParseSize(s string) (int64, error) {
 	}
 	v, err := strconv.ParseFloat(num, 64)
 	if shift < 0 || err != nil || num == "" || strings.ContainsAny(num, "eEinfxp+-_") {
-		return 0, fmt.Errorf("core: memory size %q: want a number of bytes with an optional unit K, M, G or T (1K = 1024), such as 512M or 2G", s)
+		return 0, errors.New("core: memory size " + quoted(s) + ": want a number of bytes with an optional unit K, M, G or T (1K = 1024), such as 512M or 2G")
 	}
 	v = math.Ldexp(v, shift)
 	if !(v < math.MaxInt64) {
-		return 0, fmt.Errorf("core: memory size %q is too large", s)
+		return 0, errors.New("core: memory size " + quoted(s) + " is too large")
 	}
 	return int64(v), nil
 }

@@ -2,7 +2,6 @@ package core
 
 import (
 	"cmp"
-	"fmt"
 	"io"
 	"math"
 	"math/rand/v2"
@@ -285,7 +284,7 @@ func (s *SyntheticCatalog) NewPerson(seed uint64) Person {
 // noise and rounding. It panics unless 0 ≤ item < len(Items()).
 func (s *SyntheticCatalog) TrueRating(p Person, item int) float64 {
 	if item < 0 || item >= synthItems {
-		panic(fmt.Sprintf("core: SyntheticCatalog.TrueRating: item %d out of range [0, %d)", item, synthItems))
+		panic("core: SyntheticCatalog.TrueRating: item " + itoa(item) + " out of range [0, " + itoa(synthItems) + ")")
 	}
 	y := synthMean + p.bias + s.bi[item] + 1.2*dotTaste(p.taste[:], s.q[item*synthTastes:])
 	return min(max(y, 1), 5)

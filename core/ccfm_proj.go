@@ -5,10 +5,9 @@ import (
 	"slices"
 
 	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/blas/gonum"
 	"gonum.org/v1/gonum/lapack"
-	"gonum.org/v1/gonum/lapack/lapack64"
+	lapackgonum "gonum.org/v1/gonum/lapack/gonum"
 )
 
 // This file holds the projection machinery shared by the projected
@@ -103,14 +102,14 @@ func symEigenInPlace(a []float64, m int, vals []float64, work *[]float64) {
 	if m == 0 {
 		return
 	}
-	sym := blas64.Symmetric{Uplo: blas.Lower, N: m, Stride: m, Data: a[:m*m]}
+	impl := lapackgonum.Implementation{}
 	need := 34 * m // (nb + 2)·m with DSYTRD's block size nb = 32
 	if len(*work) < need {
 		q := make([]float64, 1)
-		lapack64.Syev(lapack.EVCompute, sym, vals, q, -1)
+		impl.Dsyev(lapack.EVCompute, blas.Lower, m, a, m, vals, q, -1)
 		*work = make([]float64, max(need, int(q[0]), 3*m))
 	}
-	if !lapack64.Syev(lapack.EVCompute, sym, vals, *work, len(*work)) {
+	if !impl.Dsyev(lapack.EVCompute, blas.Lower, m, a, m, vals, *work, len(*work)) {
 		panic("core: symmetric eigendecomposition failed")
 	}
 }
@@ -245,9 +244,9 @@ func (c *eigSym) update(a float64, x Sparse, delta float64) {
 			// Cancellation: a second Gram-Schmidt pass ("twice is enough").
 			c.z = grown(c.z, b)
 			y2 := c.z[:b]
-			bm := c.basisMatrix()
-			blas64.Gemv(blas.Trans, 1, bm, blas64.Vector{N: c.n, Inc: 1, Data: p}, 0, blas64.Vector{N: b, Inc: 1, Data: y2})
-			blas64.Gemv(blas.NoTrans, -1, bm, blas64.Vector{N: b, Inc: 1, Data: y2}, 1, blas64.Vector{N: c.n, Inc: 1, Data: p})
+			bm, impl := c.basisData(), gonum.Implementation{}
+			impl.Dgemv(blas.Trans, c.n, b, 1, bm, c.ld, p, 1, 0, y2, 1)
+			impl.Dgemv(blas.NoTrans, c.n, b, -1, bm, c.ld, y2, 1, 1, p, 1)
 			axpy(1, y2, y)
 			rho = math.Sqrt(dot(p, p))
 		}
@@ -363,14 +362,12 @@ func (c *eigSym) residual(p, y []float64, x Sparse) {
 		}
 	}
 	if c.b > 0 {
-		blas64.Gemv(blas.NoTrans, -1, c.basisMatrix(), blas64.Vector{N: c.b, Inc: 1, Data: y}, 1, blas64.Vector{N: c.n, Inc: 1, Data: p})
+		gonum.Implementation{}.Dgemv(blas.NoTrans, c.n, c.b, -1, c.basisData(), c.ld, y, 1, 1, p, 1)
 	}
 }
 
-// basisMatrix returns B as a blas64 matrix (n×b, stride ld).
-func (c *eigSym) basisMatrix() blas64.General {
-	return blas64.General{Rows: c.n, Cols: c.b, Stride: c.ld, Data: c.basis[:(c.n-1)*c.ld+c.b]}
-}
+// basisData returns B's values for BLAS (n×b, row-major, stride ld).
+func (c *eigSym) basisData() []float64 { return c.basis[:(c.n-1)*c.ld+c.b] }
 
 // appendColumn appends α·p as column b of B, widening the row stride when
 // needed.
@@ -402,8 +399,7 @@ func (c *eigSym) compact() {
 		}
 		c.p = grown(c.p, c.n*r)
 		br := c.p[:c.n*r]
-		bm := c.basisMatrix()
-		gemm(c.n, r, b, bm.Data, bm.Stride, rot, r, br, r)
+		gemm(c.n, r, b, c.basisData(), c.ld, rot, r, br, r)
 		for i := 0; i < c.n; i++ {
 			copy(c.basis[i*c.ld:i*c.ld+r], br[i*r:i*r+r])
 		}

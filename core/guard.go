@@ -1,7 +1,6 @@
 package core
 
 import (
-	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -302,7 +301,7 @@ func (g *Guarded) PredictUpdate(x Sparse, y float64) float64 {
 func (g *Guarded) predict(x Sparse) (raw float64, msg string) {
 	defer func() {
 		if r := recover(); r != nil {
-			raw, msg = math.NaN(), "prediction failed: "+fmt.Sprint(r)
+			raw, msg = math.NaN(), "prediction failed: "+panicText(r)
 		}
 	}()
 	raw = g.inner.Predict(x)
@@ -316,7 +315,7 @@ func (g *Guarded) predict(x Sparse) (raw float64, msg string) {
 func (g *Guarded) update(x Sparse, y float64) (msg string) {
 	defer func() {
 		if r := recover(); r != nil {
-			msg = fmt.Sprint(r)
+			msg = panicText(r)
 		}
 	}()
 	g.inner.Update(x, y)
@@ -553,8 +552,9 @@ func (g *Guarded) DivergenceAdvice(deltaName, etaName string) string {
 		}
 	}
 	if cfg.Delta > def.Delta && def.Delta > 0 {
-		return fmt.Sprintf("δ = %g is above %s's default %g: a ball this large no longer holds the model in, so the learning rate alone decides whether it is stable; try a smaller %s, or a smaller %s.",
-			cfg.Delta, g.name, def.Delta, deltaName, etaName)
+		return "δ = " + ftoa(cfg.Delta) + " is above " + g.name + "'s default " + ftoa(def.Delta) +
+			": a ball this large no longer holds the model in, so the learning rate alone decides whether it is stable; try a smaller " +
+			deltaName + ", or a smaller " + etaName + "."
 	}
-	return fmt.Sprintf("a learning rate too large for the data is the usual cause: try a smaller %s.", etaName)
+	return "a learning rate too large for the data is the usual cause: try a smaller " + etaName + "."
 }

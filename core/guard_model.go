@@ -1,6 +1,6 @@
 package core
 
-import "fmt"
+import "errors"
 
 // guardSection names the Model.Extra section that holds a Guarded's own
 // state.
@@ -24,7 +24,7 @@ func (g *Guarded) Model() Model {
 func ResumeGuarded(m Model, s GuardSettings) (*Guarded, error) {
 	spec, ok := registry[m.Name]
 	if !ok || m.Learner == nil {
-		return nil, fmt.Errorf("core: the model has no learner of the registry (%q)", m.Name)
+		return nil, errors.New("core: the model has no learner of the registry (" + quoted(m.Name) + ")")
 	}
 	c := m.Config
 	g := &Guarded{set: s.withDefaults(), name: m.Name, cfg: c, task: c.Task, loss: c.LossOf(),
@@ -51,7 +51,9 @@ func (g *Guarded) stateCode(c *stateCodec) {
 	for _, e := range []*ewma{&g.eL, &g.eS, &g.eB} {
 		c.float(&e.sum)
 		c.float(&e.mass)
-		c.check(e.mass >= 0 && e.mass <= 1 && e.sum >= 0, "smoothed loss (%v, %v) out of range", e.sum, e.mass)
+		if c.bad(e.mass >= 0 && e.mass <= 1 && e.sum >= 0) {
+			c.fail("smoothed loss (" + ftoa(e.sum) + ", " + ftoa(e.mass) + ") out of range")
+		}
 	}
 	r := &g.rep
 	c.int(&r.Divergences)
@@ -65,7 +67,7 @@ func (g *Guarded) stateCode(c *stateCodec) {
 	n := c.length(len(r.Events), 3)
 	if c.dec {
 		if c.err != nil || n > guardEvents+1 {
-			c.fail("guard events: %d", n)
+			c.fail("guard events: " + itoa(n))
 			return
 		}
 		r.Events = make([]GuardEvent, n)
@@ -83,6 +85,7 @@ func (g *Guarded) stateCode(c *stateCodec) {
 	}
 	c.int(&r.TooWide)
 	c.int(&r.BadLabels)
-	c.check(r.TooWide >= 0 && r.BadLabels >= 0 && r.TooWide+r.BadLabels <= r.Refused && r.TooWide+r.BadLabels > 0,
-		"refused rows %d too wide and %d with a bad label of %d", r.TooWide, r.BadLabels, r.Refused)
+	if c.bad(r.TooWide >= 0 && r.BadLabels >= 0 && r.TooWide+r.BadLabels <= r.Refused && r.TooWide+r.BadLabels > 0) {
+		c.fail("refused rows " + itoa(r.TooWide) + " too wide and " + itoa(r.BadLabels) + " with a bad label of " + itoa(r.Refused))
+	}
 }

@@ -1,8 +1,9 @@
 package core
 
 import (
-	"fmt"
+	"errors"
 	"sort"
+	"strings"
 )
 
 // Learner is an online learner: it predicts a label for a feature vector,
@@ -213,7 +214,7 @@ func NewLearner(name string, c Config) (Learner, error) {
 		for _, s := range Learners() {
 			names = append(names, s.Name)
 		}
-		return nil, fmt.Errorf("core: unknown learner %q (have %v)", name, names)
+		return nil, errors.New("core: unknown learner " + quoted(name) + " (have [" + strings.Join(names, " ") + "])")
 	}
 	return s.New(c), nil
 }

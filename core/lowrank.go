@@ -3,7 +3,9 @@ package core
 import (
 	"math"
 
-	"gonum.org/v1/gonum/mat"
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/lapack"
+	"gonum.org/v1/gonum/lapack/gonum"
 )
 
 // lowRankSym is a symmetric n×n matrix kept in factored form
@@ -86,21 +88,29 @@ func quadFormStride(a []float64, ld int, v []float64) float64 {
 }
 
 // symEigen returns the eigenvalues (ascending) and eigenvectors of the
-// symmetric part ½(A + Aᵀ) of the b×b row-major A.
-func symEigen(a []float64, b int) ([]float64, *mat.Dense) {
-	sym := mat.NewSymDense(b, nil)
+// symmetric part ½(A + Aᵀ) of the b×b row-major A, the eigenvectors as the
+// b×b row-major vecs, column k for vals[k], both in new memory. It runs
+// LAPACK's dsyev on the upper triangle with the workspace dsyev asks for,
+// as mat.EigenSym does, so that its results are mat.EigenSym's bit for bit
+// (TestSymEigen).
+func symEigen(a []float64, b int) (vals, vecs []float64) {
+	vals, vecs = make([]float64, b), make([]float64, b*b)
+	if b == 0 {
+		return vals, vecs
+	}
 	for i := 0; i < b; i++ {
 		for j := i; j < b; j++ {
-			sym.SetSym(i, j, 0.5*(a[i*b+j]+a[j*b+i]))
+			vecs[i*b+j] = 0.5 * (a[i*b+j] + a[j*b+i])
 		}
 	}
-	var es mat.EigenSym
-	if !es.Factorize(sym, true) {
+	impl := gonum.Implementation{}
+	q := []float64{0}
+	impl.Dsyev(lapack.EVCompute, blas.Upper, b, vecs, b, vals, q, -1)
+	work := make([]float64, int(q[0]))
+	if !impl.Dsyev(lapack.EVCompute, blas.Upper, b, vecs, b, vals, work, len(work)) {
 		panic("core: eigendecomposition of a small symmetric matrix failed")
 	}
-	var vecs mat.Dense
-	es.VectorsTo(&vecs)
-	return es.Values(nil), &vecs
+	return vals, vecs
 }
 
 // diag returns C_ii = U_i·M·U_iᵀ.
@@ -407,17 +417,20 @@ func (c *lowRankSym) rebase(s [][]float64, rule dropRule, bound float64, onDrop 
 	return dropped + (1-f)*norm, f == 1
 }
 
-// dense returns C as a dense matrix (tests and small n only).
-func (c *lowRankSym) dense() *mat.SymDense {
-	d := mat.NewSymDense(max(c.n, 1), nil)
-	for i := 0; i < c.n; i++ {
+// dense returns C as a new dense n×n row-major slice (tests and small n
+// only).
+func (c *lowRankSym) dense() []float64 {
+	n := c.n
+	d := make([]float64, n*n)
+	for i := 0; i < n; i++ {
 		ui := c.urow(i)
 		mu := make([]float64, c.b)
 		for a := range mu {
 			mu[a] = dot(c.m[a*c.b:a*c.b+c.b], ui)
 		}
-		for j := i; j < c.n; j++ {
-			d.SetSym(i, j, dot(c.urow(j), mu))
+		for j := i; j < n; j++ {
+			v := dot(c.urow(j), mu)
+			d[i*n+j], d[j*n+i] = v, v
 		}
 	}
 	return d

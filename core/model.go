@@ -4,13 +4,13 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
-	"fmt"
 	"hash/crc32"
 	"io"
 	"io/fs"
 	"math"
 	"math/bits"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -162,18 +162,18 @@ func SaveModel(w io.Writer, m Model) error {
 func appendModel(b []byte, m Model) ([]byte, error) {
 	sc, ok := m.Learner.(stateCoder)
 	if !ok {
-		return nil, fmt.Errorf("core: cannot save a learner of type %T: it is not a registered learner", m.Learner)
+		return nil, errors.New("core: cannot save a learner of type " + typeName(m.Learner) + ": it is not a registered learner")
 	}
 	name := learnerName(m.Learner)
 	if m.Name != "" && m.Name != name {
-		return nil, fmt.Errorf("core: cannot save: the model is named %q but its learner is a %s", m.Name, name)
+		return nil, errors.New("core: cannot save: the model is named " + quoted(m.Name) + " but its learner is a " + name)
 	}
 	if m.Rows < 0 {
-		return nil, fmt.Errorf("core: cannot save: %d rows", m.Rows)
+		return nil, errors.New("core: cannot save: " + itoa(m.Rows) + " rows")
 	}
 	if m.Vocabulary != nil {
 		if err := m.Vocabulary.check(); err != nil {
-			return nil, fmt.Errorf("core: cannot save: bad vocabulary: %v", err)
+			return nil, errors.New("core: cannot save: bad vocabulary: " + err.Error())
 		}
 	}
 	start := len(b)
@@ -258,14 +258,14 @@ func LoadModelWith(r io.Reader, s LoadSettings) (Model, error) {
 	var head [modelHeaderLen]byte
 	n, err := io.ReadFull(r, head[:])
 	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
-		return Model{}, fmt.Errorf("core: reading the model: %w", err)
+		return Model{}, wrapErr("core: reading the model: "+err.Error(), err)
 	}
 	size, err := checkModelHeader(head[:n], -1, limit)
 	if err != nil {
 		return Model{}, err
 	}
 	if left, ok := inputLen(r); ok && uint64(left) < size-uint64(modelHeaderLen) {
-		return Model{}, corrupt("truncated: %d of %d bytes", int64(modelHeaderLen)+left, size)
+		return Model{}, corrupt("truncated: " + strconv.FormatInt(int64(modelHeaderLen)+left, 10) + " of " + strconv.FormatUint(size, 10) + " bytes")
 	}
 	// Read into a buffer that grows with the bytes actually read, so that a
 	// short input declaring a large size does not allocate it.
@@ -274,12 +274,12 @@ func LoadModelWith(r io.Reader, s LoadSettings) (Model, error) {
 	buf.Write(head[:])
 	if _, err := io.CopyN(&buf, r, int64(size)-int64(modelHeaderLen)); err != nil {
 		if err == io.EOF {
-			return Model{}, corrupt("truncated: %d of %d bytes", buf.Len(), size)
+			return Model{}, corrupt("truncated: " + itoa(buf.Len()) + " of " + strconv.FormatUint(size, 10) + " bytes")
 		}
-		return Model{}, fmt.Errorf("core: reading the model: %w", err)
+		return Model{}, wrapErr("core: reading the model: "+err.Error(), err)
 	}
 	if left, ok := inputLen(r); ok && left > 0 {
-		return Model{}, corrupt("%d bytes after the end of the model", left)
+		return Model{}, corrupt(strconv.FormatInt(left, 10) + " bytes after the end of the model")
 	}
 	var one [1]byte
 	if k, _ := io.ReadFull(r, one[:]); k > 0 {
@@ -339,14 +339,14 @@ func checkModelHeader(head []byte, size, limit int64) (uint64, error) {
 		return 0, err
 	}
 	if declared > uint64(limit) {
-		return 0, fmt.Errorf("core: the model file declares %s, %w of %s",
-			FormatBytes(int64(min(declared, math.MaxInt64))), ErrMemoryBudget, FormatBytes(limit))
+		return 0, wrapErr("core: the model file declares "+FormatBytes(int64(min(declared, math.MaxInt64)))+
+			", "+ErrMemoryBudget.Error()+" of "+FormatBytes(limit), ErrMemoryBudget)
 	}
 	if size >= 0 && uint64(size) != declared {
 		if uint64(size) < declared {
-			return 0, corrupt("truncated: %d of %d bytes", size, declared)
+			return 0, corrupt("truncated: " + strconv.FormatInt(size, 10) + " of " + strconv.FormatUint(declared, 10) + " bytes")
 		}
-		return 0, corrupt("%d bytes after the end of the model", uint64(size)-declared)
+		return 0, corrupt(strconv.FormatUint(uint64(size)-declared, 10) + " bytes after the end of the model")
 	}
 	return declared, nil
 }
@@ -354,30 +354,34 @@ func checkModelHeader(head []byte, size, limit int64) (uint64, error) {
 func checkHeader(data []byte) (uint64, error) {
 	if len(data) < len(modelMagic) || string(data[:len(modelMagic)]) != modelMagic {
 		if len(data) < len(modelMagic) && strings.HasPrefix(modelMagic, string(data)) && len(data) > 0 {
-			return 0, corrupt("truncated: %d bytes, not even the file header", len(data))
+			return 0, corrupt("truncated: " + itoa(len(data)) + " bytes, not even the file header")
 		}
-		return 0, fmt.Errorf("core: %w (it does not start with the OCCFM model signature)", ErrNotModel)
+		return 0, wrapErr("core: "+ErrNotModel.Error()+" (it does not start with the OCCFM model signature)", ErrNotModel)
 	}
 	if len(data) < modelHeaderLen {
-		return 0, corrupt("truncated: %d bytes, not even the file header", len(data))
+		return 0, corrupt("truncated: " + itoa(len(data)) + " bytes, not even the file header")
 	}
 	version := binary.LittleEndian.Uint16(data[len(modelMagic):])
 	if version == 0 {
 		return 0, corrupt("format version 0")
 	}
 	if version > ModelFormat {
-		return 0, fmt.Errorf("core: %w: written by a newer OCCFM (model format %d, this build reads up to %d)",
-			ErrModelVersion, version, ModelFormat)
+		return 0, wrapErr("core: "+ErrModelVersion.Error()+": written by a newer OCCFM (model format "+
+			itoa(int(version))+", this build reads up to "+itoa(ModelFormat)+")", ErrModelVersion)
 	}
 	size := binary.LittleEndian.Uint64(data[len(modelMagic)+2:])
 	if size < uint64(modelHeaderLen+modelCRCLen) {
-		return 0, corrupt("the header gives an impossible size of %d bytes", size)
+		return 0, corrupt("the header gives an impossible size of " + strconv.FormatUint(size, 10) + " bytes")
 	}
 	return size, nil
 }
 
-func corrupt(format string, args ...any) error {
-	return fmt.Errorf("core: %w: %s", ErrModelCorrupt, fmt.Sprintf(format, args...))
+// corrupt returns an error that wraps ErrModelCorrupt, saying msg. It is
+// kept out of line, as fail is.
+//
+//go:noinline
+func corrupt(msg string) error {
+	return wrapErr("core: "+ErrModelCorrupt.Error()+": "+msg, ErrModelCorrupt)
 }
 
 // parseModel is LoadModel on the bytes of a file.
@@ -392,9 +396,9 @@ func parseModelWithin(data []byte, limit int64) (Model, error) {
 	}
 	switch {
 	case uint64(len(data)) < size:
-		return Model{}, corrupt("truncated: %d of %d bytes", len(data), size)
+		return Model{}, corrupt("truncated: " + itoa(len(data)) + " of " + strconv.FormatUint(size, 10) + " bytes")
 	case uint64(len(data)) > size:
-		return Model{}, corrupt("%d bytes after the end of the model", uint64(len(data))-size)
+		return Model{}, corrupt(strconv.FormatUint(uint64(len(data))-size, 10) + " bytes after the end of the model")
 	}
 	body, sum := data[:size-modelCRCLen], binary.LittleEndian.Uint32(data[size-modelCRCLen:])
 	if crc32.Checksum(body, modelCRC) != sum {
@@ -411,10 +415,10 @@ func parseModelWithin(data []byte, limit int64) (Model, error) {
 		c.string(&name)
 		c.bytes(&sec)
 		if c.err != nil {
-			return Model{}, corrupt("bad section framing: %v", c.err)
+			return Model{}, corrupt("bad section framing: " + c.err.Error())
 		}
 		if _, dup := sections[name]; dup {
-			return Model{}, corrupt("section %q repeated", name)
+			return Model{}, corrupt("section " + quoted(name) + " repeated")
 		}
 		sections[name] = sec
 		order = append(order, name)
@@ -433,7 +437,7 @@ func parseModelWithin(data []byte, limit int64) (Model, error) {
 		case i < len(want) && name == want[i]:
 		case i >= len(want) && strings.HasPrefix(name, "extra:") && (i == len(want) || order[i-1] < name):
 		default:
-			return Model{}, corrupt("section %q out of order (want %s, then extra:… sorted)", name, strings.Join(want, ", "))
+			return Model{}, corrupt("section " + quoted(name) + " out of order (want " + strings.Join(want, ", ") + ", then extra:… sorted)")
 		}
 	}
 
@@ -450,11 +454,11 @@ func parseModelWithin(data []byte, limit int64) (Model, error) {
 		return Model{}, err
 	}
 	if m.Rows < 0 {
-		return Model{}, corrupt("%d rows", m.Rows)
+		return Model{}, corrupt(itoa(m.Rows) + " rows")
 	}
 	mk, ok := stateTypes[m.Name]
 	if !ok {
-		return Model{}, corrupt("unknown learner %q (this build has %s)", m.Name, strings.Join(registeredNames(), ", "))
+		return Model{}, corrupt("unknown learner " + quoted(m.Name) + " (this build has " + strings.Join(registeredNames(), ", ") + ")")
 	}
 
 	if voc, ok := sections["vocabulary"]; ok {
@@ -480,8 +484,8 @@ func parseModelWithin(data []byte, limit int64) (Model, error) {
 		return Model{}, err
 	}
 	if b := l.(Sized).MemoryBytes(); b > limit {
-		return Model{}, fmt.Errorf("core: the model's %s would hold %s, %w of %s",
-			m.Name, FormatBytes(b), ErrMemoryBudget, FormatBytes(limit))
+		return Model{}, wrapErr("core: the model's "+m.Name+" would hold "+FormatBytes(b)+
+			", "+ErrMemoryBudget.Error()+" of "+FormatBytes(limit), ErrMemoryBudget)
 	}
 	m.Learner = l
 
@@ -494,7 +498,7 @@ func parseModelWithin(data []byte, limit int64) (Model, error) {
 			}
 			m.Extra[name[len("extra:"):]] = bytes.Clone(sections[name])
 		default:
-			return Model{}, corrupt("unknown section %q", name)
+			return Model{}, corrupt("unknown section " + quoted(name))
 		}
 	}
 	return m, nil
@@ -549,36 +553,48 @@ func (c *stateCodec) alloc(n int64, what string) bool {
 		limit = DefaultMemoryLimit
 	}
 	if n > limit {
-		c.fail("%s would take %s", what, FormatBytes(max(n, 0)))
-		c.over = fmt.Errorf("core: the model's %s would take %s, %w of %s",
-			what, FormatBytes(max(n, 0)), ErrMemoryBudget, FormatBytes(limit))
+		c.fail(what + " would take " + FormatBytes(max(n, 0)))
+		c.over = wrapErr("core: the model's "+what+" would take "+FormatBytes(max(n, 0))+
+			", "+ErrMemoryBudget.Error()+" of "+FormatBytes(limit), ErrMemoryBudget)
 		return false
 	}
 	return true
 }
 
-// fail records a decoding error (the first one wins).
-func (c *stateCodec) fail(format string, args ...any) {
+// fail records a decoding error (the first one wins). It is kept out of
+// line: inlined at its ~120 calls it made the wasm binary 43 KB larger.
+//
+//go:noinline
+func (c *stateCodec) fail(msg string) {
 	if c.err == nil {
-		c.err = fmt.Errorf(format, args...)
+		c.err = errors.New(msg)
 	}
 }
 
 // check fails with msg unless ok (decoding only).
-func (c *stateCodec) check(ok bool, format string, args ...any) {
+func (c *stateCodec) check(ok bool, msg string) {
 	if c.dec && !ok {
-		c.fail(format, args...)
+		c.fail(msg)
 	}
 }
+
+// bad reports whether a check of ok fails and records its error: when
+// decoding, ok is false and no error was recorded. It is check for a
+// message built from values, which only a failure should pay for:
+//
+//	if c.bad(n >= 0) {
+//		c.fail(itoa(n) + " rows")
+//	}
+func (c *stateCodec) bad(ok bool) bool { return c.dec && !ok && c.err == nil }
 
 // finish returns the decoding error of the section named name, if any,
 // including bytes left over.
 func (c *stateCodec) finish(name string) error {
 	if c.err == nil && len(c.buf) > 0 {
-		c.err = fmt.Errorf("%d bytes left over", len(c.buf))
+		c.err = errors.New(itoa(len(c.buf)) + " bytes left over")
 	}
 	if c.err != nil {
-		return corrupt("section %q: %v", name, c.err)
+		return corrupt("section " + quoted(name) + ": " + c.err.Error())
 	}
 	return nil
 }
@@ -614,7 +630,7 @@ func (c *stateCodec) int(p *int) {
 		return
 	}
 	if int64(int(v)) != v {
-		c.fail("integer %d out of range", v)
+		c.fail("integer " + strconv.FormatInt(v, 10) + " out of range")
 		return
 	}
 	c.buf = c.buf[n:]
@@ -625,7 +641,9 @@ func (c *stateCodec) int(p *int) {
 func codeEnum[T ~int](c *stateCodec, p *T, n int, what string) {
 	v := int(*p)
 	c.int(&v)
-	c.check(v >= 0 && v < n, "%s %d out of range", what, v)
+	if c.bad(v >= 0 && v < n) {
+		c.fail(what + " " + itoa(v) + " out of range")
+	}
 	if c.dec && c.err == nil {
 		*p = T(v)
 	}
@@ -667,7 +685,9 @@ func (c *stateCodec) floatOrInf(p *float64) {
 	c.uint64(&bits)
 	if c.dec && c.err == nil {
 		*p = math.Float64frombits(bits)
-		c.check(math.IsInf(*p, 0) || math.Abs(*p) <= maxStateValue, "value %v out of range in the state", *p)
+		if c.bad(math.IsInf(*p, 0) || math.Abs(*p) <= maxStateValue) {
+			c.fail("value " + ftoa(*p) + " out of range in the state")
+		}
 	}
 }
 
@@ -706,7 +726,7 @@ func (c *stateCodec) length(n int, size int) int {
 		return 0
 	}
 	if v > uint64(len(c.buf))/uint64(size) {
-		c.fail("truncated: a length of %d does not fit in %d bytes", v, len(c.buf))
+		c.fail("truncated: a length of " + strconv.FormatUint(v, 10) + " does not fit in " + itoa(len(c.buf)) + " bytes")
 		return 0
 	}
 	return int(v)
@@ -749,7 +769,9 @@ func (c *stateCodec) floats(p *[]float64) {
 		return
 	}
 	if isNil {
-		c.check(n == 0, "nil slice of length %d", n)
+		if c.bad(n == 0) {
+			c.fail("nil slice of length " + itoa(n))
+		}
 		*p = nil
 		return
 	}
@@ -757,7 +779,7 @@ func (c *stateCodec) floats(p *[]float64) {
 	for i := range s {
 		s[i] = math.Float64frombits(binary.LittleEndian.Uint64(c.buf[8*i:]))
 		if !(math.Abs(s[i]) <= maxStateValue) {
-			c.fail("value %v out of range in the state", s[i])
+			c.fail("value " + ftoa(s[i]) + " out of range in the state")
 			return
 		}
 	}
@@ -836,7 +858,7 @@ func construct[T any](c *stateCodec, mk func() T) (t T) {
 	}
 	defer func() {
 		if r := recover(); r != nil {
-			c.fail("invalid settings: %v", r)
+			c.fail("invalid settings: " + panicText(r))
 		}
 	}()
 	return mk()

@@ -1,7 +1,6 @@
 package core
 
 import (
-	"fmt"
 	"math"
 	"math/rand/v2"
 )
@@ -52,8 +51,10 @@ func (o *OCCFM) stateCode(c *stateCodec) {
 	c.int(&s.Subspace)
 	c.float(&s.RefreshTol)
 	c.uint64(&s.Seed)
-	c.check(s.Subspace >= 0 && s.Subspace <= maxSubspace, "subspace size %d", s.Subspace)
-	c.alloc(bytesOf(6*8, s.Subspace, s.Subspace), fmt.Sprintf("subspace of size %d", s.Subspace))
+	if c.bad(s.Subspace >= 0 && s.Subspace <= maxSubspace) {
+		c.fail("subspace size " + itoa(s.Subspace))
+	}
+	c.alloc(bytesOf(6*8, s.Subspace, s.Subspace), "subspace of size "+itoa(s.Subspace))
 	if !rebuild(c, o, s, NewOCCFM, func(x *OCCFM) OCCFMSettings { return x.s }) {
 		return
 	}
@@ -63,13 +64,19 @@ func (o *OCCFM) stateCode(c *stateCodec) {
 	c.int(&o.t)
 	c.int32s(&o.feat)
 	if c.dec {
-		c.check(o.t >= 0, "%d rounds", o.t)
-		c.check(n >= 1 && n-1 <= len(o.feat), "dimension %d with %d features", n, len(o.feat))
-		c.check(o.dim == 0 && len(o.feat) == 0 || o.dim == len(o.feat)+1, "dimension %d with %d features", o.dim, len(o.feat))
+		if c.bad(o.t >= 0) {
+			c.fail(itoa(o.t) + " rounds")
+		}
+		if c.bad(n >= 1 && n-1 <= len(o.feat)) {
+			c.fail("dimension " + itoa(n) + " with " + itoa(len(o.feat)) + " features")
+		}
+		if c.bad(o.dim == 0 && len(o.feat) == 0 || o.dim == len(o.feat)+1) {
+			c.fail("dimension " + itoa(o.dim) + " with " + itoa(len(o.feat)) + " features")
+		}
 		checkNumbering(c, o.feat, 1, n, "feature")
 		// grow allocates C's rows (8 floats a row before any basis
 		// column), the noise vector, and the certificate's n×k rows.
-		c.alloc(bytesOf(n, 8*(8+1+2*o.k)), fmt.Sprintf("dimension %d", n))
+		c.alloc(bytesOf(n, 8*(8+1+2*o.k)), "dimension "+itoa(n))
 		if c.err != nil {
 			return
 		}
@@ -79,11 +86,15 @@ func (o *OCCFM) stateCode(c *stateCodec) {
 	c.accum(&o.g, n)
 	c.int(&o.sk)
 	k := o.k
-	c.check(o.sk >= 0 && o.sk <= k && o.sk <= o.c.b, "subspace of %d columns", o.sk)
+	if c.bad(o.sk >= 0 && o.sk <= k && o.sk <= o.c.b) {
+		c.fail("subspace of " + itoa(o.sk) + " columns")
+	}
 	c.floats(&o.tG)
 	c.int(&o.interval)
 	c.int(&o.since)
-	c.check(o.interval >= 1 && o.since >= 0, "refresh interval %d, since %d", o.interval, o.since)
+	if c.bad(o.interval >= 1 && o.since >= 0) {
+		c.fail("refresh interval " + itoa(o.interval) + ", since " + itoa(o.since))
+	}
 	for _, p := range []*float64{&o.restP, &o.restN, &o.eDp, &o.eDn, &o.xD, &o.xB, &o.drop} {
 		c.float(p)
 	}
@@ -134,11 +145,14 @@ func (c *stateCodec) occfmTail(o *OCCFM) {
 		}
 		c.int(&o.s.MaxRowNonzeros)
 		if c.err != nil || len(c.buf) == 0 {
-			c.check(o.s.MaxRowNonzeros == -1 || o.s.MaxRowNonzeros > 0 && o.s.MaxRowNonzeros != DefaultMaxRowNonzeros,
-				"row nonzero limit %d", o.s.MaxRowNonzeros)
+			if c.bad(o.s.MaxRowNonzeros == -1 || o.s.MaxRowNonzeros > 0 && o.s.MaxRowNonzeros != DefaultMaxRowNonzeros) {
+				c.fail("row nonzero limit " + itoa(o.s.MaxRowNonzeros))
+			}
 			return
 		}
-		c.check(o.s.MaxRowNonzeros == -1 || o.s.MaxRowNonzeros > 0, "row nonzero limit %d", o.s.MaxRowNonzeros)
+		if c.bad(o.s.MaxRowNonzeros == -1 || o.s.MaxRowNonzeros > 0) {
+			c.fail("row nonzero limit " + itoa(o.s.MaxRowNonzeros))
+		}
 	}
 	c.bool(&o.s.PaperStep)
 	c.int(&o.s.MaxRank)
@@ -148,8 +162,12 @@ func (c *stateCodec) occfmTail(o *OCCFM) {
 	c.float(&o.gBound)
 	c.bool(&o.lsBinds)
 	if c.dec {
-		c.check(o.s.MaxRank == -1 || o.s.MaxRank > 0, "rank cap %d", o.s.MaxRank)
-		c.check(o.s.LMOSlack > 0 && o.s.LMOSlack <= 1e6, "LMO slack %g", o.s.LMOSlack)
+		if c.bad(o.s.MaxRank == -1 || o.s.MaxRank > 0) {
+			c.fail("rank cap " + itoa(o.s.MaxRank))
+		}
+		if c.bad(o.s.LMOSlack > 0 && o.s.LMOSlack <= 1e6) {
+			c.fail("LMO slack " + ftoa(o.s.LMOSlack))
+		}
 		c.check(!legacy(), "a tail that repeats the legacy settings")
 		if c.err != nil || len(c.buf) == 0 {
 			return // written before the growth bound: oldCert, set above
@@ -184,7 +202,9 @@ func (c *stateCodec) growth(g *growthBound, n int) {
 	if !c.dec || c.err != nil {
 		return
 	}
-	c.check(len(vals) == 3*len(idx) && len(idx) <= n, "growth bound of %d coordinates and %d sums", len(idx), len(vals))
+	if c.bad(len(vals) == 3*len(idx) && len(idx) <= n) {
+		c.fail("growth bound of " + itoa(len(idx)) + " coordinates and " + itoa(len(vals)) + " sums")
+	}
 	c.check(g.rho2 >= 0 && g.rho2 <= 1 && g.uu >= 0 && g.maxPos >= 0 && g.maxNeg >= 0, "growth bound out of range")
 	if c.err != nil || !c.alloc(bytesOf(n, 28), "growth bound") {
 		return
@@ -194,7 +214,7 @@ func (c *stateCodec) growth(g *growthBound, n int) {
 	g.diag, g.off, g.u = make([]float64, n), make([]float64, n), make([]float64, n)
 	for k, i := range idx {
 		if i < 1 || int(i) >= n || g.mark[i] == 1 {
-			c.fail("growth bound coordinate %d out of range or repeated", i)
+			c.fail("growth bound coordinate " + itoa(int(i)) + " out of range or repeated")
 			return
 		}
 		g.mark[i] = 1
@@ -210,7 +230,7 @@ func checkNumbering(c *stateCodec, idx []int32, first, n int, what string) {
 		return
 	}
 	if n-first > len(idx) || n < first {
-		c.fail("%d %ss numbered by %d entries", n-first, what, len(idx))
+		c.fail(itoa(n-first) + " " + what + "s numbered by " + itoa(len(idx)) + " entries")
 		return
 	}
 	seen := make([]bool, n)
@@ -220,17 +240,19 @@ func checkNumbering(c *stateCodec, idx []int32, first, n int, what string) {
 			if first == 1 && v == 0 || first == 0 && v == -1 {
 				continue
 			}
-			c.fail("%s number %d out of range", what, v)
+			c.fail(what + " number " + itoa(int(v)) + " out of range")
 			return
 		}
 		if int(v) >= n || seen[v] {
-			c.fail("%s number %d out of range or repeated", what, v)
+			c.fail(what + " number " + itoa(int(v)) + " out of range or repeated")
 			return
 		}
 		seen[v] = true
 		count++
 	}
-	c.check(count == n-first, "%d of %d %ss numbered", count, n-first, what)
+	if c.bad(count == n-first) {
+		c.fail(itoa(count) + " of " + itoa(n-first) + " " + what + "s numbered")
+	}
 }
 
 // lowRank codes C = U·M·Uᵀ of dimension n (already grown to n when
@@ -239,7 +261,9 @@ func (c *stateCodec) lowRank(l *lowRankSym, n int) {
 	c.int(&l.b)
 	c.int(&l.ld)
 	b, ld := l.b, l.ld
-	c.check(b >= 0 && ld >= max(b, 1) && ld <= 4*b+16, "basis of %d columns, stride %d", b, ld)
+	if c.bad(b >= 0 && ld >= max(b, 1) && ld <= 4*b+16) {
+		c.fail("basis of " + itoa(b) + " columns, stride " + itoa(ld))
+	}
 	if c.err != nil {
 		return
 	}
@@ -253,7 +277,7 @@ func (c *stateCodec) lowRank(l *lowRankSym, n int) {
 	c.floats(&u)
 	c.floats(&l.m)
 	c.check(len(u) == n*b && len(l.m) == b*b, "C's factors of the wrong size")
-	if !c.dec || !c.alloc(bytesOf(8, n, ld), fmt.Sprintf("basis of %d×%d", n, ld)) {
+	if !c.dec || !c.alloc(bytesOf(8, n, ld), "basis of "+itoa(n)+"×"+itoa(ld)) {
 		return
 	}
 	l.u = make([]float64, n*ld)
@@ -276,8 +300,10 @@ func (c *stateCodec) accum(g *symAccum, n int) {
 	}
 	m := len(g.val)
 	c.check(len(g.row) == m && len(g.col) == m && g.built >= 0 && g.built <= m, "accumulator of inconsistent sizes")
-	c.check(g.n >= 0 && g.n <= n, "accumulator of dimension %d in %d", g.n, n)
-	if !c.alloc(bytesOf(m, 80), fmt.Sprintf("gradient sum of %d pairs", m)) {
+	if c.bad(g.n >= 0 && g.n <= n) {
+		c.fail("accumulator of dimension " + itoa(g.n) + " in " + itoa(n))
+	}
+	if !c.alloc(bytesOf(m, 80), "gradient sum of "+itoa(m)+" pairs") {
 		return
 	}
 	g.index = make(map[uint64]int32, m)
@@ -285,19 +311,19 @@ func (c *stateCodec) accum(g *symAccum, n int) {
 	for p := range m {
 		i, j := int(g.row[p]), int(g.col[p])
 		if i < 0 || i > j || j >= g.n {
-			c.fail("accumulator pair (%d, %d) out of range", i, j)
+			c.fail("accumulator pair (" + itoa(i) + ", " + itoa(j) + ") out of range")
 			return
 		}
 		if p < g.built {
 			top = max(top, j+1)
 		}
 		if g.index[pairKey(i, j)] = int32(p); len(g.index) != p+1 {
-			c.fail("accumulator pair (%d, %d) repeated", i, j)
+			c.fail("accumulator pair (" + itoa(i) + ", " + itoa(j) + ") repeated")
 			return
 		}
 	}
 	if m > 0 && g.n != maxCol(g.col)+1 || m == 0 && g.n != 0 {
-		c.fail("accumulator dimension %d does not match its pairs", g.n)
+		c.fail("accumulator dimension " + itoa(g.n) + " does not match its pairs")
 		return
 	}
 	g.rebuild(top)
@@ -333,12 +359,15 @@ func (c *stateCodec) eigSym(e *eigSym) {
 	c.int(&e.r)
 	c.int(&e.ld)
 	b, r, ld := e.b, e.r, e.ld
-	c.check(n >= 1 && (b > 0 || n <= maxUnbackedDim), "dimension %d", n)
+	if c.bad(n >= 1 && (b > 0 || n <= maxUnbackedDim)) {
+		c.fail("dimension " + itoa(n))
+	}
 	// The stride only grows (it doubles when the basis is full), so it
 	// may exceed b by far after a compaction; the bound only keeps a
 	// crafted file from asking for unbounded memory.
-	c.check(b >= 0 && r >= 0 && r <= b && ld >= max(b, 1) && ld <= 1<<16 && n*ld <= 8*n*max(b, 1)+1<<23,
-		"basis of %d columns, rank %d, stride %d", b, r, ld)
+	if c.bad(b >= 0 && r >= 0 && r <= b && ld >= max(b, 1) && ld <= 1<<16 && n*ld <= 8*n*max(b, 1)+1<<23) {
+		c.fail("basis of " + itoa(b) + " columns, rank " + itoa(r) + ", stride " + itoa(ld))
+	}
 	if c.err != nil {
 		return
 	}
@@ -353,7 +382,7 @@ func (c *stateCodec) eigSym(e *eigSym) {
 	c.floats(&e.rotT)
 	c.floats(&e.lam)
 	c.check(len(basis) == n*b && len(e.lam) == r && len(e.rotT) >= r*b, "C's factors of the wrong size")
-	if !c.dec || !c.alloc(bytesOf(8, n, ld), fmt.Sprintf("basis of %d×%d", n, ld)) {
+	if !c.dec || !c.alloc(bytesOf(8, n, ld), "basis of "+itoa(n)+"×"+itoa(ld)) {
 		return
 	}
 	e.n = n
@@ -372,7 +401,7 @@ func (c *stateCodec) pcg(p *rand.PCG) {
 	c.bytes(&b)
 	if c.dec && c.err == nil {
 		if err := p.UnmarshalBinary(b); err != nil {
-			c.fail("generator state: %v", err)
+			c.fail("generator state: " + err.Error())
 		}
 	}
 }
@@ -387,7 +416,9 @@ func (c *stateCodec) ftrlLinear(l *ftrlLinear, d int) {
 	c.floats(&l.w)
 	c.floats(&l.zw)
 	c.floats(&l.nw)
-	c.check(len(l.w) == d && len(l.zw) == d && len(l.nw) == d, "%d linear weights for %d features", len(l.w), d)
+	if c.bad(len(l.w) == d && len(l.zw) == d && len(l.nw) == d) {
+		c.fail(itoa(len(l.w)) + " linear weights for " + itoa(d) + " features")
+	}
 }
 
 func (o *CCFMOGD) stateCode(c *stateCodec) {
@@ -420,7 +451,9 @@ func (o *CCFMPA) stateCode(c *stateCodec) {
 // projection method come from the settings).
 func (c *stateCodec) projected(p *projectedCCFM) {
 	c.int(&p.t)
-	c.check(p.t >= 0, "%d rounds", p.t)
+	if c.bad(p.t >= 0) {
+		c.fail(itoa(p.t) + " rounds")
+	}
 	c.eigSym(&p.c)
 }
 
@@ -442,7 +475,9 @@ func (o *CCFMFTRL) stateCode(c *stateCodec) {
 	}
 	c.int(&o.t)
 	c.int(&o.n)
-	c.check(o.t >= 0 && o.n >= 1, "%d rounds, dimension %d", o.t, o.n)
+	if c.bad(o.t >= 0 && o.n >= 1) {
+		c.fail(itoa(o.t) + " rounds, dimension " + itoa(o.n))
+	}
 	if c.err != nil {
 		return
 	}
@@ -458,7 +493,9 @@ func (o *CCFMFTRL) stateCode(c *stateCodec) {
 	c.float(&o.theta)
 	c.int(&o.next)
 	k := o.k
-	c.check(k >= 0 && len(o.lam) == k && len(o.mu) == k && len(o.rot) >= k*k, "%d held vectors with %d values", k, len(o.lam))
+	if c.bad(k >= 0 && len(o.lam) == k && len(o.mu) == k && len(o.rot) >= k*k) {
+		c.fail(itoa(k) + " held vectors with " + itoa(len(o.lam)) + " values")
+	}
 	c.check(k == 0 || len(o.vecs)%k == 0 && len(o.vecs)/k <= o.n, "held vectors of the wrong size")
 	c.eigSym(&o.dense)
 	if c.dec && c.err == nil {
@@ -466,7 +503,9 @@ func (o *CCFMFTRL) stateCode(c *stateCodec) {
 		if k > 0 {
 			rows = max(rows, len(o.vecs)/k)
 		}
-		c.check(o.n <= max(o.g.n, rows)+maxUnbackedDim, "dimension %d", o.n)
+		if c.bad(o.n <= max(o.g.n, rows)+maxUnbackedDim) {
+			c.fail("dimension " + itoa(o.n))
+		}
 	}
 	c.pcg(o.src)
 	c.int(&o.refreshes)
@@ -484,12 +523,16 @@ func (m *FMFTRL) stateCode(c *stateCodec) {
 	c.float(&s.InitStd)
 	codeEnum(c, &s.Loss, 2, "loss")
 	c.uint64(&s.Seed)
-	c.check(s.Rank <= maxSubspace, "rank %d", s.Rank)
+	if c.bad(s.Rank <= maxSubspace) {
+		c.fail("rank " + itoa(s.Rank))
+	}
 	if !rebuild(c, m, s, NewFMFTRL, func(x *FMFTRL) FMFTRLSettings { return x.s }) {
 		return
 	}
 	c.int(&m.d)
-	c.check(m.d >= 0, "%d features", m.d)
+	if c.bad(m.d >= 0) {
+		c.fail(itoa(m.d) + " features")
+	}
 	if c.err != nil {
 		return
 	}
@@ -527,14 +570,18 @@ func (m *CFMFTRL) stateCode(c *stateCodec) {
 	}
 	c.int(&m.t)
 	c.int(&m.d)
-	c.check(m.t >= 0 && m.d >= 0, "%d rounds, %d features", m.t, m.d)
+	if c.bad(m.t >= 0 && m.d >= 0) {
+		c.fail(itoa(m.t) + " rounds, " + itoa(m.d) + " features")
+	}
 	if c.err != nil {
 		return
 	}
 	c.ftrlLinear(&m.ftrlLinear, m.d)
 	c.int32s(&m.pos)
 	c.int(&m.n)
-	c.check(len(m.pos) <= m.d, "%d rows of G for %d features", len(m.pos), m.d)
+	if c.bad(len(m.pos) <= m.d) {
+		c.fail(itoa(len(m.pos)) + " rows of G for " + itoa(m.d) + " features")
+	}
 	checkNumbering(c, m.pos, 0, m.n, "row")
 	if c.err != nil {
 		return
@@ -578,7 +625,9 @@ func (m *CFMFTRL) stateCode(c *stateCodec) {
 	c.int(&m.interval)
 	c.check(m.nS >= 0 && m.nS <= m.n && len(m.u) == m.nS*len(m.lam), "eigenvectors of the wrong size")
 	c.check(m.sparse || m.nS*len(m.mu) <= len(m.u), "eigenvalues of the wrong size")
-	c.check(m.since >= 0 && m.interval >= 1, "refresh interval %d, since %d", m.interval, m.since)
+	if c.bad(m.since >= 0 && m.interval >= 1) {
+		c.fail("refresh interval " + itoa(m.interval) + ", since " + itoa(m.since))
+	}
 	c.pcg(m.src)
 	c.int(&m.refreshes)
 	c.int(&m.matvecs)
@@ -614,7 +663,9 @@ func (m *Bias) stateCode(c *stateCodec) {
 	c.float(&m.b)
 	c.floats(&m.w)
 	c.floats(&m.n)
-	c.check(len(m.w) == len(m.n), "%d biases with %d counts", len(m.w), len(m.n))
+	if c.bad(len(m.w) == len(m.n)) {
+		c.fail(itoa(len(m.w)) + " biases with " + itoa(len(m.n)) + " counts")
+	}
 }
 
 func (m *Linear) stateCode(c *stateCodec) {
@@ -629,7 +680,9 @@ func (m *Linear) stateCode(c *stateCodec) {
 	}
 	d := len(m.w)
 	c.int(&d)
-	c.check(d >= 0, "%d features", d)
+	if c.bad(d >= 0) {
+		c.fail(itoa(d) + " features")
+	}
 	c.ftrlLinear(&m.ftrlLinear, d)
 }
 
@@ -647,7 +700,9 @@ func (m *CCFMPairs) stateCode(c *stateCodec) {
 	}
 	d := len(m.w)
 	c.int(&d)
-	c.check(d >= 0, "%d features", d)
+	if c.bad(d >= 0) {
+		c.fail(itoa(d) + " features")
+	}
 	c.ftrlLinear(&m.ftrlLinear, d)
 	// The table: a flag for its allocation, then the slots in use in
 	// increasing order, each with its accumulators z, n (its weight is
@@ -656,7 +711,9 @@ func (m *CCFMPairs) stateCode(c *stateCodec) {
 	c.bool(&table)
 	c.int(&m.used)
 	n := 1 << s.Bits
-	c.check(m.used >= 0 && m.used <= n && (table || m.used == 0), "%d pair slots in use", m.used)
+	if c.bad(m.used >= 0 && m.used <= n && (table || m.used == 0)) {
+		c.fail(itoa(m.used) + " pair slots in use")
+	}
 	if c.err != nil {
 		return
 	}
@@ -671,13 +728,17 @@ func (m *CCFMPairs) stateCode(c *stateCodec) {
 			}
 		}
 		c.int(&k)
-		c.check(k > last && k < n, "pair slot %d after %d", k, last)
+		if c.bad(k > last && k < n) {
+			c.fail("pair slot " + itoa(k) + " after " + itoa(last))
+		}
 		if c.err != nil {
 			return
 		}
 		c.float(&m.zu[k])
 		c.float(&m.nu[k])
-		c.check(m.nu[k] > 0 && !math.IsInf(m.nu[k], 0), "pair slot %d: n = %g", k, m.nu[k])
+		if c.bad(m.nu[k] > 0 && !math.IsInf(m.nu[k], 0)) {
+			c.fail("pair slot " + itoa(k) + ": n = " + ftoa(m.nu[k]))
+		}
 		m.u[k] = m.prox.weight(m.zu[k], m.nu[k])
 		last = k
 		seen++
@@ -699,5 +760,7 @@ func (c *stateCodec) maxRowNonzeros(p *int) {
 		return
 	}
 	c.int(p)
-	c.check(*p == -1 || *p > 0 && *p != DefaultMaxRowNonzeros, "row nonzero limit %d", *p)
+	if c.bad(*p == -1 || *p > 0 && *p != DefaultMaxRowNonzeros) {
+		c.fail("row nonzero limit " + itoa(*p))
+	}
 }

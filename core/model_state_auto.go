@@ -20,10 +20,10 @@ func (c *stateCodec) nested(l stateCoder) {
 	sub := &stateCodec{dec: true, buf: b, limit: c.limit}
 	l.stateCode(sub)
 	if sub.err == nil && len(sub.buf) > 0 {
-		sub.fail("%d bytes left over", len(sub.buf))
+		sub.fail(itoa(len(sub.buf)) + " bytes left over")
 	}
 	if sub.err != nil {
-		c.fail("%v", sub.err)
+		c.fail(sub.err.Error())
 		if c.over == nil {
 			c.over = sub.over
 		}
@@ -41,7 +41,9 @@ func (m *OCCFMLin) stateCode(c *stateCodec) {
 	c.nested(occ)
 	if c.dec && c.err == nil {
 		s.OCCFM = occ.s
-		c.check(s.OCCFM.Loss == s.Loss, "a CCFM part with the %v loss in a learner with the %v loss", s.OCCFM.Loss, s.Loss)
+		if c.bad(s.OCCFM.Loss == s.Loss) {
+			c.fail("a CCFM part with the " + s.OCCFM.Loss.String() + " loss in a learner with the " + s.Loss.String() + " loss")
+		}
 	}
 	if !rebuild(c, m, s, NewOCCFMLin, func(x *OCCFMLin) OCCFMLinSettings { return x.s }) {
 		return
@@ -49,7 +51,9 @@ func (m *OCCFMLin) stateCode(c *stateCodec) {
 	m.occ = occ
 	d := len(m.lin.w)
 	c.int(&d)
-	c.check(d >= 0, "%d features", d)
+	if c.bad(d >= 0) {
+		c.fail(itoa(d) + " features")
+	}
 	c.ftrlLinear(&m.lin, d)
 }
 
@@ -58,7 +62,9 @@ func (m *OCCFMLin) stateCode(c *stateCodec) {
 func (c *stateCodec) grid(p *[]float64, least int, what string) {
 	n := len(*p)
 	c.int(&n)
-	c.check(n >= least && n <= maxAutoExperts-2, "%d values of %s", n, what)
+	if c.bad(n >= least && n <= maxAutoExperts-2) {
+		c.fail(itoa(n) + " values of " + what)
+	}
 	if c.err != nil {
 		return
 	}
@@ -95,10 +101,14 @@ func (m *OCCFMAuto) stateCode(c *stateCodec) {
 	c.float(&m.hi)
 	c.float(&m.mix)
 	c.float(&m.over)
-	c.check(m.t >= 0 && m.lo <= m.hi && m.over >= 0, "%d rounds, labels in [%g, %g]", m.t, m.lo, m.hi)
+	if c.bad(m.t >= 0 && m.lo <= m.hi && m.over >= 0) {
+		c.fail(itoa(m.t) + " rounds, labels in [" + ftoa(m.lo) + ", " + ftoa(m.hi) + "]")
+	}
 	c.floats(&m.loss)
 	c.floats(&m.recent)
-	c.check(len(m.loss) == len(m.experts) && len(m.recent) == len(m.experts), "%d losses for %d experts", len(m.loss), len(m.experts))
+	if c.bad(len(m.loss) == len(m.experts) && len(m.recent) == len(m.experts)) {
+		c.fail(itoa(len(m.loss)) + " losses for " + itoa(len(m.experts)) + " experts")
+	}
 	for k := range m.experts {
 		if c.err != nil {
 			return
@@ -113,7 +123,9 @@ func (m *OCCFMAuto) stateCode(c *stateCodec) {
 		// its place, and must keep the settings the grid gave it.
 		want := expertSettings(m.experts[k])
 		c.nested(m.experts[k].(stateCoder))
-		c.check(expertSettings(m.experts[k]) == want, "expert %d does not have its grid's settings", k)
+		if c.bad(expertSettings(m.experts[k]) == want) {
+			c.fail("expert " + itoa(k) + " does not have its grid's settings")
+		}
 	}
 }
 

@@ -52,10 +52,19 @@ func densePredict(c *mat.SymDense, x Sparse, noSelf bool) float64 {
 	return y
 }
 
+// denseLowRank returns C as a mat.SymDense (1×1 and zero for n = 0, which
+// mat does not allow).
+func denseLowRank(c *lowRankSym) *mat.SymDense {
+	if c.n == 0 {
+		return mat.NewSymDense(1, nil)
+	}
+	return mat.NewSymDense(c.n, c.dense())
+}
+
 // denseC returns C in the caller's coordinates (Dim × Dim): OCCFM numbers
 // features inside in order of first appearance.
 func denseC(o *OCCFM) *mat.SymDense {
-	in := o.c.dense()
+	in := denseLowRank(&o.c)
 	d := o.Dim()
 	pos := make([]int, d) // caller's coordinate → internal one, −1 if unseen
 	for j := 1; j < d; j++ {
@@ -276,7 +285,7 @@ func TestOCCFMInvariants(t *testing.T) {
 			// C as the LMO saw it: a refresh recompresses C first.
 			var seen *mat.SymDense
 			testLMOCheck = func(o *OCCFM) func(float64) {
-				return func(float64) { seen = o.c.dense() }
+				return func(float64) { seen = denseLowRank(&o.c) }
 			}
 			defer func() { testLMOCheck = nil }()
 			for step, ex := range stream {
@@ -288,7 +297,7 @@ func TestOCCFMInvariants(t *testing.T) {
 					}
 				}
 				o.Update(ex.X, ex.Y)
-				c := o.c.dense()
+				c := denseLowRank(&o.c)
 				if nn := nuclear(c); nn > delta*(1+1e-9) {
 					t.Fatalf("step %d: ‖C‖* = %v > δ = %v", step, nn, delta)
 				}

@@ -2,9 +2,8 @@ package core
 
 import (
 	"bytes"
-	"fmt"
+	"errors"
 	"sort"
-	"strconv"
 	"strings"
 )
 
@@ -82,7 +81,7 @@ func (c *csvLayout) split(line []byte) (int, string) {
 				return len(c.ends), ""
 			}
 			if line[i] != sep {
-				return len(c.ends), "unexpected text after the closing quote, want " + strconv.Quote(string(sep)) + " or the end of the line"
+				return len(c.ends), "unexpected text after the closing quote, want " + quoted(string(sep)) + " or the end of the line"
 			}
 			i++
 			continue
@@ -167,18 +166,18 @@ func (s *Stream) setupCSV(data []int, roles map[string]Role, recognising bool) e
 	c := &s.csv
 	c.sep = detectSeparator(header)
 	unrecognised := func(why string) error {
-		return fmt.Errorf("core: %s: cannot recognise the format: most lines are not LibSVM or MovieLens rows, and %s", s.name, why)
+		return errors.New("core: " + s.name + ": cannot recognise the format: most lines are not LibSVM or MovieLens rows, and " + why)
 	}
 
 	n, msg := c.split(header)
 	if msg != "" {
 		if recognising {
-			return unrecognised(fmt.Sprintf("line %d (%s) is not a CSV header: field %d: %s", headerLine, quote(header), n, msg))
+			return unrecognised("line " + itoa(headerLine) + " (" + quote(header) + ") is not a CSV header: field " + itoa(n) + ": " + msg)
 		}
 		return &ParseError{File: s.name, Line: headerLine, Field: "header field " + itoa(n), Msg: msg}
 	}
 	if recognising && n < 2 {
-		return unrecognised(fmt.Sprintf("line %d (%s) is not a CSV header of two or more columns separated by ',', ';' or tab", headerLine, quote(header)))
+		return unrecognised("line " + itoa(headerLine) + " (" + quote(header) + ") is not a CSV header of two or more columns separated by ',', ';' or tab")
 	}
 	c.cols = make([]csvColumn, n)
 	allNumbers := true
@@ -194,22 +193,22 @@ func (s *Stream) setupCSV(data []int, roles map[string]Role, recognising bool) e
 		}
 		if seen[name] {
 			return &ParseError{File: s.name, Line: headerLine, Field: "header field " + itoa(j+1),
-				Msg: "column name " + strconv.Quote(name) + " repeated"}
+				Msg: "column name " + quoted(name) + " repeated"}
 		}
 		seen[name] = true
-		c.cols[j] = csvColumn{name: name, field: "field " + strconv.Quote(name)}
+		c.cols[j] = csvColumn{name: name, field: "field " + quoted(name)}
 	}
 	if recognising && allNumbers {
-		return unrecognised(fmt.Sprintf("line %d (%s) looks like data, but a CSV needs a header row", headerLine, quote(header)))
+		return unrecognised("line " + itoa(headerLine) + " (" + quote(header) + ") looks like data, but a CSV needs a header row")
 	}
 	if allNumbers {
-		s.warn("%s:%d: the CSV header %s holds only numbers: the file probably has no header row, and this row is read as the column names.", s.name, headerLine, quote(header))
+		s.warn(s.name + ":" + itoa(headerLine) + ": the CSV header " + quote(header) + " holds only numbers: the file probably has no header row, and this row is read as the column names.")
 	}
 
 	// Summarise the rows read ahead.
 	rows := data[1:]
 	if len(rows) == 0 {
-		return fmt.Errorf("core: %s:%d: no data rows after the CSV header %s, want at least one row", s.name, headerLine, quote(header))
+		return errors.New("core: " + s.name + ":" + itoa(headerLine) + ": no data rows after the CSV header " + quote(header) + ", want at least one row")
 	}
 	stats := make([]csvStats, n)
 	good := 0
@@ -251,7 +250,7 @@ func (s *Stream) setupCSV(data []int, roles map[string]Role, recognising bool) e
 		}
 	}
 	if recognising && good*2 <= len(rows) {
-		return unrecognised(fmt.Sprintf("only %d of the %d rows read after the CSV header on line %d have its %d fields", good, len(rows), headerLine, n))
+		return unrecognised("only " + itoa(good) + " of the " + itoa(len(rows)) + " rows read after the CSV header on line " + itoa(headerLine) + " have its " + itoa(n) + " fields")
 	}
 
 	if err := s.assignRoles(roles, stats); err != nil {
@@ -261,7 +260,7 @@ func (s *Stream) setupCSV(data []int, roles map[string]Role, recognising bool) e
 		col := &c.cols[j]
 		if (col.role == RoleNumeric || col.role == RoleLabel) && stats[j].commas > 0 {
 			col.decimalComma = true
-			s.warn("%s: column %q has numbers with a decimal comma (%q): they are read as numbers, the comma as the decimal point.", s.name, col.name, stats[j].comma)
+			s.warn(s.name + ": column " + quoted(col.name) + " has numbers with a decimal comma (" + quoted(stats[j].comma) + "): they are read as numbers, the comma as the decimal point.")
 		}
 		switch col.role {
 		case RoleNumeric:
@@ -324,10 +323,10 @@ func (s *Stream) assignRoles(roles map[string]Role, stats []csvStats) error {
 			for k, col := range cols {
 				header[k] = col.name
 			}
-			return fmt.Errorf("core: %s: ReaderSettings.Roles names column %q, which is not in the header %q", s.name, name, header)
+			return errors.New("core: " + s.name + ": ReaderSettings.Roles names column " + quoted(name) + ", which is not in the header " + quoteList(header))
 		}
 		if role < RoleGuess || role > RoleIgnore {
-			return fmt.Errorf("core: %s: ReaderSettings.Roles gives column %q the invalid role %d", s.name, name, int(role))
+			return errors.New("core: " + s.name + ": ReaderSettings.Roles gives column " + quoted(name) + " the invalid role " + itoa(int(role)))
 		}
 		cols[j].role = role
 		if role == RoleLabel {
@@ -335,7 +334,7 @@ func (s *Stream) assignRoles(roles map[string]Role, stats []csvStats) error {
 		}
 	}
 	if labels > 1 {
-		return fmt.Errorf("core: %s: ReaderSettings.Roles gives %d label columns, want one", s.name, labels)
+		return errors.New("core: " + s.name + ": ReaderSettings.Roles gives " + itoa(labels) + " label columns, want one")
 	}
 
 	if labels == 0 {
@@ -355,7 +354,7 @@ func (s *Stream) assignRoles(roles map[string]Role, stats []csvStats) error {
 			}
 		}
 		if label < 0 {
-			return fmt.Errorf("core: %s: no label column: ReaderSettings.Roles sets every column and none is RoleLabel", s.name)
+			return errors.New("core: " + s.name + ": no label column: ReaderSettings.Roles sets every column and none is RoleLabel")
 		}
 		cols[label].role = RoleLabel
 	}

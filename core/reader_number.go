@@ -160,7 +160,7 @@ func parseIndex(b []byte) (int, bool) {
 func quote(b []byte) string {
 	const max = 40
 	if len(b) > max {
-		return strconv.Quote(string(b[:max])) + "…"
+		return quoted(string(b[:max])) + "…"
 	}
-	return strconv.Quote(string(b))
+	return quoted(string(b))
 }

@@ -2,7 +2,6 @@ package core
 
 import (
 	"errors"
-	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -37,7 +36,7 @@ func ParseOnError(s string) (OnError, error) {
 	case "skip":
 		return Skip, nil
 	}
-	return 0, fmt.Errorf("core: unknown bad-row policy %q (want stop or skip)", s)
+	return 0, errors.New("core: unknown bad-row policy " + quoted(s) + " (want stop or skip)")
 }
 
 // MaxReasons is how many skipped rows BadRows keeps to show why.
@@ -115,7 +114,7 @@ func (b *BadRows) Label(t Task, file string, line int, y float64) (float64, erro
 	v, err := t.Label(y)
 	if err != nil {
 		return 0, &ParseError{File: file, Line: line, Field: "label",
-			Msg: strconv.Quote(strconv.FormatFloat(y, 'g', -1, 64)) +
+			Msg: quoted(strconv.FormatFloat(y, 'g', -1, 64)) +
 				" is not a class of the binary task (want -1/+1 or 0/1; labels with other values need the regression task)"}
 	}
 	return v, nil

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"errors"
-	"fmt"
 	"io"
 	"strings"
 )
@@ -190,7 +189,7 @@ func newStream(r io.Reader, set ReaderSettings, maxLine int) (*Stream, error) {
 		format = FormatAuto
 	case FormatAuto, FormatLibSVM, FormatCSV, FormatMovieLens:
 	default:
-		return nil, fmt.Errorf("core: unknown format %q (want auto, libsvm, csv or movielens)", string(format))
+		return nil, errors.New("core: unknown format " + quoted(string(format)) + " (want auto, libsvm, csv or movielens)")
 	}
 
 	br := bufio.NewReaderSize(r, bufferBytes)
@@ -207,7 +206,7 @@ func newStream(r io.Reader, set ReaderSettings, maxLine int) (*Stream, error) {
 	} else if err != nil && err != io.EOF {
 		return nil, s.wrap(err)
 	} else if strings.HasSuffix(strings.ToLower(s.name), ".gz") && len(magic) > 0 {
-		s.warn("%s: the name ends in .gz but the bytes are not gzip-compressed: read as plain text.", s.name)
+		s.warn(s.name + ": the name ends in .gz but the bytes are not gzip-compressed: read as plain text.")
 	}
 	if head, _ := br.Peek(binaryProbe); len(head) > 0 {
 		if kind, bom := utf16Kind(head); kind != 0 {
@@ -218,14 +217,14 @@ func newStream(r io.Reader, set ReaderSettings, maxLine int) (*Stream, error) {
 			if kind == 2 {
 				order = "big-endian"
 			}
-			s.warn("%s: the file is UTF-16 text (%s); it is read converted to UTF-8.", s.name, order)
+			s.warn(s.name + ": the file is UTF-16 text (" + order + "); it is read converted to UTF-8.")
 		}
 	}
 	if bom, _ := br.Peek(3); bytes.Equal(bom, []byte("\xef\xbb\xbf")) {
 		br.Discard(3)
 	}
 	if head, _ := br.Peek(binaryProbe); isBinary(head) {
-		return nil, fmt.Errorf("core: %s: binary data (a NUL byte or control characters in the first %d bytes), want text: LibSVM, CSV or MovieLens, plain or gzip", s.name, binaryProbe)
+		return nil, errors.New("core: " + s.name + ": binary data (a NUL byte or control characters in the first " + itoa(binaryProbe) + " bytes), want text: LibSVM, CSV or MovieLens, plain or gzip")
 	}
 	if head, _ := br.Peek(bufferBytes); loneCRs(head) {
 		br = bufio.NewReaderSize(&crReader{r: br}, bufferBytes)
@@ -247,15 +246,15 @@ func newStream(r io.Reader, set ReaderSettings, maxLine int) (*Stream, error) {
 			return nil, s.err
 		}
 		if s.phys == 0 {
-			return nil, fmt.Errorf("core: %s: the file is empty, want LibSVM, CSV or MovieLens rows", s.name)
+			return nil, errors.New("core: " + s.name + ": the file is empty, want LibSVM, CSV or MovieLens rows")
 		}
 		for _, p := range s.pending {
 			if p.tooLong {
-				return nil, fmt.Errorf("core: %s:%d: line: longer than %s, the limit of a line, and no other line holds data: want LibSVM, CSV or MovieLens rows, one per line",
-					s.name, p.line, sizeText(s.maxLine))
+				return nil, errors.New("core: " + s.name + ":" + itoa(p.line) + ": line: longer than " + sizeText(s.maxLine) +
+					", the limit of a line, and no other line holds data: want LibSVM, CSV or MovieLens rows, one per line")
 			}
 		}
-		return nil, fmt.Errorf("core: %s: no data: all %d lines are blank or # comments, want LibSVM, CSV or MovieLens rows", s.name, s.phys)
+		return nil, errors.New("core: " + s.name + ": no data: all " + itoa(s.phys) + " lines are blank or # comments, want LibSVM, CSV or MovieLens rows")
 	}
 	if format == FormatLibSVM {
 		s.format, s.layout = FormatLibSVM, "libsvm"
@@ -401,7 +400,7 @@ func (s *Stream) Dim() int {
 // 0 ≤ i < Dim().
 func (s *Stream) FeatureName(i int) string {
 	if i < 0 || i >= s.Dim() {
-		panic(fmt.Sprintf("core: feature %d out of range [0, %d)", i, s.Dim()))
+		panic("core: feature " + itoa(i) + " out of range [0, " + itoa(s.Dim()) + ")")
 	}
 	if s.format == FormatLibSVM {
 		if s.libIdentity {
@@ -443,10 +442,10 @@ func (s *Stream) MemoryBytes() int64 {
 // them so that a misread is never silent. There are at most a handful.
 func (s *Stream) Warnings() []string { return s.warnings }
 
-// warn adds a warning, up to maxWarnings.
-func (s *Stream) warn(format string, args ...any) {
+// warn adds the warning msg, up to maxWarnings.
+func (s *Stream) warn(msg string) {
 	if len(s.warnings) < maxWarnings {
-		s.warnings = append(s.warnings, fmt.Sprintf(format, args...))
+		s.warnings = append(s.warnings, msg)
 	}
 }
 
@@ -551,9 +550,9 @@ func (s *Stream) wrap(err error) error {
 		hint = ": the file is cut short (truncated)"
 	}
 	if s.gzipped && !strings.HasPrefix(err.Error(), "gzip: ") {
-		return fmt.Errorf("core: %s: gzip: %w%s", where, err, hint)
+		return wrapErr("core: "+where+": gzip: "+err.Error()+hint, err)
 	}
-	return fmt.Errorf("core: %s: %w%s", where, err, hint)
+	return wrapErr("core: "+where+": "+err.Error()+hint, err)
 }
 
 func (s *Stream) tooLong() *ParseError {

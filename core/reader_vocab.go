@@ -1,6 +1,6 @@
 package core
 
-import "fmt"
+import "errors"
 
 // Vocabulary is the feature numbering a Stream has built: which feature
 // index each LibSVM index, MovieLens ID or CSV value got (in order of first
@@ -89,37 +89,37 @@ func (v *Vocabulary) check() error {
 	switch v.Format {
 	case FormatLibSVM:
 		if len(v.Features) != 0 || len(v.Columns) != 0 || v.Dim < 0 {
-			return fmt.Errorf("a LibSVM vocabulary with names")
+			return errors.New("a LibSVM vocabulary with names")
 		}
 		if !v.Renumbered {
 			if v.Indices != nil {
-				return fmt.Errorf("a LibSVM vocabulary with indices but not renumbered")
+				return errors.New("a LibSVM vocabulary with indices but not renumbered")
 			}
 			return nil
 		}
 		if len(v.Indices) != v.Dim {
-			return fmt.Errorf("%d features but %d indices listed", v.Dim, len(v.Indices))
+			return errors.New(itoa(v.Dim) + " features but " + itoa(len(v.Indices)) + " indices listed")
 		}
 		seen := make(map[int32]bool, len(v.Indices))
 		for _, idx := range v.Indices {
 			if idx < 1 || int(idx) > maxLibSVMIndex || seen[idx] {
-				return fmt.Errorf("LibSVM index %d out of range or repeated", idx)
+				return errors.New("LibSVM index " + itoa(int(idx)) + " out of range or repeated")
 			}
 			seen[idx] = true
 		}
 		return nil
 	case FormatMovieLens, FormatCSV:
 		if v.Renumbered || v.Indices != nil {
-			return fmt.Errorf("a %s vocabulary with LibSVM indices", v.Format)
+			return errors.New("a " + string(v.Format) + " vocabulary with LibSVM indices")
 		}
 	default:
-		return fmt.Errorf("unknown format %q", string(v.Format))
+		return errors.New("unknown format " + quoted(string(v.Format)))
 	}
 	if v.Dim != len(v.Features) {
-		return fmt.Errorf("%d features but %d listed", v.Dim, len(v.Features))
+		return errors.New(itoa(v.Dim) + " features but " + itoa(len(v.Features)) + " listed")
 	}
 	if v.Format == FormatMovieLens && len(v.Columns) != 0 {
-		return fmt.Errorf("a MovieLens vocabulary with columns")
+		return errors.New("a MovieLens vocabulary with columns")
 	}
 	fields := 2
 	if v.Format == FormatCSV {
@@ -127,24 +127,24 @@ func (v *Vocabulary) check() error {
 		labels := 0
 		for _, c := range v.Columns {
 			if c.Role < RoleLabel || c.Role > RoleIgnore {
-				return fmt.Errorf("column %q has role %d", c.Name, c.Role)
+				return errors.New("column " + quoted(c.Name) + " has role " + itoa(int(c.Role)))
 			}
 			if c.Role == RoleLabel {
 				labels++
 			}
 			if c.Role == RoleNumeric && !(c.Scale > 0) {
-				return fmt.Errorf("column %q has scale %v", c.Name, c.Scale)
+				return errors.New("column " + quoted(c.Name) + " has scale " + ftoa(c.Scale))
 			}
 		}
 		if labels != 1 {
-			return fmt.Errorf("%d label columns", labels)
+			return errors.New(itoa(labels) + " label columns")
 		}
 	}
 	seen := make(map[VocabularyFeature]bool, len(v.Features))
 	numeric := make(map[int]bool)
 	for _, f := range v.Features {
 		if f.Field < 0 || f.Field >= fields || seen[f] {
-			return fmt.Errorf("feature %d:%q out of range or repeated", f.Field, f.Value)
+			return errors.New("feature " + itoa(f.Field) + ":" + quoted(f.Value) + " out of range or repeated")
 		}
 		seen[f] = true
 		if v.Format == FormatCSV {
@@ -153,13 +153,13 @@ func (v *Vocabulary) check() error {
 				numeric[f.Field] = true
 			}
 			if role == RoleNumeric && f.Value != "" || role != RoleNumeric && role != RoleCategorical {
-				return fmt.Errorf("feature %q of column %q (role %d)", f.Value, v.Columns[f.Field].Name, role)
+				return errors.New("feature " + quoted(f.Value) + " of column " + quoted(v.Columns[f.Field].Name) + " (role " + itoa(int(role)) + ")")
 			}
 		}
 	}
 	for j, c := range v.Columns {
 		if c.Role == RoleNumeric && !numeric[j] {
-			return fmt.Errorf("numeric column %q has no feature", c.Name)
+			return errors.New("numeric column " + quoted(c.Name) + " has no feature")
 		}
 	}
 	return nil
@@ -196,10 +196,10 @@ func (s *Stream) continueVocabulary(v *Vocabulary) (*Stream, error) {
 // format known and, for CSV, its header read).
 func (s *Stream) useVocabulary(v *Vocabulary) error {
 	if err := v.check(); err != nil {
-		return fmt.Errorf("core: %s: bad vocabulary: %v", s.name, err)
+		return errors.New("core: " + s.name + ": bad vocabulary: " + err.Error())
 	}
 	if s.format != v.Format {
-		return fmt.Errorf("core: %s: the model's features come from a %s file, this one is %s", s.name, v.Format, s.format)
+		return errors.New("core: " + s.name + ": the model's features come from a " + string(v.Format) + " file, this one is " + string(s.format))
 	}
 	switch s.format {
 	case FormatLibSVM:
@@ -231,14 +231,14 @@ func (s *Stream) useVocabulary(v *Vocabulary) error {
 	}
 	cols := s.csv.cols
 	if len(cols) != len(v.Columns) {
-		return fmt.Errorf("core: %s: the model's file has %d columns, this one %d", s.name, len(v.Columns), len(cols))
+		return errors.New("core: " + s.name + ": the model's file has " + itoa(len(v.Columns)) + " columns, this one " + itoa(len(cols)))
 	}
 	for j := range cols {
 		if cols[j].name != v.Columns[j].Name {
-			return fmt.Errorf("core: %s: column %d is %q, the model's file had %q", s.name, j+1, cols[j].name, v.Columns[j].Name)
+			return errors.New("core: " + s.name + ": column " + itoa(j+1) + " is " + quoted(cols[j].name) + ", the model's file had " + quoted(v.Columns[j].Name))
 		}
 		if cols[j].role != v.Columns[j].Role {
-			return fmt.Errorf("core: %s: column %q has role %d, the model's file had %d", s.name, cols[j].name, cols[j].role, v.Columns[j].Role)
+			return errors.New("core: " + s.name + ": column " + quoted(cols[j].name) + " has role " + itoa(int(cols[j].role)) + ", the model's file had " + itoa(int(v.Columns[j].Role)))
 		}
 	}
 	s.names = make([]string, len(v.Features))
@@ -273,7 +273,7 @@ func (s *Stream) countNames() {
 
 // String describes v briefly, e.g. "movielens, 2625 features".
 func (v Vocabulary) String() string {
-	return fmt.Sprintf("%s, %d features", v.Format, v.Dim)
+	return string(v.Format) + ", " + itoa(v.Dim) + " features"
 }
 
 // vocabulary codes a Vocabulary (model.go's "vocabulary" section).
@@ -309,7 +309,7 @@ func (c *stateCodec) vocabulary(v *Vocabulary) {
 	}
 	if c.dec && c.err == nil {
 		if err := v.check(); err != nil {
-			c.fail("%v", err)
+			c.fail(err.Error())
 		}
 	}
 	if c.dec && c.err == nil && nc == 0 {

@@ -363,9 +363,9 @@ func projectNuclear(a []float64, b int, delta float64) []float64 {
 			continue
 		}
 		for i := 0; i < b; i++ {
-			vik := v * vecs.At(i, k)
+			vik := v * vecs[i*b+k]
 			for j := 0; j < b; j++ {
-				out[i*b+j] += vik * vecs.At(j, k)
+				out[i*b+j] += vik * vecs[j*b+k]
 			}
 		}
 	}

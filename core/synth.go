@@ -1,7 +1,6 @@
 package core
 
 import (
-	"fmt"
 	"io"
 	"math"
 	"math/rand/v2"
@@ -72,7 +71,7 @@ type Demo struct {
 // if rows < 0.
 func (d Demo) NewRows(seed uint64, rows int) DemoStream {
 	if rows < 0 {
-		panic(fmt.Sprintf("core: Demo.NewRows: %d rows", rows))
+		panic("core: Demo.NewRows: " + itoa(rows) + " rows")
 	}
 	return d.newRows(seed, rows)
 }
@@ -311,7 +310,7 @@ func (s *plantedDemo) Dim() int { return plantedDim }
 // FeatureName returns "f7" for feature 7.
 func (s *plantedDemo) FeatureName(i int) string {
 	if i < 0 || i >= plantedDim {
-		panic(fmt.Sprintf("core: feature %d out of range [0, %d)", i, plantedDim))
+		panic("core: feature " + itoa(i) + " out of range [0, " + itoa(plantedDim) + ")")
 	}
 	return "f" + itoa(i)
 }
@@ -408,5 +407,5 @@ func userItemName(i, users, items int) string {
 	case i >= users && i < users+items:
 		return "item=" + itoa(i-users)
 	}
-	panic(fmt.Sprintf("core: feature %d out of range [0, %d)", i, users+items))
+	panic("core: feature " + itoa(i) + " out of range [0, " + itoa(users+items) + ")")
 }

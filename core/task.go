@@ -1,6 +1,6 @@
 package core
 
-import "fmt"
+import "errors"
 
 // Task is the kind of learning problem. The zero value is Regression.
 type Task int
@@ -29,7 +29,7 @@ func ParseTask(s string) (Task, error) {
 	case "classification":
 		return Classification, nil
 	}
-	return 0, fmt.Errorf("core: unknown task %q (want regression or classification)", s)
+	return 0, errors.New("core: unknown task " + quoted(s) + " (want regression or classification)")
 }
 
 // Loss returns the loss that suits t: Squared for Regression, Logistic for
@@ -55,7 +55,7 @@ func (t Task) Label(y float64) (float64, error) {
 	case -1, 0:
 		return -1, nil
 	}
-	return 0, fmt.Errorf("label %v is not a binary class (want -1/+1 or 0/1)", y)
+	return 0, errors.New("label " + ftoa(y) + " is not a binary class (want -1/+1 or 0/1)")
 }
 
 // GuessTask guesses the task from a sample of labels as read: Classification
