@@ -207,7 +207,7 @@ export class LineChart {
         x: this.logX
           ? {time: false, distr: 3, range: (u, min, max) => (min == null ? [1, 10] : min < max ? [min, max] : [min / 2, max * 2])}
           : {time: false},
-        y: {range: (u, min, max) => refRange(min, max, this.refs)},
+        y: {range: (u, min, max) => refRange(min, lateMax(this.data) ?? max, this.refs)},
       },
       hooks: {draw: [(u) => this.drawRefs(u)]},
       cursor: {drag: {x: false, y: false}},
@@ -232,6 +232,23 @@ export class LineChart {
   }
 }
 
+
+// lateMax returns the largest value of the series after their first tenth
+// (and first 5 points), or null: the y range follows it, so that the first
+// rows' large errors do not flatten the curves a class is watching (they
+// run off the top of the chart instead). Pure (tested by node:test).
+export function lateMax(cols) {
+  const n = cols.length ? cols[0].length : 0;
+  const from = Math.max(5, Math.floor(n / 10));
+  let hi = null;
+  for (let c = 1; c < cols.length; c++) {
+    for (let i = from; i < n; i++) {
+      const v = cols[c][i];
+      if (v != null && Number.isFinite(v) && (hi == null || v > hi)) hi = v;
+    }
+  }
+  return hi;
+}
 
 // sameRefs reports whether two lists of reference lines are equal.
 function sameRefs(a, b) {

@@ -70,8 +70,11 @@ export function renderStepView(rows, get) {
   el("fw-coords").textContent = `The squares: ${names.length <= 8 ? names.join(", ") : `${names.slice(0, 6).join(", ")} and ${names.length - 6} more`}` +
     " (the row's own features among them), then the bias.";
   el("fw-lambda").textContent = `λ = ${formatNumber(st.lambda)}`;
-  el("fw-gap").textContent = `within ${formatNumber(st.gap)} of the best corner` +
-    (st.refreshed ? " (Lanczos ran this row)" : " (certified without a new eigen-solve)");
+  // εₜ is the slack Frank-Wolfe tolerates in the corner's value δ|λ|; it
+  // shrinks with γₜ, and early on it is far larger than the value itself.
+  el("fw-gap").textContent = `the corner's value δ|λ| = ${formatNumber(st.delta * Math.abs(st.lambda))}, ` +
+    `certified within εₜ = ${formatNumber(st.gap)} of the best corner's` +
+    (st.refreshed ? " (a Lanczos run found q this row)" : " (no new eigen-solve needed)");
   el("fw-gamma").textContent = `γ = ${formatNumber(st.gamma)}` +
     (st.gamma < st.gammaT * (1 - 1e-12) ? ` (the schedule's γₜ = ${formatNumber(st.gammaT)}; a line search chose less)` : " (the schedule's γₜ)");
   el("fw-delta").textContent = `δ = ${formatNumber(st.delta)}`;

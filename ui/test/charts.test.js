@@ -44,3 +44,13 @@ test("refRange takes in the data and every reference line, padded", async () => 
   assert.deepStrictEqual(refRange(0.01, 0.2, [{value: 0}])[0], 0);  // no negative room above 0
   assert.ok(refRange(-1, 1, [{value: 3}])[1] >= 3);
 });
+
+test("lateMax skips the first tenth (and first 5 points) of every series", async () => {
+  const {lateMax} = await import("../js/charts.js");
+  assert.equal(lateMax([[1, 2, 3]]), null);  // no series
+  assert.equal(lateMax([[1, 2, 3, 4, 5], [9, 9, 9, 9, 9]]), null);  // too short
+  const x = Array.from({length: 100}, (_, i) => i + 1);
+  const a = x.map((i) => (i <= 10 ? 40 : 1 + 1 / i));
+  const b = x.map((i) => (i === 50 ? null : 0.5));
+  assert.equal(lateMax([x, a, b]), a[10]);
+});
