@@ -2,7 +2,6 @@ package core
 
 import (
 	"bytes"
-	"encoding/csv"
 	"errors"
 	"io"
 	"strings"
@@ -126,24 +125,18 @@ func readItemLines(data []byte, name, sep string) ([]CatalogItem, error) {
 
 // readItemsCSV reads movies.csv.
 func readItemsCSV(data []byte, name string) ([]CatalogItem, error) {
-	cr := csv.NewReader(bytes.NewReader(data))
-	cr.FieldsPerRecord = -1
-	cr.ReuseRecord = true
+	cr := newCSVRecords(data)
 	var items []CatalogItem
 	seen := map[string]int{}
 	for rec := 0; ; rec++ {
-		f, err := cr.Read()
-		if err == io.EOF {
+		f, ok, pe := cr.next()
+		if pe != nil {
+			return nil, &ParseError{File: name, Line: pe.Line, Field: "field " + itoa(pe.Column), Msg: pe.Msg + " (movies.csv quotes fields RFC-4180 style)"}
+		}
+		if !ok {
 			return items, nil
 		}
-		if err != nil {
-			var pe *csv.ParseError
-			if errors.As(err, &pe) {
-				return nil, &ParseError{File: name, Line: pe.Line, Field: "field " + itoa(pe.Column), Msg: pe.Err.Error() + " (movies.csv quotes fields RFC-4180 style)"}
-			}
-			return nil, errors.New("core: " + name + ": " + err.Error())
-		}
-		line, _ := cr.FieldPos(0)
+		line := cr.start
 		perr := func(field, msg string) error { return &ParseError{File: name, Line: line, Field: field, Msg: msg} }
 		if len(f) != 3 {
 			return nil, perr("line", itoa(len(f))+" fields: expected 3 (movies.csv: movieId,title,genres)")

@@ -1,8 +1,6 @@
 package core
 
 import (
-	"bytes"
-	"encoding/csv"
 	"errors"
 	"math"
 	"slices"
@@ -313,15 +311,12 @@ func (p *Personalizer) Clear() {
 // "item_id,title,stars" and one line per rating in the order of Rated, with
 // RFC-4180 quoting.
 func (p *Personalizer) RatingsCSV() []byte {
-	var b bytes.Buffer
-	w := csv.NewWriter(&b)
-	w.Write([]string{"item_id", "title", "stars"})
+	b := appendCSVRecord(nil, "item_id", "title", "stars")
 	for _, r := range p.rated {
 		it := p.cat.Items[r.Item]
-		w.Write([]string{it.ID, it.Title, strconv.FormatFloat(r.Stars, 'g', -1, 64)})
+		b = appendCSVRecord(b, it.ID, it.Title, strconv.FormatFloat(r.Stars, 'g', -1, 64))
 	}
-	w.Flush()
-	return b.Bytes()
+	return b
 }
 
 // Learner returns the learner the Personalizer updates (its copy of the
