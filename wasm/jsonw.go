@@ -128,6 +128,22 @@ func appendStrings(b []byte, ss []string) []byte {
 	return append(b, ']')
 }
 
+// appendList writes xs as a JSON array, each element by f, or null for a
+// nil slice (as encoding/json writes a nil slice).
+func appendList[T any](b []byte, xs []T, f func(*T, []byte) []byte) []byte {
+	if xs == nil {
+		return append(b, "null"...)
+	}
+	b = append(b, '[')
+	for i := range xs {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = f(&xs[i], b)
+	}
+	return append(b, ']')
+}
+
 func appendInt(b []byte, n int) []byte { return strconv.AppendInt(b, int64(n), 10) }
 
 func appendBool(b []byte, v bool) []byte { return strconv.AppendBool(b, v) }

@@ -366,18 +366,7 @@ func (r *personalRec) appendJSON(b []byte) []byte {
 	b = appendInt(append(b, `{"item":`...), r.Item)
 	b = appendNum(append(b, `,"score":`...), r.Score)
 	b = append(b, `,"why":`...)
-	if r.Why == nil {
-		b = append(b, "null"...)
-	} else {
-		b = append(b, '[')
-		for i := range r.Why {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = r.Why[i].appendJSON(b)
-		}
-		b = append(b, ']')
-	}
+	b = appendList(b, r.Why, (*personalReason).appendJSON)
 	return append(b, '}')
 }
 
@@ -398,31 +387,9 @@ func (u *personalUpdate) appendJSON(b []byte) []byte {
 	}
 	b = appendBool(appendKey(b, "coldStart"), u.ColdStart)
 	b = append(b, `,"recs":`...)
-	if u.Recs == nil {
-		b = append(b, "null"...)
-	} else {
-		b = append(b, '[')
-		for i := range u.Recs {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = u.Recs[i].appendJSON(b)
-		}
-		b = append(b, ']')
-	}
+	b = appendList(b, u.Recs, (*personalRec).appendJSON)
 	b = append(b, `,"rated":`...)
-	if u.Rated == nil {
-		b = append(b, "null"...)
-	} else {
-		b = append(b, '[')
-		for i := range u.Rated {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = u.Rated[i].appendJSON(b)
-		}
-		b = append(b, ']')
-	}
+	b = appendList(b, u.Rated, (*personalRated).appendJSON)
 	b = appendNum(append(b, `,"ms":`...), u.Ms)
 	return append(b, '}')
 }

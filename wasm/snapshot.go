@@ -80,18 +80,7 @@ func (s *snapshot) appendJSON(b []byte) []byte {
 	b = appendInt(append(b, `,"rows":`...), s.Rows)
 	b = appendInt(append(b, `,"features":`...), s.Features)
 	b = append(b, `,"learners":`...)
-	if s.Learners == nil {
-		b = append(b, "null"...)
-	} else {
-		b = append(b, '[')
-		for i := range s.Learners {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = s.Learners[i].appendJSON(b)
-		}
-		b = append(b, ']')
-	}
+	b = appendList(b, s.Learners, (*learnerStatus).appendJSON)
 	b = s.Points.appendJSON(append(b, `,"points":`...))
 	b = appendBool(append(b, `,"decimated":`...), s.Decimated)
 	if s.Preview != nil {
