@@ -61,12 +61,19 @@ export function drawHeatmap(canvas, cells, k, scales = scalesOf(cells, k)) {
   tile.height = k;
   tile.getContext("2d").putImageData(img, 0, 0);
   // Sharp cells while each has at least a pixel; averaged when C has more
-  // rows than the canvas has pixels.
+  // rows than the canvas has pixels. The bias row and column keep a strip
+  // of their own at least BORDER_PX wide, so that they show on the ratings
+  // demo's 801 × 801 too.
   ctx.imageSmoothingEnabled = px < k;
   ctx.clearRect(0, 0, px, px);
-  ctx.drawImage(tile, 0, 0, px, px);
-  // The bias row and column: a line before them.
-  const at = ((k - 1) / k) * px;
+  const at = innerSize(px, k, BORDER_PX * dpr);
+  const bw = px - at, f = k - 1;
+  if (f > 0) {
+    ctx.drawImage(tile, 0, 0, f, f, 0, 0, at, at);
+    ctx.drawImage(tile, f, 0, 1, f, at, 0, bw, at);
+    ctx.drawImage(tile, 0, f, f, 1, 0, at, at, bw);
+  }
+  ctx.drawImage(tile, f, f, 1, 1, at, at, bw, bw);
   ctx.strokeStyle = "#0f172a";
   ctx.lineWidth = Math.max(1, dpr);
   ctx.beginPath();
@@ -78,11 +85,24 @@ export function drawHeatmap(canvas, cells, k, scales = scalesOf(cells, k)) {
   ctx.strokeRect(0, 0, px, px);
 }
 
+// BORDER_PX is the least width, in CSS pixels, of the bias row and column.
+const BORDER_PX = 6;
+
+// innerSize returns where the bias row and column start in a heatmap of
+// size pixels and k rows: after the k − 1 feature rows, or earlier, so
+// that the bias strip is at least minBorder wide. Pure (tested by
+// node:test).
+export function innerSize(size, k, minBorder) {
+  if (k <= 1) return 0;
+  return size - Math.max(size / k, Math.min(minBorder, size / 2));
+}
+
 // cellAt returns [i, j], the cell of a k×k heatmap under the pointer event
 // on canvas, or null outside it.
 export function cellAt(canvas, event, k) {
   const r = canvas.getBoundingClientRect();
-  const i = Math.floor(((event.clientY - r.top) / r.height) * k);
-  const j = Math.floor(((event.clientX - r.left) / r.width) * k);
-  return i >= 0 && j >= 0 && i < k && j < k ? [i, j] : null;
+  const at = innerSize(r.width, k, BORDER_PX);
+  const index = (d) => (d < 0 || d >= r.width ? -1 : d >= at ? k - 1 : Math.min(k - 2, Math.floor((d / at) * (k - 1))));
+  const i = index(event.clientY - r.top), j = index(event.clientX - r.left);
+  return i >= 0 && j >= 0 ? [i, j] : null;
 }

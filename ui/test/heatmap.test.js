@@ -1,0 +1,23 @@
+// Unit tests of heatmap.js's pure parts (node:test).
+import {test} from "node:test";
+import assert from "node:assert/strict";
+import {cellColor, innerSize, scalesOf} from "../js/heatmap.js";
+
+test("cellColor is white at 0, full red or blue at ±scale, clipped beyond", () => {
+  assert.deepEqual(cellColor(0, 1), [255, 255, 255]);
+  assert.deepEqual(cellColor(1, 1), [220, 38, 38]);
+  assert.deepEqual(cellColor(-5, 1), [37, 99, 235]);
+  assert.deepEqual(cellColor(0.5, 0), [255, 255, 255]);  // no scale: all white
+  assert.deepEqual(cellColor(NaN, 1), [255, 255, 255]);
+});
+
+test("scalesOf splits the bias row and column from the rest", () => {
+  // [[1, -7], [-7, 3]]: the inner block is [1], the border holds −7 and 3.
+  assert.deepEqual(scalesOf([1, -7, -7, 3], 2), {inner: 1, border: 7});
+});
+
+test("innerSize gives the bias strip a cell, or at least the minimum", () => {
+  assert.equal(innerSize(400, 41, 6), 400 - 400 / 41);  // cells wider than 6 px
+  assert.equal(innerSize(400, 801, 6), 394);            // sub-pixel cells: the minimum strip
+  assert.equal(innerSize(400, 1, 6), 0);                // the bias alone
+});
