@@ -109,7 +109,7 @@ bench: dist
 ## of the navigation to the first row learned, in a fresh browser profile with
 ## the cache disabled, under Chromium's emulation of 10 Mbit/s down, 5 up and
 ## 40 ms of latency; as references, unthrottled, throttled with the wasm
-## gzipped by the host (serve.go does not gzip), and a second visit (service
+## not gzipped (a host that does not compress), and a second visit (service
 ## worker in control; the server waits 40 ms before each answer). The median
 ## of LOAD_RUNS rounds, in bench-results/load.json. About a minute and a half;
 ## no threshold.
