@@ -32,9 +32,17 @@ function yAxisSize(u, values, i, cycle) {
 }
 
 // chartHeight is a chart's height: h, or three quarters of it on a phone,
-// where a chart and the numbers share the first screen.
+// where a chart and the numbers share the first screen; in presenter mode
+// on a wide screen (one chart at a time, on a projector), the window's
+// height less the room of the bars above it and of the chart's legend (540
+// px: measured at 1920×1080, where the chart then ends at about 1,050 px),
+// so that the room sees it on a tall screen and it still fits a short one.
 function chartHeight(h) {
-  return matchMedia("(max-width: 600px)").matches ? Math.round(0.75 * h) : h;
+  if (matchMedia("(max-width: 600px)").matches) return Math.round(0.75 * h);
+  if (document.documentElement.classList.contains("presenter") && matchMedia("(min-width: 901px)").matches) {
+    return Math.max(h, innerHeight - 540);
+  }
+  return h;
 }
 
 // chartSummary puts a chart's text alternative right after its element: the
@@ -76,6 +84,7 @@ export class LineChart {
     this.lastDraw = -Infinity;
     this.summary = chartSummary(el);
     new ResizeObserver(() => this.plot?.setSize(this.size())).observe(el);
+    addEventListener("resize", () => this.plot?.setSize(this.size()));  // the height can follow the window's
   }
 
   size() {
@@ -303,6 +312,7 @@ export class RegretChart {
     this.summary = chartSummary(el);
     this.summary.textContent = "Regret checkpoints: the numbers are in the readout under this chart.";
     new ResizeObserver(() => this.plot?.setSize(this.size())).observe(el);
+    addEventListener("resize", () => this.plot?.setSize(this.size()));  // the height can follow the window's
   }
 
   size() {

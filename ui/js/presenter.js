@@ -49,8 +49,11 @@ export function showChart(name) {
 function render() {
   const on = settings.presenter;
   const root = document.documentElement;
+  const was = root.classList.contains("presenter");
   root.classList.toggle("presenter", on);
   root.dataset.chart = chart;
+  // The charts' height follows presenter mode (charts.js chartHeight).
+  if (was !== on) dispatchEvent(new Event("resize"));
   const button = document.getElementById("presenter");
   button.setAttribute("aria-pressed", String(on));
   for (const b of document.querySelectorAll("#presenter-charts button")) {
