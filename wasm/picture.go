@@ -97,22 +97,31 @@ type modelPicture struct {
 	Millis   float64 // the time this took
 }
 
+// traceFollowed turns on the record of the followed learner's
+// Frank-Wolfe steps (core.OCCFM.TraceSteps; for occfm-auto, of its δ
+// experts), so that the step view has the next step on record: setFollow
+// calls it, and pictured again, since the guard replaces a learner it
+// resets.
+func (s *session) traceFollowed() {
+	if p := s.followed(); p != nil {
+		if t, ok := p.inner().(interface{ TraceSteps(bool) }); ok {
+			t.TraceSteps(true)
+		}
+	}
+}
+
 // pictured returns the model the picture draws for the followed player:
-// its learner, or for occfm-auto the expert it trusts most (with the step
-// view's record on for its δ experts).
+// its learner, or for occfm-auto the expert it trusts most.
 func (s *session) pictured() (p *player, l core.Learner, note string) {
 	p = s.followed()
 	if p == nil {
 		return nil, nil, ""
 	}
+	s.traceFollowed()
 	l = p.inner()
 	if a, ok := l.(*core.OCCFMAuto); ok {
-		a.TraceSteps(true)
 		top, e := a.Top()
 		return p, top, "of occfm-auto's most trusted expert, " + e.Name + " (weight " + strconv.FormatFloat(e.Weight, 'f', 2, 64) + ")"
-	}
-	if t, ok := l.(interface{ TraceSteps(bool) }); ok {
-		t.TraceSteps(true)
 	}
 	return p, l, ""
 }

@@ -123,8 +123,7 @@ func TestPictureFile(t *testing.T) {
 // features among them.
 func TestFWStepView(t *testing.T) {
 	for _, demo := range []string{"planted-regression", "ratings"} {
-		s := demoSession(t, demo, 50, "occfm")
-		s.fwStep() // turns the record on
+		s := demoSession(t, demo, 50, "occfm") // following occfm turns its record on
 		for range 5 {
 			s.step(time.Now().Add(time.Second), 1)
 			sp := s.fwStep()

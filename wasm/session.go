@@ -224,13 +224,15 @@ func (s *session) fail(err error) {
 // and reports whether it races; otherwise they follow the first.
 func (s *session) setFollow(name string) bool {
 	s.cfg.Follow, s.follow = name, 0
+	found := false
 	for i, p := range s.players {
 		if p.name == name {
-			s.follow = i
-			return true
+			s.follow, found = i, true
+			break
 		}
 	}
-	return false
+	s.traceFollowed()
+	return found
 }
 
 // followed returns the player the model panel and saveModel follow, or nil
