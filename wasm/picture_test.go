@@ -156,3 +156,23 @@ func TestFWStepView(t *testing.T) {
 		t.Error("bias has a Frank-Wolfe step")
 	}
 }
+
+// TestPredictionsFollow checks that the latest predictions are the
+// followed learner's: racing bias and occfm, following occfm, the table
+// holds the ŷ occfm alone gives on the same rows.
+func TestPredictionsFollow(t *testing.T) {
+	alone := demoSession(t, "ratings", 300, "occfm")
+	s, err := newSession(config{Source: "demo", Demo: "ratings", Learners: []string{"bias", "occfm"}, Follow: "occfm", NoRegret: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for s.rows < 300 {
+		s.step(time.Now().Add(time.Second), 300-s.rows)
+	}
+	for i := range keepPredictions {
+		a, b := alone.latest(i), s.latest(i)
+		if a.Yhat != b.Yhat || a.Y != b.Y {
+			t.Fatalf("latest %d: ŷ %v (y %v) following occfm in a race, %v (y %v) alone", i, b.Yhat, b.Y, a.Yhat, a.Y)
+		}
+	}
+}

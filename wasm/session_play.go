@@ -255,7 +255,8 @@ func (s *session) guessTask(deadline time.Time) bool {
 // returns it after the last learner, reading the clock once per learner:
 // each reading crosses into JS under wasm (performance.now).
 func (s *session) play(ex core.Example, now time.Duration) time.Duration {
-	var first float64
+	var shown float64 // the followed learner's ŷ, for the latest predictions
+	follow := min(s.follow, len(s.players)-1)
 	for i, p := range s.players {
 		yhat := core.Play(p.learner, ex, p.metrics)
 		t := clock()
@@ -263,8 +264,8 @@ func (s *session) play(ex core.Example, now time.Duration) time.Duration {
 		now = t
 		p.elapsed += d
 		s.elapsed += d
-		if i == 0 {
-			first = yhat
+		if i == follow {
+			shown = yhat
 		}
 		loss := p.metrics.Loss().Value(yhat, ex.Y)
 		p.tally.add(yhat, ex.Y, loss)
@@ -287,7 +288,7 @@ func (s *session) play(ex core.Example, now time.Duration) time.Duration {
 		}
 	}
 	if len(s.players) > 0 {
-		s.record(ex, first)
+		s.record(ex, shown)
 	}
 	if s.rows%s.spacing == 0 {
 		s.checkpoint()
