@@ -53,9 +53,11 @@ export function invalidatePicture() {
 // renderPicture redraws the picture, from get() (occfm.picture(), or null),
 // when rows were learned since the last one, its time has come and the
 // card is visible (force: now, visible or not: after a Step, a pause or
-// the end of a run).
+// the end of a run). With no new row it draws nothing, forced or not: a
+// finished run's regret comparator brings a snapshot every frame, and the
+// ratings demo's picture costs tens of ms.
 export function renderPicture(now, rows, get, force = false) {
-  if (rows === state.rows && !force) return;
+  if (rows === state.rows) return;
   if (!force && (!state.visible || now - state.at < Math.max(MIN_INTERVAL_MS, COST_SHARE * state.cost))) return;
   const t0 = performance.now();
   const pic = get();
