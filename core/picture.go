@@ -31,18 +31,22 @@ func QuadraticBlock(p0f func(Sparse) float64, idx []int, dst []float64) {
 	p0 := p(Sparse{})
 	plus := make([]float64, k) // p(eᵢ)
 	pair := Sparse{Ind: make([]int, 2), Val: []float64{1, 1}}
+	var bias []int // where idx holds BiasCoord
 	for a, i := range idx {
 		if i == BiasCoord {
+			bias = append(bias, a)
 			dst[a*k+a] = 2 * p0
+		}
+	}
+	for a, i := range idx {
+		if i == BiasCoord {
 			continue
 		}
 		plus[a] = one(i, 1)
 		minus := one(i, -1)
 		dst[a*k+a] = plus[a] + minus - 2*p0
-		for b, j := range idx {
-			if j == BiasCoord {
-				dst[a*k+b], dst[b*k+a] = 0.5*(plus[a]-minus), 0.5*(plus[a]-minus)
-			}
+		for _, b := range bias {
+			dst[a*k+b], dst[b*k+a] = 0.5*(plus[a]-minus), 0.5*(plus[a]-minus)
 		}
 	}
 	for a, i := range idx {
