@@ -129,11 +129,13 @@ func (s *session) pictured() (p *player, l core.Learner, note string) {
 // stepped returns the learner whose Frank-Wolfe step the step view draws:
 // the followed one, or occfm-auto's leading δ expert.
 func (s *session) stepped() (p *player, l core.Learner, note string) {
-	p, l, note = s.pictured()
+	p = s.followed()
 	if p == nil {
-		return
+		return nil, nil, ""
 	}
-	if a, ok := p.inner().(*core.OCCFMAuto); ok {
+	s.traceFollowed()
+	l = p.inner()
+	if a, ok := l.(*core.OCCFMAuto); ok {
 		lead, w := a.Leading()
 		if lead == nil {
 			return p, nil, "every δ expert of occfm-auto retired: no Frank-Wolfe step to show"
@@ -141,7 +143,7 @@ func (s *session) stepped() (p *player, l core.Learner, note string) {
 		return p, lead, "occfm-auto's leading δ expert: occfm-lin, δ = " + strconv.FormatFloat(lead.Config().Delta, 'g', -1, 64) +
 			", weight " + strconv.FormatFloat(w, 'f', 2, 64)
 	}
-	return p, l, note
+	return p, l, ""
 }
 
 // dim returns the number of features of the session's source so far.
