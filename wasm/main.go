@@ -127,9 +127,7 @@ func main() {
 		if err != nil {
 			return map[string]any{"error": err.Error()}
 		}
-		arr := js.Global().Get("Uint8Array").New(len(file))
-		js.CopyBytesToJS(arr, file)
-		return map[string]any{"bytes": arr, "learner": m.Name, "rows": m.Rows}
+		return map[string]any{"bytes": uint8Array(file), "learner": m.Name, "rows": m.Rows}
 	})
 	fn("modelHead", func(args []js.Value) any {
 		head := make([]byte, min(args[0].Get("length").Int(), core.ModelHeaderLen))

@@ -20,8 +20,8 @@ func (b *bridge) pictureAPI(fn func(string, func([]js.Value) any)) {
 		if p == nil {
 			return nil
 		}
-		out := map[string]any{"learner": p.Learner, "note": p.Note, "labels": jsStrings(p.Labels),
-			"cells": float32Array(p.Cells), "inner": p.Inner, "border": p.Border, "eig": floats(p.Eig),
+		out := map[string]any{"learner": p.Learner, "note": p.Note, "labels": anys(p.Labels),
+			"cells": float32Array(p.Cells), "inner": p.Inner, "border": p.Border, "eig": anys(p.Eig),
 			"nuclear": p.Nuclear, "rank": p.Rank, "blockEig": p.BlockEig, "delta": p.Delta,
 			"whole": p.Whole, "ordered": p.Ordered, "ms": p.Millis, "rows": b.s.rows}
 		return out
@@ -48,7 +48,7 @@ func (b *bridge) pictureAPI(fn func(string, func([]js.Value) any)) {
 			return map[string]any{"learner": sp.Learner, "why": sp.Why}
 		}
 		st := sp.Step
-		return map[string]any{"learner": sp.Learner, "note": sp.Note, "labels": jsStrings(sp.Labels),
+		return map[string]any{"learner": sp.Learner, "note": sp.Note, "labels": anys(sp.Labels),
 			"round": st.Round, "yhat": st.Prediction, "y": st.Label, "loss": st.Loss, "deriv": st.Deriv,
 			"lambda": st.Lambda, "refreshed": st.Refreshed, "gap": st.ValueGap,
 			"gamma": st.Gamma, "gammaT": st.GammaSchedule, "delta": st.Delta, "eta": st.Eta,
@@ -57,17 +57,10 @@ func (b *bridge) pictureAPI(fn func(string, func([]js.Value) any)) {
 	})
 }
 
-func jsStrings(s []string) []any {
-	out := make([]any, len(s))
-	for i, v := range s {
-		out[i] = v
-	}
-	return out
-}
-
-func floats(x []float64) []any {
-	out := make([]any, len(x))
-	for i, v := range x {
+// anys returns xs as []any, the slice syscall/js turns into a JS array.
+func anys[T any](xs []T) []any {
+	out := make([]any, len(xs))
+	for i, v := range xs {
 		out[i] = v
 	}
 	return out
@@ -95,7 +88,12 @@ func float64Array(x []float64) js.Value {
 // typed copies the little-endian bytes into a new typed array of the kind
 // (wasm and every browser's typed arrays are little-endian).
 func typed(kind string, buf []byte) js.Value {
-	u8 := js.Global().Get("Uint8Array").New(len(buf))
-	js.CopyBytesToJS(u8, buf)
-	return js.Global().Get(kind).New(u8.Get("buffer"))
+	return js.Global().Get(kind).New(uint8Array(buf).Get("buffer"))
+}
+
+// uint8Array returns a new JS Uint8Array holding a copy of b.
+func uint8Array(b []byte) js.Value {
+	u8 := js.Global().Get("Uint8Array").New(len(b))
+	js.CopyBytesToJS(u8, b)
+	return u8
 }
