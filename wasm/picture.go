@@ -79,10 +79,7 @@ type modelPicture struct {
 	Learner string    // the player followed
 	Note    string    // which model is drawn, when not the learner itself
 	Labels  []string  // the coordinates, the bias ("1") last
-	Cells   []float64 // C on them, k×k row-major
-	// Inner and Border are the largest |Cᵢⱼ| off the bias row and column,
-	// and on them: the two colour scales.
-	Inner, Border float64
+	Cells   []float64 // C on them, k×k row-major (the page derives its colour scales: heatmap.js scalesOf)
 	// Eig are C's eigenvalues by decreasing |λ| (at most pictureEigs),
 	// Nuclear its nuclear norm, Rank the count of nonzero ones; BlockEig:
 	// they are those of the block drawn, the learner's C being known
@@ -230,16 +227,8 @@ func (s *session) picture() *modelPicture {
 		pic.Ordered = true
 	}
 	pic.Cells = cells
-	for i, j := range idx {
+	for _, j := range idx {
 		pic.Labels = append(pic.Labels, s.featureLabel(j))
-		for jj := range idx {
-			v := math.Abs(cells[i*k+jj])
-			if i == k-1 || jj == k-1 {
-				pic.Border = max(pic.Border, v)
-			} else {
-				pic.Inner = max(pic.Inner, v)
-			}
-		}
 	}
 	var vals []float64
 	if in, ok := l.(spectral); ok {

@@ -21,7 +21,7 @@ func (b *bridge) pictureAPI(fn func(string, func([]js.Value) any)) {
 			return nil
 		}
 		out := map[string]any{"learner": p.Learner, "note": p.Note, "labels": anys(p.Labels),
-			"cells": float32Array(p.Cells), "inner": p.Inner, "border": p.Border, "eig": anys(p.Eig),
+			"cells": float32Array(p.Cells), "eig": anys(p.Eig),
 			"nuclear": p.Nuclear, "rank": p.Rank, "blockEig": p.BlockEig, "delta": p.Delta,
 			"whole": p.Whole, "ordered": p.Ordered, "ms": p.Millis, "rows": b.s.rows}
 		return out

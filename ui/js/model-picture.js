@@ -6,7 +6,7 @@
 // cost allows (a twentieth of the time, at most 4 times a second), so the
 // picture never slows learning much.
 
-import {cellAt, drawHeatmap} from "./heatmap.js";
+import {cellAt, drawHeatmap, scalesOf} from "./heatmap.js";
 import {formatNumber} from "./format.js";
 
 const MIN_INTERVAL_MS = 250;
@@ -79,12 +79,13 @@ function draw(pic) {
   card.dataset.sum = sum.toPrecision(8);
   el("picture-learner").textContent = pic.note || `of ${pic.learner}`;
   if (k === 0) return;
-  drawHeatmap(el("picture-canvas"), pic.cells, k, {inner: pic.inner, border: pic.border});
+  const scales = scalesOf(pic.cells, k);
+  drawHeatmap(el("picture-canvas"), pic.cells, k, scales);
   el("picture-canvas").setAttribute("aria-label", `heatmap of C, ${k} by ${k}: ${what(pic)}`);
-  el("picture-scale").textContent = pic.inner === 0 && pic.border === 0
+  el("picture-scale").textContent = scales.inner === 0 && scales.border === 0
     ? `${what(pic)}. C = 0: every square is white until the learner's first step.`
-    : `${what(pic)}. Colour: red adds to ŷ, blue subtracts; full colour at ±${formatNumber(pic.inner)} ` +
-      `for pairs of features, ±${formatNumber(pic.border)} on the bias row (after the line).`;
+    : `${what(pic)}. Colour: red adds to ŷ, blue subtracts; full colour at ±${formatNumber(scales.inner)} ` +
+      `for pairs of features, ±${formatNumber(scales.border)} on the bias row (after the line).`;
   if (!el("picture-hover").dataset.cell) el("picture-hover").textContent = hoverHint();
   drawSpectrum(pic);
 }
