@@ -241,10 +241,17 @@ export function togglePlay() {
   else if (page.phase === "done" || page.phase === "error") startSession(session.source, {note: "Started again from row 0."});
 }
 
+// step learns one row (the Step button, →), pausing the run.
 export function step() {
+  learnRows(1);
+}
+
+// learnRows pauses the run and learns n rows at once (the lesson's step 4
+// starts 30 rows in).
+export function learnRows(n) {
   if (!occfm || page.phase === "loading" || page.phase === "done" || page.phase === "error") return;
   if (page.phase !== "paused") setPhase("paused");
-  const text = call(() => occfm.run(1000, 1));
+  const text = call(() => occfm.run(1000, n));
   if (text != null) applySnapshot(text, true);
   // run's snapshot may carry metrics up to 250 ms old; a step shows its own.
   const fresh = call(() => occfm.snapshot());

@@ -6,12 +6,12 @@
 // own part of the DOM; settings.lesson (lesson=N in the link) is the step
 // shown, 0 when closed.
 
-import {isTyping, onLearnerSetting, renderControls, step as learnOneRow, validateSettings, writeHash} from "./controls.js";
+import {isTyping, learnRows, onLearnerSetting, renderControls, step as learnOneRow, validateSettings, writeHash} from "./controls.js";
 import {DEFAULTS} from "./hash.js";
 import {STEPS, mathParts, setupText, stepAt, stepSettings} from "./lesson-steps.js";
 import {setView} from "./personalize.js";
 import {showChart} from "./presenter.js";
-import {applySnapshot, call, setPhase, startSession} from "./session.js";
+import {setPhase, startSession} from "./session.js";
 import {occfm, page, settings} from "./state.js";
 
 const $ = (id) => document.getElementById(id);
@@ -103,11 +103,8 @@ function applySetup(step, note = "") {
   writeHash();
   startSession("demo", {note});
   if (step.setup.paused && page.phase === "running") setPhase("paused");
-  if (step.setup.warmup && occfm) {
-    // A few rows first, so that C is not 0 and the next Step moves it.
-    const text = call(() => occfm.run(1000, step.setup.warmup));
-    if (text != null) applySnapshot(text, true);
-  }
+  // A few rows first, so that C is not 0 and the next Step moves it.
+  if (step.setup.warmup) learnRows(step.setup.warmup);
 }
 
 // render shows settings.lesson's step in the panel, or hides it.
