@@ -13,13 +13,13 @@ import {formatNumber} from "./format.js";
 
 // SLOW is the speed (rows/s) at or below which the step view shows while
 // the run plays.
-export const SLOW = 20;
+const SLOW = 20;
 
 const el = (id) => document.getElementById(id);
 let shownRound = -1;
 
 // stepViewWanted reports whether the step view belongs on the page now.
-export function stepViewWanted() {
+function stepViewWanted() {
   return page.phase === "paused" || (page.phase === "running" && settings.speed > 0 && settings.speed <= SLOW);
 }
 
