@@ -27,6 +27,8 @@ type symAccum struct {
 	cCol   []int32   // column of each CSR entry
 	cVal   []float64 // value of each CSR entry
 	pos    []int32   // pair p → CSR positions of (i, j) and (j, i): pos[2p], pos[2p+1]
+
+	visits int64 // calls of add (see pairCounter)
 }
 
 func pairKey(i, j int) uint64 { return uint64(i)<<32 | uint64(uint32(j)) }
@@ -45,6 +47,7 @@ func (g *symAccum) at(i, j int) (float64, bool) {
 
 // add sets G_ij += v and, when i ≠ j, G_ji += v.
 func (g *symAccum) add(i, j int, v float64) {
+	g.visits++
 	if i > j {
 		i, j = j, i
 	}

@@ -68,6 +68,7 @@ type SyntheticCatalog struct {
 	pop   []float64 // item popularity weights
 	rows  []synthRating
 	row   int
+	draws int // items drawn by makeRows, those drawn again for a user included
 }
 
 // synthRating is one row of the stream.
@@ -180,7 +181,9 @@ func synthTitle(r *rand.Rand) string {
 	return t + " (" + itoa(1950+r.IntN(50)) + ")"
 }
 
-// makeRows draws every user's ratings and shuffles them into the stream.
+// makeRows draws every user's ratings and shuffles them into the stream. A
+// user's items are drawn by popularity, an item drawn again for the same
+// user is drawn anew, and the draws are counted.
 func (s *SyntheticCatalog) makeRows(r *rand.Rand) {
 	cum := make([]float64, synthItems)
 	total := 0.0
@@ -195,6 +198,7 @@ func (s *SyntheticCatalog) makeRows(r *rand.Rand) {
 		n = min(n, 350)
 		clear(seen)
 		for k := 0; k < n; {
+			s.draws++
 			i, _ := slices.BinarySearch(cum, r.Float64()*total)
 			i = min(i, synthItems-1)
 			if seen[i] {

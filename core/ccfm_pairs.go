@@ -21,11 +21,11 @@ type CCFMPairsSettings struct {
 	Bits int
 	// Loss is the loss ℓ(ŷ, y); the zero value is Squared.
 	Loss Loss
-	// MaxRowNonzeros is the most nonzeros a row may have for a Guarded
-	// learner to learn it (see RowLimited): a row costs
-	// nnz(x)·(nnz(x) + 1)/2 pairs of time, though no memory. Zero means
-	// DefaultMaxRowNonzeros; negative means no limit. The learner itself
-	// learns any row it is given.
+	// MaxRowNonzeros is the most nonzeros a row may have for its pairs to
+	// count: a row with more is predicted and learned by its affine part
+	// w₀ + wᵀx alone, in O(nnz(x)), since its nnz(x)·(nnz(x) + 1)/2 pairs
+	// would cost time quadratic in the row (though no memory). Zero means
+	// DefaultMaxRowNonzeros; negative means no limit.
 	MaxRowNonzeros int
 }
 
@@ -78,7 +78,10 @@ func CCFMPairsSettingsFor(c Config) CCFMPairsSettings {
 // of Weinberger et al. 2009, "Feature hashing for large scale multitask
 // learning"). Pairs that share a slot share a weight: C is then the matrix
 // whose tied entries are that weight, still a CCFM model. A row costs
-// O(nnz(x)²). A CCFMPairs is not safe for concurrent use.
+// O(nnz(x)²), up to MaxRowNonzeros nonzeros; a wider row's pairs are left
+// out of both the prediction and the update (its feature map is (1, x, 0)),
+// so that it costs O(nnz(x)). The regret bound is unchanged: it holds for
+// any fixed feature map. A CCFMPairs is not safe for concurrent use.
 //
 // Memory (MemoryBytes): the affine part, 24 bytes a feature, and the table,
 // 24·2^Bits bytes once the first row is learned.
@@ -89,6 +92,7 @@ type CCFMPairs struct {
 	used      int       // slots with nu > 0
 	slot      []int32   // scratch: the slots of the current row's pairs
 	xx        []float64 // scratch: their values xᵢxⱼ
+	visits    int64     // pair terms read or written (see pairCounter)
 }
 
 var _ Learner = (*CCFMPairs)(nil)
@@ -124,9 +128,20 @@ func pairSlot(i, j int, bits int) int32 {
 	return int32(z >> (64 - bits))
 }
 
-// pairs fills m.slot and m.xx with the slots and values of x's pairs.
+// withPairs reports whether x's pairs count: x has at most MaxRowNonzeros
+// nonzeros, or there is no limit.
+func (m *CCFMPairs) withPairs(x Sparse) bool {
+	return m.s.MaxRowNonzeros < 0 || len(x.Ind) <= m.s.MaxRowNonzeros
+}
+
+// pairs fills m.slot and m.xx with the slots and values of x's pairs, none
+// when they do not count (see withPairs).
 func (m *CCFMPairs) pairs(x Sparse) {
 	m.slot, m.xx = m.slot[:0], m.xx[:0]
+	if !m.withPairs(x) {
+		return
+	}
+	m.visits += pairTerms(len(x.Ind))
 	for p, i := range x.Ind {
 		for q := p; q < len(x.Ind); q++ {
 			a, b := i, x.Ind[q]
@@ -139,13 +154,15 @@ func (m *CCFMPairs) pairs(x Sparse) {
 	}
 }
 
-// Predict returns w₀ + wᵀx + Σᵢ≤ⱼ uᵢⱼxᵢxⱼ. It does not change the
-// learner's state, and it allocates nothing.
+// Predict returns w₀ + wᵀx + Σᵢ≤ⱼ uᵢⱼxᵢxⱼ, without the pair sum for a row
+// over MaxRowNonzeros. It does not change the model, and it allocates
+// nothing.
 func (m *CCFMPairs) Predict(x Sparse) float64 {
 	y := m.value(x)
-	if m.u == nil {
+	if m.u == nil || !m.withPairs(x) {
 		return y
 	}
+	m.visits += pairTerms(len(x.Ind))
 	for p, i := range x.Ind {
 		for q := p; q < len(x.Ind); q++ {
 			a, b := i, x.Ind[q]
@@ -174,10 +191,12 @@ func (m *CCFMPairs) Update(x Sparse, y float64) {
 	// the prediction adds up as Predict does, bit for bit.
 	m.pairs(x)
 	yhat, k := m.value(x), 0
-	for p := range x.Ind {
-		for q := p; q < len(x.Ind); q++ {
-			yhat += m.u[m.slot[k]] * x.Val[p] * x.Val[q]
-			k++
+	if len(m.slot) > 0 {
+		for p := range x.Ind {
+			for q := p; q < len(x.Ind); q++ {
+				yhat += m.u[m.slot[k]] * x.Val[p] * x.Val[q]
+				k++
+			}
 		}
 	}
 	g := m.s.Loss.Deriv(yhat, y)
@@ -193,10 +212,6 @@ func (m *CCFMPairs) Update(x Sparse, y float64) {
 		}
 	}
 }
-
-// MaxRowNonzeros returns the most nonzeros a row may have to be learned; it
-// implements RowLimited.
-func (m *CCFMPairs) MaxRowNonzeros() int { return m.s.MaxRowNonzeros }
 
 // MemoryBytes estimates the bytes m holds (see Sized).
 func (m *CCFMPairs) MemoryBytes() int64 {

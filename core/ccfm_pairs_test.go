@@ -2,6 +2,8 @@ package core
 
 import (
 	"math"
+	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -109,5 +111,41 @@ func TestCCFMPairsIsCCFM(t *testing.T) {
 	}
 	if m.used > 16 {
 		t.Errorf("%d slots in use of 16", m.used)
+	}
+}
+
+// TestCCFMPairsWideRow: a row over MaxRowNonzeros is predicted by the
+// affine part alone, w₀ + wᵀx to the last bit, and learned without touching
+// the pair table (its slots, their accumulators and the count in use), in
+// pair terms visited: none; with no limit (−1) its pairs count, and a row
+// at the limit (31 of 31) has its pairs.
+func TestCCFMPairsWideRow(t *testing.T) {
+	for _, lim := range []int{8, 30, 31, -1} {
+		m := NewCCFMPairs(CCFMPairsSettings{MaxRowNonzeros: lim})
+		rng := rand.New(rand.NewPCG(7, uint64(lim+2)))
+		for range 300 {
+			x := Sparse{}
+			for i := range 40 {
+				if rng.IntN(5) == 0 {
+					x.Ind, x.Val = append(x.Ind, i), append(x.Val, 1+rng.Float64())
+				}
+			}
+			m.Update(x, rng.NormFloat64())
+		}
+		wide := Sparse{}
+		for i := range 31 {
+			wide.Ind, wide.Val = append(wide.Ind, i), append(wide.Val, 0.5+float64(i%3))
+		}
+		u, used, v0 := slices.Clone(m.u), m.used, m.visits
+		got, affine := m.Predict(wide), m.value(wide)
+		m.Update(wide, 3)
+		withPairs := lim < 0 || len(wide.Ind) <= lim
+		if visits := m.visits - v0; withPairs != (visits > 0) || !withPairs && (got != affine || !slices.Equal(u, m.u) || used != m.used) {
+			t.Errorf("limit %d: a row of 31 nonzeros: ŷ %v (affine part %v), %d pair terms visited, pair table changed: %v",
+				lim, got, affine, visits, !slices.Equal(u, m.u))
+		}
+		if withPairs && got == affine {
+			t.Errorf("limit %d: ŷ %v is the affine part alone, want the pairs too", lim, got)
+		}
 	}
 }

@@ -173,6 +173,8 @@ type Guarded struct {
 	eL, eS, eB ewma
 
 	rep GuardReport
+
+	visits int64 // pair terms visited by the learners replaced (see pairCounter)
 }
 
 // NewGuarded returns the named learner of the registry for c, guarded by s.
@@ -328,14 +330,14 @@ func (g *Guarded) diverge(msg string) {
 	g.event("diverged", msg)
 	if g.rep.Resets < g.set.Resets {
 		g.rep.Resets++
-		g.inner = g.fresh()
+		g.replace()
 		g.since = 0
 		g.eL, g.eS = ewma{}, ewma{}
 		g.event("reset", "a fresh "+g.name+" replaces it (reset "+strconv.Itoa(g.rep.Resets)+" of "+strconv.Itoa(g.set.Resets)+")")
 		return
 	}
 	g.rep.Paused, g.rep.PausedAt = true, g.rows
-	g.inner = g.fresh() // drop the corrupted state
+	g.replace() // drop the corrupted state
 	g.event("paused", "it stops learning and predicts the label mean from now on")
 }
 

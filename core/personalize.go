@@ -39,7 +39,8 @@ type Personalizer struct {
 	rated  []PersonalRating
 	byItem map[int]int // item → index in rated
 
-	x Sparse // scratch
+	x     Sparse // scratch
+	preds int    // predictions made (see Predictions)
 }
 
 // PersonalRating is one rating of the person.
@@ -134,8 +135,14 @@ func (p *Personalizer) predict(f ...int) float64 {
 		}
 	}
 	sortSparse(p.x)
+	p.preds++
 	return p.raw().Predict(p.x)
 }
+
+// Predictions returns how many predictions p has made, the unit of its
+// cost: Rate makes one (and one update of the learner), Recommend one per
+// candidate item and a few per item returned (see Recommend).
+func (p *Personalizer) Predictions() int { return p.preds }
 
 // clipStars clips v to the star range [1, 5].
 func clipStars(v float64) float64 { return min(max(v, 1), 5) }
@@ -178,8 +185,9 @@ func (p *Personalizer) Rated() []PersonalRating { return slices.Clone(p.rated) }
 // you (x = {you: 1, item: 1}), highest first; ties (in the raw ŷ, before
 // clipping) by Count, higher first, then by Item. It never returns a rated
 // item; it returns fewer than n when fewer items are left, none for n ≤ 0.
-// It costs one prediction per item plus, for the n returned, 2 + 2·(ratings)
-// predictions for their reasons.
+// It costs one prediction per candidate (an unrated item with Feature ≥ 0),
+// then 2 + R for the reasons' baselines and 1 + R for each item returned,
+// with R the person's ratings.
 //
 // Why holds at most 3 reasons, the largest |Value| first, leaving out those
 // under 0.005: "item" (b_i) and, with no rating or no similar item, "you"

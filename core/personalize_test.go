@@ -279,12 +279,20 @@ func TestPersonalRecommend(t *testing.T) {
 	}
 	prev := cold
 	for k, it := range []int{cold[0].Item, 11, 12, 13, cold[1].Item, 50, 60, 70, 80, 90} {
+		n0 := p.Predictions()
 		if _, err := p.Rate(it, math.Round(s.TrueRating(person, it))); err != nil {
 			t.Fatal(err)
 		}
+		n1 := p.Predictions()
 		recs := p.Recommend(len(p.cat.Items))
 		if want := len(p.cat.Items) - (k + 1); len(recs) != want {
 			t.Errorf("after %d ratings: %d recommendations, want %d", k+1, len(recs), want)
+		}
+		// The documented cost, to the prediction: one for Rate; for
+		// Recommend one per candidate, 2 + R, and 1 + R per item returned.
+		r, cands := k+1, len(p.cat.Items)-(k+1)
+		if rate, rec := n1-n0, p.Predictions()-n1; rate != 1 || rec != cands+2+r+len(recs)*(1+r) {
+			t.Errorf("after %d ratings: Rate made %d predictions, Recommend %d: want 1 and %d", r, rate, rec, cands+2+r+len(recs)*(1+r))
 		}
 		for n, r := range recs {
 			if _, ok := p.byItem[r.Item]; ok {

@@ -406,7 +406,7 @@ func TestSessionSnapshotsMatchEncodingJSON(t *testing.T) {
 			}
 			s.end()
 		}
-		for i := 0; i < 25 && s.state != "done" && s.state != "error"; i++ {
+		for guard := time.Now().Add(hangGuard); s.state != "done" && s.state != "error" && time.Now().Before(guard); {
 			s.step(time.Now().Add(10*time.Millisecond), 97)
 			check()
 		}

@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -57,25 +58,8 @@ type hostileOutcome struct {
 // before it is killed, which is reported, not failed: a learner that is
 // slow on 2 million features is slow, not broken.
 func TestStressHostile(t *testing.T) {
-	if os.Getenv("OCCFM_STRESS_HOSTILE") == "" {
-		t.Skip("set OCCFM_STRESS_HOSTILE=1 (or run make stress) to run the hostile inputs")
-	}
-	if _, err := exec.LookPath("prlimit"); err != nil {
-		t.Skip("prlimit (util-linux) is not installed")
-	}
-	limit := 120 * time.Second
-	if v := os.Getenv("OCCFM_STRESS_HOSTILE_SECONDS"); v != "" {
-		d, err := time.ParseDuration(v + "s")
-		if err != nil {
-			t.Fatalf("OCCFM_STRESS_HOSTILE_SECONDS=%q: %v", v, err)
-		}
-		limit = d
-	}
-	dir := t.TempDir()
-	exe := filepath.Join(dir, "occfm")
-	if out, err := exec.Command("go", "build", "-o", exe, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	exe, limit := hostileSetup(t)
+	dir := filepath.Dir(exe)
 	for _, in := range badinput.HostileInputs() {
 		path, err := in.WriteFile(dir)
 		if err != nil {
@@ -97,8 +81,18 @@ func TestStressHostile(t *testing.T) {
 		os.Remove(path)
 	}
 
-	// Model files that are not: -load of an endless stream of zeros and of
-	// a 1 GiB data file (sparse: it costs no disk) must be refused at once.
+}
+
+// TestStressHostileModelFile is the model-file part of make stress's hostile
+// inputs, skipped as TestStressHostile is. Model files that are not: -load
+// of an endless stream of zeros and of a 1 GiB data file (sparse: it costs
+// no disk) must be refused at once, which is counted in bytes read, not
+// seconds: the same two streams through a pipe (-load /dev/stdin), of which
+// the child may take at most 1 MiB (the pipe holds 64 KiB more). The time
+// is logged; the child's time limit only stops a run that would never end.
+func TestStressHostileModelFile(t *testing.T) {
+	exe, limit := hostileSetup(t)
+	dir := filepath.Dir(exe)
 	big := filepath.Join(dir, "big.svm")
 	if err := os.WriteFile(big, []byte("1 1:1\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -111,10 +105,71 @@ func TestStressHostile(t *testing.T) {
 	for _, model := range []string{"/dev/zero", big} {
 		o := runHostile(t, exe, limit, "occfm", "run", "-data", small, "-load", model, "-quiet")
 		t.Logf("-load %s: exit %d  %.1f MB  %.2f s  %s", model, o.exit, o.peakMB, o.wall.Seconds(), summary(o))
-		if o.exit != 1 || !strings.Contains(o.stderr, "is not an OCCFM model file") || o.peakMB > 100 || o.wall > 10*time.Second {
+		if o.exit != 1 || !strings.Contains(o.stderr, "is not an OCCFM model file") || o.peakMB > 100 || o.timedOut {
 			t.Errorf("-load %s: exit %d, %.1f MB, %v: %s", model, o.exit, o.peakMB, o.wall, o.stderr)
 		}
 	}
+	for _, c := range []struct {
+		name string
+		line string
+	}{{"zeros", "\x00"}, {"a 1 GiB data file", "1 1:1\n"}} {
+		in := &countingReader{r: io.LimitReader(repeatReader(c.line), 1<<30)}
+		o := runHostileIn(t, exe, limit, "occfm", in, "run", "-data", small, "-load", "/dev/stdin", "-quiet")
+		t.Logf("-load of %s through a pipe: exit %d  %.1f MB  %.2f s  %d bytes taken  %s", c.name, o.exit, o.peakMB, o.wall.Seconds(), in.n, summary(o))
+		if o.exit != 1 || !strings.Contains(o.stderr, "is not an OCCFM model file") || in.n > 1<<20 || o.timedOut {
+			t.Errorf("-load of %s through a pipe: exit %d, %d bytes taken (want ≤ 1 MiB), %v: %s", c.name, o.exit, in.n, o.wall, o.stderr)
+		}
+	}
+}
+
+// repeatReader reads s over and over.
+type repeatReader string
+
+func (r repeatReader) Read(p []byte) (int, error) {
+	n := 0
+	for n < len(p) {
+		n += copy(p[n:], r)
+	}
+	return n, nil
+}
+
+// countingReader counts the bytes read through it.
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// hostileSetup skips the test unless OCCFM_STRESS_HOSTILE is set and
+// prlimit is installed, and builds occfm into a temporary directory. It
+// returns the binary and each child's time limit, a hang guard:
+// OCCFM_STRESS_HOSTILE_SECONDS, default 120.
+func hostileSetup(t *testing.T) (exe string, limit time.Duration) {
+	t.Helper()
+	if os.Getenv("OCCFM_STRESS_HOSTILE") == "" {
+		t.Skip("set OCCFM_STRESS_HOSTILE=1 (or run make stress) to run the hostile inputs")
+	}
+	if _, err := exec.LookPath("prlimit"); err != nil {
+		t.Skip("prlimit (util-linux) is not installed")
+	}
+	limit = 120 * time.Second
+	if v := os.Getenv("OCCFM_STRESS_HOSTILE_SECONDS"); v != "" {
+		d, err := time.ParseDuration(v + "s")
+		if err != nil {
+			t.Fatalf("OCCFM_STRESS_HOSTILE_SECONDS=%q: %v", v, err)
+		}
+		limit = d
+	}
+	exe = filepath.Join(t.TempDir(), "occfm")
+	if out, err := exec.Command("go", "build", "-o", exe, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return exe, limit
 }
 
 // runHostile runs exe with args under prlimit --as=hostileAS, kills it at
@@ -122,11 +177,17 @@ func TestStressHostile(t *testing.T) {
 // fatal errors, a usage status or more than hostileMaxRSS of RSS.
 func runHostile(t *testing.T, exe string, limit time.Duration, learner string, args ...string) hostileOutcome {
 	t.Helper()
+	return runHostileIn(t, exe, limit, learner, nil, args...)
+}
+
+// runHostileIn is runHostile with stdin as the child's standard input.
+func runHostileIn(t *testing.T, exe string, limit time.Duration, learner string, stdin io.Reader, args ...string) hostileOutcome {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "prlimit", append([]string{fmt.Sprintf("--as=%d", hostileAS), exe}, args...)...)
 	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = stdin, &stdout, &stderr
 	start := time.Now()
 	err := cmd.Run()
 	o := hostileOutcome{learner: learner, stdout: stdout.String(), stderr: stderr.String(), wall: time.Since(start)}
