@@ -184,8 +184,8 @@ func TestE2EBadInputs(t *testing.T) {
 				t.Errorf("%s: occfm.learners() is empty", name)
 			}
 			lag := s.clickLag()
-			if lag >= 100 {
-				t.Errorf("%s: a click waited %.0f ms, want < 100 ms", name, lag)
+			if lag >= e2eFreezeMS {
+				t.Errorf("%s: a click waited %.0f ms: the page froze (want < %d ms on any machine)", name, lag, e2eFreezeMS)
 			}
 			t.Logf("%-32s %5v  state %-5s rows %-6s click %4.1f ms  %s%s", name, took.Round(time.Millisecond),
 				o.State, o.Rows, lag, o.Error, o.Skipped)

@@ -58,7 +58,7 @@ func (s *session) pageModel() []byte {
 func (s *session) uploadModel(path string) {
 	s.t.Helper()
 	abs, _ := filepath.Abs(path)
-	ctx, cancel := context.WithTimeout(s.ctx, 10*time.Second)
+	ctx, cancel := context.WithTimeout(s.ctx, e2eHang)
 	defer cancel()
 	if err := chromedp.Do(ctx, chromedp.SetUploadFiles(sel("model-input"), []string{abs})); err != nil {
 		s.t.Fatalf("model input %s: %v", abs, err)
@@ -168,43 +168,48 @@ func TestE2EModelFile(t *testing.T) {
 	s.checkExceptions()
 }
 
+// modelTiming is one save and load of the page's model (modelTimingJS).
+type modelTiming struct {
+	Bytes  int     `json:"bytes"`
+	SaveMS float64 `json:"saveMS"`
+	LoadMS float64 `json:"loadMS"`
+	Info   string  `json:"info"`
+}
+
+// modelTimingJS saves the page's model, loads the file back and forgets
+// it, timing both in the page.
+const modelTimingJS = `(() => {
+	const t0 = performance.now();
+	const out = occfm.saveModel();
+	const t1 = performance.now();
+	const info = occfm.loadModel(out.bytes);
+	const t2 = performance.now();
+	occfm.forgetModel();
+	return {bytes: out.bytes.length, saveMS: t1 - t0, loadMS: t2 - t1, info};
+})()`
+
 // TestE2EModelMovieLens100K learns all of MovieLens-100K in the page with
-// OCCFM, then times occfm.saveModel and occfm.loadModel there (each is one
-// task of the event loop: the page is busy for that long) and logs the
-// file's size. It fails if either takes more than 250 ms.
+// occfm-auto, the default learner, then saves the model and loads it back
+// three times: each file has the same size and loads as 100,000 rows
+// learned. The times are logged; the page's promise for them (≤ 250 ms, the
+// page is busy that long) is make bench's TestBenchModel, since a busy
+// machine stretches them.
 func TestE2EModelMovieLens100K(t *testing.T) {
 	needFile(t, movielensPath)
 	s := newSession(t, 4*time.Minute)
 	s.openDemo()
 	s.maxSpeed()
 	s.learnFile(movielensPath, 100000, 120*time.Second)
-	type timing struct {
-		Bytes  int     `json:"bytes"`
-		SaveMS float64 `json:"saveMS"`
-		LoadMS float64 `json:"loadMS"`
-		Info   string  `json:"info"`
-	}
-	var best timing
+	var first modelTiming
 	for i := range 3 {
-		r := evalJS[timing](s, `(() => {
-			const t0 = performance.now();
-			const out = occfm.saveModel();
-			const t1 = performance.now();
-			const info = occfm.loadModel(out.bytes);
-			const t2 = performance.now();
-			occfm.forgetModel();
-			return {bytes: out.bytes.length, saveMS: t1 - t0, loadMS: t2 - t1, info};
-		})()`)
-		t.Logf("OCCFM after ML-100K in the page: %d bytes, saveModel %.1f ms, loadModel %.1f ms (%s)", r.Bytes, r.SaveMS, r.LoadMS, r.Info)
-		if i == 0 || r.SaveMS+r.LoadMS < best.SaveMS+best.LoadMS {
-			best = r
+		r := evalJS[modelTiming](s, modelTimingJS)
+		t.Logf("occfm-auto (the default) after ML-100K in the page: %d bytes, saveModel %.1f ms, loadModel %.1f ms (%s)", r.Bytes, r.SaveMS, r.LoadMS, r.Info)
+		if i == 0 {
+			first = r
 		}
-	}
-	if !strings.Contains(best.Info, `"rows":100000`) {
-		t.Errorf("loadModel said %s", best.Info)
-	}
-	if best.SaveMS > 250 || best.LoadMS > 250 {
-		t.Errorf("saveModel %.1f ms, loadModel %.1f ms: over 250 ms, the page freezes", best.SaveMS, best.LoadMS)
+		if !strings.Contains(r.Info, `"rows":100000`) || r.Bytes != first.Bytes || r.Bytes == 0 {
+			t.Errorf("round %d: a file of %d bytes (the first %d), loadModel said %s", i+1, r.Bytes, first.Bytes, r.Info)
+		}
 	}
 	s.checkExceptions()
 }

@@ -115,7 +115,7 @@ func (ps *pageServer) stop(t *testing.T) {
 // awaitJS evaluates expr in the page and waits for the promise it returns.
 func awaitJS[T any](s *session, expr string) T {
 	s.t.Helper()
-	ctx, cancel := context.WithTimeout(s.ctx, 30*time.Second)
+	ctx, cancel := context.WithTimeout(s.ctx, e2eHang)
 	defer cancel()
 	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](expr, chromedp.EvalAwaitPromise))
 	if err != nil {

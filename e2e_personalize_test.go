@@ -80,7 +80,7 @@ func (s *session) waitPersonalReady(timeout time.Duration) time.Duration {
 // rateByClick clicks the star of an item in the list.
 func (s *session) rateByClick(item, stars int) {
 	s.t.Helper()
-	ctx, cancel := context.WithTimeout(s.ctx, 10*time.Second)
+	ctx, cancel := context.WithTimeout(s.ctx, e2eHang)
 	defer cancel()
 	q := fmt.Sprintf(`#p-items .p-item[data-item="%d"] .p-star[data-stars="%d"]`, item, stars)
 	if err := chromedp.Do(ctx, chromedp.ScrollIntoView(chromedp.CSS(q)), chromedp.Click(chromedp.CSS(q))); err != nil {
@@ -92,7 +92,7 @@ func (s *session) rateByClick(item, stars int) {
 // (stars-1 times) and presses Enter; or, with digit set, presses the digit.
 func (s *session) rateByKeys(item, stars int, digit bool) {
 	s.t.Helper()
-	ctx, cancel := context.WithTimeout(s.ctx, 10*time.Second)
+	ctx, cancel := context.WithTimeout(s.ctx, e2eHang)
 	defer cancel()
 	q := fmt.Sprintf(`#p-items .p-item[data-item="%d"] .p-star[data-stars="1"]`, item)
 	steps := []chromedp.Action[chromedp.Void]{chromedp.ScrollIntoView(chromedp.CSS(q)), chromedp.Focus(chromedp.CSS(q))}
@@ -288,8 +288,30 @@ func TestE2EPersonalizeSynthetic(t *testing.T) {
 
 // TestE2EPersonalizeMovieLens: u.data and u.item picked together from disk
 // learn with the progress shown; a Latin-1 title shows decoded; three
-// ratings each refresh the top 10 within 100 ms, measured in the page.
+// ratings each refresh the top 10, which changes, without freezing the page
+// (e2eFreezeMS, measured in the page). Their promise on a quiet machine,
+// under 100 ms, is make bench's TestBenchPersonal, over the same steps.
 func TestE2EPersonalizeMovieLens(t *testing.T) {
+	for k, tm := range personalizeMovieLens(t) {
+		if tm.Dom >= e2eFreezeMS {
+			t.Errorf("rating %d: the recommendations took %.1f ms to update: the page froze (want < %d ms on any machine)", k+1, tm.Dom, e2eFreezeMS)
+		}
+	}
+}
+
+// personalTiming is the page's own record of one rating
+// (occfmPage.personal.timings), in ms from the click or key.
+type personalTiming struct {
+	Go    float64  `json:"go"`    // rate + top 10 in Go
+	Call  float64  `json:"call"`  // with the call across the bridge
+	Dom   float64  `json:"dom"`   // to the DOM updated
+	Paint *float64 `json:"paint"` // to the next frame
+}
+
+// personalizeMovieLens runs TestE2EPersonalizeMovieLens's steps, checking
+// what they must show, and returns the page's timings of the three ratings.
+func personalizeMovieLens(t *testing.T) []personalTiming {
+	t.Helper()
 	needFile(t, movielensPath)
 	needFile(t, movielensItemsPath)
 	s := newSession(t, 3*time.Minute)
@@ -368,25 +390,17 @@ func TestE2EPersonalizeMovieLens(t *testing.T) {
 		}
 		prev = v
 	}
-	type timing struct {
-		Go    float64  `json:"go"`
-		Call  float64  `json:"call"`
-		Dom   float64  `json:"dom"`
-		Paint *float64 `json:"paint"`
-	}
 	s.waitJS("the frame after the last rating", `occfmPage.personal.timings.every((t) => t.paint !== null)`, 2*time.Second)
-	tms := evalJS[[]timing](s, `occfmPage.personal.timings`)
+	tms := evalJS[[]personalTiming](s, `occfmPage.personal.timings`)
 	if len(tms) != 3 {
 		t.Fatalf("%d timings, want 3", len(tms))
 	}
 	for k, tm := range tms {
 		t.Logf("ML-100K rating %d: %.2f ms in Go (rate + top 10), %.2f ms with the call, %.2f ms to the DOM, %.2f ms to the next frame",
 			k+1, tm.Go, tm.Call, tm.Dom, *tm.Paint)
-		if tm.Dom >= 100 {
-			t.Errorf("rating %d: the recommendations took %.1f ms to update, want < 100 ms", k+1, tm.Dom)
-		}
 	}
 	t.Logf("top after 3 ratings: %s ★%.2f (%s)", prev.Recs[0].Title, prev.Recs[0].Score, prev.Recs[0].Why)
 	s.screenshot("personalize-movielens")
 	s.checkExceptions()
+	return tms
 }

@@ -74,10 +74,31 @@ type session struct {
 	logged     int
 }
 
+// e2eHang is the least time a wait (waitJS) polls, and hangGuard(timeout)
+// the least a test runs, before either calls the page hung. The timeouts the
+// tests give are how long a wait takes at most on a quiet machine; a busy
+// one stretches them (make test-busy runs every test beside two busy loops),
+// so they are logged when exceeded, and only a page that would never get
+// there fails, after minutes. What a user must see in time (a click
+// answered in 100 ms, a model saved in 250 ms) is measured by make bench.
+const e2eHang = 2 * time.Minute
+
+// e2eFreezeMS is the bound the tests put on what a user waits for (a click
+// handled, a main-thread task, a rating's update): "the page never
+// freezes", which holds on any machine, however busy. The promise on a quiet
+// machine, 100 ms, is measured by make bench (TestBench's clicks,
+// TestBenchPersonal's ratings), where it fails when missed.
+const e2eFreezeMS = 1000
+
+// hangGuard is the deadline of a test that runs for timeout on a quiet
+// machine: three times as long, and at least 10 minutes.
+func hangGuard(timeout time.Duration) time.Duration { return max(3*timeout, 10*time.Minute) }
+
 // newSession checks dist/, starts the server and the browser (not yet on the
-// page: call open). Everything stops after timeout.
+// page: call open). Everything stops after hangGuard(timeout).
 func newSession(t *testing.T, timeout time.Duration) *session {
 	t.Helper()
+	timeout = hangGuard(timeout)
 	if _, err := os.Stat(filepath.Join(e2eDist, "occfm.wasm")); err != nil {
 		t.Fatalf("%s/occfm.wasm is missing (%v): run make dist first", e2eDist, err)
 	}
@@ -247,7 +268,7 @@ const statusJS = `(() => {
 })()`
 
 func (s *session) readStatus() (pageStatus, error) {
-	ctx, cancel := context.WithTimeout(s.ctx, 5*time.Second)
+	ctx, cancel := context.WithTimeout(s.ctx, e2eHang)
 	defer cancel()
 	return chromedp.Run(ctx, chromedp.Evaluate[pageStatus](statusJS))
 }
@@ -266,13 +287,15 @@ func (s *session) status() string {
 }
 
 // waitJS polls the boolean JS expression cond every 25 ms until it holds. It
-// fails the test when timeout passes, when the page enters state "error"
-// (unless cond is about that), or when the page threw. It returns how long it
-// waited.
+// logs a wait longer than timeout, what it takes on a quiet machine, and
+// fails the test when the page is hung (no cond after max(timeout, e2eHang)),
+// when the page enters state "error" (unless cond is about that), or when
+// the page threw. It returns how long it waited.
 func (s *session) waitJS(what, cond string, timeout time.Duration) time.Duration {
 	s.t.Helper()
 	start := time.Now()
-	deadline := start.Add(timeout)
+	hang := max(timeout, e2eHang)
+	deadline := start.Add(hang)
 	expr := "!!(" + cond + ")"
 	for {
 		ok, err := chromedp.Run(s.ctx, chromedp.Evaluate[bool](expr))
@@ -280,14 +303,18 @@ func (s *session) waitJS(what, cond string, timeout time.Duration) time.Duration
 			s.t.Fatalf("waiting for %s: %v", what, err)
 		}
 		if ok {
-			return time.Since(start)
+			took := time.Since(start)
+			if took > timeout {
+				s.t.Logf("waiting for %s took %v, over the %v it takes on a quiet machine", what, took.Round(time.Millisecond), timeout)
+			}
+			return took
 		}
 		s.checkExceptions()
 		if st, err := s.readStatus(); err == nil && st.State == "error" && !strings.Contains(cond, `"error"`) {
 			s.t.Fatalf("waiting for %s: the page is in state error: %q (rows %s)", what, st.Error, st.Rows)
 		}
 		if time.Now().After(deadline) {
-			s.t.Fatalf("waiting for %s: not within %v (page: %s)", what, timeout, s.status())
+			s.t.Fatalf("waiting for %s: not within %v, a hang (page: %s)", what, hang, s.status())
 		}
 		select {
 		case <-s.ctx.Done():
@@ -365,7 +392,7 @@ func sel(testid string) chromedp.CSS {
 // click clicks the element with the data-testid (a real mouse click).
 func (s *session) click(testid string) {
 	s.t.Helper()
-	ctx, cancel := context.WithTimeout(s.ctx, 10*time.Second)
+	ctx, cancel := context.WithTimeout(s.ctx, e2eHang)
 	defer cancel()
 	if err := chromedp.Do(ctx, chromedp.Click(sel(testid))); err != nil {
 		s.t.Fatalf("click %s: %v (page: %s)", testid, err, s.status())
@@ -379,7 +406,7 @@ func (s *session) upload(path string) {
 	if err != nil {
 		s.t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(s.ctx, 10*time.Second)
+	ctx, cancel := context.WithTimeout(s.ctx, e2eHang)
 	defer cancel()
 	if err := chromedp.Do(ctx, chromedp.SetUploadFiles(sel("file-input"), []string{abs})); err != nil {
 		s.t.Fatalf("file input %s: %v", abs, err)
@@ -410,7 +437,7 @@ func (s *session) maxSpeed() bool {
 // set. It returns the path that a developer can open.
 func (s *session) screenshot(name string) string {
 	s.t.Helper()
-	ctx, cancel := context.WithTimeout(s.ctx, 30*time.Second)
+	ctx, cancel := context.WithTimeout(s.ctx, e2eHang)
 	defer cancel()
 	buf, err := chromedp.Run(ctx, chromedp.FullScreenshot(100)) // 100: PNG
 	if err != nil {
@@ -705,7 +732,11 @@ func TestE2EPause(t *testing.T) {
 	s.checkExceptions()
 }
 
-// 5. Clicks stay fast while the page learns at full speed.
+// 5. Clicks are handled while the page learns at full speed: every
+// mousedown and click reaches its handler in state running, the page never
+// freezes (no click waits, and no main-thread task runs, e2eFreezeMS or
+// more), and it learns on. The waits are logged; make bench's TestBench
+// clicks Play/Pause at full speed and holds the wait to 100 ms.
 func TestE2EResponsive(t *testing.T) {
 	s := newSession(t, 2*time.Minute)
 	s.openDemo()
@@ -794,15 +825,15 @@ func TestE2EResponsive(t *testing.T) {
 		maxRT.Round(100*time.Microsecond), press)
 	t.Logf("main-thread tasks over 50 ms while clicking: %d, the longest %.0f ms (%v)", len(p.Long), longest, p.Long)
 	t.Logf("rows %d → %d during the clicks, with %d restarts from row 0", r0, r1, restarts)
-	if maxLag >= 100 {
-		t.Errorf("click latency max %.1f ms, want < 100 ms", maxLag)
+	if maxLag >= e2eFreezeMS {
+		t.Errorf("click latency max %.1f ms: the page froze (want < %d ms on any machine; make bench holds it to 100 ms)", maxLag, e2eFreezeMS)
 	}
 	// The round trip also holds the CDP pipe and the browser process, which a
 	// loaded machine delays: it is reported, not asserted.
 	// A click that had come during the longest task would have waited for
 	// it: fail on that too, so that the test does not pass by luck.
-	if longest >= 100 {
-		t.Errorf("a main-thread task took %.0f ms while learning at full speed: a click then waits as long, want < 100 ms", longest)
+	if longest >= e2eFreezeMS {
+		t.Errorf("a main-thread task took %.0f ms while learning at full speed: a click then waits as long, want < %d ms on any machine", longest, e2eFreezeMS)
 	}
 	if restarts == 0 && r1 <= r0 {
 		t.Errorf("rows did not grow during the clicks (%d → %d): not learning", r0, r1)
