@@ -15,10 +15,11 @@ import (
 // update is quadratic in a row's nonzeros refuse it (RowLimited) and the
 // others are linear in it; ccfm-pairs leaves the pairs of so wide a row out
 // (see CCFMPairsSettings.MaxRowNonzeros), and so does occfm-auto's
-// ccfm-pairs expert. The time is logged, not asserted (a busy machine
-// stretches it); BenchmarkWideRow times it. Before the limits, OCCFM took
-// 21 s and 1.18 GB on the 5,000 row and died on the 15,000 one, and
-// ccfm-pairs and occfm-auto spent nnz²/2 pair terms predicting it.
+// ccfm-pairs expert. Without the limits OCCFM takes 21 s and 1.18 GB on
+// the 5,000 row and runs out of memory on the 15,000 one, and ccfm-pairs
+// and occfm-auto visit nnz²/2 pair terms to predict it. The time is logged,
+// not asserted (a busy machine stretches it); BenchmarkWideRowGuarded times
+// it.
 //
 // So that the bound can fail, each learner that counts pairs must count a
 // narrow row's: a row of 40 nonzeros visits at least its 780 pairs i < j.
