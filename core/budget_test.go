@@ -69,7 +69,7 @@ func TestMemoryBytes(t *testing.T) {
 		{"occfm", wide}, {"ccfm-ftrl", wide}, {"cfm-ftrl", wide},
 		{"ccfm-ogd", wide}, {"ccfm-pa", wide},
 		{"fm-ftrl", ids}, {"linear", ids}, {"bias", ids}, {"mean", ids},
-		{"occfm-lin", wide}, {"occfm-auto", wide}, {"ccfm-pairs", wide},
+		{"occfm-lin", wide}, {"occfm-auto", wide}, {"ccfm-pairs", wide}, {"occfm-k", wide},
 	}
 	if len(cases) != len(Learners()) {
 		t.Fatalf("%d cases for %d learners", len(cases), len(Learners()))

@@ -134,6 +134,12 @@ var registry = map[string]Spec{
 		New:     func(c Config) Learner { return NewOCCFMLin(OCCFMLinSettingsFor(c)) },
 		Regret:  RegretGuarantee{0.75, "Theorem 3 for C, FTRL-Proximal for the affine part"},
 	},
+	"occfm-k": {
+		Name:    "occfm-k",
+		Plain:   "Learns tastes: the best matrix of feature pairs for all the rows so far within the budget δ, kept in a small subspace of the directions that matter, with the bias and one weight per feature outside.",
+		Summary: "CCFM by follow-the-regularized-leader, Cₜ₊₁ = Π_K(−ηGₜ/2) within a certified ε in a tracked rank-k subspace; w₀ and w outside the ball",
+		New:     func(c Config) Learner { return NewOCCFMK(OCCFMKSettingsFor(c)) },
+	},
 	"ccfm-pairs": {
 		Name:    "ccfm-pairs",
 		Plain:   "One weight for every pair of features, learned directly: strong when the same pairs come back often, blind to pairs never seen.",

@@ -112,6 +112,7 @@ var stateTypes = map[string]func() stateCoder{
 	"occfm-lin":  func() stateCoder { return new(OCCFMLin) },
 	"occfm-auto": func() stateCoder { return new(OCCFMAuto) },
 	"ccfm-pairs": func() stateCoder { return new(CCFMPairs) },
+	"occfm-k":    func() stateCoder { return new(OCCFMK) },
 }
 
 // learnerName returns the registry name of l's type, or "".
@@ -133,6 +134,8 @@ func learnerName(l Learner) string {
 		return "mean"
 	case *Bias:
 		return "bias"
+	case *OCCFMK:
+		return "occfm-k"
 	case *Linear:
 		return "linear"
 	case *OCCFMLin:

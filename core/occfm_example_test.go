@@ -70,6 +70,7 @@ func ExampleNewLearner() {
 	// mean
 	// occfm
 	// occfm-auto
+	// occfm-k
 	// occfm-lin
 	// 20
 }

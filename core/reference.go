@@ -165,12 +165,22 @@ func (m *Bias) Predict(x Sparse) float64 {
 
 // Update takes one SGD step on (x, y).
 func (m *Bias) Update(x Sparse, y float64) {
+	m.extend(x)
+	m.learn(x, m.s.Loss.Deriv(m.Predict(x), y))
+}
+
+// extend grows the biases with zeros to cover the features of x.
+func (m *Bias) extend(x Sparse) {
 	d := len(m.w)
 	for _, i := range x.Ind {
 		d = max(d, i+1)
 	}
 	extendZeros(d, &m.w, &m.n)
-	g := m.s.Loss.Deriv(m.Predict(x), y)
+}
+
+// learn takes the SGD step of a round whose loss has derivative g at the
+// prediction; x's features must be covered (extend).
+func (m *Bias) learn(x Sparse, g float64) {
 	m.t++
 	eta := m.s.Eta
 	m.b -= eta * g / float64(m.t)

@@ -20,6 +20,7 @@ func (o *OCCFM) pairVisits() int64     { return o.g.visits }
 func (o *CCFMFTRL) pairVisits() int64  { return o.g.visits }
 func (m *CFMFTRL) pairVisits() int64   { return m.g.visits }
 func (m *OCCFMLin) pairVisits() int64  { return m.occ.pairVisits() }
+func (m *OCCFMK) pairVisits() int64    { return m.g.visits }
 
 // pairVisits sums the live experts' counts (a retired expert's are gone
 // with it).

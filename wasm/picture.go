@@ -256,7 +256,7 @@ func (s *session) picture() *modelPicture {
 // radius δ (the CCFM family).
 func isConvex(name string) bool {
 	switch name {
-	case "ccfm-ogd", "ccfm-ftrl", "ccfm-pa", "cfm-ftrl", "occfm", "occfm-lin":
+	case "ccfm-ogd", "ccfm-ftrl", "ccfm-pa", "cfm-ftrl", "occfm", "occfm-lin", "occfm-k":
 		return true
 	}
 	return false

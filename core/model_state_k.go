@@ -1,0 +1,89 @@
+package core
+
+func (m *OCCFMK) stateCode(c *stateCodec) {
+	s := m.s
+	c.float(&s.Delta)
+	c.float(&s.Eta)
+	c.int(&s.Rank)
+	c.float(&s.Tol)
+	c.int(&s.MinGap)
+	a := int(s.Affine)
+	c.int(&a)
+	s.Affine = AffineRule(a)
+	codeEnum(c, &s.Loss, 2, "loss")
+	c.uint64(&s.Seed)
+	c.int(&s.MaxRowNonzeros)
+	if c.bad(s.MaxRowNonzeros == -1 || s.MaxRowNonzeros > 0) {
+		c.fail("row nonzero limit " + itoa(s.MaxRowNonzeros))
+	}
+	if !rebuild(c, m, s, NewOCCFMK, func(x *OCCFMK) OCCFMKSettings { return x.s }) {
+		return
+	}
+	c.int(&m.t)
+	c.int(&m.d)
+	c.int(&m.kc)
+	ld := m.ld
+	if c.bad(m.t >= 0 && m.d >= 0 && m.kc >= 0 && m.kc <= ld) {
+		c.fail(itoa(m.t) + " rounds, " + itoa(m.d) + " features, " + itoa(m.kc) + " directions")
+	}
+	if c.err != nil {
+		return
+	}
+	if m.bias != nil {
+		c.nestedBias(m.bias, m.d)
+	} else {
+		c.ftrlLinear(&m.lin, m.d)
+	}
+	c.accum(&m.g, m.d)
+	c.float(&m.gF2)
+	seen := make([]byte, len(m.seen))
+	for i, b := range m.seen {
+		if b {
+			seen[i] = 1
+		}
+	}
+	c.bytes(&seen)
+	c.floats(&m.sb)
+	c.floats(&m.yb)
+	c.float(&m.yF2)
+	c.floats(&m.a)
+	c.floats(&m.w)
+	c.floats(&m.mu)
+	c.float(&m.theta)
+	c.float(&m.eps)
+	c.float(&m.offEps)
+	c.float(&m.leak)
+	c.int(&m.last)
+	c.int(&m.refreshes)
+	c.pcg(m.src)
+	if !c.dec || c.err != nil {
+		return
+	}
+	if c.bad(len(seen) == m.d && len(m.sb) == m.d*ld && len(m.yb) == m.d*ld && len(m.a) == ld*ld &&
+		len(m.w) == ld*ld && len(m.mu) == ld && m.g.n <= m.d && m.last <= m.t) {
+		c.fail("a subspace of the wrong size")
+		return
+	}
+	m.seen = make([]bool, len(seen))
+	for i, b := range seen {
+		m.seen[i] = b != 0
+	}
+	m.active = m.active[:0]
+	for a, v := range m.mu[:m.kc] {
+		if v != 0 {
+			m.active = append(m.active, a)
+		}
+	}
+}
+
+// nestedBias codes a Bias's state after its settings (those of the
+// learner it belongs to), checking that it covers d features.
+func (c *stateCodec) nestedBias(b *Bias, d int) {
+	c.int(&b.t)
+	c.float(&b.b)
+	c.floats(&b.w)
+	c.floats(&b.n)
+	if c.bad(len(b.w) == d && len(b.n) == d) {
+		c.fail(itoa(len(b.w)) + " biases with " + itoa(len(b.n)) + " counts for " + itoa(d) + " features")
+	}
+}

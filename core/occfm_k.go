@@ -1,0 +1,703 @@
+package core
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+)
+
+// OCCFMKSettings configures NewOCCFMK. The zero value is the documented
+// default of every field.
+type OCCFMKSettings struct {
+	// Delta is the bound δ on ‖C‖*, C the d×d matrix of pair weights.
+	// Zero means DefaultOCCFMKDelta.
+	Delta float64
+	// Eta is FTRL's η: Cₜ₊₁ = Π_K(−η·Gₜ/2). Zero means DefaultOCCFMKEta.
+	Eta float64
+	// Rank is k, the dimension the tracked subspace S is cut back to; it
+	// holds up to 2k directions between cuts. Zero means DefaultOCCFMKRank.
+	Rank int
+	// Tol is the certified error a subspace may reach, relative to ‖C‖_F,
+	// before it is recomputed (see OCCFMK). Zero means 0.25.
+	Tol float64
+	// MinGap is the fewest rows between two recomputations: it bounds the
+	// work per row (see OCCFMK). Zero means 100.
+	MinGap int
+	// Affine is the rule of w₀ and w. The zero value is AffineBias.
+	Affine AffineRule
+	// Loss is the loss ℓ(ŷ, y); the zero value is Squared.
+	Loss Loss
+	// Seed seeds the random part of the Lanczos start vectors. Zero means 1.
+	Seed uint64
+	// MaxRowNonzeros is the most nonzeros a row may have for a Guarded
+	// learner to learn it (see RowLimited): each row stores its
+	// nnz·(nnz−1)/2 pairs in G. Zero means DefaultMaxRowNonzeros; negative
+	// means no limit. The learner itself learns any row it is given.
+	MaxRowNonzeros int
+}
+
+// AffineRule says how OCCFMK learns its affine part w₀ + wᵀx.
+type AffineRule int
+
+const (
+	// AffineBias is Bias's rule (per-coordinate 1/n steps with ℓ₂, see
+	// Bias) on the derivative at the joint prediction.
+	AffineBias AffineRule = iota
+	// AffineFTRL is Linear's per-coordinate FTRL-Proximal.
+	AffineFTRL
+)
+
+// The defaults of OCCFMKSettings.
+const (
+	DefaultOCCFMKDelta = 200
+	DefaultOCCFMKEta   = 3
+	DefaultOCCFMKRank  = 24
+)
+
+// OCCFMKSettingsFor maps the common registry Config onto OCCFMK settings:
+// δ, η, the seed and the loss.
+func OCCFMKSettingsFor(c Config) OCCFMKSettings {
+	return OCCFMKSettings{Delta: c.Delta, Eta: c.Eta, Seed: c.Seed, Loss: c.LossOf()}
+}
+
+func (s OCCFMKSettings) withDefaults() OCCFMKSettings {
+	if s.Delta == 0 {
+		s.Delta = DefaultOCCFMKDelta
+	}
+	if s.Eta == 0 {
+		s.Eta = DefaultOCCFMKEta
+	}
+	if s.Rank == 0 {
+		s.Rank = DefaultOCCFMKRank
+	}
+	if s.Tol == 0 {
+		s.Tol = 0.25
+	}
+	if s.MinGap == 0 {
+		s.MinGap = 100
+	}
+	if s.Seed == 0 {
+		s.Seed = 1
+	}
+	s.MaxRowNonzeros = zeroDefault(s.MaxRowNonzeros, DefaultMaxRowNonzeros, -1)
+	if !(s.Delta > 0) || !(s.Eta > 0) || s.Rank < 1 || !(s.Tol > 0) || s.MinGap < 1 || s.Affine < AffineBias || s.Affine > AffineFTRL {
+		panic("core: invalid OCCFMKSettings")
+	}
+	return s
+}
+
+// OCCFMK is online CCFM by follow-the-regularized-leader with the iterate
+// kept in a tracked subspace. Its model is
+//
+//	ŷ = w₀ + wᵀx + Σ_{i<j} C_ij xᵢxⱼ,   C symmetric, ‖C‖* ≤ δ,
+//
+// the affine part outside the ball (Affine) and no self-interactions. With
+// Gₜ = Σ_{τ≤t} ℓ'(ŷ_τ, y_τ)·M_τ, M = ½(xxᵀ − diag(x∘x)) the gradient of ŷ
+// in C, the FTRL iterate of Algorithm 2's objective Fₜ = η⟨Gₜ, C⟩ + ‖C‖²_F
+// is
+//
+//	C*ₜ₊₁ = argmin_{C∈K} Fₜ(C) = Π_K(−η·Gₜ/2),
+//
+// the soft-thresholding of the eigenvalues of −ηGₜ/2 onto the ℓ₁ ball of
+// radius δ. OCCFMK plays that projection of G compressed to a subspace S
+// with orthonormal columns, which it tracks,
+//
+//	Cₜ₊₁ = S·W·diag(μ)·Wᵀ·Sᵀ,   μ = soft(−η·diag(A)/2, θ),   A = WᵀSᵀGₜSW,
+//
+// with W orthonormal, A kept nearly diagonal and θ the ℓ₁-ball threshold of
+// radius δ:
+//
+//   - per row, G gains the row's pairs and A the rank-nnz update
+//     ½ℓ'(z'z'ᵀ − Σᵢxᵢ²s'ᵢs'ᵢᵀ), z' = WᵀSᵀx, s'ᵢ = WᵀSᵀeᵢ; when A's
+//     off-diagonal part passes a tenth of the error allowed, Jacobi
+//     diagonalizes it (W rotates, S stays);
+//   - a feature seen for the first time has a zero row of G, so the
+//     direction eᵢ extends S exactly (A and Y = GS grow by zeros); S holds
+//     up to 2k directions and is cut back to the k of largest |λ|;
+//   - the certified error ε ≥ ‖Cₜ₊₁ − C*ₜ₊₁‖_F is kept up to date in
+//     O(k'²) from ‖G‖_F, ‖Y‖_F and A (see certify); its part
+//     (η/√2)·‖(I − SSᵀ)GS‖_F measures how far S is from an invariant
+//     subspace of G (Allen-Zhu, Hazan, Hu and Li 2017, "Linear convergence
+//     of a Frank-Wolfe type algorithm over trace-norm balls", for the
+//     projection onto the trace-norm ball from a low-rank subspace; Garber
+//     2019, "On the convergence of projected-gradient methods with low-rank
+//     projections for smooth convex minimization over trace-norm balls",
+//     for warm-started low-rank projections). When it passes Tol·‖C‖_F, and
+//     at least MinGap rows after the last time, S is recomputed: Lanczos on
+//     G (lanczos.go), warm-started from C's eigenvectors, keeping the k
+//     Ritz vectors of largest |θ|.
+//
+// Its regret is FTRL's with an approximate leader: with ‖∇fₜ‖_F ≤ L, FTRL
+// with the regularizer ‖C‖²_F/η has regret at most D²/η + η·Σₜ‖∇fₜ‖²_F
+// (Hazan, "Introduction to Online Convex Optimization", chapter 5), and
+// playing Cₜ within εₜ of the leader adds at most Σₜ‖∇fₜ‖_F·εₜ; an η tuned
+// to the horizon T gives O(√T) plus that term. The affine part adds its own
+// rule's regret (as OCCFMLin's does).
+//
+// Cost per row of nnz features, with k' ≤ 2k directions held: O(nnz²) to
+// store the pairs in G and O(nnz·k'²) for A; a Jacobi diagonalization of A,
+// O(k'³) a sweep, when its off-diagonal part calls for it; a cut, O(d·k'·k),
+// once per k new features at most; a recomputation, a Lanczos run of 3k+8
+// steps on G, O(steps·(nnz(G) + d·steps)), once per MinGap rows at most. A
+// prediction costs O(nnz·k'·r) for C of rank r. Memory: about 80 bytes per
+// stored pair of G and 16·k' bytes a feature for S and Y. An OCCFMK is not
+// safe for concurrent use.
+type OCCFMK struct {
+	s OCCFMKSettings
+	t int
+	d int // features covered
+
+	bias *Bias      // the affine part, AffineBias
+	lin  ftrlLinear // the affine part, AffineFTRL
+
+	g   symAccum
+	gF2 float64 // ‖G‖²_F
+
+	seen []bool // features that have been in a learned row
+
+	// The subspace: S is d×kc (row-major, stride ld = 2k), Y = GS the same
+	// shape; W is kc×kc orthonormal and A = WᵀSᵀGSW (both stride ld), kept
+	// nearly diagonal: C = S·W·diag(μ)·Wᵀ·Sᵀ, μ from A's diagonal.
+	kc, ld int
+	sb     []float64
+	yb     []float64
+	yF2    float64 // ‖Y‖²_F
+	a, w   []float64
+	mu     []float64
+	theta  float64
+	active []int // indices of μ ≠ 0
+
+	eps, offEps, leak float64 // the certified error, its part from A's off-diagonal and from QGP
+	last              int     // round of the last recomputation
+	refreshes         int
+
+	src *rand.PCG // rng's source, whose state a model file records
+	rng *rand.Rand
+	lw  lanczosWork
+
+	// scratch
+	z, u, ab, aw, av, st, abs []float64
+	newf                      []int
+}
+
+var _ Learner = (*OCCFMK)(nil)
+var _ Configured = (*OCCFMK)(nil)
+
+// NewOCCFMK returns an OCCFMK with w₀ = 0, w = 0 and C = 0.
+func NewOCCFMK(s OCCFMKSettings) *OCCFMK {
+	s = s.withDefaults()
+	src := rand.NewPCG(s.Seed, 0x6f6b)
+	m := &OCCFMK{s: s, ld: 2 * s.Rank, src: src, rng: rand.New(src)}
+	if s.Affine == AffineBias {
+		m.bias = NewBias(BiasSettings{Loss: s.Loss})
+	} else {
+		m.lin = newFTRLLinear(DefaultLinearAlpha, 1, 0, 0)
+	}
+	ld := m.ld
+	m.a, m.w = make([]float64, ld*ld), make([]float64, ld*ld)
+	m.mu, m.z, m.u = make([]float64, ld), make([]float64, ld), make([]float64, ld)
+	m.ab, m.aw, m.av = make([]float64, ld*ld), make([]float64, ld*ld), make([]float64, ld*ld)
+	return m
+}
+
+// Settings returns the settings in use, with defaults filled in.
+func (m *OCCFMK) Settings() OCCFMKSettings { return m.s }
+
+// Config returns δ, η, the seed and the loss; it implements Configured.
+func (m *OCCFMK) Config() Config {
+	loss := m.s.Loss
+	return Config{Task: taskOf(loss), Delta: m.s.Delta, Eta: m.s.Eta, Seed: m.s.Seed, Loss: &loss}
+}
+
+// Predict returns w₀ + wᵀx + Σ_{i<j} C_ij xᵢxⱼ. It does not change the
+// model.
+func (m *OCCFMK) Predict(x Sparse) float64 { return m.affine(x) + m.pairs(x) }
+
+func (m *OCCFMK) affine(x Sparse) float64 {
+	if m.bias != nil {
+		return m.bias.Predict(x)
+	}
+	return m.lin.value(x)
+}
+
+// row returns sᵢ, feature i's coordinates in S.
+func (m *OCCFMK) row(i int) []float64 { return m.sb[i*m.ld : i*m.ld+m.kc] }
+
+// pairs returns Σ_{i<j} C_ij xᵢxⱼ = ½(Σₐ μₐ((uₐᵀx)² − Σᵢ xᵢ²uₐᵢ²)) over
+// C's eigenvectors uₐ = S·W[:, a] with μₐ ≠ 0.
+func (m *OCCFMK) pairs(x Sparse) float64 {
+	if len(m.active) == 0 {
+		return 0
+	}
+	kc, ld := m.kc, m.ld
+	var sum, self float64
+	z := m.z[:len(m.active)]
+	clear(z)
+	for p, i := range x.Ind {
+		if i >= m.d {
+			continue
+		}
+		s, v := m.row(i), x.Val[p]
+		var ds float64
+		for q, a := range m.active {
+			var c float64
+			for j := 0; j < kc; j++ {
+				c += s[j] * m.w[j*ld+a]
+			}
+			z[q] += v * c
+			ds += m.mu[a] * c * c
+		}
+		self += v * v * ds
+	}
+	for q, a := range m.active {
+		sum += m.mu[a] * z[q] * z[q]
+	}
+	return 0.5 * (sum - self)
+}
+
+// Update learns (x, y): the affine part by its rule and C by one round of
+// FTRL in the tracked subspace (see OCCFMK), both from ℓ'(ŷ, y) at the
+// joint prediction.
+func (m *OCCFMK) Update(x Sparse, y float64) {
+	d := m.d
+	for _, i := range x.Ind {
+		d = max(d, i+1)
+	}
+	m.grow(d)
+	off := m.affine(x)
+	g := m.s.Loss.Deriv(off+m.pairs(x), y)
+	m.t++
+	if m.bias != nil {
+		m.bias.learn(x, g)
+	} else if g != 0 {
+		m.lin.learn(x, g)
+	}
+	m.extendS(x)
+	if g == 0 || math.IsNaN(g) {
+		return
+	}
+	m.addGradient(x, g)
+	m.project()
+	if m.t-m.last >= m.s.MinGap && m.leak > m.s.Tol*math.Max(m.normC(), 1e-3*m.s.Delta) {
+		m.refresh()
+		m.project()
+	}
+}
+
+// grow covers d features: zero rows of S and Y, and the affine part's.
+func (m *OCCFMK) grow(d int) {
+	if d <= m.d {
+		return
+	}
+	m.sb = growZeros(m.sb, d*m.ld)
+	m.yb = growZeros(m.yb, d*m.ld)
+	for len(m.seen) < d {
+		m.seen = append(m.seen, false)
+	}
+	if m.bias != nil {
+		extendZeros(d, &m.bias.w, &m.bias.n)
+	} else {
+		m.lin.extend(d)
+	}
+	m.d = d
+}
+
+// growZeros returns buf with length n, the new entries zero.
+func growZeros(buf []float64, n int) []float64 {
+	if n <= len(buf) {
+		return buf
+	}
+	if n <= cap(buf) {
+		old := len(buf)
+		buf = buf[:n]
+		clear(buf[old:])
+		return buf
+	}
+	nb := make([]float64, n, n+n/2)
+	copy(nb, buf)
+	return nb
+}
+
+// extendS adds eᵢ to S for each feature of x seen for the first time. Its
+// row of G is zero, so B and Y gain a zero row and column: S stays
+// orthonormal and B = SᵀGS, Y = GS exact. S is cut back first when it would
+// pass 2k directions.
+func (m *OCCFMK) extendS(x Sparse) {
+	m.newf = m.newf[:0]
+	for p, i := range x.Ind {
+		if !m.seen[i] && x.Val[p] != 0 {
+			m.seen[i] = true
+			m.newf = append(m.newf, i)
+		}
+	}
+	if len(m.newf) == 0 {
+		return
+	}
+	if m.kc+len(m.newf) > m.ld {
+		m.cut(max(0, min(m.s.Rank, m.ld-len(m.newf))))
+	}
+	for _, i := range m.newf {
+		if m.kc == m.ld {
+			break // a row of more than 2k new features: the rest wait for a refresh
+		}
+		c := m.kc
+		m.kc++
+		m.sb[i*m.ld+c] = 1
+		for a := 0; a < m.kc; a++ {
+			m.a[a*m.ld+c], m.a[c*m.ld+a] = 0, 0
+			m.w[a*m.ld+c], m.w[c*m.ld+a] = 0, 0
+		}
+		m.w[c*m.ld+c] = 1
+		m.mu[c] = 0
+	}
+}
+
+// addGradient adds g·M_x to G, A and Y, and updates ‖G‖²_F and ‖Y‖²_F.
+func (m *OCCFMK) addGradient(x Sparse, g float64) {
+	kc, ld := m.kc, m.ld
+	for p, i := range x.Ind {
+		for q := 0; q < p; q++ {
+			j, v := x.Ind[q], 0.5*g*x.Val[p]*x.Val[q]
+			old, _ := m.g.at(i, j)
+			m.g.add(i, j, v)
+			m.gF2 += 2 * v * (2*old + v)
+		}
+	}
+	z := m.z[:kc]
+	clear(z)
+	for p, i := range x.Ind {
+		s, v := m.row(i), x.Val[p]
+		for a := range z {
+			z[a] += v * s[a]
+		}
+	}
+	// Y's rows of x: yᵢ += ½g·xᵢ·(z − xᵢsᵢ)
+	for p, i := range x.Ind {
+		s, v := m.row(i), x.Val[p]
+		yi := m.yb[i*ld : i*ld+kc]
+		h := 0.5 * g * v
+		for a := range yi {
+			old := yi[a]
+			yi[a] += h * (z[a] - v*s[a])
+			m.yF2 += yi[a]*yi[a] - old*old
+		}
+	}
+	// A += ½g(z'z'ᵀ − Σᵢxᵢ²s'ᵢs'ᵢᵀ), with z' = Wᵀz and s'ᵢ = Wᵀsᵢ.
+	m.rankOne(z, 0.5*g)
+	for p, i := range x.Ind {
+		if v := x.Val[p]; !allZero(m.row(i)) {
+			m.rankOne(m.row(i), -0.5*g*v*v)
+		}
+	}
+}
+
+// rankOne adds c·(Wᵀv)(Wᵀv)ᵀ to A.
+func (m *OCCFMK) rankOne(v []float64, c float64) {
+	kc, ld := m.kc, m.ld
+	u := m.u[:kc]
+	for a := range u {
+		var s float64
+		for j, vj := range v {
+			s += vj * m.w[j*ld+a]
+		}
+		u[a] = s
+	}
+	for a, ua := range u {
+		row := m.a[a*ld : a*ld+kc]
+		h := c * ua
+		for b, ub := range u {
+			row[b] += h * ub
+		}
+	}
+}
+
+func allZero(v []float64) bool {
+	for _, x := range v {
+		if x != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// certify sets the certified error ε ≥ ‖C − Π_K(−ηG/2)‖_F, with
+// P = SSᵀ, Q = I − P and A's diagonal part D:
+//
+//	ε = (η/2)·‖A − D‖_F + (η/√2)·‖QGP‖_F + (η/2)·‖QGQ‖_F,
+//
+// the last term left out when ‖QGQ‖_F ≤ 2θ/η (then QGQ's spectrum is
+// below the cut). Π_K is nonexpansive: the first term bounds the distance
+// from the iterate S·W·diag(μ)·Wᵀ·Sᵀ to Π_K(−ηPGP/2), the second that to
+// Π_K(−η(PGP + QGQ)/2), the third that to Π_K(−ηG/2). With ‖QGP‖²_F =
+// ‖Y‖²_F − ‖A‖²_F and ‖QGQ‖²_F = ‖G‖²_F − 2‖QGP‖²_F − ‖A‖²_F, it costs
+// O(k'²). leak, the second term, is what a recomputation of S reduces.
+func (m *OCCFMK) certify() {
+	kc, ld := m.kc, m.ld
+	var a2, off float64
+	for a := 0; a < kc; a++ {
+		for b, v := range m.a[a*ld : a*ld+kc] {
+			a2 += v * v
+			if a != b {
+				off += v * v
+			}
+		}
+	}
+	eta := m.s.Eta
+	qp2 := max(0, m.yF2-a2)
+	m.offEps = 0.5 * eta * math.Sqrt(off)
+	m.leak = eta / math.Sqrt2 * math.Sqrt(qp2)
+	m.eps = m.offEps + m.leak
+	if qq := math.Sqrt(max(0, m.gF2-2*qp2-a2)); qq > 2*m.theta/eta {
+		m.eps += 0.5 * eta * qq
+	}
+}
+
+// diagonalize makes A diagonal: A = V·diag(λ)·Vᵀ by Jacobi (A is nearly
+// diagonal), W ← W·V, A ← diag(λ).
+func (m *OCCFMK) diagonalize() {
+	kc, ld := m.kc, m.ld
+	ab, vecs := m.ab[:kc*kc], m.av[:kc*kc]
+	for a := 0; a < kc; a++ {
+		copy(ab[a*kc:a*kc+kc], m.a[a*ld:a*ld+kc])
+	}
+	lam := m.u[:kc]
+	jacobiEigen(ab, kc, lam, vecs)
+	tmp := ab[:kc] // ab is spent
+	for j := 0; j < kc; j++ {
+		row := m.w[j*ld : j*ld+kc]
+		for c := 0; c < kc; c++ {
+			var s float64
+			for a, r := range row {
+				s += r * vecs[a*kc+c]
+			}
+			tmp[c] = s
+		}
+		copy(row, tmp)
+	}
+	for a := 0; a < kc; a++ {
+		row := m.a[a*ld : a*ld+kc]
+		clear(row)
+		row[a] = lam[a]
+	}
+	m.certify()
+}
+
+// project sets C's eigenvalues from A's diagonal: μ = soft(−ηλ/2, θ) with θ
+// the ℓ₁-ball threshold of radius δ. A is diagonalized first when its
+// off-diagonal part costs more than a tenth of the certified budget.
+func (m *OCCFMK) project() {
+	kc, ld := m.kc, m.ld
+	m.certify()
+	if m.offEps > 0.1*m.s.Tol*math.Max(m.normC(), 1e-3*m.s.Delta) {
+		m.diagonalize()
+	}
+	alpha := m.mu[:kc]
+	for a := range alpha {
+		alpha[a] = -0.5 * m.s.Eta * m.a[a*ld+a]
+	}
+	m.theta, m.abs = l1BallThreshold(alpha, m.s.Delta, m.abs)
+	m.active = m.active[:0]
+	for a := range alpha {
+		alpha[a] = softThreshold(alpha[a], m.theta)
+		if alpha[a] != 0 {
+			m.active = append(m.active, a)
+		}
+	}
+	m.certify()
+}
+
+// normC returns ‖C‖_F = ‖μ‖₂.
+func (m *OCCFMK) normC() float64 {
+	var s float64
+	for _, a := range m.active {
+		s += m.mu[a] * m.mu[a]
+	}
+	return math.Sqrt(s)
+}
+
+// cut keeps the r directions of S along A's eigenvectors of largest |λ|:
+// S ← S·W·V[:, keep], Y likewise, A ← diag(λ_keep), W ← I.
+func (m *OCCFMK) cut(r int) {
+	m.diagonalize()
+	kc, ld := m.kc, m.ld
+	order := make([]int, kc)
+	for a := range order {
+		order[a] = a
+	}
+	slices.SortFunc(order, func(a, b int) int {
+		return -cmpFloat(math.Abs(m.a[a*ld+a]), math.Abs(m.a[b*ld+b]))
+	})
+	keep := order[:min(r, kc)]
+	tmp := make([]float64, len(keep))
+	rot := func(buf []float64) {
+		for i := 0; i < m.d; i++ {
+			row := buf[i*ld : i*ld+ld]
+			if allZero(row[:kc]) {
+				continue
+			}
+			for q, a := range keep {
+				var s float64
+				for j := 0; j < kc; j++ {
+					s += row[j] * m.w[j*ld+a]
+				}
+				tmp[q] = s
+			}
+			clear(row)
+			copy(row, tmp)
+		}
+	}
+	rot(m.sb)
+	rot(m.yb)
+	lam := make([]float64, len(keep))
+	for q, a := range keep {
+		lam[q] = m.a[a*ld+a]
+	}
+	m.kc = len(keep)
+	clear(m.a)
+	clear(m.w)
+	for q := range keep {
+		m.a[q*ld+q] = lam[q]
+		m.w[q*ld+q] = 1
+	}
+	m.yF2 = 0
+	for i := 0; i < m.d; i++ {
+		for _, v := range m.yb[i*ld : i*ld+m.kc] {
+			m.yF2 += v * v
+		}
+	}
+	m.certify()
+	m.project()
+}
+
+func cmpFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// kOp is G as a symOperator.
+type kOp struct{ m *OCCFMK }
+
+func (o kOp) dim() int             { return o.m.d }
+func (o kOp) apply(y, v []float64) { o.m.g.mulVec(y, 1, v) }
+
+// refresh recomputes S: the k Ritz vectors of G of largest |θ| from a
+// Lanczos run of 3k steps (at most d), warm-started from S's directions of
+// C (plus a random part), then Y = GS from the run and B = SᵀY.
+func (m *OCCFMK) refresh() {
+	d, k, ld := m.d, m.s.Rank, m.ld
+	if d == 0 || m.g.nnz() == 0 {
+		return
+	}
+	m.st = grown(m.st, d)
+	st := m.st
+	for i := range st {
+		st[i] = m.rng.NormFloat64() / math.Sqrt(float64(d))
+	}
+	for q, a := range m.active {
+		wt := 1 / float64(q+1)
+		for i := 0; i < d; i++ {
+			s := m.row(i)
+			var c float64
+			for j, v := range s {
+				c += v * m.w[j*ld+a]
+			}
+			st[i] += 3 * wt * c
+		}
+	}
+	steps := min(d, 3*k+8)
+	res := m.lw.run(kOp{m}, st, min(k, steps), steps, steps, 0)
+	m.refreshes++
+	m.last = m.t
+	kc := len(res.vecs)
+	clear(m.sb[:d*ld])
+	clear(m.yb[:d*ld])
+	for c := 0; c < kc; c++ {
+		for i, v := range res.vecs[c] {
+			m.sb[i*ld+c] = v
+		}
+		for i, v := range res.ay[c] {
+			m.yb[i*ld+c] = v
+		}
+	}
+	m.kc = kc
+	m.yF2 = 0
+	for i := 0; i < d; i++ {
+		for _, v := range m.yb[i*ld : i*ld+kc] {
+			m.yF2 += v * v
+		}
+	}
+	clear(m.a)
+	clear(m.w)
+	for a := 0; a < kc; a++ {
+		m.w[a*ld+a] = 1
+		for c := 0; c <= a; c++ {
+			var s float64
+			for i := 0; i < d; i++ {
+				s += m.sb[i*ld+a]*m.yb[i*ld+c] + m.sb[i*ld+c]*m.yb[i*ld+a]
+			}
+			m.a[a*ld+c], m.a[c*ld+a] = s/2, s/2
+		}
+	}
+	m.diagonalize()
+}
+
+// Refreshes returns how many times S was recomputed.
+func (m *OCCFMK) Refreshes() int { return m.refreshes }
+
+// Certified returns ε, the certified bound on ‖C − C*‖_F (see OCCFMK).
+func (m *OCCFMK) Certified() float64 { return m.eps }
+
+// NuclearNorm returns ‖C‖* = Σ|μ|.
+func (m *OCCFMK) NuclearNorm() float64 {
+	var s float64
+	for _, a := range m.active {
+		s += math.Abs(m.mu[a])
+	}
+	return s
+}
+
+// Rank returns the rank of C.
+func (m *OCCFMK) Rank() int { return len(m.active) }
+
+// Eigenvalues returns C's nonzero eigenvalues, largest |μ| first.
+func (m *OCCFMK) Eigenvalues() []float64 {
+	out := make([]float64, 0, len(m.active))
+	for _, a := range m.active {
+		out = append(out, m.mu[a])
+	}
+	slices.SortFunc(out, func(a, b float64) int { return -cmpFloat(math.Abs(a), math.Abs(b)) })
+	return out
+}
+
+// Threshold returns θ, the soft threshold of the last projection.
+func (m *OCCFMK) Threshold() float64 { return m.theta }
+
+// MaxRowNonzeros returns the most nonzeros a row may have to be learned (see
+// RowLimited).
+func (m *OCCFMK) MaxRowNonzeros() int { return m.s.MaxRowNonzeros }
+
+var _ RowLimited = (*OCCFMK)(nil)
+
+// MemoryBytes estimates the bytes m holds (see Sized): G's pairs, S and Y
+// (8 bytes a feature per direction each), the affine part, and the rest.
+func (m *OCCFMK) MemoryBytes() int64 {
+	b := structBytes + m.g.memoryBytes() + sumF64Bytes(m.sb, m.yb, m.a, m.w) + int64(len(m.seen))
+	if m.bias != nil {
+		b += m.bias.MemoryBytes()
+	} else {
+		b += m.lin.memoryBytes()
+	}
+	return b + int64(8*len(m.lw.qb))
+}
+
+// MemoryNote says what holds m's memory (see MemoryNoter).
+func (m *OCCFMK) MemoryNote() string {
+	return countText(int64(m.g.nnz())) + " stored pairs of G, " + countText(int64(m.d)) + " features"
+}
+
+func (m *OCCFMK) growsPerPair() bool { return true }

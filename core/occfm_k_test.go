@@ -1,0 +1,155 @@
+package core
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/floats/scalar"
+	"gonum.org/v1/gonum/mat"
+)
+
+// denseC returns OCCFMK's C as a dense d×d matrix: Σₐ μₐuₐuₐᵀ with
+// uₐ = S·W[:, a].
+func (m *OCCFMK) denseC() *mat.SymDense {
+	d, ld := m.d, m.ld
+	c := mat.NewSymDense(max(d, 1), nil)
+	u := make([]float64, d)
+	for _, a := range m.active {
+		for i := 0; i < d; i++ {
+			s := m.row(i)
+			var v float64
+			for j, sj := range s {
+				v += sj * m.w[j*ld+a]
+			}
+			u[i] = v
+		}
+		for i := 0; i < d; i++ {
+			for j := i; j < d; j++ {
+				c.SetSym(i, j, c.At(i, j)+m.mu[a]*u[i]*u[j])
+			}
+		}
+	}
+	return c
+}
+
+// projectDense returns Π_K(−η·G/2) for the dense symmetric G by a full
+// eigendecomposition and the ℓ₁-ball threshold of its eigenvalues.
+func projectDense(g *mat.SymDense, eta, delta float64) *mat.SymDense {
+	n := g.SymmetricDim()
+	var es mat.EigenSym
+	if !es.Factorize(g, true) {
+		panic("EigenSym failed")
+	}
+	vals := es.Values(nil)
+	var vecs mat.Dense
+	es.VectorsTo(&vecs)
+	alpha := make([]float64, n)
+	for i, v := range vals {
+		alpha[i] = -0.5 * eta * v
+	}
+	theta, _ := l1BallThreshold(alpha, delta, nil)
+	out := mat.NewSymDense(n, nil)
+	for k, a := range alpha {
+		mu := softThreshold(a, theta)
+		if mu == 0 {
+			continue
+		}
+		for i := 0; i < n; i++ {
+			for j := i; j < n; j++ {
+				out.SetSym(i, j, out.At(i, j)+mu*vecs.At(i, k)*vecs.At(j, k))
+			}
+		}
+	}
+	return out
+}
+
+// TestOCCFMKDense checks OCCFMK against the dense FTRL iterate on small d,
+// after every row: G summed here from ℓ'(ŷ, y) at the learner's own
+// predictions, C* = Π_K(−ηG/2) by mat.EigenSym; ‖C − C*‖_F must be within
+// the certified ε (with a subspace of every direction, within the part of ε
+// that A's off-diagonal makes), ‖C‖* ≤ δ, and the prediction must be
+// the affine part plus Σ_{i<j} C_ij xᵢxⱼ of the dense C. Rank 3 and 20 (S a
+// proper subspace of the 30 features, or all of them), δ binding (2) or not
+// (1000), on user × item rows and on rows of 3–6 real-valued features.
+func TestOCCFMKDense(t *testing.T) {
+	const d = 30
+	dense := func(seed uint64, rows int) []Example {
+		rng := rand.New(rand.NewPCG(seed, 3))
+		out := make([]Example, rows)
+		for r := range out {
+			x := Sparse{}
+			for i := range d {
+				if rng.IntN(7) == 0 {
+					x.Ind, x.Val = append(x.Ind, i), append(x.Val, rng.NormFloat64())
+				}
+			}
+			out[r] = Example{X: x, Y: rng.NormFloat64()}
+		}
+		return out
+	}
+	streams := map[string][]Example{"ratings": ratingStream(d, 600), "dense": dense(5, 400)}
+	for name, rows := range streams {
+		for _, rank := range []int{3, 20} {
+			for _, delta := range []float64{2, 1000} {
+				m := NewOCCFMK(OCCFMKSettings{Rank: rank, Delta: delta, Eta: 0.5, MinGap: 25})
+				g := mat.NewSymDense(d, nil)
+				worst, held := 0.0, 0
+				for r, ex := range rows {
+					x := ex.X
+					yhat := m.Predict(x)
+					// The prediction formula on the dense C.
+					c := m.denseC()
+					want := m.affine(x)
+					for p, i := range x.Ind {
+						for q := 0; q < p; q++ {
+							if i < m.d && x.Ind[q] < m.d {
+								want += c.At(i, x.Ind[q]) * x.Val[p] * x.Val[q]
+							}
+						}
+					}
+					if !scalar.EqualWithinAbsOrRel(yhat, want, 1e-9, 1e-9) {
+						t.Fatalf("%s rank %d δ %g row %d: ŷ %v, dense formula %v", name, rank, delta, r, yhat, want)
+					}
+					gr := Squared.Deriv(yhat, ex.Y)
+					for p, i := range x.Ind {
+						for q := 0; q < p; q++ {
+							j := x.Ind[q]
+							g.SetSym(i, j, g.At(i, j)+0.5*gr*x.Val[p]*x.Val[q])
+						}
+					}
+					m.Update(x, ex.Y)
+					if nn := m.NuclearNorm(); nn > delta*(1+1e-9) {
+						t.Fatalf("%s rank %d δ %g row %d: ‖C‖* = %v > δ", name, rank, delta, r, nn)
+					}
+					var diff mat.Dense
+					cs := projectDense(g, m.s.Eta, delta)
+					diff.Sub(m.denseC(), subSym(cs, m.d))
+					e := mat.Norm(&diff, 2)
+					if e > m.Certified()+1e-9*max(1, mat.Norm(cs, 2)) {
+						t.Fatalf("%s rank %d δ %g row %d: ‖C − C*‖_F = %v over the certified ε = %v", name, rank, delta, r, e, m.Certified())
+					}
+					if rank == 20 && e > m.offEps+1e-9*max(1, mat.Norm(cs, 2)) {
+						t.Fatalf("%s rank %d δ %g row %d: with every direction held, ‖C − C*‖_F = %v over A's off-diagonal part %v", name, rank, delta, r, e, m.offEps)
+					}
+					worst = max(worst, e)
+					if m.Certified() < 0.5*max(mat.Norm(cs, 2), 1e-12) {
+						held++
+					}
+				}
+				t.Logf("%s rank %d δ %g: %d rows, worst ‖C − C*‖_F %.3g, ε below half of ‖C*‖_F on %d rows, %d recomputations, rank %d",
+					name, rank, delta, len(rows), worst, held, m.Refreshes(), m.Rank())
+			}
+		}
+	}
+}
+
+// subSym returns the leading n×n block of a (its features seen so far).
+func subSym(a *mat.SymDense, n int) *mat.SymDense {
+	out := mat.NewSymDense(max(n, 1), nil)
+	for i := 0; i < n; i++ {
+		for j := i; j < n; j++ {
+			out.SetSym(i, j, a.At(i, j))
+		}
+	}
+	return out
+}
