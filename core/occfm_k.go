@@ -49,15 +49,15 @@ const (
 
 // The defaults of OCCFMKSettings.
 const (
-	DefaultOCCFMKDelta = 200
+	DefaultOCCFMKDelta = 400
 	DefaultOCCFMKEta   = 3
 	DefaultOCCFMKRank  = 24
 )
 
 // OCCFMKSettingsFor maps the common registry Config onto OCCFMK settings:
-// δ, η, the seed and the loss.
+// δ, η, the rank k, the seed and the loss.
 func OCCFMKSettingsFor(c Config) OCCFMKSettings {
-	return OCCFMKSettings{Delta: c.Delta, Eta: c.Eta, Seed: c.Seed, Loss: c.LossOf()}
+	return OCCFMKSettings{Delta: c.Delta, Eta: c.Eta, Rank: c.Rank, Seed: c.Seed, Loss: c.LossOf()}
 }
 
 func (s OCCFMKSettings) withDefaults() OCCFMKSettings {
@@ -203,10 +203,10 @@ func NewOCCFMK(s OCCFMKSettings) *OCCFMK {
 // Settings returns the settings in use, with defaults filled in.
 func (m *OCCFMK) Settings() OCCFMKSettings { return m.s }
 
-// Config returns δ, η, the seed and the loss; it implements Configured.
+// Config returns δ, η, k, the seed and the loss; it implements Configured.
 func (m *OCCFMK) Config() Config {
 	loss := m.s.Loss
-	return Config{Task: taskOf(loss), Delta: m.s.Delta, Eta: m.s.Eta, Seed: m.s.Seed, Loss: &loss}
+	return Config{Task: taskOf(loss), Delta: m.s.Delta, Eta: m.s.Eta, Rank: m.s.Rank, Seed: m.s.Seed, Loss: &loss}
 }
 
 // Predict returns w₀ + wᵀx + Σ_{i<j} C_ij xᵢxⱼ. It does not change the
