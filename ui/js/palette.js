@@ -1,11 +1,12 @@
 // The learners' colours: one per registered learner, the default learner
 // first, then the others in the core's registry order (occfm.learners()), so
 // that a learner keeps its colour in every race and no two learners share
-// one. Twelve distinct colours; a registry longer than that reuses them.
+// one. Fourteen distinct colours; a registry longer than that reuses them.
 
 const PALETTE = [
   "#2563eb", "#ea580c", "#92400e", "#9333ea", "#0891b2", "#ca8a04",
   "#db2777", "#dc2626", "#475569", "#65a30d", "#059669", "#0f172a",
+  "#4338ca", "#0f766e",
 ];
 
 let order = [];
