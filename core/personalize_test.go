@@ -121,6 +121,9 @@ func plantedHits(t testing.TB, l Learner, c *Catalog, s *SyntheticCatalog, perso
 //	occfm-auto 1   1.02              0.70        1.02
 //	occfm-auto 2   1.80              1.36        1.80
 //	occfm-auto 3   1.52              0.46        1.50
+//	occfm-k  1     1.12              0.70        1.04
+//	occfm-k  2     1.78              1.36        1.76
+//	occfm-k  3     1.58              0.46        1.52
 //
 // (occfm's seeds 2 and 3 read 1.64 and 1.66 since issue 15.) occfm-auto,
 // the default learner since issue 16, does no better: its bias, linear
@@ -130,15 +133,19 @@ func plantedHits(t testing.TB, l Learner, c *Catalog, s *SyntheticCatalog, perso
 // eigenvector of the whole gradient sum leave the new person's row of C
 // near 0 (seed 1: |z_i| ≈ 7·10⁻⁴ after 10 ratings, the same for every item;
 // 0.14 after 300), so its ranking after the ratings is its cold-start
-// ranking, which beats popularity only through the item biases. The assertion is therefore made
-// on fm-ftrl; occfm's and occfm-auto's numbers are logged and checked to be
-// at least popularity's on average.
+// ranking, which beats popularity only through the item biases. occfm-k's
+// FTRL iterate folds the person in, but weakly: their row of C is about
+// −(η/4)·Σ_r g_r·P e_{item_r}, the gradient of 10 ratings through the
+// projection P onto its subspace (diagonalizing A after every rating gives
+// 1.18 / 2.32 / 1.84). The assertion is therefore made on fm-ftrl; the
+// others' numbers are logged and checked to be at least popularity's on
+// average.
 func TestPersonalPlantedTastes(t *testing.T) {
 	seeds := []uint64{1, 2, 3}
 	if testing.Short() {
 		seeds = seeds[:1]
 	}
-	for _, name := range []string{"fm-ftrl", "occfm", "occfm-auto"} {
+	for _, name := range []string{"fm-ftrl", "occfm", "occfm-auto", "occfm-k"} {
 		var sumM, sumP float64
 		for _, seed := range seeds {
 			t0 := time.Now()
