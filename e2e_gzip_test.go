@@ -54,7 +54,7 @@ func TestE2EGzipRate(t *testing.T) {
 	rows, _ := writeDemoLibSVM(t, plain, int64(mb)<<20)
 	big := gzipFile(t, plain, plain+".gz", nil)
 	os.Remove(plain)
-	native := runCLI(t, ijcnnTrain, false)
+	native := runCLI(t, ijcnnTrain, core.DefaultLearner, false)
 
 	s := newSession(t, 20*time.Minute)
 	s.url += "#learners=occfm&speed=max"
