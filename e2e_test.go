@@ -678,9 +678,11 @@ func TestE2EMovieLens(t *testing.T) {
 	}
 	rate := s.learnFile(movielensPath, native.Rows, 120*time.Second)
 	t.Logf("rows/s: browser %.0f; in core.Play only: CLI js/wasm %.0f, CLI native %.0f", rate, wasm.PerSec, native.PerSec)
-	// Squared loss: native and js/wasm agree to rounding.
-	checkMetric(s, "metric-rmse", "RMSE", wasm.RMSE, native.RMSE, 1e-6)
-	checkMetric(s, "metric-mae", "MAE", wasm.MAE, native.MAE, 1e-6)
+	// The page equals the CLI built for js/wasm to rounding; the native CLI
+	// differs by what occfm-auto's occfm-k expert makes of the kernels'
+	// rounding (see TestE2EMovieLensOCCFMK).
+	checkMetric(s, "metric-rmse", "RMSE", wasm.RMSE, native.RMSE, 5e-4)
+	checkMetric(s, "metric-mae", "MAE", wasm.MAE, native.MAE, 5e-4)
 	s.checkExceptions()
 	s.screenshot("movielens-100k")
 }

@@ -88,6 +88,7 @@ func (m *OCCFMAuto) stateCode(c *stateCodec) {
 	codeEnum(c, &s.Loss, 2, "loss")
 	c.uint64(&s.Seed)
 	if c.dec {
+		s.Tastes = []float64{} // coded at the end, when there are some
 		fresh := construct(c, func() *OCCFMAuto { return NewOCCFMAuto(s) })
 		if c.err != nil {
 			return
@@ -104,12 +105,64 @@ func (m *OCCFMAuto) stateCode(c *stateCodec) {
 	if c.bad(m.t >= 0 && m.lo <= m.hi && m.over >= 0) {
 		c.fail(itoa(m.t) + " rounds, labels in [" + ftoa(m.lo) + ", " + ftoa(m.hi) + "]")
 	}
-	c.floats(&m.loss)
-	c.floats(&m.recent)
-	if c.bad(len(m.loss) == len(m.experts) && len(m.recent) == len(m.experts)) {
-		c.fail(itoa(len(m.loss)) + " losses for " + itoa(len(m.experts)) + " experts")
+	// The OCCFMK experts (Tastes) come last, after the others and in a
+	// section of their own at the end, coded only when there are some:
+	// files written before them load with none and save to the same bytes.
+	nb := len(m.experts) - len(m.s.Tastes)
+	loss, recent := m.loss[:nb], m.recent[:nb]
+	c.floats(&loss)
+	c.floats(&recent)
+	if c.bad(len(loss) == nb && len(recent) == nb) {
+		c.fail(itoa(len(loss)) + " losses for " + itoa(nb) + " experts")
 	}
-	for k := range m.experts {
+	if c.dec && c.err == nil {
+		copy(m.loss, loss)
+		copy(m.recent, recent)
+	}
+	c.experts(m, 0, nb)
+	if !c.dec {
+		if len(m.s.Tastes) > 0 {
+			c.grid(&m.s.Tastes, 1, "δ of tastes")
+			loss, recent = m.loss[nb:], m.recent[nb:]
+			c.floats(&loss)
+			c.floats(&recent)
+			c.experts(m, nb, len(m.experts))
+		}
+		return
+	}
+	if c.err != nil || len(c.buf) == 0 {
+		return
+	}
+	var tastes []float64
+	c.grid(&tastes, 1, "δ of tastes")
+	if c.err != nil {
+		return
+	}
+	s.Tastes = tastes
+	fresh := construct(c, func() *OCCFMAuto { return NewOCCFMAuto(s) })
+	if c.err != nil {
+		return
+	}
+	c.check(slices.Equal(fresh.s.Tastes, tastes), "settings are not in effective form")
+	m.s.Tastes = fresh.s.Tastes
+	m.experts = append(m.experts, fresh.experts[nb:]...)
+	c.floats(&loss)
+	c.floats(&recent)
+	if c.bad(len(loss) == len(tastes) && len(recent) == len(tastes)) {
+		c.fail(itoa(len(loss)) + " losses for " + itoa(len(tastes)) + " experts of tastes")
+	}
+	if c.err != nil {
+		return
+	}
+	m.loss, m.recent = append(m.loss, loss...), append(m.recent, recent...)
+	m.yk, m.p = append(m.yk, make([]float64, len(tastes))...), append(m.p, make([]float64, len(tastes))...)
+	c.experts(m, nb, len(m.experts))
+}
+
+// experts codes OCCFMAuto's experts lo to hi: whether each is live, and the
+// state of each live one.
+func (c *stateCodec) experts(m *OCCFMAuto, lo, hi int) {
+	for k := lo; k < hi; k++ {
 		if c.err != nil {
 			return
 		}
@@ -137,6 +190,8 @@ func expertSettings(e Learner) any {
 	case *Linear:
 		return x.s
 	case *OCCFMLin:
+		return x.s
+	case *OCCFMK:
 		return x.s
 	case *CCFMPairs:
 		return x.s

@@ -36,6 +36,7 @@ func (m *OCCFMK) stateCode(c *stateCodec) {
 	}
 	c.accum(&m.g, m.d)
 	c.float(&m.gF2)
+	c.float(&m.scale)
 	seen := make([]byte, len(m.seen))
 	for i, b := range m.seen {
 		if b {

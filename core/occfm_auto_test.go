@@ -103,9 +103,10 @@ func TestOCCFMAutoInvariants(t *testing.T) {
 // and not catching up is retired and frees its memory, and that the cheap
 // experts, far behind too, are not: on planted-regression δ = 1 cannot fit
 // the interactions that δ = 100 fits, and neither can bias and linear.
+// (Without the OCCFMK expert, which would lead and retire δ = 100 too.)
 func TestOCCFMAutoRetires(t *testing.T) {
 	rows, task := firstDemoRows(t, "planted-regression", 1, 15_000)
-	m := NewOCCFMAuto(OCCFMAutoSettings{Loss: task.Loss(), Deltas: []float64{1, 100}, Pairs: []float64{}, Retire: 5})
+	m := NewOCCFMAuto(OCCFMAutoSettings{Loss: task.Loss(), Deltas: []float64{1, 100}, Pairs: []float64{}, Tastes: []float64{}, Retire: 5})
 	for _, ex := range rows[:autoTrial-1] {
 		Play(m, ex, nil)
 	}
@@ -178,7 +179,7 @@ func TestOCCFMAutoGridModel(t *testing.T) {
 			retired++
 		}
 	}
-	want := []string{"bias", "linear", "pairs α=0.3", "pairs α=3", "δ=3 η=default", "δ=3 η=3", "δ=30 η=default", "δ=30 η=3"}
+	want := []string{"bias", "linear", "pairs α=0.3", "pairs α=3", "δ=3 η=default", "δ=3 η=3", "δ=30 η=default", "δ=30 η=3", "tastes δ=400"}
 	if fmt.Sprint(names) != fmt.Sprint(want) {
 		t.Fatalf("experts %q, want %q", names, want)
 	}

@@ -75,12 +75,13 @@ func ExampleNewLearner() {
 	// 20
 }
 
-// OCCFMAuto needs no δ: it weighs Bias, Linear, all-pairs CCFMPairs and an
-// OCCFM with its affine part outside the ball at each δ of a grid by their
-// losses so far. On planted-regression the interactions matter: after
-// 12,000 rows CCFMPairs leads, and the large δ follow; at δ = 100 and 1000
-// the ball does not bind and both use η = 0.1, so they learn the same C and
-// share their weight.
+// OCCFMAuto needs no δ: it weighs Bias, Linear, all-pairs CCFMPairs, an
+// OCCFM with its affine part outside the ball at each δ of a grid and an
+// OCCFMK by their losses so far. On planted-regression the interactions
+// matter, and after 12,000 rows OCCFMK, which follows the leader of the
+// whole stream within its ball, holds all the weight; CCFMPairs and the
+// OCCFMLin experts at δ = 100 and 1000 (where the ball does not bind) are
+// still learning, δ = 10 is retired.
 func ExampleOCCFMAuto() {
 	d, _ := core.DemoByName("planted-regression")
 	src := d.New(1)
@@ -98,11 +99,12 @@ func ExampleOCCFMAuto() {
 	// Output:
 	// bias        retired false weight 0.0
 	// linear      retired false weight 0.0
-	// pairs α=0.3 retired false weight 0.8
+	// pairs α=0.3 retired false weight 0.0
 	// pairs α=3   retired false weight 0.0
 	// δ=10        retired true  weight 0.0
-	// δ=100       retired false weight 0.1
-	// δ=1000      retired false weight 0.1
+	// δ=100       retired false weight 0.0
+	// δ=1000      retired false weight 0.0
+	// tastes δ=400 retired false weight 1.0
 }
 
 // OCCFMK learns the tastes of the ratings demo (users and items one-hot,

@@ -127,6 +127,13 @@ func (s OCCFMKSettings) withDefaults() OCCFMKSettings {
 //     G (lanczos.go), warm-started from C's eigenvectors, keeping the k
 //     Ritz vectors of largest |θ|.
 //
+// The step is ηₜ = η/sₜ with sₜ = max(1, maxτ≤t 2‖M_τ‖²_F), which is 1 on
+// rows of two one-hot features (a user and an item): the gradient of a row
+// then moves its own prediction by at most η·|ℓ'|/4, however dense and
+// large its features (normalized online learning: Ross, Mineiro and
+// Langford 2013, "Normalized online learning"). FTRL with a non-increasing
+// step keeps its regret bound.
+//
 // Its regret is FTRL's with an approximate leader: with ‖∇fₜ‖_F ≤ L, FTRL
 // with the regularizer ‖C‖²_F/η has regret at most D²/η + η·Σₜ‖∇fₜ‖²_F
 // (Hazan, "Introduction to Online Convex Optimization", chapter 5), and
@@ -150,8 +157,9 @@ type OCCFMK struct {
 	bias *Bias      // the affine part, AffineBias
 	lin  ftrlLinear // the affine part, AffineFTRL
 
-	g   symAccum
-	gF2 float64 // ‖G‖²_F
+	g     symAccum
+	gF2   float64 // ‖G‖²_F
+	scale float64 // max(1, the largest 2‖M_x‖²_F of a learned row): ηₜ = η/scale
 
 	seen []bool // features that have been in a learned row
 
@@ -276,6 +284,12 @@ func (m *OCCFMK) Update(x Sparse, y float64) {
 	if g == 0 || math.IsNaN(g) {
 		return
 	}
+	var x2, x4 float64
+	for _, v := range x.Val {
+		x2 += v * v
+		x4 += v * v * v * v
+	}
+	m.scale = max(m.scale, 0.5*(x2*x2-x4))
 	m.addGradient(x, g)
 	m.project()
 	if m.t-m.last >= m.s.MinGap && m.leak > m.s.Tol*math.Max(m.normC(), 1e-3*m.s.Delta) {
@@ -442,7 +456,7 @@ func (m *OCCFMK) certify() {
 			}
 		}
 	}
-	eta := m.s.Eta
+	eta := m.eta()
 	qp2 := max(0, m.yF2-a2)
 	m.offEps = 0.5 * eta * math.Sqrt(off)
 	m.leak = eta / math.Sqrt2 * math.Sqrt(qp2)
@@ -493,7 +507,7 @@ func (m *OCCFMK) project() {
 	}
 	alpha := m.mu[:kc]
 	for a := range alpha {
-		alpha[a] = -0.5 * m.s.Eta * m.a[a*ld+a]
+		alpha[a] = -0.5 * m.eta() * m.a[a*ld+a]
 	}
 	m.theta, m.abs = l1BallThreshold(alpha, m.s.Delta, m.abs)
 	m.active = m.active[:0]
@@ -505,6 +519,9 @@ func (m *OCCFMK) project() {
 	}
 	m.certify()
 }
+
+// eta returns ηₜ = η/scale (see OCCFMK).
+func (m *OCCFMK) eta() float64 { return m.s.Eta / max(1, m.scale) }
 
 // normC returns ‖C‖_F = ‖μ‖₂.
 func (m *OCCFMK) normC() float64 {

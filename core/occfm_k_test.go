@@ -122,7 +122,7 @@ func TestOCCFMKDense(t *testing.T) {
 						t.Fatalf("%s rank %d δ %g row %d: ‖C‖* = %v > δ", name, rank, delta, r, nn)
 					}
 					var diff mat.Dense
-					cs := projectDense(g, m.s.Eta, delta)
+					cs := projectDense(g, m.eta(), delta)
 					diff.Sub(m.denseC(), subSym(cs, m.d))
 					e := mat.Norm(&diff, 2)
 					if e > m.Certified()+1e-9*max(1, mat.Norm(cs, 2)) {

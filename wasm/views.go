@@ -146,16 +146,25 @@ func (b *bridge) renderModel() {
 			names = append(names, e.Name)
 		}
 		set("settings", "no δ to choose: exponential weights over "+strings.Join(names, ", ")+"; loss "+cfg.LossOf().String())
-		lead, w := a.Leading()
-		if lead == nil {
-			for _, f := range modelFields[2:] {
-				set(f, "– (every δ expert retired)")
+		// The expert the picture draws, the most trusted, when it has a C
+		// in a ball; otherwise the δ expert of largest weight.
+		top, e := a.Top()
+		if ti, isC := top.(inspector); isC && e.Delta > 0 {
+			in, ok = ti, true
+			cfg.Delta = e.Delta
+			set("learner", pl.name+" (C below: its most trusted expert, "+e.Name+", weight "+strconv.FormatFloat(e.Weight, 'g', 3, 64)+")")
+		} else {
+			lead, w := a.Leading()
+			if lead == nil {
+				for _, f := range modelFields[2:] {
+					set(f, "– (every δ expert retired)")
+				}
+				return
 			}
-			return
+			in, ok = lead, true
+			cfg = lead.Config()
+			set("learner", pl.name+" (C below: its δ = "+fmtG(cfg.Delta)+" expert, weight "+strconv.FormatFloat(w, 'g', 3, 64)+")")
 		}
-		in, ok = lead, true
-		cfg = lead.Config()
-		set("learner", pl.name+" (C below: its δ = "+fmtG(cfg.Delta)+" expert, weight "+strconv.FormatFloat(w, 'g', 3, 64)+")")
 	}
 	if !ok {
 		return
