@@ -32,35 +32,12 @@ func (m *OCCFMK) denseC() *mat.SymDense {
 	return c
 }
 
-// projectDense returns Π_K(−η·G/2) for the dense symmetric G by a full
-// eigendecomposition and the ℓ₁-ball threshold of its eigenvalues.
+// projectDense returns Π_K(−η·G/2) for the dense symmetric G (denseProject
+// of the scaled G).
 func projectDense(g *mat.SymDense, eta, delta float64) *mat.SymDense {
-	n := g.SymmetricDim()
-	var es mat.EigenSym
-	if !es.Factorize(g, true) {
-		panic("EigenSym failed")
-	}
-	vals := es.Values(nil)
-	var vecs mat.Dense
-	es.VectorsTo(&vecs)
-	alpha := make([]float64, n)
-	for i, v := range vals {
-		alpha[i] = -0.5 * eta * v
-	}
-	theta, _ := l1BallThreshold(alpha, delta, nil)
-	out := mat.NewSymDense(n, nil)
-	for k, a := range alpha {
-		mu := softThreshold(a, theta)
-		if mu == 0 {
-			continue
-		}
-		for i := 0; i < n; i++ {
-			for j := i; j < n; j++ {
-				out.SetSym(i, j, out.At(i, j)+mu*vecs.At(i, k)*vecs.At(j, k))
-			}
-		}
-	}
-	return out
+	var a mat.SymDense
+	a.ScaleSym(-0.5*eta, g)
+	return denseProject(&a, delta)
 }
 
 // TestOCCFMKDense checks OCCFMK against the dense FTRL iterate on small d,
