@@ -177,6 +177,7 @@ type OCCFMK struct {
 
 	eps, offEps, leak float64 // the certified error, its part from A's off-diagonal and from QGP
 	last              int     // round of the last recomputation
+	diagAt            int     // round of the last diagonalization of A
 	refreshes         int
 
 	src *rand.PCG // rng's source, whose state a model file records
@@ -469,6 +470,7 @@ func (m *OCCFMK) certify() {
 // diagonalize makes A diagonal: A = V·diag(λ)·Vᵀ by Jacobi (A is nearly
 // diagonal), W ← W·V, A ← diag(λ).
 func (m *OCCFMK) diagonalize() {
+	m.diagAt = m.t
 	kc, ld := m.kc, m.ld
 	ab, vecs := m.ab[:kc*kc], m.av[:kc*kc]
 	for a := 0; a < kc; a++ {
@@ -496,13 +498,18 @@ func (m *OCCFMK) diagonalize() {
 	m.certify()
 }
 
+// diagGap is the fewest rows between two diagonalizations of A while its
+// off-diagonal part is under the error allowed (see project).
+const diagGap = 16
+
 // project sets C's eigenvalues from A's diagonal: μ = soft(−ηλ/2, θ) with θ
 // the ℓ₁-ball threshold of radius δ. A is diagonalized first when its
-// off-diagonal part costs more than a tenth of the certified budget.
+// off-diagonal part costs more than the error allowed (Tol·‖C‖_F), or more
+// than a tenth of it and diagGap rows have passed since the last time.
 func (m *OCCFMK) project() {
 	kc, ld := m.kc, m.ld
 	m.certify()
-	if m.offEps > 0.1*m.s.Tol*math.Max(m.normC(), 1e-3*m.s.Delta) {
+	if allow := m.s.Tol * math.Max(m.normC(), 1e-3*m.s.Delta); m.offEps > allow || m.offEps > 0.1*allow && m.t-m.diagAt >= diagGap {
 		m.diagonalize()
 	}
 	alpha := m.mu[:kc]

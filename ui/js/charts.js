@@ -36,11 +36,14 @@ function yAxisSize(u, values, i, cycle) {
 // on a wide screen (one chart at a time, on a projector), the window's
 // height less the room of the bars above it and of the chart's legend (540
 // px: measured at 1920×1080, where the chart then ends at about 1,050 px),
-// so that the room sees it on a tall screen and it still fits a short one.
+// and less the speed warning's room while it shows, so that the room sees
+// it on a tall screen and it still fits a short one.
 function chartHeight(h) {
   if (matchMedia("(max-width: 600px)").matches) return Math.round(0.75 * h);
   if (document.documentElement.classList.contains("presenter") && matchMedia("(min-width: 901px)").matches) {
-    return Math.max(h, innerHeight - 540);
+    const warning = document.getElementById("speed-warning");
+    const extra = warning && !warning.hidden ? warning.offsetHeight + 16 : 0;
+    return Math.max(h, innerHeight - 540 - extra);
   }
   return h;
 }

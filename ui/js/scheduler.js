@@ -124,7 +124,7 @@ function renderSpeedWarning(now) {
     rate.samples.length > 2 && now - rate.samples[0][0] >= 900 && r < SLOW_RATIO * settings.speed;
   if (!slow) {
     views.slowSince = 0;
-    el.hidden = true;
+    setWarning(el, false);
     return;
   }
   if (!views.slowSince) views.slowSince = now;
@@ -134,7 +134,15 @@ function renderSpeedWarning(now) {
     (n > 1 ? `the ${n} learners take` : "the learner takes") + " all the time there is. " +
     (n > 1 ? "Untick some learners, or set a lower speed." : "Set a lower speed to watch it at an even pace.");
   el.dataset.rate = String(r);
-  el.hidden = false;
+  setWarning(el, true);
+}
+
+// setWarning shows or hides the speed warning; a change resizes the charts,
+// whose height in presenter mode leaves it room (charts.js).
+function setWarning(el, show) {
+  if (el.hidden !== show) return;
+  el.hidden = !show;
+  dispatchEvent(new Event("resize"));
 }
 
 // nextFrame asks for the next frame: the next animation frame, except while
