@@ -55,13 +55,14 @@ func (m *OCCFMK) stateCode(c *stateCodec) {
 	c.float(&m.offEps)
 	c.float(&m.leak)
 	c.int(&m.last)
+	c.int(&m.diagAt)
 	c.int(&m.refreshes)
 	c.pcg(m.src)
 	if !c.dec || c.err != nil {
 		return
 	}
 	if c.bad(len(seen) == m.d && len(m.sb) == m.d*ld && len(m.yb) == m.d*ld && len(m.a) == ld*ld &&
-		len(m.w) == ld*ld && len(m.mu) == ld && m.g.n <= m.d && m.last <= m.t) {
+		len(m.w) == ld*ld && len(m.mu) == ld && m.g.n <= m.d && m.last <= m.t && m.diagAt <= m.t) {
 		c.fail("a subspace of the wrong size")
 		return
 	}
