@@ -12,7 +12,9 @@ type OCCFMKSettings struct {
 	// Delta is the bound δ on ‖C‖*, C the d×d matrix of pair weights.
 	// Zero means DefaultOCCFMKDelta.
 	Delta float64
-	// Eta is FTRL's η: Cₜ₊₁ = Π_K(−η·Gₜ/2). Zero means DefaultOCCFMKEta.
+	// Eta is FTRL's η: Cₜ₊₁ = Π_K(−ηₜ·Gₜ/2) with ηₜ = η/sₜ, sₜ the row
+	// scale (1 on one-hot user × item rows; see OCCFMK). Zero means
+	// DefaultOCCFMKEta.
 	Eta float64
 	// Rank is k, the dimension the tracked subspace S is cut back to; it
 	// holds up to 2k directions between cuts. Zero means DefaultOCCFMKRank.
@@ -47,7 +49,10 @@ const (
 	AffineFTRL
 )
 
-// The defaults of OCCFMKSettings.
+// The defaults of OCCFMKSettings, chosen on ML-100K (three shuffles), the
+// ratings demo (three seeds) and ML-1M: progressive RMSE 0.9533–0.9538,
+// 0.5146–0.5171 and 0.9116. ML-1M does better at larger δ (0.9077 at 800),
+// the ratings demo worse (0.644 at 800).
 const (
 	DefaultOCCFMKDelta = 400
 	DefaultOCCFMKEta   = 3
