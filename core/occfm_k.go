@@ -309,8 +309,7 @@ func (m *OCCFMK) grow(d int) {
 	if d <= m.d {
 		return
 	}
-	m.sb = growZeros(m.sb, d*m.ld)
-	m.yb = growZeros(m.yb, d*m.ld)
+	extendZeros(d*m.ld, &m.sb, &m.yb)
 	for len(m.seen) < d {
 		m.seen = append(m.seen, false)
 	}
@@ -322,25 +321,9 @@ func (m *OCCFMK) grow(d int) {
 	m.d = d
 }
 
-// growZeros returns buf with length n, the new entries zero.
-func growZeros(buf []float64, n int) []float64 {
-	if n <= len(buf) {
-		return buf
-	}
-	if n <= cap(buf) {
-		old := len(buf)
-		buf = buf[:n]
-		clear(buf[old:])
-		return buf
-	}
-	nb := make([]float64, n, n+n/2)
-	copy(nb, buf)
-	return nb
-}
-
 // extendS adds eᵢ to S for each feature of x seen for the first time. Its
-// row of G is zero, so B and Y gain a zero row and column: S stays
-// orthonormal and B = SᵀGS, Y = GS exact. S is cut back first when it would
+// row of G is zero, so A and Y gain a zero row and column: S stays
+// orthonormal and A = WᵀSᵀGSW, Y = GS exact. S is cut back first when it would
 // pass 2k directions.
 func (m *OCCFMK) extendS(x Sparse) {
 	m.newf = m.newf[:0]
