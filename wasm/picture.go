@@ -244,7 +244,7 @@ func (s *session) picture() *modelPicture {
 		pic.Nuclear = tr
 		pic.Rank = countNonzero(vals, 1e-12*tr)
 	}
-	if c, ok := l.(core.Configured); ok && (exact || isConvex(p.name)) {
+	if c, ok := l.(core.Configured); ok && (exact || isConvex(l)) {
 		pic.Delta = c.Config().Delta
 	}
 	pic.Eig = vals[:min(len(vals), pictureEigs)]
@@ -252,11 +252,12 @@ func (s *session) picture() *modelPicture {
 	return pic
 }
 
-// isConvex reports whether the learner keeps C in a nuclear-norm ball of
-// radius δ (the CCFM family).
-func isConvex(name string) bool {
-	switch name {
-	case "ccfm-ogd", "ccfm-ftrl", "ccfm-pa", "cfm-ftrl", "occfm", "occfm-lin", "occfm-k":
+// isConvex reports whether the learner drawn keeps C in a nuclear-norm ball
+// of radius δ (the CCFM family). It asks the learner itself, not the name of
+// the player, which for occfm-auto draws one of its experts.
+func isConvex(l core.Learner) bool {
+	switch l.(type) {
+	case *core.CCFMOGD, *core.CCFMFTRL, *core.CCFMPA, *core.CFMFTRL, *core.OCCFM, *core.OCCFMLin, *core.OCCFMK:
 		return true
 	}
 	return false
