@@ -131,10 +131,12 @@ func sameRecs(a, b []pRec) bool {
 }
 
 // TestE2EPersonalizeSynthetic: the built-in synthetic catalog learns by
-// itself in the Personalize view (with fm-ftrl, the view's default), then
+// itself in the Personalize view (with occfm-k, the view's default), then
 // five ratings (two by keyboard) each change the top 10, which never holds a
 // rated item; the ratings' CSV holds them; clear brings back the cold-start
-// list. With occfm a rating that moves no prediction is said to.
+// list. Five Horror films at 5★ and five Romance at 1★, found by the search
+// box, put at least 5 Horror and at most 1 Romance film in the top 10. With
+// occfm a rating that moves no prediction is said to.
 func TestE2EPersonalizeSynthetic(t *testing.T) {
 	s := newSession(t, 3*time.Minute)
 	start := time.Now()
@@ -150,8 +152,8 @@ func TestE2EPersonalizeSynthetic(t *testing.T) {
 	if percent != "100 %" || !strings.Contains(progress, "RMSE") {
 		t.Errorf("progress when ready: %q, %q", percent, progress)
 	}
-	if l := evalJS[string](s, `document.querySelector('[data-testid="p-learner"]').value`); l != "fm-ftrl" {
-		t.Errorf("the default learner is %q, want fm-ftrl (P_LEARNER)", l)
+	if l := evalJS[string](s, `document.querySelector('[data-testid="p-learner"]').value`); l != "occfm-k" {
+		t.Errorf("the default learner is %q, want occfm-k (P_LEARNER)", l)
 	}
 	cold := s.personalView()
 	if !cold.Cold || len(cold.Rated) != 0 || cold.Items == 0 {
@@ -246,6 +248,54 @@ func TestE2EPersonalizeSynthetic(t *testing.T) {
 	if !v.Cold || !sameRecs(v.Recs, cold.Recs) {
 		t.Errorf("after Clear: cold %v, recommendations %+v, want the cold-start ones %+v", v.Cold, v.Recs, cold.Recs)
 	}
+	// Tastes: five Horror films at 5★, five Romance at 1★, the most rated
+	// of each that lack the other genre, rated from the search's list.
+	rated := 0
+	for _, g := range []struct {
+		genre, other string
+		stars        int
+	}{{"Horror", "Romance", 5}, {"Romance", "Horror", 1}} {
+		evalJS[chromedp.Void](s, fmt.Sprintf(`(() => {
+			const e = document.querySelector('[data-testid="p-search"]');
+			e.value = %q;
+			e.dispatchEvent(new Event("input"));
+		})()`, strings.ToLower(g.genre)))
+		s.waitJS("the "+g.genre+" films", fmt.Sprintf(`[...document.querySelectorAll('[data-testid="p-item"]')].length > 5 &&
+			[...document.querySelectorAll('[data-testid="p-item"]')].every((li) => occfmPage.personal.items[+li.dataset.item].genres.includes(%q))`, g.genre), 5*time.Second)
+		films := evalJS[[]int](s, fmt.Sprintf(`[...document.querySelectorAll('[data-testid="p-item"]')].map((li) => +li.dataset.item)
+			.filter((i) => !occfmPage.personal.items[i].genres.includes(%q)).slice(0, 5)`, g.other))
+		if len(films) < 5 {
+			t.Fatalf("%d %s films without %s listed", len(films), g.genre, g.other)
+		}
+		for _, it := range films {
+			s.rateByClick(it, g.stars)
+			rated++
+			s.waitJS(fmt.Sprintf("taste rating %d", rated), fmt.Sprintf(`document.querySelectorAll('[data-testid="p-rated"] li').length === %d`, rated), 5*time.Second)
+		}
+	}
+	tops := evalJS[[][]string](s, `[...document.querySelectorAll('[data-testid="p-rec"]')].map((li) => occfmPage.personal.items[+li.dataset.item].genres)`)
+	var horror, romance int
+	for _, gs := range tops {
+		if slices.Contains(gs, "Horror") {
+			horror++
+		}
+		if slices.Contains(gs, "Romance") {
+			romance++
+		}
+	}
+	t.Logf("Horror 5★ and Romance 1★: %d Horror and %d Romance films in the top %d", horror, romance, len(tops))
+	s.screenshot("personalize-synthetic-tastes")
+	if len(tops) != 10 || horror < 5 || romance > 1 {
+		t.Errorf("Horror 5★ and Romance 1★: %d Horror and %d Romance films in the top %d, want ≥ 5 and ≤ 1 of 10", horror, romance, len(tops))
+	}
+	evalJS[chromedp.Void](s, `(() => {
+		const e = document.querySelector('[data-testid="p-search"]');
+		e.value = "";
+		e.dispatchEvent(new Event("input"));
+	})()`)
+	s.click("p-clear")
+	s.waitJS("Your ratings empty after the second Clear", `document.querySelectorAll('[data-testid="p-rated"] li').length === 0`, 5*time.Second)
+
 	// OCCFM at its defaults does not adapt to a new person: the page says
 	// so when a rating moves none of the predictions shown.
 	evalJS[chromedp.Void](s, `(() => {

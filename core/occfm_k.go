@@ -686,6 +686,40 @@ func (m *OCCFMK) Eigenvalues() []float64 {
 	return out
 }
 
+// pairSpectrum appends C's nonzero eigenvalues μₐ to dst, in the order of
+// pairCoords (see eigenPairs).
+func (m *OCCFMK) pairSpectrum(dst []float64) []float64 {
+	for _, a := range m.active {
+		dst = append(dst, m.mu[a])
+	}
+	return dst
+}
+
+// pairCoords appends feature i's coordinates in C's eigenvectors,
+// uₐᵢ = (S·W)[i, a] for μₐ ≠ 0, to dst; zeros for a feature never seen.
+func (m *OCCFMK) pairCoords(i int, dst []float64) []float64 {
+	if i < 0 || i >= m.d {
+		for range m.active {
+			dst = append(dst, 0)
+		}
+		return dst
+	}
+	s := m.row(i)
+	for _, a := range m.active {
+		var c float64
+		for j, v := range s {
+			c += v * m.w[j*m.ld+a]
+		}
+		dst = append(dst, c)
+	}
+	return dst
+}
+
+// pairDim returns the number of features covered.
+func (m *OCCFMK) pairDim() int { return m.d }
+
+var _ eigenPairs = (*OCCFMK)(nil)
+
 // Threshold returns θ, the soft threshold of the last projection.
 func (m *OCCFMK) Threshold() float64 { return m.theta }
 

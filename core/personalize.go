@@ -8,9 +8,10 @@ import (
 )
 
 // Personalizer is a new person in a learned model: Rate makes one online
-// update of the learner with x = {you: 1, item: 1}; Recommend scores every
-// unrated catalog item with Feature ≥ 0 by the learner's prediction for that
-// x.
+// update of the learner with x = {you: 1, item: 1}, or, for a learner that
+// keeps C as its eigenvectors (OCCFMK), folds the person in from all their
+// ratings (see folding); Recommend scores every unrated catalog item with
+// Feature ≥ 0 by the learner's prediction for that x.
 //
 // It works on its own copy of the learner it is given (decoded from the
 // model file of that learner), so the caller's learner never changes; Learner
@@ -39,8 +40,15 @@ type Personalizer struct {
 	rated  []PersonalRating
 	byItem map[int]int // item → index in rated
 
+	// fold is the person folded into a learner with C in eigen-form (see
+	// folding), nil for other learners.
+	fold *folding
+
 	x     Sparse // scratch
 	preds int    // predictions made (see Predictions)
+	base  []float64
+	feat  []int
+	stars []float64
 }
 
 // PersonalRating is one rating of the person.
@@ -100,6 +108,13 @@ func NewPersonalizer(l Learner, c *Catalog, you int) (*Personalizer, error) {
 	if p.l, err = p.restore(); err != nil {
 		return nil, err
 	}
+	if ep, ok := p.raw().(eigenPairs); ok {
+		items := make(map[int]bool, len(c.Items))
+		for _, it := range c.Items {
+			items[it.Feature] = true
+		}
+		p.fold = newFolding(p.raw(), ep, items)
+	}
 	return p, nil
 }
 
@@ -136,12 +151,24 @@ func (p *Personalizer) predict(f ...int) float64 {
 	}
 	sortSparse(p.x)
 	p.preds++
-	return p.raw().Predict(p.x)
+	y := p.raw().Predict(p.x)
+	if p.fold != nil && slices.Contains(f, p.you) {
+		ep := p.raw().(eigenPairs)
+		y += p.fold.b
+		for _, i := range f {
+			if i >= 0 && i != p.you {
+				y += p.fold.pair(ep, i)
+			}
+		}
+	}
+	return y
 }
 
 // Predictions returns how many predictions p has made, the unit of its
-// cost: Rate makes one (and one update of the learner), Recommend one per
-// candidate item and a few per item returned (see Recommend).
+// cost: Rate makes one and one update of the learner, or, folding in, one
+// plus one per rating and a solve of size 1 + rank(C) (see folding);
+// Recommend one per candidate item and a few per item returned (see
+// Recommend).
 func (p *Personalizer) Predictions() int { return p.preds }
 
 // clipStars clips v to the star range [1, 5].
@@ -166,8 +193,10 @@ func (p *Personalizer) Rate(item int, stars float64) (before float64, err error)
 		return math.NaN(), errors.New("core: Personalizer.Rate: " + strconv.FormatFloat(stars, 'g', -1, 64) + " stars: expected 1 to 5")
 	}
 	before = clipStars(p.predict(p.you, f))
-	x := Sparse{Ind: []int{min(p.you, f), max(p.you, f)}, Val: []float64{1, 1}}
-	p.l.Update(x, stars)
+	if p.fold == nil {
+		x := Sparse{Ind: []int{min(p.you, f), max(p.you, f)}, Val: []float64{1, 1}}
+		p.l.Update(x, stars)
+	}
 	r := PersonalRating{Item: item, Stars: stars, Before: before}
 	if k, ok := p.byItem[item]; ok {
 		p.rated[k] = r
@@ -175,7 +204,23 @@ func (p *Personalizer) Rate(item int, stars float64) (before float64, err error)
 		p.byItem[item] = len(p.rated)
 		p.rated = append(p.rated, r)
 	}
+	if p.fold != nil {
+		p.refold()
+	}
 	return before, nil
+}
+
+// refold fits the folded person to every rating (see folding): R
+// predictions, one per rating, and a solve of size 1 + rank(C).
+func (p *Personalizer) refold() {
+	p.feat, p.base, p.stars = p.feat[:0], p.base[:0], p.stars[:0]
+	for _, r := range p.rated {
+		fi := p.cat.Items[r.Item].Feature
+		p.feat = append(p.feat, fi)
+		p.base = append(p.base, p.predict(fi))
+		p.stars = append(p.stars, r.Stars)
+	}
+	p.fold.fit(p.raw().(eigenPairs), p.feat, p.base, p.stars)
 }
 
 // Rated returns a copy of the person's ratings, in the order first rated.
@@ -313,6 +358,9 @@ func (p *Personalizer) Clear() {
 	p.l = l
 	p.rated = nil
 	clear(p.byItem)
+	if p.fold != nil {
+		p.fold.reset()
+	}
 }
 
 // RatingsCSV returns the person's ratings as CSV: the header

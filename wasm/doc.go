@@ -85,7 +85,8 @@
 // The Personalize view's calls (personalize.go): a catalog's ratings are
 // learned online in a session of their own (the session above is left
 // alone), then a new person rates items in the same model
-// (core.Personalizer: each rating one online update) and gets the top n.
+// (core.Personalizer: each rating one online update, or occfm-k's fold-in
+// from all the ratings) and gets the top n.
 // Item indices are those of catalog().items. Strings returned are JSON; a
 // call that fails returns {"error": "…"} (start and run: a snapshot with
 // "state": "error").
@@ -93,7 +94,7 @@
 //	personal.start(config: string JSON) → personal snapshot
 //	    Starts learning a catalog, discarding the previous one and its person.
 //	    config: {"catalog": "synthetic" | "files",  (synthetic: core.SyntheticCatalog)
-//	             "learner": "occfm",               (any registry name)
+//	             "learner": "occfm-k",             (any registry name; "" is occfm-k)
 //	             "seed": 1,
 //	             "ratings": "u.data",              (files: the ratings file's name)
 //	             "size": 1979173}                  (files: its size, for the progress)

@@ -21,7 +21,7 @@ import (
 // personalConfig is what the page's personal.start passes.
 type personalConfig struct {
 	Catalog string `json:"catalog"` // "synthetic" (default) or "files"
-	Learner string `json:"learner"` // a registry name; "" is occfm
+	Learner string `json:"learner"` // a registry name; "" is occfm-k
 	Seed    uint64 `json:"seed"`    // of the synthetic catalog and the learner; 0 is 1
 	Ratings string `json:"ratings"` // the ratings file's name (files)
 	Size    int64  `json:"size"`    // its size in bytes, for the progress (files)
@@ -65,7 +65,7 @@ type personal struct {
 // newPersonal starts learning a catalog.
 func newPersonal(cfg personalConfig) (*personal, error) {
 	if cfg.Learner == "" {
-		cfg.Learner = "occfm"
+		cfg.Learner = "occfm-k"
 	}
 	cfg.Seed = max(cfg.Seed, 1)
 	sc := config{

@@ -34,7 +34,10 @@ export function renderLearnerHint() {
     text = `${personal.learner} follows the whole stream: a new person's few ratings barely move it, ` +
       `so the list may not change (${P_LEARNER} adapts at once).`;
   } else if (personal.learner === P_LEARNER) {
-    text = "Adapts to a new person at once. occfm-auto, the Learn view's default, and OCCFM barely move for a few ratings of a new person.";
+    text = "Folds you in from all your ratings after each one, so the list follows your taste at once. " +
+      "occfm-auto, the Learn view's default, and OCCFM barely move for a few ratings of a new person.";
+  } else if (personal.learner === "fm-ftrl") {
+    text = "Adapts to a new person at once: each rating is one online step of your factor vector.";
   }
   document.getElementById("p-learner-hint").textContent = text;
 }

@@ -1,5 +1,6 @@
 // The Personalize view's state and session: learning a catalog in the
-// core (occfm.personal), then the person's ratings, each one online update.
+// core (occfm.personal), then the person's ratings, each folded in at once
+// (occfm-k) or one online update (other learners).
 
 import {SLICE_MS} from "./config.js";
 import {writeHash} from "./controls.js";
@@ -15,8 +16,9 @@ import {occfm, page, settings} from "./state.js";
 // person's MovieLens files) is learned online first, in a session of its own
 // in the core (occfm.personal, see wasm/doc.go), one 10 ms slice per task as
 // the Learn view's pump does, with the progress shown. Then the person, a new
-// user in the same model, rates items: each rating is one online update, and
-// the top P_TOP refresh in the same call. The ratings live in this page's
+// user in the same model, rates items: each rating folds the person in anew
+// (occfm-k) or is one online update (other learners), and the top P_TOP
+// refresh in the same call. The ratings live in this page's
 // memory only. Titles, genres and reasons come from the files: textContent
 // only.
 
@@ -24,12 +26,12 @@ export const P_TOP = 10;              // recommendations shown
 export const P_PAGE = 40;             // items listed, and added by "Show more"
 export const P_PROGRESS_MS = 100;     // the progress is redrawn at most 10 times a second
 // P_LEARNER is the learner a catalog is learned with unless the person picks
-// another. Not OCCFM: at its defaults OCCFM does not personalize a new row
-// (its Frank-Wolfe steps, ≈ 0.005 after the catalog's rows, go toward the
-// dominant eigenvector of the whole stream's gradient sum and leave the new
-// person's row of C at 0: core/personalize_test.go, TestPersonalPlantedTastes),
-// so the recommendations would not follow the ratings. FM-FTRL does.
-export const P_LEARNER = "fm-ftrl";
+// another: occfm-k, which folds a new person in from all their ratings after
+// each one (core/personalize_fold.go), so the list follows the ratings; its
+// hits@10 after 10 ratings on the synthetic catalog are fm-ftrl's or better
+// (core/personalize_test.go, TestPersonalPlantedTastes). OCCFM and
+// occfm-auto learn the person by online steps that barely move a new row.
+export const P_LEARNER = "occfm-k";
 
 export const personal = {
   started: false,              // a catalog was started once (the view was opened)
@@ -278,8 +280,9 @@ export function applyUpdate(out) {
   personal.cold = !!out.coldStart;
 }
 
-// ratePersonal gives item the stars: one online update and the new top
-// P_TOP, in one call of the core, then the views. The times are kept in
+// ratePersonal gives item the stars: the person folded in anew (or one
+// online update) and the new top P_TOP, in one call of the core, then the
+// views. The times are kept in
 // personal.timings and shown discreetly.
 export function ratePersonal(item, stars) {
   if (personal.phase !== "ready" || !personal.items[item] || !personal.items[item].known) return;
