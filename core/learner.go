@@ -54,6 +54,22 @@ type Configured interface {
 	Config() Config
 }
 
+// DeltaNow returns the bound δ on ‖C‖* that l (or the learner a *Guarded
+// wraps) uses now: a growing ball's current radius (OCCFMK's default, whose
+// Config().Delta is 0), or Config().Delta; 0 when l has no δ.
+func DeltaNow(l Learner) float64 {
+	if g, ok := l.(*Guarded); ok {
+		l = g.inner
+	}
+	if b, ok := l.(interface{ Delta() float64 }); ok {
+		return b.Delta()
+	}
+	if c, ok := l.(Configured); ok {
+		return c.Config().Delta
+	}
+	return 0
+}
+
 // Config holds the settings every registered learner understands. Each
 // learner maps it onto its own settings struct. The zero value means: the
 // Regression task, and each learner's own defaults for δ, η and the seed.

@@ -67,8 +67,12 @@ func (m *OCCFMK) stateCode(c *stateCodec) {
 		return
 	}
 	m.seen = make([]bool, len(seen))
+	m.nseen = 0
 	for i, b := range seen {
 		m.seen[i] = b != 0
+		if b != 0 {
+			m.nseen++
+		}
 	}
 	m.active = m.active[:0]
 	for a, v := range m.mu[:m.kc] {

@@ -19,9 +19,9 @@ var DefaultAutoDeltas = []float64{10, 100, 1000}
 var DefaultAutoPairs = []float64{DefaultLinearAlpha, 10 * DefaultLinearAlpha}
 
 // DefaultAutoTastes is the default grid of δ of OCCFMAuto's OCCFMK
-// experts: OCCFMK's own default, the expert that learns low-rank tastes
-// (ML-100K shuffled: 0.9536 against Bias's 0.9622).
-var DefaultAutoTastes = []float64{DefaultOCCFMKDelta}
+// experts: OCCFMK's own default (0: the ball that grows as 12·√n), the
+// expert that learns low-rank tastes.
+var DefaultAutoTastes = []float64{0}
 
 // DefaultAutoRetire is the default OCCFMAutoSettings.Retire: e⁻²⁰ ≈ 2·10⁻⁹.
 const DefaultAutoRetire = 20
@@ -56,8 +56,9 @@ type OCCFMAutoSettings struct {
 	// (DefaultEtaFor). Nil means {0}.
 	Etas []float64
 	// Tastes is the grid of δ of the OCCFMK experts (with OCCFMK's other
-	// defaults), each positive and finite. Nil means DefaultAutoTastes;
-	// empty (not nil) means none.
+	// defaults), each finite and positive, or 0 for OCCFMK's default
+	// growing ball. Nil means DefaultAutoTastes; empty (not nil) means
+	// none.
 	Tastes []float64
 	// Loss is the loss ℓ(ŷ, y); the zero value is Squared.
 	Loss Loss
@@ -103,6 +104,11 @@ func (s OCCFMAutoSettings) withDefaults() OCCFMAutoSettings {
 	}
 	for _, d := range s.Deltas {
 		if !(d > 0) || math.IsInf(d, 0) {
+			panic("core: invalid OCCFMAutoSettings")
+		}
+	}
+	for _, d := range s.Tastes {
+		if !(d >= 0) || math.IsInf(d, 0) {
 			panic("core: invalid OCCFMAutoSettings")
 		}
 	}
@@ -218,9 +224,10 @@ func (m *OCCFMAuto) Config() Config {
 // AutoExpert describes one expert of an OCCFMAuto.
 type AutoExpert struct {
 	// Name is "bias", "linear", "pairs α=0.3", …, "δ=10", "δ=100", … or
-	// "tastes δ=400" (an OCCFMK).
+	// "tastes δ=12√n", "tastes δ=400" (an OCCFMK).
 	Name string `json:"name"`
-	// Delta is the expert's δ, 0 for Bias and Linear.
+	// Delta is the expert's δ (for an OCCFMK the δ in use now, 0 when
+	// retired with a growing ball), 0 for Bias and Linear.
 	Delta float64 `json:"delta"`
 	// Eta is the expert's η setting (0: OCCFM's default at its δ), or a
 	// pairs expert's α.
@@ -250,6 +257,12 @@ func (m *OCCFMAuto) Experts() []AutoExpert {
 		case k >= len(m.experts)-len(m.s.Tastes):
 			x.Delta = m.s.Tastes[k-len(m.experts)+len(m.s.Tastes)]
 			x.Name = "tastes δ=" + strconv.FormatFloat(x.Delta, 'g', -1, 64)
+			if x.Delta == 0 {
+				x.Name = "tastes δ=" + strconv.FormatFloat(DefaultOCCFMKDeltaScale, 'g', -1, 64) + "√n"
+			}
+			if kx, isK := e.(*OCCFMK); isK {
+				x.Delta = kx.Delta()
+			}
 		case k < 2+np:
 			x.Eta = m.s.Pairs[k-2]
 			x.Name = "pairs α=" + strconv.FormatFloat(x.Eta, 'g', -1, 64)

@@ -104,7 +104,7 @@ func ExampleOCCFMAuto() {
 	// δ=10        retired true  weight 0.0
 	// δ=100       retired false weight 0.0
 	// δ=1000      retired false weight 0.0
-	// tastes δ=400 retired false weight 1.0
+	// tastes δ=12√n retired false weight 1.0
 }
 
 // OCCFMK learns the tastes of the ratings demo (users and items one-hot,
@@ -126,8 +126,8 @@ func ExampleOCCFMK() {
 		core.Play(b, ex, mb)
 	}
 	fmt.Printf("RMSE occfm-k %.2f, bias %.2f\n", mk.Summary().RMSE, mb.Summary().RMSE)
-	fmt.Printf("‖C‖* ≤ δ: %v\n", k.NuclearNorm() <= k.Settings().Delta*(1+1e-9))
+	fmt.Printf("‖C‖* ≤ δ: %v\n", k.NuclearNorm() <= k.Delta()*(1+1e-9))
 	// Output:
-	// RMSE occfm-k 0.62, bias 0.67
+	// RMSE occfm-k 0.60, bias 0.67
 	// ‖C‖* ≤ δ: true
 }

@@ -244,8 +244,8 @@ func (s *session) picture() *modelPicture {
 		pic.Nuclear = tr
 		pic.Rank = countNonzero(vals, 1e-12*tr)
 	}
-	if c, ok := l.(core.Configured); ok && (exact || isConvex(l)) {
-		pic.Delta = c.Config().Delta
+	if _, ok := l.(core.Configured); ok && (exact || isConvex(l)) {
+		pic.Delta = core.DeltaNow(l)
 	}
 	pic.Eig = vals[:min(len(vals), pictureEigs)]
 	pic.Millis = float64(time.Since(t0).Microseconds()) / 1000

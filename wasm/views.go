@@ -134,7 +134,10 @@ func (b *bridge) renderModel() {
 	in, ok := pl.inner().(inspector)
 	a, auto := pl.inner().(*core.OCCFMAuto)
 	if !auto {
-		if cfg.Delta > 0 {
+		if now := core.DeltaNow(pl.learner); cfg.Delta == 0 && now > 0 {
+			cfg.Delta = now
+			set("settings", "δ = "+fmtG(core.DefaultOCCFMKDeltaScale)+"·√n = "+strconv.FormatFloat(now, 'f', 0, 64)+" (grows with the features seen), η = "+fmtG(cfg.Eta)+", loss "+cfg.LossOf().String())
+		} else if cfg.Delta > 0 {
 			set("settings", "δ = "+fmtG(cfg.Delta)+", η = "+fmtG(cfg.Eta)+", loss "+cfg.LossOf().String())
 		} else {
 			set("settings", "η = "+fmtG(cfg.Eta)+", loss "+cfg.LossOf().String()+" (no δ: no matrix C to bound)")
@@ -170,7 +173,7 @@ func (b *bridge) renderModel() {
 		return
 	}
 	nn := in.NuclearNorm()
-	set("nuclear norm", "‖C‖* = "+strconv.FormatFloat(nn, 'g', 4, 64)+" of δ = "+fmtG(cfg.Delta)+" ("+strconv.FormatFloat(100*nn/cfg.Delta, 'f', 1, 64)+"%)")
+	set("nuclear norm", "‖C‖* = "+strconv.FormatFloat(nn, 'g', 4, 64)+" of δ = "+strconv.FormatFloat(cfg.Delta, 'g', 4, 64)+" ("+strconv.FormatFloat(100*nn/cfg.Delta, 'f', 1, 64)+"%)")
 	set("rank", strconv.Itoa(in.Rank()))
 	var parts []string
 	for i, v := range in.Eigenvalues() {

@@ -136,7 +136,7 @@ func (r report) record(p *player) record {
 	s := p.metrics.Summary()
 	delta, eta := r.settings.delta, r.settings.eta
 	if c, ok := p.learner.(core.Configured); ok {
-		delta, eta = c.Config().Delta, c.Config().Eta
+		delta, eta = core.DeltaNow(p.learner), c.Config().Eta
 	}
 	rec := record{
 		Learner:       p.name,
@@ -255,8 +255,11 @@ func (r report) writeText(w io.Writer) error {
 		if a := autoOf(p.learner); a != nil {
 			fmt.Fprintf(tw, "%s\tno delta to choose: %s\n", p.name, expertsText(a))
 		} else if c, ok := p.learner.(core.Configured); ok {
-			fmt.Fprintf(tw, "%s\tdelta %s, eta %s\n", p.name,
-				orDefault(r.settings.delta, c.Config().Delta), orDefault(r.settings.eta, c.Config().Eta))
+			delta := orDefault(r.settings.delta, c.Config().Delta)
+			if now := core.DeltaNow(p.learner); c.Config().Delta == 0 && now > 0 {
+				delta = fmt.Sprintf("%v·√n, %.4g now (default: grows with the features seen)", core.DefaultOCCFMKDeltaScale, now)
+			}
+			fmt.Fprintf(tw, "%s\tdelta %s, eta %s\n", p.name, delta, orDefault(r.settings.eta, c.Config().Eta))
 		}
 	}
 	if r.guard.Clip {
