@@ -23,8 +23,8 @@ type eigenPairs interface {
 // own taste that folding assumes, in stars²: the error of rounding to whole
 // stars, uniform on [−½, ½], has variance 1/12. A larger σ² trusts the
 // ratings less: on TestPersonalPlantedTastes, whose persons rate their true
-// taste rounded, hits@10 after 10 ratings (3 seeds) is 2.56 / 3.58 / 3.46 at
-// 1/12, 1.98 / 3.26 / 2.84 at 0.2 and 1.46 / 2.84 / 2.26 at 0.5.
+// taste rounded, hits@10 after 10 ratings (3 seeds) is 2.48 / 3.50 / 3.34 at
+// 1/12, 1.80 / 3.18 / 2.78 at 0.2 and 1.34 / 2.82 / 2.22 at 0.5.
 const foldNoise = 1.0 / 12
 
 // folding is a new person folded into a learner with C = Σₐ μₐuₐuₐᵀ from
