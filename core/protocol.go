@@ -62,6 +62,11 @@ type TracePoint struct {
 // rows.
 type Pass struct {
 	Run, Fold int
+	// Order fingerprints the rows of the pass: FNV-1a (64 bits) of the
+	// training rows' indices in the order played, then of the held-out
+	// rows' indices, each a little-endian uint32. Two passes with the same
+	// Order saw the same rows in the same order.
+	Order uint64
 	// Progressive holds the predict-then-update metrics over the training
 	// rows, each scored before the learner saw its label.
 	Progressive Summary
@@ -98,7 +103,7 @@ func Evaluate(rows []Example, task Task, loss Loss, newLearner func() Learner, s
 			order = append(order, split[hi:]...)
 			rng := rand.New(rand.NewPCG(s.Seed, uint64(1+run)))
 			rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
-			p := Pass{Run: run, Fold: fold}
+			p := Pass{Run: run, Fold: fold, Order: orderHash(order, split[lo:hi])}
 			l := newLearner()
 			p.Progressive, p.Seconds, p.Trace = trainPass(l, rows, order, task, loss, s.TracePoints)
 			if hi > lo {
@@ -115,6 +120,22 @@ func Evaluate(rows []Example, task Task, loss Loss, newLearner func() Learner, s
 		}
 	}
 	return passes
+}
+
+// orderHash returns FNV-1a (64 bits) of the indices of train, then of
+// held, each as a little-endian uint32 (see Pass.Order).
+func orderHash(train, held []int) uint64 {
+	const offset, prime = 14695981039346656037, 1099511628211
+	h := uint64(offset)
+	for _, part := range [][]int{train, held} {
+		for _, i := range part {
+			for b := range 4 {
+				h ^= uint64(byte(i >> (8 * b)))
+				h *= prime
+			}
+		}
+	}
+	return h
 }
 
 // trainPass streams rows[order] through l, predict-then-update, and returns

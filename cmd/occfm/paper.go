@@ -360,10 +360,15 @@ func runPaperLearner(rows []core.Example, set paperSet, pl paperLearner, s paper
 		return l
 	}
 	if pl.Name == "occfm" {
-		// The paper's Algorithm 2: γₜ = 1/√t alone, no rank cap.
+		// The paper's Algorithm 2: γₜ = 1/√t alone, no rank cap, and an LMO
+		// close to the exact top eigenvector it assumes: the fixed
+		// eigenvalue error 1e-3 (RefreshTol), not the default's error tied
+		// to γₜ, which is faster but moved IJCNN1's quick error rate from
+		// 0.0457 to 0.0554 (AUC 0.9698 to 0.9324).
 		build = func(c core.Config) core.Learner {
 			s := core.OCCFMSettingsFor(c)
 			s.PaperStep, s.MaxRank = true, -1
+			s.RefreshTol = 1e-3
 			return core.NewOCCFM(s)
 		}
 	}
@@ -438,6 +443,7 @@ func briefResult(set paperSet, r paperResult) string {
 func loadPaperSet(dir string, set paperSet, seed uint64) ([]core.Example, int, error) {
 	var rows []core.Example
 	var names []string // feature names of the last stream, for sampling
+	var vocab *core.Vocabulary
 	dim := 0
 	for _, rel := range set.Files {
 		path := filepath.Join(dir, rel)
@@ -445,7 +451,10 @@ func loadPaperSet(dir string, set paperSet, seed uint64) ([]core.Example, int, e
 		if err != nil {
 			return nil, 0, fmt.Errorf("%s: %w (the paper's data sets live in ../shared/data; -data sets the folder)", set.Title, err)
 		}
-		st, err := core.NewStream(f, core.ReaderSettings{Name: rel})
+		// One feature numbering for all the files of a set: each file
+		// continues the vocabulary of the one before, so that a feature has
+		// the same index in IJCNN1's training and test files.
+		st, err := core.NewStream(f, core.ReaderSettings{Name: rel, Vocabulary: vocab})
 		if err != nil {
 			f.Close()
 			return nil, 0, err
@@ -460,6 +469,8 @@ func loadPaperSet(dir string, set paperSet, seed uint64) ([]core.Example, int, e
 		}
 		rows = append(rows, got...)
 		dim = max(dim, st.Dim())
+		v := st.Vocabulary()
+		vocab = &v
 		names = names[:0]
 		for i := range st.Dim() {
 			names = append(names, st.FeatureName(i))

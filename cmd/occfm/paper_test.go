@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -186,5 +187,36 @@ func TestSampleUsersItems(t *testing.T) {
 	}
 	if want != len(got) {
 		t.Errorf("kept %d rows, but %d rows have a kept user and a kept item", len(got), want)
+	}
+}
+
+// TestPaperSetOneNumbering: the files of a set (IJCNN1's training and test
+// files) share one feature numbering, whatever order their features first
+// appear in: a row of the second file that repeats a row of the first gets
+// the same indices.
+func TestPaperSetOneNumbering(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"a.svm": "-1 6:1 11:0.5\n+1 7:1 11:0.25\n",
+		"b.svm": "+1 7:1 11:0.25\n-1 6:1 11:0.5\n",
+	}
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	set := paperSet{Key: "two", Title: "two files", Task: core.Classification, Files: []string{"a.svm", "b.svm"}}
+	rows, dim, err := loadPaperSet(dir, set, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 4 || dim != 3 {
+		t.Fatalf("%d rows, %d features; want 4 and 3", len(rows), dim)
+	}
+	for k, pair := range [][2]int{{0, 3}, {1, 2}} {
+		a, b := rows[pair[0]], rows[pair[1]]
+		if !slices.Equal(a.X.Ind, b.X.Ind) || !slices.Equal(a.X.Val, b.X.Val) || a.Y != b.Y {
+			t.Errorf("pair %d: row %d of a.svm %+v and its copy in b.svm %+v", k, pair[0], a, b)
+		}
 	}
 }
