@@ -322,7 +322,7 @@ func identityHandler(h http.Handler) http.Handler {
 	})
 }
 
-// gzip9 is `gzip -9 -c` of b (the README's measure), or Go's best
+// gzip9 is `gzip -9 -c` of b (docs/performance.md's measure), or Go's best
 // compression when there is no gzip command.
 func gzip9(t *testing.T, b []byte) []byte {
 	t.Helper()

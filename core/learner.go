@@ -140,7 +140,7 @@ var registry = map[string]Spec{
 	"occfm-auto": {
 		Name:    "occfm-auto",
 		Plain:   "The default: runs simple models and OCCFM at several budgets side by side, and trusts each as much as it has earned by predicting well so far. No δ to choose.",
-		Summary: "CCFM with no δ to choose: Vovk's aggregating algorithm (Bayes mixture for logistic) over bias, linear, ccfm-pairs (α = 0.3, 3), occfm-lin (δ = 10, 100, 1000) and occfm-k (δ = 400)",
+		Summary: "CCFM with no δ to choose: Vovk's aggregating algorithm (Bayes mixture for logistic) over bias, linear, ccfm-pairs (α = 0.3, 3), occfm-lin (δ = 10, 100, 1000) and occfm-k (δ = 12·√n)",
 		New:     func(c Config) Learner { return NewOCCFMAuto(OCCFMAutoSettingsFor(c)) },
 	},
 	"occfm-lin": {

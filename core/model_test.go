@@ -351,7 +351,7 @@ func TestSaveModelErrors(t *testing.T) {
 }
 
 // TestModelResumeMovieLens100K saves OCCFM halfway through MovieLens-100K
-// (shuffled, as the README's runs), loads it and checks that the second
+// (shuffled, as the runs of docs/algorithms.md), loads it and checks that the second
 // half's predictions are bit-identical to never stopping. It skips when
 // ../shared/data is absent, and in -short mode.
 func TestModelResumeMovieLens100K(t *testing.T) {

@@ -140,7 +140,7 @@ type OCCFMSettings struct {
 
 // DefaultEta is the default η of OCCFM at the default δ = 10 (see
 // DefaultEtaFor). It was chosen on MovieLens-100K, IJCNN1 and a9a over
-// several shuffles; the README records the measurements.
+// several shuffles; docs/algorithms.md records the measurements.
 const DefaultEta = 1
 
 // DefaultEtaFor returns OCCFM's default η for a loss and δ: DefaultEta for
@@ -158,7 +158,7 @@ const DefaultEta = 1
 // every step, and η = 1 is best. The logistic loss has a bounded gradient
 // and curvature, and η = 1 is best or near it at every δ measured (IJCNN1's
 // error 0.054 at δ = 100). The floor 0.1 was chosen on MovieLens-100K and the
-// ratings and planted-regression demos over δ = 30 to 10⁴ (the README's
+// ratings and planted-regression demos over δ = 30 to 10⁴ (docs/algorithms.md's
 // table): 0.1 or 0.03 was best at every δ ≥ 100, and 0.01 learned too
 // slowly everywhere. It is the η at which a row of ‖x̂‖² = 3 corrects
 // about a quarter of its own residual; data of much larger ‖x̂‖ may need a
