@@ -573,7 +573,7 @@ func benchmarkPersonalize(b *testing.B, l Learner, c *Catalog, you int) {
 }
 
 func BenchmarkPersonalize(b *testing.B) {
-	for _, name := range []string{"occfm", "fm-ftrl"} {
+	for _, name := range []string{"occfm-k", "occfm", "fm-ftrl"} {
 		b.Run("synthetic/"+name, func(b *testing.B) {
 			l, c, s := learnSynthetic(b, name, 1)
 			benchmarkPersonalize(b, l, c, s.Dim())
