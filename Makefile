@@ -143,7 +143,7 @@ bench-load: dist
 ## under 300 MB of RSS (cmd/occfm TestStreamBigFile); the page learns a
 ## $(STRESS_PAGE) file to done in headless Chromium and must stay under
 ## 96 MB of wasm memory plus JS heap (TestE2EBigFile); then the hostile
-## inputs of issue 14 (huge indices, dense rows, 2 million IDs, model files
+## stress inputs (huge indices, dense rows, 2 million IDs, model files
 ## that are not) through every learner under prlimit --as=4 GiB, each under
 ## 1,000 MB of RSS (TestStressHostile), and the same inputs through the page,
 ## under 1 GB of wasm memory (TestE2EHostile). Not part of make test.

@@ -206,7 +206,7 @@ func TestBench(t *testing.T) {
 				runs = append(runs, variant{sp.Name, sp.Name, benchHash(sp.Name), 0})
 				if sp.Name == "occfm" {
 					// The same without the regret comparator: the page's
-					// own overhead alone; then OCCFM at a large δ (issue 15).
+					// own overhead alone; then OCCFM at large δ.
 					runs = append(runs, variant{"occfm, no regret", sp.Name, benchHash(sp.Name) + "&checkpoints=off", 0})
 					for _, d := range []float64{100, 1000} {
 						runs = append(runs, variant{fmt.Sprintf("occfm, δ = %g", d), sp.Name, benchHash(sp.Name) + fmt.Sprintf("&delta=%g", d), d})

@@ -13,8 +13,8 @@ import (
 )
 
 // TestBenchPicture measures what the model picture costs the learner
-// (issue 18: "cheap enough to redraw at a few Hz on the demos without
-// slowing learning"): on each demo, OCCFM at full speed, rows/s while the
+// (the promise: cheap enough to redraw at a few Hz on the demos without
+// slowing learning): on each demo, OCCFM at full speed, rows/s while the
 // picture is on screen (it redraws, at most 4 times a second and at most a
 // twentieth of the time) against rows/s while it is off screen (it does
 // not draw): three 2-second phases of each, alternating, each from row 0

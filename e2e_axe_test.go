@@ -2,7 +2,7 @@
 
 package main
 
-// Accessibility (issue 17, defect 8): axe-core, from npm (ui/package.json's
+// Accessibility: axe-core, from npm (ui/package.json's
 // devDependencies), run in headless Chromium on both views at a phone, a
 // projector and a wide screen, must find no violation of any impact.
 

@@ -9,7 +9,7 @@ import (
 	"time"
 )
 
-// TestE2EDelta (issue 15): changing only δ, from 1 to 1000, makes OCCFM
+// TestE2EDelta: changing only δ, from 1 to 1000, makes OCCFM
 // diverge on none of the three demos in the page. For each demo and δ the
 // page learns for 3 s at full speed with OCCFM alone (with the default
 // η, which for the squared loss is 10/δ above δ = 10, at least 0.1), and its

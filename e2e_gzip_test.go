@@ -38,8 +38,8 @@ func gzipFile(t *testing.T, src, dst string, extra []byte) string {
 
 // TestE2EGzipRate learns gzip files through the page at full speed and logs
 // the rows/s: ijcnn1.gz, and a generated planted-classification file of
-// OCCFM_GZIP_MB MiB (default 40) gzipped. The page gunzips in Go (core) since
-// issue 14, in the browser's DecompressionStream before.
+// OCCFM_GZIP_MB MiB (default 40) gzipped. The page gunzips in Go (core), as
+// the command line does.
 func TestE2EGzipRate(t *testing.T) {
 	const ijcnnTrain = "../shared/data/ijcnn1/ijcnn1.gz"
 	needFile(t, ijcnnTrain)

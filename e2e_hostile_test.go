@@ -15,7 +15,7 @@ import (
 // hostileEnv turns TestE2EHostile on; make stress sets it.
 const hostileEnv = "OCCFM_STRESS_HOSTILE"
 
-// TestE2EHostile is the page's part of issue 14's stress inputs
+// TestE2EHostile is the page's part of the hostile stress inputs
 // (internal/badinput.HostileInputs: huge LibSVM indices, rows of 5,000 and
 // 15,000 nonzeros, a CSV of 20,000 columns, 2 million IDs), picked through
 // the file input with OCCFM and FM-FTRL racing. Each must end in done, or

@@ -123,7 +123,7 @@ func TestE2EModelFile(t *testing.T) {
 	gen := evalJS[int](s, "occfmPage.session.gen")
 	s.uploadModel(half)
 	s.waitJS("the loaded model's summary", `document.querySelector('[data-testid="model-info"]').textContent.includes("occfm-auto, regression, 2,000 rows learned")`, 10*time.Second)
-	// Load model applies at once (issue 17, defect 5): the file runs again
+	// Load model applies at once: the file runs again
 	// with the model, and the line beside the button says so.
 	s.waitJS("the model applied at once", fmt.Sprintf(`occfmPage.session.gen > %d &&
 		document.querySelector('[data-testid="model-status"]').textContent.includes("runs again with this model")`, gen), 10*time.Second)

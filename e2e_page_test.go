@@ -2,8 +2,8 @@
 
 package main
 
-// The page's defects that a class, a phone or a demo builder finds (issue
-// 17), one test each.
+// What a class, a phone or a demo builder needs of the page, one test
+// each.
 
 import (
 	"os"

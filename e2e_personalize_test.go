@@ -1,6 +1,6 @@
 //go:build e2e
 
-// End-to-end tests of the Personalize view (issue 8): the person rates items
+// End-to-end tests of the Personalize view: the person rates items
 // and the recommendations adapt, in the page. Helpers: e2e_test.go.
 package main
 

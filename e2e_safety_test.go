@@ -1,6 +1,6 @@
 //go:build e2e
 
-// Privacy, safety and bounded memory of the page (issue 7): the
+// Privacy, safety and bounded memory of the page: the
 // Content-Security-Policy holds and is enforced, file content shows as text,
 // and a big file streams through the page in bounded memory.
 

@@ -650,7 +650,7 @@ func TestE2EDemo(t *testing.T) {
 		t.Errorf("after a second of the demo: %s", s.status())
 	}
 	// The default learner has no δ: its own regret, to its best expert, is
-	// plotted with the forecaster's bound (issue 16, part 3).
+	// plotted with the forecaster's bound.
 	s.waitJS("occfm-auto's regret to its best expert past 1,000 rows",
 		`(() => { const f = document.getElementById("expert-regret");
 			return !f.hidden && Number(f.dataset.rows) >= 1000 &&
@@ -722,7 +722,7 @@ func TestE2ELibSVM(t *testing.T) {
 	// kernels) differently, and 91,701 online updates carry that into the
 	// fourth digit (see runCLI). The error rate counts sign flips, the
 	// coarsest of the three: it moved by 11 of 91,701 rows (1.3·10⁻³
-	// relative) with the core of issue 6 ("Speed"). occfm-auto (issue 16)
+	// relative) with the faster core of OCCFM. occfm-auto
 	// adds discrete decisions, its experts' retirements, which such
 	// differences can move by a row: its log loss moved by 1.4·10⁻³
 	// relative. The page must still equal js/wasm to 10⁻⁶.
@@ -933,7 +933,7 @@ func TestE2ENoForeignRequests(t *testing.T) {
 	}
 }
 
-// 7. The regret chart on the planted regression demo (issue 4): certified
+// 7. The regret chart on the planted regression demo: certified
 // bands arrive, the Theorem 3 bound lies above them, and the slope is read
 // out. The screenshot is the acceptance picture.
 func TestE2ERegret(t *testing.T) {
@@ -974,7 +974,7 @@ func TestE2ERegret(t *testing.T) {
 	s.checkExceptions()
 }
 
-// 8. The paper's baselines in the page (issue 5): the page offers every
+// 8. The paper's baselines in the page: the page offers every
 // learner of the core registry, and four of them (OCCFM, the bias
 // reference, FM-FTRL and the projected CCFM-OGD) learn the ratings demo
 // side by side, each with a regret readout, without a page error.

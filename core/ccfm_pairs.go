@@ -63,8 +63,8 @@ func CCFMPairsSettingsFor(c Config) CCFMPairsSettings {
 // (C's corner is 2w₀, its border w, C_ij = uᵢⱼ for i < j and C_ii = 2uᵢᵢ)
 // trained by per-coordinate FTRL-Proximal (McMahan et al. 2013), with the
 // same α, β, λ₁ and λ₂ for w and u, and no λ on w₀. It is all-pairs
-// online linear or logistic regression, the learner the table
-// calls Vowpal Wabbit with -q ff. Its regret is FTRL-Proximal's, against
+// online linear or logistic regression, what Vowpal Wabbit runs with
+// -q ff. Its regret is FTRL-Proximal's, against
 // any fixed (w₀, w, u); it has no nuclear-norm bound and no low-rank
 // structure, so it helps where pairs of features recur (dense features, as
 // IJCNN1's) and cannot generalize over pairs never seen (a new user and an

@@ -121,13 +121,12 @@ func (o *OCCFM) stateCode(c *stateCodec) {
 // writes no tail, so they save again to the same bytes. Else the tail is
 // the row nonzero limit (always), PaperStep, MaxRank, LMOSlack, and the
 // line search's ⟨G, C⟩ with its error bound, ‖G‖₂'s estimate and whether
-// the last step was the line search's; then, since issue 15's second
-// round, max(−λmin(M_WW), 0) (see blockNorms) and the certificate's
-// structured growth bound (see growth). A file
-// that ends before it decodes as a learner with the certificate and the
-// recompression it was written with (OCCFM.oldCert), which writes no such
-// section, so such files too go on as they were and save to the same
-// bytes.
+// the last step was the line search's; then max(−λmin(M_WW), 0) (see
+// blockNorms) and the certificate's structured growth bound (see growth).
+// A file that ends before these two decodes as a learner with the
+// certificate and the recompression it was written with (OCCFM.oldCert),
+// which writes no such section, so such files too go on as they were and
+// save to the same bytes.
 func (c *stateCodec) occfmTail(o *OCCFM) {
 	legacy := func() bool { return o.s.PaperStep && o.s.MaxRank < 0 && o.s.RefreshTol > 0 }
 	if !c.dec {

@@ -93,7 +93,7 @@ type OCCFMSettings struct {
 	// RecompressTol is ε: whenever the LMO subspace is refreshed, C is
 	// re-diagonalized and its eigenpairs of smallest |λ| with total at most
 	// ε·‖C‖* are dropped (this only lowers ‖C‖*, so C stays in K; model
-	// files written before issue 15 drop up to ε·δ, see dropRule). Zero means
+	// files written before the rule drop up to ε·δ, see dropRule). Zero means
 	// 1e-3: on MovieLens-100K it leaves the progressive RMSE unchanged to four
 	// digits against 1e-6 while keeping the rank small.
 	RecompressTol float64

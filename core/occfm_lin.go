@@ -39,7 +39,7 @@ func OCCFMLinSettingsFor(c Config) OCCFMLinSettings {
 // It is CFM's split (Yamada et al. 2017, "Convex Factorization Machine for
 // Toxicogenomics Prediction") with Frank-Wolfe on C: in the paper's C the
 // bias and linear weights share the ball with the interactions, and a mean
-// rating of 3.5 alone uses 7 of δ = 10 (issue 16). Since ℓ is convex in
+// rating of 3.5 alone uses 7 of δ = 10. Since ℓ is convex in
 // (v₀, v, C) jointly and each part plays its own online linear
 // optimization on the shared gradient, the regret against the best fixed
 // (v₀, v, C ∈ K) is at most the sum of FTRL-Proximal's and Algorithm 2's

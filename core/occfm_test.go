@@ -425,7 +425,7 @@ func BenchmarkOCCFMUpdate(b *testing.B) {
 }
 
 // TestOCCFMLMOAccuracy checks the tracked LMO along whole real-data passes
-// (issues 6 and 15): the eigenvalue OCCFM chooses is never above, and
+// at every δ: the eigenvalue OCCFM chooses is never above, and
 // never more than the error lmoTol allows at that step below, that of an
 // independent Lanczos solve (tolerance 1e-10, fresh random start) of the
 // same H = −ηGₜ − 2Cₜ. The figure logged, "worst", is the largest gap as a
@@ -497,7 +497,7 @@ func TestOCCFMLMOAccuracy(t *testing.T) {
 }
 
 // TestOCCFMSteadyStateAllocs checks that OCCFM allocates nothing per round
-// once its buffers have grown (issue 6): after a warm-up of three passes
+// once its buffers have grown: after a warm-up of three passes
 // over a repeating user × item stream (no new features, no new entries of
 // Gₜ), predict-then-update rounds, Lanczos refreshes among them, average 0
 // allocations under testing.AllocsPerRun.
@@ -570,7 +570,7 @@ func TestOCCFMModelTail(t *testing.T) {
 	if got.phi != o.phi || got.phiErr != o.phiErr || o.phi == 0 {
 		t.Errorf("⟨G, C⟩ = %v after a load, %v before", got.phi, o.phi)
 	}
-	// The growth bound and the block norms (issue 15, round 2): a new file
+	// The growth bound and the block norms: a new file
 	// carries them; a file written before loads with the certificate it
 	// was written with.
 	gp, gn := o.gb.bounds()

@@ -11,7 +11,7 @@ import "syscall/js"
 // method set for every HTML element, all reachable from GetElementByID)
 // cost 128 KB of the gzipped wasm, 7.7 % of it (1,670,833 bytes with it,
 // 1,542,462 without; GOOS=js GOARCH=wasm go build -trimpath -ldflags="-s -w"
-// ./wasm, then gzip -9), for these few calls (issue 18).
+// ./wasm, then gzip -9), for these few calls.
 
 // element is a DOM element, or nil for none.
 type element struct{ v js.Value }

@@ -119,7 +119,7 @@ func gzipBytes(t *testing.T, text string) []byte {
 func TestSessionLongComments(t *testing.T) {
 	var b strings.Builder
 	for b.Len() < 10<<20 {
-		b.WriteString("# a comment line of sixty-four bytes, as in the issue's file...\n")
+		b.WriteString("# a comment line of sixty-four bytes, as in a real file........\n")
 	}
 	b.WriteString(ratingsText(200, 3))
 	text := b.String()

@@ -392,9 +392,9 @@ func sharedData(t *testing.T, rel string) string {
 	return p
 }
 
-// TestRunGzipIdentical is an acceptance line of the core issue: the same
-// file given plain and gzipped yields identical metrics. IJCNN1 ships
-// gzipped; the test writes a plain copy to a temporary folder.
+// TestRunGzipIdentical: the same file given plain and gzipped yields
+// identical metrics. IJCNN1 ships gzipped; the test writes a plain copy to
+// a temporary folder.
 func TestRunGzipIdentical(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: skipping a full IJCNN1 pass")

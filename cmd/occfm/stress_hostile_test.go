@@ -20,12 +20,12 @@ import (
 	"github.com/occfm/occfm/internal/badinput"
 )
 
-// hostileMaxRSS is the acceptance bar of issue 14: no input may take a
+// hostileMaxRSS is the bar of the hostile inputs: no input may take a
 // learner over 1 GB of resident memory, read from the child's rusage. The
 // child also runs with its address space capped at hostileAS (prlimit
 // --as), so that a runaway allocation is Go's "fatal error: out of memory",
 // which the test catches, rather than the machine swapping. The cap is 4
-// GiB, as in the issue's own trials, not 1 GiB: a Go program reserves
+// GiB, not 1 GiB: a Go program reserves
 // about 1.2–1.5 GB of address space it never touches (the page allocator's
 // summaries alone are a 512 MB PROT_NONE mapping), so under --as=1GiB it
 // dies at about 240 MB of heap, which says nothing of its memory use.
@@ -46,7 +46,7 @@ type hostileOutcome struct {
 }
 
 // TestStressHostile is the hostile-input part of `make stress`: inputs that
-// crashed or exhausted memory before issue 14 (a huge LibSVM index, the
+// once crashed or exhausted memory (a huge LibSVM index, the
 // hashing trick's 2²⁴, one row of 5,000 and 15,000 nonzeros, a CSV of
 // 20,000 numeric columns, 2 million distinct IDs, a model file that is
 // /dev/zero or a big data file) go through occfm run with every registered

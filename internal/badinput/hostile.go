@@ -8,8 +8,8 @@ import (
 	"path/filepath"
 )
 
-// Hostile is one of the generated stress inputs of issue 14 that crashed
-// or exhausted memory before it: `make stress` runs each through every
+// Hostile is one of the generated stress inputs that once crashed or
+// exhausted memory: `make stress` runs each through every
 // learner of the CLI (cmd/occfm TestStressHostile) and through the page
 // (TestE2EHostile).
 type Hostile struct {
