@@ -5,6 +5,8 @@ package main
 import (
 	"syscall/js"
 
+	"honnef.co/go/js/dom/v2"
+
 	"github.com/occfm/occfm/core"
 )
 
@@ -15,11 +17,11 @@ type bridge struct {
 	chunk    []byte
 	lastRows int
 	lastErr  string // the session's error at the last render
-	doc      document
+	doc      dom.Document
 
-	predRows  []*element    // the rows of the predictions table
-	predCells [][4]*element // their cells
-	modelDD   map[string]*element
+	predRows  []dom.Element    // the rows of the predictions table
+	predCells [][4]dom.Element // their cells
+	modelDD   map[string]dom.Element
 
 	// loaded is the model file loadModel accepted, or nil: every start
 	// continues it (decoded afresh, so a reset starts from it again).

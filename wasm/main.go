@@ -8,6 +8,8 @@ import (
 	"syscall/js"
 	"time"
 
+	"honnef.co/go/js/dom/v2"
+
 	"github.com/occfm/occfm/core"
 )
 
@@ -25,7 +27,7 @@ const memoryLimit = 128 << 20
 
 func main() {
 	debug.SetMemoryLimit(memoryLimit)
-	b := &bridge{doc: pageDocument()}
+	b := &bridge{doc: dom.GetWindow().Document()}
 	api := js.Global().Get("Object").New()
 	fn := func(name string, f func(args []js.Value) any) {
 		// The session stops with the error, and the page can start

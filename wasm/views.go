@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 
+	"honnef.co/go/js/dom/v2"
+
 	"github.com/occfm/occfm/core"
 )
 
@@ -33,19 +35,19 @@ func (b *bridge) render(force bool) {
 // renderPredictions shows the latest predictions, newest first.
 func (b *bridge) renderPredictions() {
 	if b.predRows == nil {
-		body := b.doc.getElementByID("predictions-body")
+		body := b.doc.GetElementByID("predictions-body")
 		if body == nil {
 			return
 		}
 		clearChildren(body)
 		for range keepPredictions {
-			tr := b.doc.createElement("tr")
-			var cells [4]*element
+			tr := b.doc.CreateElement("tr")
+			var cells [4]dom.Element
 			for c := range cells {
-				cells[c] = b.doc.createElement("td")
-				tr.appendChild(cells[c])
+				cells[c] = b.doc.CreateElement("td")
+				tr.AppendChild(cells[c])
 			}
-			body.appendChild(tr)
+			body.AppendChild(tr)
 			b.predRows = append(b.predRows, tr)
 			b.predCells = append(b.predCells, cells)
 		}
@@ -57,25 +59,25 @@ func (b *bridge) renderPredictions() {
 	if prob {
 		head = "P(y = 1)"
 	}
-	if th := b.doc.querySelector("#predictions thead th:nth-child(2)"); th != nil && th.textContent() != head {
-		th.setTextContent(head)
+	if th := b.doc.QuerySelector("#predictions thead th:nth-child(2)"); th != nil && th.TextContent() != head {
+		th.SetTextContent(head)
 	}
 	for i, tr := range b.predRows {
 		if i >= len(b.s.preds) {
-			tr.setHidden(true)
+			tr.Underlying().Set("hidden", true)
 			continue
 		}
 		p := b.s.latest(i)
-		tr.setHidden(false)
+		tr.Underlying().Set("hidden", false)
 		yhat, title := format(p.Yhat), ""
 		if prob {
 			yhat, title = strconv.FormatFloat(1/(1+math.Exp(-p.Yhat)), 'f', 3, 64), "score ŷ = "+format(p.Yhat)
 		}
 		for c, text := range []string{b.s.describe(p), yhat, format(p.Y), format(p.Loss)} {
-			b.predCells[i][c].setTextContent(text) // text, never HTML: file content is not trusted
+			b.predCells[i][c].SetTextContent(text) // text, never HTML: file content is not trusted
 		}
-		if b.predCells[i][1].attribute("title") != title {
-			b.predCells[i][1].setAttribute("title", title)
+		if b.predCells[i][1].GetAttribute("title") != title {
+			b.predCells[i][1].SetAttribute("title", title)
 		}
 	}
 }
@@ -87,27 +89,27 @@ var modelFields = []string{"learner", "settings", "nuclear norm", "rank", "top e
 // the top eigenvalues of C, for learners with a matrix model.
 func (b *bridge) renderModel() {
 	if b.modelDD == nil {
-		panel := b.doc.getElementByID("model-panel")
+		panel := b.doc.GetElementByID("model-panel")
 		if panel == nil {
 			return
 		}
 		clearChildren(panel)
-		h := b.doc.createElement("h3")
-		h.setTextContent("Model")
-		panel.appendChild(h)
-		dl := b.doc.createElement("dl")
-		b.modelDD = map[string]*element{}
+		h := b.doc.CreateElement("h3")
+		h.SetTextContent("Model")
+		panel.AppendChild(h)
+		dl := b.doc.CreateElement("dl")
+		b.modelDD = map[string]dom.Element{}
 		for _, f := range modelFields {
-			dt := b.doc.createElement("dt")
-			dt.setTextContent(f)
-			dd := b.doc.createElement("dd")
-			dl.appendChild(dt)
-			dl.appendChild(dd)
+			dt := b.doc.CreateElement("dt")
+			dt.SetTextContent(f)
+			dd := b.doc.CreateElement("dd")
+			dl.AppendChild(dt)
+			dl.AppendChild(dd)
 			b.modelDD[f] = dd
 		}
-		panel.appendChild(dl)
+		panel.AppendChild(dl)
 	}
-	set := func(f, text string) { b.modelDD[f].setTextContent(text) }
+	set := func(f, text string) { b.modelDD[f].SetTextContent(text) }
 	// Every field is written on every render: a learner without a matrix,
 	// or a run that failed, shows "–", never the last learner's values.
 	for _, f := range modelFields {
@@ -186,8 +188,8 @@ func (b *bridge) renderModel() {
 	set("top eigenvalues of C", strings.Join(parts, ", "))
 }
 
-func clearChildren(n *element) {
-	for c := n.firstChild(); c != nil; c = n.firstChild() {
-		n.removeChild(c)
+func clearChildren(n dom.Element) {
+	for c := n.FirstChild(); c != nil; c = n.FirstChild() {
+		n.RemoveChild(c)
 	}
 }
