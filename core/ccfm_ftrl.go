@@ -449,7 +449,7 @@ func (o *CCFMFTRL) NuclearNorm() float64 {
 
 // Rank returns the rank of C (eigenvalues above 1e-12·δ in magnitude).
 func (o *CCFMFTRL) Rank() int {
-	return countAbove(o.eigenvalues(), 1e-12*o.s.Delta)
+	return RankOf(o.eigenvalues(), 1e-12*o.s.Delta)
 }
 
 // eigenvalues returns the nonzero eigenvalues of C.

@@ -32,7 +32,7 @@ func (s CCFMOGDSettings) withDefaults() CCFMOGDSettings {
 // the projected baselines and panics on negative values.
 func projectedDefaults(delta, eta float64, seed uint64) (float64, float64, uint64) {
 	if delta == 0 {
-		delta = 10
+		delta = DefaultDelta
 	}
 	if eta == 0 {
 		eta = 1

@@ -59,7 +59,7 @@ const DefaultCFMEta = 1000
 func (s CFMFTRLSettings) withDefaults() CFMFTRLSettings {
 	s.MaxRowNonzeros = zeroDefault(s.MaxRowNonzeros, DefaultMaxRowNonzeros, -1)
 	if s.Delta == 0 {
-		s.Delta = 10
+		s.Delta = DefaultDelta
 	}
 	if s.Eta == 0 {
 		s.Eta = DefaultCFMEta

@@ -74,9 +74,10 @@ func jacobiEigen(a []float64, m int, vals, vecs []float64) {
 	}
 }
 
-// countAbove returns how many of vals exceed tol in absolute value: the
-// rank of a matrix from its eigenvalues.
-func countAbove(vals []float64, tol float64) int {
+// RankOf returns how many of vals exceed tol in absolute value: the rank
+// of a symmetric matrix from its eigenvalues, those within tol of 0 counted
+// as 0.
+func RankOf(vals []float64, tol float64) int {
 	r := 0
 	for _, v := range vals {
 		if math.Abs(v) > tol {

@@ -51,7 +51,7 @@ func (g *Guarded) stateCode(c *stateCodec) {
 	for _, e := range []*ewma{&g.eL, &g.eS, &g.eB} {
 		c.float(&e.sum)
 		c.float(&e.mass)
-		if c.bad(e.mass >= 0 && e.mass <= 1 && e.sum >= 0) {
+		if c.violates(e.mass >= 0 && e.mass <= 1 && e.sum >= 0) {
 			c.fail("smoothed loss (" + ftoa(e.sum) + ", " + ftoa(e.mass) + ") out of range")
 		}
 	}
@@ -85,7 +85,7 @@ func (g *Guarded) stateCode(c *stateCodec) {
 	}
 	c.int(&r.TooWide)
 	c.int(&r.BadLabels)
-	if c.bad(r.TooWide >= 0 && r.BadLabels >= 0 && r.TooWide+r.BadLabels <= r.Refused && r.TooWide+r.BadLabels > 0) {
+	if c.violates(r.TooWide >= 0 && r.BadLabels >= 0 && r.TooWide+r.BadLabels <= r.Refused && r.TooWide+r.BadLabels > 0) {
 		c.fail("refused rows " + itoa(r.TooWide) + " too wide and " + itoa(r.BadLabels) + " with a bad label of " + itoa(r.Refused))
 	}
 }

@@ -70,6 +70,11 @@ func DeltaNow(l Learner) float64 {
 	return 0
 }
 
+// DefaultDelta is the bound δ on ‖C‖* of the learners with a fixed ball
+// (OCCFM, the paper's CCFM baselines, CFM-FTRL) and of the regret
+// comparator when none is given: the paper's δ for MovieLens.
+const DefaultDelta = 10
+
 // Config holds the settings every registered learner understands. Each
 // learner maps it onto its own settings struct. The zero value means: the
 // Regression task, and each learner's own defaults for δ, η and the seed.

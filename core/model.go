@@ -581,14 +581,15 @@ func (c *stateCodec) check(ok bool, msg string) {
 	}
 }
 
-// bad reports whether a check of ok fails and records its error: when
-// decoding, ok is false and no error was recorded. It is check for a
-// message built from values, which only a failure should pay for:
+// violates reports whether the decoded data violate the condition ok, so
+// that the caller records the error: when decoding, ok is false and no
+// error was recorded yet. It is check for a message built from values,
+// which only a violation should pay for:
 //
-//	if c.bad(n >= 0) {
+//	if c.violates(n >= 0) {
 //		c.fail(itoa(n) + " rows")
 //	}
-func (c *stateCodec) bad(ok bool) bool { return c.dec && !ok && c.err == nil }
+func (c *stateCodec) violates(ok bool) bool { return c.dec && !ok && c.err == nil }
 
 // finish returns the decoding error of the section named name, if any,
 // including bytes left over.
@@ -644,7 +645,7 @@ func (c *stateCodec) int(p *int) {
 func codeEnum[T ~int](c *stateCodec, p *T, n int, what string) {
 	v := int(*p)
 	c.int(&v)
-	if c.bad(v >= 0 && v < n) {
+	if c.violates(v >= 0 && v < n) {
 		c.fail(what + " " + itoa(v) + " out of range")
 	}
 	if c.dec && c.err == nil {
@@ -688,7 +689,7 @@ func (c *stateCodec) floatOrInf(p *float64) {
 	c.uint64(&bits)
 	if c.dec && c.err == nil {
 		*p = math.Float64frombits(bits)
-		if c.bad(math.IsInf(*p, 0) || math.Abs(*p) <= maxStateValue) {
+		if c.violates(math.IsInf(*p, 0) || math.Abs(*p) <= maxStateValue) {
 			c.fail("value " + ftoa(*p) + " out of range in the state")
 		}
 	}
@@ -772,7 +773,7 @@ func (c *stateCodec) floats(p *[]float64) {
 		return
 	}
 	if isNil {
-		if c.bad(n == 0) {
+		if c.violates(n == 0) {
 			c.fail("nil slice of length " + itoa(n))
 		}
 		*p = nil

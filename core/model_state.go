@@ -51,7 +51,7 @@ func (o *OCCFM) stateCode(c *stateCodec) {
 	c.int(&s.Subspace)
 	c.float(&s.RefreshTol)
 	c.uint64(&s.Seed)
-	if c.bad(s.Subspace >= 0 && s.Subspace <= maxSubspace) {
+	if c.violates(s.Subspace >= 0 && s.Subspace <= maxSubspace) {
 		c.fail("subspace size " + itoa(s.Subspace))
 	}
 	c.alloc(bytesOf(6*8, s.Subspace, s.Subspace), "subspace of size "+itoa(s.Subspace))
@@ -64,13 +64,13 @@ func (o *OCCFM) stateCode(c *stateCodec) {
 	c.int(&o.t)
 	c.int32s(&o.feat)
 	if c.dec {
-		if c.bad(o.t >= 0) {
+		if c.violates(o.t >= 0) {
 			c.fail(itoa(o.t) + " rounds")
 		}
-		if c.bad(n >= 1 && n-1 <= len(o.feat)) {
+		if c.violates(n >= 1 && n-1 <= len(o.feat)) {
 			c.fail("dimension " + itoa(n) + " with " + itoa(len(o.feat)) + " features")
 		}
-		if c.bad(o.dim == 0 && len(o.feat) == 0 || o.dim == len(o.feat)+1) {
+		if c.violates(o.dim == 0 && len(o.feat) == 0 || o.dim == len(o.feat)+1) {
 			c.fail("dimension " + itoa(o.dim) + " with " + itoa(len(o.feat)) + " features")
 		}
 		checkNumbering(c, o.feat, 1, n, "feature")
@@ -86,13 +86,13 @@ func (o *OCCFM) stateCode(c *stateCodec) {
 	c.accum(&o.g, n)
 	c.int(&o.sk)
 	k := o.k
-	if c.bad(o.sk >= 0 && o.sk <= k && o.sk <= o.c.b) {
+	if c.violates(o.sk >= 0 && o.sk <= k && o.sk <= o.c.b) {
 		c.fail("subspace of " + itoa(o.sk) + " columns")
 	}
 	c.floats(&o.tG)
 	c.int(&o.interval)
 	c.int(&o.since)
-	if c.bad(o.interval >= 1 && o.since >= 0) {
+	if c.violates(o.interval >= 1 && o.since >= 0) {
 		c.fail("refresh interval " + itoa(o.interval) + ", since " + itoa(o.since))
 	}
 	for _, p := range []*float64{&o.restP, &o.restN, &o.eDp, &o.eDn, &o.xD, &o.xB, &o.drop} {
@@ -144,12 +144,12 @@ func (c *stateCodec) occfmTail(o *OCCFM) {
 		}
 		c.int(&o.s.MaxRowNonzeros)
 		if c.err != nil || len(c.buf) == 0 {
-			if c.bad(o.s.MaxRowNonzeros == -1 || o.s.MaxRowNonzeros > 0 && o.s.MaxRowNonzeros != DefaultMaxRowNonzeros) {
+			if c.violates(o.s.MaxRowNonzeros == -1 || o.s.MaxRowNonzeros > 0 && o.s.MaxRowNonzeros != DefaultMaxRowNonzeros) {
 				c.fail("row nonzero limit " + itoa(o.s.MaxRowNonzeros))
 			}
 			return
 		}
-		if c.bad(o.s.MaxRowNonzeros == -1 || o.s.MaxRowNonzeros > 0) {
+		if c.violates(o.s.MaxRowNonzeros == -1 || o.s.MaxRowNonzeros > 0) {
 			c.fail("row nonzero limit " + itoa(o.s.MaxRowNonzeros))
 		}
 	}
@@ -161,10 +161,10 @@ func (c *stateCodec) occfmTail(o *OCCFM) {
 	c.float(&o.gBound)
 	c.bool(&o.lsBinds)
 	if c.dec {
-		if c.bad(o.s.MaxRank == -1 || o.s.MaxRank > 0) {
+		if c.violates(o.s.MaxRank == -1 || o.s.MaxRank > 0) {
 			c.fail("rank cap " + itoa(o.s.MaxRank))
 		}
-		if c.bad(o.s.LMOSlack > 0 && o.s.LMOSlack <= 1e6) {
+		if c.violates(o.s.LMOSlack > 0 && o.s.LMOSlack <= 1e6) {
 			c.fail("LMO slack " + ftoa(o.s.LMOSlack))
 		}
 		c.check(!legacy(), "a tail that repeats the legacy settings")
@@ -201,7 +201,7 @@ func (c *stateCodec) growth(g *growthBound, n int) {
 	if !c.dec || c.err != nil {
 		return
 	}
-	if c.bad(len(vals) == 3*len(idx) && len(idx) <= n) {
+	if c.violates(len(vals) == 3*len(idx) && len(idx) <= n) {
 		c.fail("growth bound of " + itoa(len(idx)) + " coordinates and " + itoa(len(vals)) + " sums")
 	}
 	c.check(g.rho2 >= 0 && g.rho2 <= 1 && g.uu >= 0 && g.maxPos >= 0 && g.maxNeg >= 0, "growth bound out of range")
@@ -249,7 +249,7 @@ func checkNumbering(c *stateCodec, idx []int32, first, n int, what string) {
 		seen[v] = true
 		count++
 	}
-	if c.bad(count == n-first) {
+	if c.violates(count == n-first) {
 		c.fail(itoa(count) + " of " + itoa(n-first) + " " + what + "s numbered")
 	}
 }
@@ -260,7 +260,7 @@ func (c *stateCodec) lowRank(l *lowRankSym, n int) {
 	c.int(&l.b)
 	c.int(&l.ld)
 	b, ld := l.b, l.ld
-	if c.bad(b >= 0 && ld >= max(b, 1) && ld <= 4*b+16) {
+	if c.violates(b >= 0 && ld >= max(b, 1) && ld <= 4*b+16) {
 		c.fail("basis of " + itoa(b) + " columns, stride " + itoa(ld))
 	}
 	if c.err != nil {
@@ -299,7 +299,7 @@ func (c *stateCodec) accum(g *symAccum, n int) {
 	}
 	m := len(g.val)
 	c.check(len(g.row) == m && len(g.col) == m && g.built >= 0 && g.built <= m, "accumulator of inconsistent sizes")
-	if c.bad(g.n >= 0 && g.n <= n) {
+	if c.violates(g.n >= 0 && g.n <= n) {
 		c.fail("accumulator of dimension " + itoa(g.n) + " in " + itoa(n))
 	}
 	if !c.alloc(bytesOf(m, 80), "gradient sum of "+itoa(m)+" pairs") {
@@ -358,13 +358,13 @@ func (c *stateCodec) eigSym(e *eigSym) {
 	c.int(&e.r)
 	c.int(&e.ld)
 	b, r, ld := e.b, e.r, e.ld
-	if c.bad(n >= 1 && (b > 0 || n <= maxUnbackedDim)) {
+	if c.violates(n >= 1 && (b > 0 || n <= maxUnbackedDim)) {
 		c.fail("dimension " + itoa(n))
 	}
 	// The stride only grows (it doubles when the basis is full), so it
 	// may exceed b by far after a compaction; the bound only keeps a
 	// crafted file from asking for unbounded memory.
-	if c.bad(b >= 0 && r >= 0 && r <= b && ld >= max(b, 1) && ld <= 1<<16 && n*ld <= 8*n*max(b, 1)+1<<23) {
+	if c.violates(b >= 0 && r >= 0 && r <= b && ld >= max(b, 1) && ld <= 1<<16 && n*ld <= 8*n*max(b, 1)+1<<23) {
 		c.fail("basis of " + itoa(b) + " columns, rank " + itoa(r) + ", stride " + itoa(ld))
 	}
 	if c.err != nil {
@@ -415,7 +415,7 @@ func (c *stateCodec) ftrlLinear(l *ftrlLinear, d int) {
 	c.floats(&l.w)
 	c.floats(&l.zw)
 	c.floats(&l.nw)
-	if c.bad(len(l.w) == d && len(l.zw) == d && len(l.nw) == d) {
+	if c.violates(len(l.w) == d && len(l.zw) == d && len(l.nw) == d) {
 		c.fail(itoa(len(l.w)) + " linear weights for " + itoa(d) + " features")
 	}
 }
@@ -450,7 +450,7 @@ func (o *CCFMPA) stateCode(c *stateCodec) {
 // projection method come from the settings).
 func (c *stateCodec) projected(p *projectedCCFM) {
 	c.int(&p.t)
-	if c.bad(p.t >= 0) {
+	if c.violates(p.t >= 0) {
 		c.fail(itoa(p.t) + " rounds")
 	}
 	c.eigSym(&p.c)
@@ -474,7 +474,7 @@ func (o *CCFMFTRL) stateCode(c *stateCodec) {
 	}
 	c.int(&o.t)
 	c.int(&o.n)
-	if c.bad(o.t >= 0 && o.n >= 1) {
+	if c.violates(o.t >= 0 && o.n >= 1) {
 		c.fail(itoa(o.t) + " rounds, dimension " + itoa(o.n))
 	}
 	if c.err != nil {
@@ -492,7 +492,7 @@ func (o *CCFMFTRL) stateCode(c *stateCodec) {
 	c.float(&o.theta)
 	c.int(&o.next)
 	k := o.k
-	if c.bad(k >= 0 && len(o.lam) == k && len(o.mu) == k && len(o.rot) >= k*k) {
+	if c.violates(k >= 0 && len(o.lam) == k && len(o.mu) == k && len(o.rot) >= k*k) {
 		c.fail(itoa(k) + " held vectors with " + itoa(len(o.lam)) + " values")
 	}
 	c.check(k == 0 || len(o.vecs)%k == 0 && len(o.vecs)/k <= o.n, "held vectors of the wrong size")
@@ -502,7 +502,7 @@ func (o *CCFMFTRL) stateCode(c *stateCodec) {
 		if k > 0 {
 			rows = max(rows, len(o.vecs)/k)
 		}
-		if c.bad(o.n <= max(o.g.n, rows)+maxUnbackedDim) {
+		if c.violates(o.n <= max(o.g.n, rows)+maxUnbackedDim) {
 			c.fail("dimension " + itoa(o.n))
 		}
 	}
@@ -522,14 +522,14 @@ func (m *FMFTRL) stateCode(c *stateCodec) {
 	c.float(&s.InitStd)
 	codeEnum(c, &s.Loss, 2, "loss")
 	c.uint64(&s.Seed)
-	if c.bad(s.Rank <= maxSubspace) {
+	if c.violates(s.Rank <= maxSubspace) {
 		c.fail("rank " + itoa(s.Rank))
 	}
 	if !rebuild(c, m, s, NewFMFTRL, func(x *FMFTRL) FMFTRLSettings { return x.s }) {
 		return
 	}
 	c.int(&m.d)
-	if c.bad(m.d >= 0) {
+	if c.violates(m.d >= 0) {
 		c.fail(itoa(m.d) + " features")
 	}
 	if c.err != nil {
@@ -569,7 +569,7 @@ func (m *CFMFTRL) stateCode(c *stateCodec) {
 	}
 	c.int(&m.t)
 	c.int(&m.d)
-	if c.bad(m.t >= 0 && m.d >= 0) {
+	if c.violates(m.t >= 0 && m.d >= 0) {
 		c.fail(itoa(m.t) + " rounds, " + itoa(m.d) + " features")
 	}
 	if c.err != nil {
@@ -578,7 +578,7 @@ func (m *CFMFTRL) stateCode(c *stateCodec) {
 	c.ftrlLinear(&m.ftrlLinear, m.d)
 	c.int32s(&m.pos)
 	c.int(&m.n)
-	if c.bad(len(m.pos) <= m.d) {
+	if c.violates(len(m.pos) <= m.d) {
 		c.fail(itoa(len(m.pos)) + " rows of G for " + itoa(m.d) + " features")
 	}
 	checkNumbering(c, m.pos, 0, m.n, "row")
@@ -624,7 +624,7 @@ func (m *CFMFTRL) stateCode(c *stateCodec) {
 	c.int(&m.interval)
 	c.check(m.nS >= 0 && m.nS <= m.n && len(m.u) == m.nS*len(m.lam), "eigenvectors of the wrong size")
 	c.check(m.sparse || m.nS*len(m.mu) <= len(m.u), "eigenvalues of the wrong size")
-	if c.bad(m.since >= 0 && m.interval >= 1) {
+	if c.violates(m.since >= 0 && m.interval >= 1) {
 		c.fail("refresh interval " + itoa(m.interval) + ", since " + itoa(m.since))
 	}
 	c.pcg(m.src)
@@ -662,7 +662,7 @@ func (m *Bias) stateCode(c *stateCodec) {
 	c.float(&m.b)
 	c.floats(&m.w)
 	c.floats(&m.n)
-	if c.bad(len(m.w) == len(m.n)) {
+	if c.violates(len(m.w) == len(m.n)) {
 		c.fail(itoa(len(m.w)) + " biases with " + itoa(len(m.n)) + " counts")
 	}
 }
@@ -679,7 +679,7 @@ func (m *Linear) stateCode(c *stateCodec) {
 	}
 	d := len(m.w)
 	c.int(&d)
-	if c.bad(d >= 0) {
+	if c.violates(d >= 0) {
 		c.fail(itoa(d) + " features")
 	}
 	c.ftrlLinear(&m.ftrlLinear, d)
@@ -699,7 +699,7 @@ func (m *CCFMPairs) stateCode(c *stateCodec) {
 	}
 	d := len(m.w)
 	c.int(&d)
-	if c.bad(d >= 0) {
+	if c.violates(d >= 0) {
 		c.fail(itoa(d) + " features")
 	}
 	c.ftrlLinear(&m.ftrlLinear, d)
@@ -710,7 +710,7 @@ func (m *CCFMPairs) stateCode(c *stateCodec) {
 	c.bool(&table)
 	c.int(&m.used)
 	n := 1 << s.Bits
-	if c.bad(m.used >= 0 && m.used <= n && (table || m.used == 0)) {
+	if c.violates(m.used >= 0 && m.used <= n && (table || m.used == 0)) {
 		c.fail(itoa(m.used) + " pair slots in use")
 	}
 	if c.err != nil {
@@ -727,7 +727,7 @@ func (m *CCFMPairs) stateCode(c *stateCodec) {
 			}
 		}
 		c.int(&k)
-		if c.bad(k > last && k < n) {
+		if c.violates(k > last && k < n) {
 			c.fail("pair slot " + itoa(k) + " after " + itoa(last))
 		}
 		if c.err != nil {
@@ -735,7 +735,7 @@ func (m *CCFMPairs) stateCode(c *stateCodec) {
 		}
 		c.float(&m.zu[k])
 		c.float(&m.nu[k])
-		if c.bad(m.nu[k] > 0 && !math.IsInf(m.nu[k], 0)) {
+		if c.violates(m.nu[k] > 0 && !math.IsInf(m.nu[k], 0)) {
 			c.fail("pair slot " + itoa(k) + ": n = " + ftoa(m.nu[k]))
 		}
 		m.u[k] = m.prox.weight(m.zu[k], m.nu[k])
@@ -759,7 +759,7 @@ func (c *stateCodec) maxRowNonzeros(p *int) {
 		return
 	}
 	c.int(p)
-	if c.bad(*p == -1 || *p > 0 && *p != DefaultMaxRowNonzeros) {
+	if c.violates(*p == -1 || *p > 0 && *p != DefaultMaxRowNonzeros) {
 		c.fail("row nonzero limit " + itoa(*p))
 	}
 }

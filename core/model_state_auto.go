@@ -41,7 +41,7 @@ func (m *OCCFMLin) stateCode(c *stateCodec) {
 	c.nested(occ)
 	if c.dec && c.err == nil {
 		s.OCCFM = occ.s
-		if c.bad(s.OCCFM.Loss == s.Loss) {
+		if c.violates(s.OCCFM.Loss == s.Loss) {
 			c.fail("a CCFM part with the " + s.OCCFM.Loss.String() + " loss in a learner with the " + s.Loss.String() + " loss")
 		}
 	}
@@ -51,7 +51,7 @@ func (m *OCCFMLin) stateCode(c *stateCodec) {
 	m.occ = occ
 	d := len(m.lin.w)
 	c.int(&d)
-	if c.bad(d >= 0) {
+	if c.violates(d >= 0) {
 		c.fail(itoa(d) + " features")
 	}
 	c.ftrlLinear(&m.lin, d)
@@ -62,7 +62,7 @@ func (m *OCCFMLin) stateCode(c *stateCodec) {
 func (c *stateCodec) grid(p *[]float64, least int, what string) {
 	n := len(*p)
 	c.int(&n)
-	if c.bad(n >= least && n <= maxAutoExperts-2) {
+	if c.violates(n >= least && n <= maxAutoExperts-2) {
 		c.fail(itoa(n) + " values of " + what)
 	}
 	if c.err != nil {
@@ -102,7 +102,7 @@ func (m *OCCFMAuto) stateCode(c *stateCodec) {
 	c.float(&m.hi)
 	c.float(&m.mix)
 	c.float(&m.over)
-	if c.bad(m.t >= 0 && m.lo <= m.hi && m.over >= 0) {
+	if c.violates(m.t >= 0 && m.lo <= m.hi && m.over >= 0) {
 		c.fail(itoa(m.t) + " rounds, labels in [" + ftoa(m.lo) + ", " + ftoa(m.hi) + "]")
 	}
 	// The OCCFMK experts (Tastes) come last, after the others and in a
@@ -112,7 +112,7 @@ func (m *OCCFMAuto) stateCode(c *stateCodec) {
 	loss, recent := m.loss[:nb], m.recent[:nb]
 	c.floats(&loss)
 	c.floats(&recent)
-	if c.bad(len(loss) == nb && len(recent) == nb) {
+	if c.violates(len(loss) == nb && len(recent) == nb) {
 		c.fail(itoa(len(loss)) + " losses for " + itoa(nb) + " experts")
 	}
 	if c.dec && c.err == nil {
@@ -148,7 +148,7 @@ func (m *OCCFMAuto) stateCode(c *stateCodec) {
 	m.experts = append(m.experts, fresh.experts[nb:]...)
 	c.floats(&loss)
 	c.floats(&recent)
-	if c.bad(len(loss) == len(tastes) && len(recent) == len(tastes)) {
+	if c.violates(len(loss) == len(tastes) && len(recent) == len(tastes)) {
 		c.fail(itoa(len(loss)) + " losses for " + itoa(len(tastes)) + " experts of tastes")
 	}
 	if c.err != nil {
@@ -176,7 +176,7 @@ func (c *stateCodec) experts(m *OCCFMAuto, lo, hi int) {
 		// its place, and must keep the settings the grid gave it.
 		want := expertSettings(m.experts[k])
 		c.nested(m.experts[k].(stateCoder))
-		if c.bad(expertSettings(m.experts[k]) == want) {
+		if c.violates(expertSettings(m.experts[k]) == want) {
 			c.fail("expert " + itoa(k) + " does not have its grid's settings")
 		}
 	}

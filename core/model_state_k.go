@@ -13,7 +13,7 @@ func (m *OCCFMK) stateCode(c *stateCodec) {
 	codeEnum(c, &s.Loss, 2, "loss")
 	c.uint64(&s.Seed)
 	c.int(&s.MaxRowNonzeros)
-	if c.bad(s.MaxRowNonzeros == -1 || s.MaxRowNonzeros > 0) {
+	if c.violates(s.MaxRowNonzeros == -1 || s.MaxRowNonzeros > 0) {
 		c.fail("row nonzero limit " + itoa(s.MaxRowNonzeros))
 	}
 	if !rebuild(c, m, s, NewOCCFMK, func(x *OCCFMK) OCCFMKSettings { return x.s }) {
@@ -23,7 +23,7 @@ func (m *OCCFMK) stateCode(c *stateCodec) {
 	c.int(&m.d)
 	c.int(&m.kc)
 	ld := m.ld
-	if c.bad(m.t >= 0 && m.d >= 0 && m.kc >= 0 && m.kc <= ld) {
+	if c.violates(m.t >= 0 && m.d >= 0 && m.kc >= 0 && m.kc <= ld) {
 		c.fail(itoa(m.t) + " rounds, " + itoa(m.d) + " features, " + itoa(m.kc) + " directions")
 	}
 	if c.err != nil {
@@ -61,7 +61,7 @@ func (m *OCCFMK) stateCode(c *stateCodec) {
 	if !c.dec || c.err != nil {
 		return
 	}
-	if c.bad(len(seen) == m.d && len(m.sb) == m.d*ld && len(m.yb) == m.d*ld && len(m.a) == ld*ld &&
+	if c.violates(len(seen) == m.d && len(m.sb) == m.d*ld && len(m.yb) == m.d*ld && len(m.a) == ld*ld &&
 		len(m.w) == ld*ld && len(m.mu) == ld && m.g.n <= m.d && m.last <= m.t && m.diagAt <= m.t) {
 		c.fail("a subspace of the wrong size")
 		return
@@ -89,7 +89,7 @@ func (c *stateCodec) nestedBias(b *Bias, d int) {
 	c.float(&b.b)
 	c.floats(&b.w)
 	c.floats(&b.n)
-	if c.bad(len(b.w) == d && len(b.n) == d) {
+	if c.violates(len(b.w) == d && len(b.n) == d) {
 		c.fail(itoa(len(b.w)) + " biases with " + itoa(len(b.n)) + " counts for " + itoa(d) + " features")
 	}
 }

@@ -187,7 +187,7 @@ func TheoryEta(delta, g float64, t int) float64 {
 func (s OCCFMSettings) withDefaults() OCCFMSettings {
 	s.MaxRowNonzeros = zeroDefault(s.MaxRowNonzeros, DefaultMaxRowNonzeros, -1)
 	if s.Delta == 0 {
-		s.Delta = 10
+		s.Delta = DefaultDelta
 	}
 	if s.Eta == 0 {
 		s.Eta = DefaultEtaFor(s.Loss, s.Delta)
@@ -669,7 +669,7 @@ func (o *OCCFM) NuclearNorm() float64 { return o.c.nuclearNorm() }
 
 // Rank returns the number of eigenvalues of C with |λ| > 1e-12·δ.
 func (o *OCCFM) Rank() int {
-	return countAbove(o.Eigenvalues(), 1e-12*o.s.Delta)
+	return RankOf(o.Eigenvalues(), 1e-12*o.s.Delta)
 }
 
 // Eigenvalues returns the nonzero eigenvalues of C by decreasing |λ|.

@@ -65,7 +65,7 @@ type Comparator struct {
 // NewComparator returns a Comparator with C₀ = 0 and no rows.
 func NewComparator(s ComparatorSettings) *Comparator {
 	if s.Delta == 0 {
-		s.Delta = 10
+		s.Delta = DefaultDelta
 	}
 	if s.Delta < 0 {
 		panic("core: negative δ")

@@ -242,7 +242,7 @@ func (s *session) picture() *modelPicture {
 			tr += math.Abs(v)
 		}
 		pic.Nuclear = tr
-		pic.Rank = countNonzero(vals, 1e-12*tr)
+		pic.Rank = core.RankOf(vals, 1e-12*tr)
 	}
 	if _, ok := l.(core.Configured); ok && (exact || isConvex(l)) {
 		pic.Delta = core.DeltaNow(l)
@@ -261,17 +261,6 @@ func isConvex(l core.Learner) bool {
 		return true
 	}
 	return false
-}
-
-// countNonzero counts the entries of vals above tol in magnitude.
-func countNonzero(vals []float64, tol float64) int {
-	n := 0
-	for _, v := range vals {
-		if math.Abs(v) > tol {
-			n++
-		}
-	}
-	return n
 }
 
 // featureBlock returns the leading (k−1)×(k−1) block of the k×k cells:
