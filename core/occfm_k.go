@@ -254,13 +254,22 @@ func (m *OCCFMK) affine(x Sparse) float64 {
 // row returns sᵢ, feature i's coordinates in S.
 func (m *OCCFMK) row(i int) []float64 { return m.sb[i*m.ld : i*m.ld+m.kc] }
 
+// coord returns uₐᵢ = sᵢ·W[:, a], the coordinate in C's eigenvector a of
+// the feature whose row of S is s.
+func (m *OCCFMK) coord(s []float64, a int) float64 {
+	var c float64
+	for j, v := range s {
+		c += v * m.w[j*m.ld+a]
+	}
+	return c
+}
+
 // pairs returns Σ_{i<j} C_ij xᵢxⱼ = ½(Σₐ μₐ((uₐᵀx)² − Σᵢ xᵢ²uₐᵢ²)) over
 // C's eigenvectors uₐ = S·W[:, a] with μₐ ≠ 0.
 func (m *OCCFMK) pairs(x Sparse) float64 {
 	if len(m.active) == 0 {
 		return 0
 	}
-	kc, ld := m.kc, m.ld
 	var sum, self float64
 	z := m.z[:len(m.active)]
 	clear(z)
@@ -271,10 +280,7 @@ func (m *OCCFMK) pairs(x Sparse) float64 {
 		s, v := m.row(i), x.Val[p]
 		var ds float64
 		for q, a := range m.active {
-			var c float64
-			for j := 0; j < kc; j++ {
-				c += s[j] * m.w[j*ld+a]
-			}
+			c := m.coord(s, a)
 			z[q] += v * c
 			ds += m.mu[a] * c * c
 		}
@@ -651,12 +657,7 @@ func (m *OCCFMK) refresh() {
 	for q, a := range m.active {
 		wt := 1 / float64(q+1)
 		for i := 0; i < d; i++ {
-			s := m.row(i)
-			var c float64
-			for j, v := range s {
-				c += v * m.w[j*ld+a]
-			}
-			st[i] += 3 * wt * c
+			st[i] += 3 * wt * m.coord(m.row(i), a)
 		}
 	}
 	steps := min(d, 3*k+8)
@@ -744,11 +745,7 @@ func (m *OCCFMK) pairCoords(i int, dst []float64) []float64 {
 	}
 	s := m.row(i)
 	for _, a := range m.active {
-		var c float64
-		for j, v := range s {
-			c += v * m.w[j*m.ld+a]
-		}
-		dst = append(dst, c)
+		dst = append(dst, m.coord(s, a))
 	}
 	return dst
 }
