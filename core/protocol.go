@@ -1,6 +1,8 @@
 package core
 
 import (
+	"encoding/binary"
+	"hash/fnv"
 	"math"
 	"math/rand/v2"
 	"time"
@@ -125,17 +127,15 @@ func Evaluate(rows []Example, task Task, loss Loss, newLearner func() Learner, s
 // orderHash returns FNV-1a (64 bits) of the indices of train, then of
 // held, each as a little-endian uint32 (see Pass.Order).
 func orderHash(train, held []int) uint64 {
-	const offset, prime = 14695981039346656037, 1099511628211
-	h := uint64(offset)
+	h := fnv.New64a()
+	var buf [4]byte
 	for _, part := range [][]int{train, held} {
 		for _, i := range part {
-			for b := range 4 {
-				h ^= uint64(byte(i >> (8 * b)))
-				h *= prime
-			}
+			binary.LittleEndian.PutUint32(buf[:], uint32(i))
+			h.Write(buf[:])
 		}
 	}
-	return h
+	return h.Sum64()
 }
 
 // trainPass streams rows[order] through l, predict-then-update, and returns

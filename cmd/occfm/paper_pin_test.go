@@ -1,8 +1,10 @@
 package main
 
 import (
+	"encoding/binary"
 	"encoding/json"
 	"flag"
+	"hash/fnv"
 	"math"
 	"os"
 	"path/filepath"
@@ -187,15 +189,14 @@ func sortedKeys[V any](a, b map[string]V) []string {
 }
 
 // rowsHash returns FNV-1a (64 bits) of the rows: per row its label's bits,
-// its nonzeros' count, then each index and value's bits.
+// its nonzeros' count, then each index and value's bits, each a
+// little-endian uint64.
 func rowsHash(rows []core.Example) uint64 {
-	const offset, prime = 14695981039346656037, 1099511628211
-	h := uint64(offset)
+	h := fnv.New64a()
+	var buf [8]byte
 	word := func(v uint64) {
-		for b := range 8 {
-			h ^= uint64(byte(v >> (8 * b)))
-			h *= prime
-		}
+		binary.LittleEndian.PutUint64(buf[:], v)
+		h.Write(buf[:])
 	}
 	for _, ex := range rows {
 		word(math.Float64bits(ex.Y))
@@ -205,7 +206,7 @@ func rowsHash(rows []core.Example) uint64 {
 			word(math.Float64bits(ex.X.Val[k]))
 		}
 	}
-	return h
+	return h.Sum64()
 }
 
 func hex(v uint64) string { return strconv.FormatUint(v, 16) }
