@@ -193,10 +193,6 @@ func (p *Personalizer) Rate(item int, stars float64) (before float64, err error)
 		return math.NaN(), errors.New("core: Personalizer.Rate: " + strconv.FormatFloat(stars, 'g', -1, 64) + " stars: expected 1 to 5")
 	}
 	before = clipStars(p.predict(p.you, f))
-	if p.fold == nil {
-		x := Sparse{Ind: []int{min(p.you, f), max(p.you, f)}, Val: []float64{1, 1}}
-		p.l.Update(x, stars)
-	}
 	r := PersonalRating{Item: item, Stars: stars, Before: before}
 	if k, ok := p.byItem[item]; ok {
 		p.rated[k] = r
@@ -206,6 +202,9 @@ func (p *Personalizer) Rate(item int, stars float64) (before float64, err error)
 	}
 	if p.fold != nil {
 		p.refold()
+	} else {
+		x := Sparse{Ind: []int{min(p.you, f), max(p.you, f)}, Val: []float64{1, 1}}
+		p.l.Update(x, stars)
 	}
 	return before, nil
 }
