@@ -2,6 +2,7 @@ package core
 
 import (
 	"flag"
+	"github.com/occfm/occfm/core/internal/str"
 	"math/rand/v2"
 	"strconv"
 	"testing"
@@ -72,7 +73,7 @@ func benchRounds(b *testing.B, l Learner, warm, timed []Example, play bool) {
 // features) after a warm-up of 4096 rows, one sub-benchmark d=<d> per d.
 func benchmarkUpdate(b *testing.B, newLearner func() Learner, ds ...int) {
 	for _, d := range ds {
-		b.Run("d="+itoa(d), func(b *testing.B) {
+		b.Run("d="+str.Itoa(d), func(b *testing.B) {
 			stream := userItemStream(d, 4096)
 			benchRounds(b, newLearner(), stream, stream, false)
 		})
@@ -85,8 +86,8 @@ func BenchmarkLearners(b *testing.B) {
 	for _, spec := range Learners() {
 		b.Run(spec.Name, func(b *testing.B) {
 			for _, d := range benchSizes {
-				b.Run("d="+itoa(d), func(b *testing.B) {
-					if why, slow := slowBench[spec.Name+"/d="+itoa(d)]; slow && !*slowBenchFlag {
+				b.Run("d="+str.Itoa(d), func(b *testing.B) {
+					if why, slow := slowBench[spec.Name+"/d="+str.Itoa(d)]; slow && !*slowBenchFlag {
 						b.Skipf("skipped without -slowbench: %s", why)
 					}
 					stream := ratingStream(d, 4096)

@@ -2,6 +2,7 @@ package core
 
 import (
 	"errors"
+	"github.com/occfm/occfm/core/internal/str"
 	"math"
 	"strconv"
 	"strings"
@@ -208,11 +209,11 @@ func ParseSize(s string) (int64, error) {
 	}
 	v, err := strconv.ParseFloat(num, 64)
 	if shift < 0 || err != nil || num == "" || strings.ContainsAny(num, "eEinfxp+-_") {
-		return 0, errors.New("core: memory size " + quoted(s) + ": want a number of bytes with an optional unit K, M, G or T (1K = 1024), such as 512M or 2G")
+		return 0, errors.New("core: memory size " + str.Quote(s) + ": want a number of bytes with an optional unit K, M, G or T (1K = 1024), such as 512M or 2G")
 	}
 	v = math.Ldexp(v, shift)
 	if !(v < math.MaxInt64) {
-		return 0, errors.New("core: memory size " + quoted(s) + " is too large")
+		return 0, errors.New("core: memory size " + str.Quote(s) + " is too large")
 	}
 	return int64(v), nil
 }
@@ -250,25 +251,5 @@ func countText(n int64) string {
 	case n >= 1e6:
 		return strconv.FormatFloat(float64(n)/1e6, 'f', 1, 64) + " million"
 	}
-	return groupThousands(n)
-}
-
-// groupThousands formats n with commas: 12,500.
-func groupThousands(n int64) string {
-	s := strconv.FormatInt(n, 10)
-	neg := strings.HasPrefix(s, "-")
-	if neg {
-		s = s[1:]
-	}
-	var b strings.Builder
-	for i, r := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(r)
-	}
-	if neg {
-		return "-" + b.String()
-	}
-	return b.String()
+	return str.Thousands(n)
 }

@@ -3,6 +3,7 @@ package core
 import (
 	"bytes"
 	"errors"
+	"github.com/occfm/occfm/core/internal/str"
 	"io"
 	"strings"
 	"unicode/utf8"
@@ -96,7 +97,7 @@ func readItemLines(data []byte, name, sep string) ([]CatalogItem, error) {
 		var it CatalogItem
 		if sep == "|" {
 			if len(f) != 24 {
-				return nil, perr("line", itoa(len(f))+` fields: expected 24 (u.item: "id|title|date|video date|url|" and 19 genre flags)`)
+				return nil, perr("line", str.Itoa(len(f))+` fields: expected 24 (u.item: "id|title|date|video date|url|" and 19 genre flags)`)
 			}
 			for k, flag := range f[5:] {
 				switch strings.TrimSpace(flag) {
@@ -111,7 +112,7 @@ func readItemLines(data []byte, name, sep string) ([]CatalogItem, error) {
 			}
 		} else {
 			if len(f) != 3 {
-				return nil, perr("line", itoa(len(f))+` fields: expected 3 (movies.dat: "id::title::Genre|Genre")`)
+				return nil, perr("line", str.Itoa(len(f))+` fields: expected 3 (movies.dat: "id::title::Genre|Genre")`)
 			}
 			it.Genres = splitGenres(f[2])
 		}
@@ -131,7 +132,7 @@ func readItemsCSV(data []byte, name string) ([]CatalogItem, error) {
 	for rec := 0; ; rec++ {
 		f, ok, pe := cr.next()
 		if pe != nil {
-			return nil, &ParseError{File: name, Line: pe.Line, Field: "field " + itoa(pe.Column), Msg: pe.Msg + " (movies.csv quotes fields RFC-4180 style)"}
+			return nil, &ParseError{File: name, Line: pe.Line, Field: "field " + str.Itoa(pe.Column), Msg: pe.Msg + " (movies.csv quotes fields RFC-4180 style)"}
 		}
 		if !ok {
 			return items, nil
@@ -139,7 +140,7 @@ func readItemsCSV(data []byte, name string) ([]CatalogItem, error) {
 		line := cr.start
 		perr := func(field, msg string) error { return &ParseError{File: name, Line: line, Field: field, Msg: msg} }
 		if len(f) != 3 {
-			return nil, perr("line", itoa(len(f))+" fields: expected 3 (movies.csv: movieId,title,genres)")
+			return nil, perr("line", str.Itoa(len(f))+" fields: expected 3 (movies.csv: movieId,title,genres)")
 		}
 		if rec == 0 {
 			if !strings.EqualFold(f[0], "movieId") || !strings.EqualFold(f[1], "title") || !strings.EqualFold(f[2], "genres") {

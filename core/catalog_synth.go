@@ -2,6 +2,7 @@ package core
 
 import (
 	"cmp"
+	"github.com/occfm/occfm/core/internal/str"
 	"io"
 	"math"
 	"math/rand/v2"
@@ -119,7 +120,7 @@ func NewSyntheticCatalog(seed uint64) *SyntheticCatalog {
 			title = synthTitle(r)
 		}
 		used[title] = true
-		s.items[i] = CatalogItem{ID: itoa(i), Title: title, Genres: genres, Feature: -1}
+		s.items[i] = CatalogItem{ID: str.Itoa(i), Title: title, Genres: genres, Feature: -1}
 	}
 	s.bu = normals(r, synthUsers, 0.35)
 	s.p = make([]float64, synthUsers*synthTastes)
@@ -178,7 +179,7 @@ func synthTitle(r *rand.Rand) string {
 	default:
 		t = "A " + n + " for " + synthNames[r.IntN(len(synthNames))]
 	}
-	return t + " (" + itoa(1950+r.IntN(50)) + ")"
+	return t + " (" + str.Itoa(1950+r.IntN(50)) + ")"
 }
 
 // makeRows draws every user's ratings and shuffles them into the stream. A
@@ -228,7 +229,7 @@ func dotTaste(p, q []float64) float64 {
 }
 
 // Items returns a copy of the catalog's items, with Feature -1 and Count 0
-// (NewCatalog binds them). Item i has ID itoa(i).
+// (NewCatalog binds them). Item i has ID str.Itoa(i).
 func (s *SyntheticCatalog) Items() []CatalogItem {
 	items := make([]CatalogItem, len(s.items))
 	for i, it := range s.items {
@@ -288,7 +289,7 @@ func (s *SyntheticCatalog) NewPerson(seed uint64) Person {
 // noise and rounding. It panics unless 0 ≤ item < len(Items()).
 func (s *SyntheticCatalog) TrueRating(p Person, item int) float64 {
 	if item < 0 || item >= synthItems {
-		panic("core: SyntheticCatalog.TrueRating: item " + itoa(item) + " out of range [0, " + itoa(synthItems) + ")")
+		panic("core: SyntheticCatalog.TrueRating: item " + str.Itoa(item) + " out of range [0, " + str.Itoa(synthItems) + ")")
 	}
 	y := synthMean + p.bias + s.bi[item] + 1.2*dotTaste(p.taste[:], s.q[item*synthTastes:])
 	return min(max(y, 1), 5)

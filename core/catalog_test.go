@@ -2,6 +2,7 @@ package core
 
 import (
 	"errors"
+	"github.com/occfm/occfm/core/internal/str"
 	"io"
 	"math"
 	"os"
@@ -197,7 +198,7 @@ func TestCatalogSynthetic(t *testing.T) {
 	}
 	titles := map[string]bool{}
 	for i, it := range items {
-		if it.ID != itoa(i) || it.Feature != -1 || it.Count != 0 || len(it.Genres) < 1 || len(it.Genres) > 3 || titles[it.Title] {
+		if it.ID != str.Itoa(i) || it.Feature != -1 || it.Count != 0 || len(it.Genres) < 1 || len(it.Genres) > 3 || titles[it.Title] {
 			t.Fatalf("item %d: %+v", i, it)
 		}
 		titles[it.Title] = true

@@ -1,6 +1,7 @@
 package core
 
 import (
+	"github.com/occfm/occfm/core/internal/str"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -419,7 +420,7 @@ var projectedCases = []struct {
 func TestCCFMProjectedInvariants(t *testing.T) {
 	for _, tc := range projectedCases {
 		for seed := uint64(1); seed <= 3; seed++ {
-			t.Run(tc.name+"/seed="+itoa(int(seed)), func(t *testing.T) {
+			t.Run(tc.name+"/seed="+str.Itoa(int(seed)), func(t *testing.T) {
 				fast, fc := tc.new(false)
 				naive, nc := tc.new(true)
 				delta := fast.(Configured).Config().Delta
@@ -518,7 +519,7 @@ func TestCCFMFTRLExact(t *testing.T) {
 		{"default schedule", CCFMFTRLSettings{Delta: 3}, 5},
 	} {
 		for seed := uint64(1); seed <= 3; seed++ {
-			t.Run(tc.name+"/seed="+itoa(int(seed)), func(t *testing.T) {
+			t.Run(tc.name+"/seed="+str.Itoa(int(seed)), func(t *testing.T) {
 				o := NewCCFMFTRL(tc.s)
 				s := o.Settings()
 				const d = 12

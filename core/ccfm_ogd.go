@@ -1,6 +1,9 @@
 package core
 
-import "math"
+import (
+	"github.com/occfm/occfm/core/internal/str"
+	"math"
+)
 
 // CCFMOGDSettings configures NewCCFMOGD. The zero value is the documented
 // default of every field.
@@ -186,7 +189,7 @@ func (p *projectedCCFM) MemoryBytes() int64 {
 // MemoryNoter).
 func (p *projectedCCFM) MemoryNote() string {
 	if p.dense {
-		return "a dense " + groupThousands(int64(p.c.n)) + "×" + groupThousands(int64(p.c.n)) + " matrix"
+		return "a dense " + str.Thousands(int64(p.c.n)) + "×" + str.Thousands(int64(p.c.n)) + " matrix"
 	}
-	return groupThousands(int64(p.c.b)) + " basis vectors of dimension " + groupThousands(int64(p.c.n))
+	return str.Thousands(int64(p.c.b)) + " basis vectors of dimension " + str.Thousands(int64(p.c.n))
 }

@@ -4,10 +4,9 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/occfm/occfm/core/internal/str"
 	"io"
 	"math"
-	"math/rand/v2"
-	"strconv"
 	"strings"
 	"testing"
 )
@@ -15,55 +14,6 @@ import (
 // The tests below check errors.go's stand-ins for fmt, and a sample of
 // core's messages, against fmt itself: core does not import fmt (see
 // TestCoreImports), but its messages are to read as they did when it did.
-
-func TestFormatHelpersMatchFmt(t *testing.T) {
-	rng := rand.New(rand.NewPCG(3, 4))
-	floats := []float64{0, math.Copysign(0, -1), 1, -1, 0.1, 1e-5, 1e-4, 123456, 1e20, 1e21, 1e100, 5e-324,
-		math.MaxFloat64, math.Inf(1), math.Inf(-1), math.NaN(), 1.0 / 3, 2.5e6, 1e6, 999999, 0.000123}
-	for range 2000 {
-		floats = append(floats, math.Float64frombits(rng.Uint64()), rng.NormFloat64()*math.Pow(10, float64(rng.IntN(40)-20)))
-	}
-	for _, x := range floats {
-		if got, want := ftoa(x), fmt.Sprintf("%v", x); got != want {
-			t.Errorf("ftoa(%b) = %q, %%v gives %q", x, got, want)
-		}
-		if got, want := ftoa(x), fmt.Sprintf("%g", x); got != want {
-			t.Errorf("ftoa(%b) = %q, %%g gives %q", x, got, want)
-		}
-	}
-	for _, n := range []int{0, 1, -1, 9, 10, -10, 4096, math.MaxInt, math.MinInt, math.MaxInt32, math.MinInt32} {
-		if got, want := itoa(n), fmt.Sprintf("%d", n); got != want {
-			t.Errorf("itoa(%d) = %q, want %q", n, got, want)
-		}
-	}
-	for _, n := range []int64{0, -5, math.MaxInt64, math.MinInt64} {
-		if got, want := strconv.FormatInt(n, 10), fmt.Sprintf("%d", n); got != want {
-			t.Errorf("FormatInt(%d) = %q, want %q", n, got, want)
-		}
-	}
-	for _, n := range []uint64{0, 7, math.MaxUint64} {
-		if got, want := strconv.FormatUint(n, 10), fmt.Sprintf("%d", n); got != want {
-			t.Errorf("FormatUint(%d) = %q, want %q", n, got, want)
-		}
-	}
-	strs := []string{"", "a", `"q"`, `back\slash`, "tab\there", "nl\n", "\x00\x7f", "\xff\xfe bad UTF-8", "é ★ 日本", "\u2028", "\U0001F600", "::", ",", "\t"}
-	for _, s := range strs {
-		if got, want := quoted(s), fmt.Sprintf("%q", s); got != want {
-			t.Errorf("quoted(%q) = %s, want %s", s, got, want)
-		}
-	}
-	for _, list := range [][]string{nil, {}, {"a"}, strs, {"user", "item", "rating"}} {
-		if got, want := quoteList(list), fmt.Sprintf("%q", list); got != want {
-			t.Errorf("quoteList(%#v) = %s, want %s", list, got, want)
-		}
-	}
-	type local struct{ a int }
-	for _, x := range []any{nil, 1, "s", &OCCFM{}, Bias{}, local{}, &local{}, []int{1}, map[string]int{}, Squared, Format("csv"), errors.New("e")} {
-		if got, want := typeName(x), fmt.Sprintf("%T", x); got != want {
-			t.Errorf("typeName(%#v) = %q, want %q", x, got, want)
-		}
-	}
-}
 
 // TestPanicText checks panicText against fmt.Sprint on the values a panic
 // carries, including the runtime's own, and names the type of the others.
@@ -90,13 +40,13 @@ func TestPanicText(t *testing.T) {
 		RoleLabel, Format("csv"), // named int and string types without String
 	}
 	for _, v := range vals {
-		if got, want := panicText(v), fmt.Sprint(v); got != want {
-			t.Errorf("panicText(%#v) = %q, fmt.Sprint gives %q", v, got, want)
+		if got, want := str.PanicText(v), fmt.Sprint(v); got != want {
+			t.Errorf("str.PanicText(%#v) = %q, fmt.Sprint gives %q", v, got, want)
 		}
 	}
 	for _, v := range []any{struct{ a, b int }{1, 2}, []int{1}, &Bias{}, complex(1, 2)} {
-		if got, want := panicText(v), "panic of type "+fmt.Sprintf("%T", v); got != want {
-			t.Errorf("panicText(%#v) = %q, want %q", v, got, want)
+		if got, want := str.PanicText(v), "panic of type "+fmt.Sprintf("%T", v); got != want {
+			t.Errorf("str.PanicText(%#v) = %q, want %q", v, got, want)
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package core
 
 import (
+	"github.com/occfm/occfm/core/internal/str"
 	"math"
 	"strconv"
 	"strings"
@@ -303,7 +304,7 @@ func (g *Guarded) PredictUpdate(x Sparse, y float64) float64 {
 func (g *Guarded) predict(x Sparse) (raw float64, msg string) {
 	defer func() {
 		if r := recover(); r != nil {
-			raw, msg = math.NaN(), "prediction failed: "+panicText(r)
+			raw, msg = math.NaN(), "prediction failed: "+str.PanicText(r)
 		}
 	}()
 	raw = g.inner.Predict(x)
@@ -317,7 +318,7 @@ func (g *Guarded) predict(x Sparse) (raw float64, msg string) {
 func (g *Guarded) update(x Sparse, y float64) (msg string) {
 	defer func() {
 		if r := recover(); r != nil {
-			msg = panicText(r)
+			msg = str.PanicText(r)
 		}
 	}()
 	g.inner.Update(x, y)
@@ -437,8 +438,8 @@ func (g *Guarded) refuse(x Sparse, y float64) string {
 		if lim := r.MaxRowNonzeros(); lim > 0 && len(x.Ind) > lim {
 			g.rep.TooWide++
 			nnz := int64(len(x.Ind))
-			return "row has " + groupThousands(nnz) + " nonzero features, over " + g.name + "'s limit of " +
-				groupThousands(int64(lim)) + " per row (its gradient sum stores every pair: " + countText(nnz*(nnz+1)/2+nnz+1) +
+			return "row has " + str.Thousands(nnz) + " nonzero features, over " + g.name + "'s limit of " +
+				str.Thousands(int64(lim)) + " per row (its gradient sum stores every pair: " + countText(nnz*(nnz+1)/2+nnz+1) +
 				"); predicted, not learned; linear and fm-ftrl have no such limit"
 		}
 	}
@@ -527,7 +528,7 @@ func (r GuardReport) RefusedWhy() string {
 	only := ""
 	for _, c := range reasons {
 		if c.n > 0 {
-			parts = append(parts, groupThousands(int64(c.n))+" "+c.some)
+			parts = append(parts, str.Thousands(int64(c.n))+" "+c.some)
 			only = c.one
 		}
 	}
@@ -554,7 +555,7 @@ func (g *Guarded) DivergenceAdvice(deltaName, etaName string) string {
 		}
 	}
 	if cfg.Delta > def.Delta && def.Delta > 0 {
-		return "δ = " + ftoa(cfg.Delta) + " is above " + g.name + "'s default " + ftoa(def.Delta) +
+		return "δ = " + str.Ftoa(cfg.Delta) + " is above " + g.name + "'s default " + str.Ftoa(def.Delta) +
 			": a ball this large no longer holds the model in, so the learning rate alone decides whether it is stable; try a smaller " +
 			deltaName + ", or a smaller " + etaName + "."
 	}

@@ -1,6 +1,9 @@
 package core
 
-import "errors"
+import (
+	"errors"
+	"github.com/occfm/occfm/core/internal/str"
+)
 
 // guardSection names the Model.Extra section that holds a Guarded's own
 // state.
@@ -24,7 +27,7 @@ func (g *Guarded) Model() Model {
 func ResumeGuarded(m Model, s GuardSettings) (*Guarded, error) {
 	spec, ok := registry[m.Name]
 	if !ok || m.Learner == nil {
-		return nil, errors.New("core: the model has no learner of the registry (" + quoted(m.Name) + ")")
+		return nil, errors.New("core: the model has no learner of the registry (" + str.Quote(m.Name) + ")")
 	}
 	c := m.Config
 	g := &Guarded{set: s.withDefaults(), name: m.Name, cfg: c, task: c.Task, loss: c.LossOf(),
@@ -52,7 +55,7 @@ func (g *Guarded) stateCode(c *stateCodec) {
 		c.float(&e.sum)
 		c.float(&e.mass)
 		if c.violates(e.mass >= 0 && e.mass <= 1 && e.sum >= 0) {
-			c.fail("smoothed loss (" + ftoa(e.sum) + ", " + ftoa(e.mass) + ") out of range")
+			c.fail("smoothed loss (" + str.Ftoa(e.sum) + ", " + str.Ftoa(e.mass) + ") out of range")
 		}
 	}
 	r := &g.rep
@@ -67,7 +70,7 @@ func (g *Guarded) stateCode(c *stateCodec) {
 	n := c.length(len(r.Events), 3)
 	if c.dec {
 		if c.err != nil || n > guardEvents+1 {
-			c.fail("guard events: " + itoa(n))
+			c.fail("guard events: " + str.Itoa(n))
 			return
 		}
 		r.Events = make([]GuardEvent, n)
@@ -86,6 +89,6 @@ func (g *Guarded) stateCode(c *stateCodec) {
 	c.int(&r.TooWide)
 	c.int(&r.BadLabels)
 	if c.violates(r.TooWide >= 0 && r.BadLabels >= 0 && r.TooWide+r.BadLabels <= r.Refused && r.TooWide+r.BadLabels > 0) {
-		c.fail("refused rows " + itoa(r.TooWide) + " too wide and " + itoa(r.BadLabels) + " with a bad label of " + itoa(r.Refused))
+		c.fail("refused rows " + str.Itoa(r.TooWide) + " too wide and " + str.Itoa(r.BadLabels) + " with a bad label of " + str.Itoa(r.Refused))
 	}
 }

@@ -10,32 +10,24 @@ import (
 	"testing"
 )
 
-// TestCoreImports keeps out of core's non-test files the packages that
-// weigh on the page's wasm binary, which links core whole (tests may use
-// them):
+// TestCoreImports keeps out of the non-test files of core and its
+// packages the packages that weigh on the page's wasm binary, which links
+// them whole (tests may use them):
 //
 //   - fmt: its printer is built on reflect and formats every kind of
-//     value. core's messages are built with strconv instead, byte for byte
-//     as fmt built them (errors.go, errors_test.go).
+//     value. The messages are built with strconv instead, byte for byte as
+//     fmt builds them (core/internal/str, which checks itself against fmt).
 //   - gonum's mat (with blas/cblas128 under it), lapack/lapack64 and
 //     blas/blas64: core calls the concrete lapack/gonum and blas/gonum
 //     Implementation types instead, and the linker keeps only the
 //     routines they reach. (blas64 stays linked through lapack/gonum.)
 //   - encoding/csv: its Reader's ParseError.Error calls fmt.Sprintf, which
-//     kept fmt linked after core and wasm/ stopped importing it. core reads
-//     movies.csv with csvRecords and writes RatingsCSV with
-//     appendCSVRecord instead (csv_records.go), which csv_records_test.go
-//     checks against encoding/csv.
+//     links fmt. movies.csv is read and RatingsCSV written by the data
+//     package's own CSV records, which its tests check against encoding/csv.
 //
-// Measured on GOOS=js GOARCH=wasm -ldflags="-s -w" builds of ./wasm,
-// bytes (gzip -9): before, 7,303,449 (1,767,862); without fmt in core,
-// 7,286,420 (1,761,649); without mat, lapack64 and blas64 too, 7,174,812
-// (1,735,485). fmt itself stayed in the binary while anything else linked
-// it: wasm/ did then, and then encoding/csv's Reader (readItemsCSV); in a
-// program of its own a csv.Reader adds 814,158 bytes (208,660 gzipped),
-// most of it fmt and reflect. Later, with -trimpath too: with encoding/csv,
-// 5,462,460 (1,502,824); without it, 5,151,533 (1,417,218), and no fmt
-// code is linked at all.
+// On a GOOS=js GOARCH=wasm -trimpath -ldflags="-s -w" build of ./wasm,
+// encoding/csv alone adds about 300 KB (85 KB gzipped), most of it fmt and
+// reflect.
 func TestCoreImports(t *testing.T) {
 	banned := map[string]bool{
 		"fmt":                                true,
@@ -45,7 +37,13 @@ func TestCoreImports(t *testing.T) {
 		"gonum.org/v1/gonum/blas/cblas128":   true,
 		"encoding/csv":                       true,
 	}
-	files, err := filepath.Glob("*.go")
+	var files []string
+	err := filepath.WalkDir(".", func(path string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(path, ".go") && !strings.Contains(path, "testdata") {
+			files = append(files, path)
+		}
+		return err
+	})
 	if err != nil {
 		t.Fatal(err)
 	}

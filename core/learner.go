@@ -2,6 +2,7 @@ package core
 
 import (
 	"errors"
+	"github.com/occfm/occfm/core/internal/str"
 	"sort"
 	"strings"
 )
@@ -241,7 +242,7 @@ func NewLearner(name string, c Config) (Learner, error) {
 		for _, s := range Learners() {
 			names = append(names, s.Name)
 		}
-		return nil, errors.New("core: unknown learner " + quoted(name) + " (have [" + strings.Join(names, " ") + "])")
+		return nil, errors.New("core: unknown learner " + str.Quote(name) + " (have [" + strings.Join(names, " ") + "])")
 	}
 	return s.New(c), nil
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"github.com/occfm/occfm/core/internal/str"
 	"hash/crc32"
 	"io"
 	"io/fs"
@@ -165,14 +166,14 @@ func SaveModel(w io.Writer, m Model) error {
 func appendModel(b []byte, m Model) ([]byte, error) {
 	sc, ok := m.Learner.(stateCoder)
 	if !ok {
-		return nil, errors.New("core: cannot save a learner of type " + typeName(m.Learner) + ": it is not a registered learner")
+		return nil, errors.New("core: cannot save a learner of type " + str.TypeName(m.Learner) + ": it is not a registered learner")
 	}
 	name := learnerName(m.Learner)
 	if m.Name != "" && m.Name != name {
-		return nil, errors.New("core: cannot save: the model is named " + quoted(m.Name) + " but its learner is a " + name)
+		return nil, errors.New("core: cannot save: the model is named " + str.Quote(m.Name) + " but its learner is a " + name)
 	}
 	if m.Rows < 0 {
-		return nil, errors.New("core: cannot save: " + itoa(m.Rows) + " rows")
+		return nil, errors.New("core: cannot save: " + str.Itoa(m.Rows) + " rows")
 	}
 	if m.Vocabulary != nil {
 		if err := m.Vocabulary.check(); err != nil {
@@ -261,7 +262,7 @@ func LoadModelWith(r io.Reader, s LoadSettings) (Model, error) {
 	var head [modelHeaderLen]byte
 	n, err := io.ReadFull(r, head[:])
 	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
-		return Model{}, wrapErr("core: reading the model: "+err.Error(), err)
+		return Model{}, str.Wrap("core: reading the model: "+err.Error(), err)
 	}
 	size, err := checkModelHeader(head[:n], -1, limit)
 	if err != nil {
@@ -277,9 +278,9 @@ func LoadModelWith(r io.Reader, s LoadSettings) (Model, error) {
 	buf.Write(head[:])
 	if _, err := io.CopyN(&buf, r, int64(size)-int64(modelHeaderLen)); err != nil {
 		if err == io.EOF {
-			return Model{}, corrupt("truncated: " + itoa(buf.Len()) + " of " + strconv.FormatUint(size, 10) + " bytes")
+			return Model{}, corrupt("truncated: " + str.Itoa(buf.Len()) + " of " + strconv.FormatUint(size, 10) + " bytes")
 		}
-		return Model{}, wrapErr("core: reading the model: "+err.Error(), err)
+		return Model{}, str.Wrap("core: reading the model: "+err.Error(), err)
 	}
 	if left, ok := inputLen(r); ok && left > 0 {
 		return Model{}, corrupt(strconv.FormatInt(left, 10) + " bytes after the end of the model")
@@ -342,7 +343,7 @@ func checkModelHeader(head []byte, size, limit int64) (uint64, error) {
 		return 0, err
 	}
 	if declared > uint64(limit) {
-		return 0, wrapErr("core: the model file declares "+FormatBytes(int64(min(declared, math.MaxInt64)))+
+		return 0, str.Wrap("core: the model file declares "+FormatBytes(int64(min(declared, math.MaxInt64)))+
 			", "+ErrMemoryBudget.Error()+" of "+FormatBytes(limit), ErrMemoryBudget)
 	}
 	if size >= 0 && uint64(size) != declared {
@@ -357,20 +358,20 @@ func checkModelHeader(head []byte, size, limit int64) (uint64, error) {
 func checkHeader(data []byte) (uint64, error) {
 	if len(data) < len(modelMagic) || string(data[:len(modelMagic)]) != modelMagic {
 		if len(data) < len(modelMagic) && strings.HasPrefix(modelMagic, string(data)) && len(data) > 0 {
-			return 0, corrupt("truncated: " + itoa(len(data)) + " bytes, not even the file header")
+			return 0, corrupt("truncated: " + str.Itoa(len(data)) + " bytes, not even the file header")
 		}
-		return 0, wrapErr("core: "+ErrNotModel.Error()+" (it does not start with the OCCFM model signature)", ErrNotModel)
+		return 0, str.Wrap("core: "+ErrNotModel.Error()+" (it does not start with the OCCFM model signature)", ErrNotModel)
 	}
 	if len(data) < modelHeaderLen {
-		return 0, corrupt("truncated: " + itoa(len(data)) + " bytes, not even the file header")
+		return 0, corrupt("truncated: " + str.Itoa(len(data)) + " bytes, not even the file header")
 	}
 	version := binary.LittleEndian.Uint16(data[len(modelMagic):])
 	if version == 0 {
 		return 0, corrupt("format version 0")
 	}
 	if version > ModelFormat {
-		return 0, wrapErr("core: "+ErrModelVersion.Error()+": written by a newer OCCFM (model format "+
-			itoa(int(version))+", this build reads up to "+itoa(ModelFormat)+")", ErrModelVersion)
+		return 0, str.Wrap("core: "+ErrModelVersion.Error()+": written by a newer OCCFM (model format "+
+			str.Itoa(int(version))+", this build reads up to "+str.Itoa(ModelFormat)+")", ErrModelVersion)
 	}
 	size := binary.LittleEndian.Uint64(data[len(modelMagic)+2:])
 	if size < uint64(modelHeaderLen+modelCRCLen) {
@@ -384,7 +385,7 @@ func checkHeader(data []byte) (uint64, error) {
 //
 //go:noinline
 func corrupt(msg string) error {
-	return wrapErr("core: "+ErrModelCorrupt.Error()+": "+msg, ErrModelCorrupt)
+	return str.Wrap("core: "+ErrModelCorrupt.Error()+": "+msg, ErrModelCorrupt)
 }
 
 // parseModel is LoadModel on the bytes of a file.
@@ -399,7 +400,7 @@ func parseModelWithin(data []byte, limit int64) (Model, error) {
 	}
 	switch {
 	case uint64(len(data)) < size:
-		return Model{}, corrupt("truncated: " + itoa(len(data)) + " of " + strconv.FormatUint(size, 10) + " bytes")
+		return Model{}, corrupt("truncated: " + str.Itoa(len(data)) + " of " + strconv.FormatUint(size, 10) + " bytes")
 	case uint64(len(data)) > size:
 		return Model{}, corrupt(strconv.FormatUint(uint64(len(data))-size, 10) + " bytes after the end of the model")
 	}
@@ -421,7 +422,7 @@ func parseModelWithin(data []byte, limit int64) (Model, error) {
 			return Model{}, corrupt("bad section framing: " + c.err.Error())
 		}
 		if _, dup := sections[name]; dup {
-			return Model{}, corrupt("section " + quoted(name) + " repeated")
+			return Model{}, corrupt("section " + str.Quote(name) + " repeated")
 		}
 		sections[name] = sec
 		order = append(order, name)
@@ -440,7 +441,7 @@ func parseModelWithin(data []byte, limit int64) (Model, error) {
 		case i < len(want) && name == want[i]:
 		case i >= len(want) && strings.HasPrefix(name, "extra:") && (i == len(want) || order[i-1] < name):
 		default:
-			return Model{}, corrupt("section " + quoted(name) + " out of order (want " + strings.Join(want, ", ") + ", then extra:… sorted)")
+			return Model{}, corrupt("section " + str.Quote(name) + " out of order (want " + strings.Join(want, ", ") + ", then extra:… sorted)")
 		}
 	}
 
@@ -457,11 +458,11 @@ func parseModelWithin(data []byte, limit int64) (Model, error) {
 		return Model{}, err
 	}
 	if m.Rows < 0 {
-		return Model{}, corrupt(itoa(m.Rows) + " rows")
+		return Model{}, corrupt(str.Itoa(m.Rows) + " rows")
 	}
 	mk, ok := stateTypes[m.Name]
 	if !ok {
-		return Model{}, corrupt("unknown learner " + quoted(m.Name) + " (this build has " + strings.Join(registeredNames(), ", ") + ")")
+		return Model{}, corrupt("unknown learner " + str.Quote(m.Name) + " (this build has " + strings.Join(registeredNames(), ", ") + ")")
 	}
 
 	if voc, ok := sections["vocabulary"]; ok {
@@ -487,7 +488,7 @@ func parseModelWithin(data []byte, limit int64) (Model, error) {
 		return Model{}, err
 	}
 	if b := l.(Sized).MemoryBytes(); b > limit {
-		return Model{}, wrapErr("core: the model's "+m.Name+" would hold "+FormatBytes(b)+
+		return Model{}, str.Wrap("core: the model's "+m.Name+" would hold "+FormatBytes(b)+
 			", "+ErrMemoryBudget.Error()+" of "+FormatBytes(limit), ErrMemoryBudget)
 	}
 	m.Learner = l
@@ -501,7 +502,7 @@ func parseModelWithin(data []byte, limit int64) (Model, error) {
 			}
 			m.Extra[name[len("extra:"):]] = bytes.Clone(sections[name])
 		default:
-			return Model{}, corrupt("unknown section " + quoted(name))
+			return Model{}, corrupt("unknown section " + str.Quote(name))
 		}
 	}
 	return m, nil
@@ -557,7 +558,7 @@ func (c *stateCodec) alloc(n int64, what string) bool {
 	}
 	if n > limit {
 		c.fail(what + " would take " + FormatBytes(max(n, 0)))
-		c.over = wrapErr("core: the model's "+what+" would take "+FormatBytes(max(n, 0))+
+		c.over = str.Wrap("core: the model's "+what+" would take "+FormatBytes(max(n, 0))+
 			", "+ErrMemoryBudget.Error()+" of "+FormatBytes(limit), ErrMemoryBudget)
 		return false
 	}
@@ -587,7 +588,7 @@ func (c *stateCodec) check(ok bool, msg string) {
 // which only a violation should pay for:
 //
 //	if c.violates(n >= 0) {
-//		c.fail(itoa(n) + " rows")
+//		c.fail(str.Itoa(n) + " rows")
 //	}
 func (c *stateCodec) violates(ok bool) bool { return c.dec && !ok && c.err == nil }
 
@@ -595,10 +596,10 @@ func (c *stateCodec) violates(ok bool) bool { return c.dec && !ok && c.err == ni
 // including bytes left over.
 func (c *stateCodec) finish(name string) error {
 	if c.err == nil && len(c.buf) > 0 {
-		c.err = errors.New(itoa(len(c.buf)) + " bytes left over")
+		c.err = errors.New(str.Itoa(len(c.buf)) + " bytes left over")
 	}
 	if c.err != nil {
-		return corrupt("section " + quoted(name) + ": " + c.err.Error())
+		return corrupt("section " + str.Quote(name) + ": " + c.err.Error())
 	}
 	return nil
 }
@@ -646,7 +647,7 @@ func codeEnum[T ~int](c *stateCodec, p *T, n int, what string) {
 	v := int(*p)
 	c.int(&v)
 	if c.violates(v >= 0 && v < n) {
-		c.fail(what + " " + itoa(v) + " out of range")
+		c.fail(what + " " + str.Itoa(v) + " out of range")
 	}
 	if c.dec && c.err == nil {
 		*p = T(v)
@@ -690,7 +691,7 @@ func (c *stateCodec) floatOrInf(p *float64) {
 	if c.dec && c.err == nil {
 		*p = math.Float64frombits(bits)
 		if c.violates(math.IsInf(*p, 0) || math.Abs(*p) <= maxStateValue) {
-			c.fail("value " + ftoa(*p) + " out of range in the state")
+			c.fail("value " + str.Ftoa(*p) + " out of range in the state")
 		}
 	}
 }
@@ -730,7 +731,7 @@ func (c *stateCodec) length(n int, size int) int {
 		return 0
 	}
 	if v > uint64(len(c.buf))/uint64(size) {
-		c.fail("truncated: a length of " + strconv.FormatUint(v, 10) + " does not fit in " + itoa(len(c.buf)) + " bytes")
+		c.fail("truncated: a length of " + strconv.FormatUint(v, 10) + " does not fit in " + str.Itoa(len(c.buf)) + " bytes")
 		return 0
 	}
 	return int(v)
@@ -774,7 +775,7 @@ func (c *stateCodec) floats(p *[]float64) {
 	}
 	if isNil {
 		if c.violates(n == 0) {
-			c.fail("nil slice of length " + itoa(n))
+			c.fail("nil slice of length " + str.Itoa(n))
 		}
 		*p = nil
 		return
@@ -783,7 +784,7 @@ func (c *stateCodec) floats(p *[]float64) {
 	for i := range s {
 		s[i] = math.Float64frombits(binary.LittleEndian.Uint64(c.buf[8*i:]))
 		if !(math.Abs(s[i]) <= maxStateValue) {
-			c.fail("value " + ftoa(s[i]) + " out of range in the state")
+			c.fail("value " + str.Ftoa(s[i]) + " out of range in the state")
 			return
 		}
 	}
@@ -862,7 +863,7 @@ func construct[T any](c *stateCodec, mk func() T) (t T) {
 	}
 	defer func() {
 		if r := recover(); r != nil {
-			c.fail("invalid settings: " + panicText(r))
+			c.fail("invalid settings: " + str.PanicText(r))
 		}
 	}()
 	return mk()

@@ -1,6 +1,7 @@
 package core
 
 import (
+	"github.com/occfm/occfm/core/internal/str"
 	"math"
 	"math/rand/v2"
 )
@@ -52,9 +53,9 @@ func (o *OCCFM) stateCode(c *stateCodec) {
 	c.float(&s.RefreshTol)
 	c.uint64(&s.Seed)
 	if c.violates(s.Subspace >= 0 && s.Subspace <= maxSubspace) {
-		c.fail("subspace size " + itoa(s.Subspace))
+		c.fail("subspace size " + str.Itoa(s.Subspace))
 	}
-	c.alloc(bytesOf(6*8, s.Subspace, s.Subspace), "subspace of size "+itoa(s.Subspace))
+	c.alloc(bytesOf(6*8, s.Subspace, s.Subspace), "subspace of size "+str.Itoa(s.Subspace))
 	if !rebuild(c, o, s, NewOCCFM, func(x *OCCFM) OCCFMSettings { return x.s }) {
 		return
 	}
@@ -65,18 +66,18 @@ func (o *OCCFM) stateCode(c *stateCodec) {
 	c.int32s(&o.feat)
 	if c.dec {
 		if c.violates(o.t >= 0) {
-			c.fail(itoa(o.t) + " rounds")
+			c.fail(str.Itoa(o.t) + " rounds")
 		}
 		if c.violates(n >= 1 && n-1 <= len(o.feat)) {
-			c.fail("dimension " + itoa(n) + " with " + itoa(len(o.feat)) + " features")
+			c.fail("dimension " + str.Itoa(n) + " with " + str.Itoa(len(o.feat)) + " features")
 		}
 		if c.violates(o.dim == 0 && len(o.feat) == 0 || o.dim == len(o.feat)+1) {
-			c.fail("dimension " + itoa(o.dim) + " with " + itoa(len(o.feat)) + " features")
+			c.fail("dimension " + str.Itoa(o.dim) + " with " + str.Itoa(len(o.feat)) + " features")
 		}
 		checkNumbering(c, o.feat, 1, n, "feature")
 		// grow allocates C's rows (8 floats a row before any basis
 		// column), the noise vector, and the certificate's n×k rows.
-		c.alloc(bytesOf(n, 8*(8+1+2*o.k)), "dimension "+itoa(n))
+		c.alloc(bytesOf(n, 8*(8+1+2*o.k)), "dimension "+str.Itoa(n))
 		if c.err != nil {
 			return
 		}
@@ -87,13 +88,13 @@ func (o *OCCFM) stateCode(c *stateCodec) {
 	c.int(&o.sk)
 	k := o.k
 	if c.violates(o.sk >= 0 && o.sk <= k && o.sk <= o.c.b) {
-		c.fail("subspace of " + itoa(o.sk) + " columns")
+		c.fail("subspace of " + str.Itoa(o.sk) + " columns")
 	}
 	c.floats(&o.tG)
 	c.int(&o.interval)
 	c.int(&o.since)
 	if c.violates(o.interval >= 1 && o.since >= 0) {
-		c.fail("refresh interval " + itoa(o.interval) + ", since " + itoa(o.since))
+		c.fail("refresh interval " + str.Itoa(o.interval) + ", since " + str.Itoa(o.since))
 	}
 	for _, p := range []*float64{&o.restP, &o.restN, &o.eDp, &o.eDn, &o.xD, &o.xB, &o.drop} {
 		c.float(p)
@@ -145,12 +146,12 @@ func (c *stateCodec) occfmTail(o *OCCFM) {
 		c.int(&o.s.MaxRowNonzeros)
 		if c.err != nil || len(c.buf) == 0 {
 			if c.violates(o.s.MaxRowNonzeros == -1 || o.s.MaxRowNonzeros > 0 && o.s.MaxRowNonzeros != DefaultMaxRowNonzeros) {
-				c.fail("row nonzero limit " + itoa(o.s.MaxRowNonzeros))
+				c.fail("row nonzero limit " + str.Itoa(o.s.MaxRowNonzeros))
 			}
 			return
 		}
 		if c.violates(o.s.MaxRowNonzeros == -1 || o.s.MaxRowNonzeros > 0) {
-			c.fail("row nonzero limit " + itoa(o.s.MaxRowNonzeros))
+			c.fail("row nonzero limit " + str.Itoa(o.s.MaxRowNonzeros))
 		}
 	}
 	c.bool(&o.s.PaperStep)
@@ -162,10 +163,10 @@ func (c *stateCodec) occfmTail(o *OCCFM) {
 	c.bool(&o.lsBinds)
 	if c.dec {
 		if c.violates(o.s.MaxRank == -1 || o.s.MaxRank > 0) {
-			c.fail("rank cap " + itoa(o.s.MaxRank))
+			c.fail("rank cap " + str.Itoa(o.s.MaxRank))
 		}
 		if c.violates(o.s.LMOSlack > 0 && o.s.LMOSlack <= 1e6) {
-			c.fail("LMO slack " + ftoa(o.s.LMOSlack))
+			c.fail("LMO slack " + str.Ftoa(o.s.LMOSlack))
 		}
 		c.check(!legacy(), "a tail that repeats the legacy settings")
 		if c.err != nil || len(c.buf) == 0 {
@@ -202,7 +203,7 @@ func (c *stateCodec) growth(g *growthBound, n int) {
 		return
 	}
 	if c.violates(len(vals) == 3*len(idx) && len(idx) <= n) {
-		c.fail("growth bound of " + itoa(len(idx)) + " coordinates and " + itoa(len(vals)) + " sums")
+		c.fail("growth bound of " + str.Itoa(len(idx)) + " coordinates and " + str.Itoa(len(vals)) + " sums")
 	}
 	c.check(g.rho2 >= 0 && g.rho2 <= 1 && g.uu >= 0 && g.maxPos >= 0 && g.maxNeg >= 0, "growth bound out of range")
 	if c.err != nil || !c.alloc(bytesOf(n, 28), "growth bound") {
@@ -213,7 +214,7 @@ func (c *stateCodec) growth(g *growthBound, n int) {
 	g.diag, g.off, g.u = make([]float64, n), make([]float64, n), make([]float64, n)
 	for k, i := range idx {
 		if i < 1 || int(i) >= n || g.mark[i] == 1 {
-			c.fail("growth bound coordinate " + itoa(int(i)) + " out of range or repeated")
+			c.fail("growth bound coordinate " + str.Itoa(int(i)) + " out of range or repeated")
 			return
 		}
 		g.mark[i] = 1
@@ -229,7 +230,7 @@ func checkNumbering(c *stateCodec, idx []int32, first, n int, what string) {
 		return
 	}
 	if n-first > len(idx) || n < first {
-		c.fail(itoa(n-first) + " " + what + "s numbered by " + itoa(len(idx)) + " entries")
+		c.fail(str.Itoa(n-first) + " " + what + "s numbered by " + str.Itoa(len(idx)) + " entries")
 		return
 	}
 	seen := make([]bool, n)
@@ -239,18 +240,18 @@ func checkNumbering(c *stateCodec, idx []int32, first, n int, what string) {
 			if first == 1 && v == 0 || first == 0 && v == -1 {
 				continue
 			}
-			c.fail(what + " number " + itoa(int(v)) + " out of range")
+			c.fail(what + " number " + str.Itoa(int(v)) + " out of range")
 			return
 		}
 		if int(v) >= n || seen[v] {
-			c.fail(what + " number " + itoa(int(v)) + " out of range or repeated")
+			c.fail(what + " number " + str.Itoa(int(v)) + " out of range or repeated")
 			return
 		}
 		seen[v] = true
 		count++
 	}
 	if c.violates(count == n-first) {
-		c.fail(itoa(count) + " of " + itoa(n-first) + " " + what + "s numbered")
+		c.fail(str.Itoa(count) + " of " + str.Itoa(n-first) + " " + what + "s numbered")
 	}
 }
 
@@ -261,7 +262,7 @@ func (c *stateCodec) lowRank(l *lowRankSym, n int) {
 	c.int(&l.ld)
 	b, ld := l.b, l.ld
 	if c.violates(b >= 0 && ld >= max(b, 1) && ld <= 4*b+16) {
-		c.fail("basis of " + itoa(b) + " columns, stride " + itoa(ld))
+		c.fail("basis of " + str.Itoa(b) + " columns, stride " + str.Itoa(ld))
 	}
 	if c.err != nil {
 		return
@@ -276,7 +277,7 @@ func (c *stateCodec) lowRank(l *lowRankSym, n int) {
 	c.floats(&u)
 	c.floats(&l.m)
 	c.check(len(u) == n*b && len(l.m) == b*b, "C's factors of the wrong size")
-	if !c.dec || !c.alloc(bytesOf(8, n, ld), "basis of "+itoa(n)+"×"+itoa(ld)) {
+	if !c.dec || !c.alloc(bytesOf(8, n, ld), "basis of "+str.Itoa(n)+"×"+str.Itoa(ld)) {
 		return
 	}
 	l.u = make([]float64, n*ld)
@@ -300,9 +301,9 @@ func (c *stateCodec) accum(g *symAccum, n int) {
 	m := len(g.val)
 	c.check(len(g.row) == m && len(g.col) == m && g.built >= 0 && g.built <= m, "accumulator of inconsistent sizes")
 	if c.violates(g.n >= 0 && g.n <= n) {
-		c.fail("accumulator of dimension " + itoa(g.n) + " in " + itoa(n))
+		c.fail("accumulator of dimension " + str.Itoa(g.n) + " in " + str.Itoa(n))
 	}
-	if !c.alloc(bytesOf(m, 80), "gradient sum of "+itoa(m)+" pairs") {
+	if !c.alloc(bytesOf(m, 80), "gradient sum of "+str.Itoa(m)+" pairs") {
 		return
 	}
 	g.index = make(map[uint64]int32, m)
@@ -310,19 +311,19 @@ func (c *stateCodec) accum(g *symAccum, n int) {
 	for p := range m {
 		i, j := int(g.row[p]), int(g.col[p])
 		if i < 0 || i > j || j >= g.n {
-			c.fail("accumulator pair (" + itoa(i) + ", " + itoa(j) + ") out of range")
+			c.fail("accumulator pair (" + str.Itoa(i) + ", " + str.Itoa(j) + ") out of range")
 			return
 		}
 		if p < g.built {
 			top = max(top, j+1)
 		}
 		if g.index[pairKey(i, j)] = int32(p); len(g.index) != p+1 {
-			c.fail("accumulator pair (" + itoa(i) + ", " + itoa(j) + ") repeated")
+			c.fail("accumulator pair (" + str.Itoa(i) + ", " + str.Itoa(j) + ") repeated")
 			return
 		}
 	}
 	if m > 0 && g.n != maxCol(g.col)+1 || m == 0 && g.n != 0 {
-		c.fail("accumulator dimension " + itoa(g.n) + " does not match its pairs")
+		c.fail("accumulator dimension " + str.Itoa(g.n) + " does not match its pairs")
 		return
 	}
 	g.rebuild(top)
@@ -359,13 +360,13 @@ func (c *stateCodec) eigSym(e *eigSym) {
 	c.int(&e.ld)
 	b, r, ld := e.b, e.r, e.ld
 	if c.violates(n >= 1 && (b > 0 || n <= maxUnbackedDim)) {
-		c.fail("dimension " + itoa(n))
+		c.fail("dimension " + str.Itoa(n))
 	}
 	// The stride only grows (it doubles when the basis is full), so it
 	// may exceed b by far after a compaction; the bound only keeps a
 	// crafted file from asking for unbounded memory.
 	if c.violates(b >= 0 && r >= 0 && r <= b && ld >= max(b, 1) && ld <= 1<<16 && n*ld <= 8*n*max(b, 1)+1<<23) {
-		c.fail("basis of " + itoa(b) + " columns, rank " + itoa(r) + ", stride " + itoa(ld))
+		c.fail("basis of " + str.Itoa(b) + " columns, rank " + str.Itoa(r) + ", stride " + str.Itoa(ld))
 	}
 	if c.err != nil {
 		return
@@ -381,7 +382,7 @@ func (c *stateCodec) eigSym(e *eigSym) {
 	c.floats(&e.rotT)
 	c.floats(&e.lam)
 	c.check(len(basis) == n*b && len(e.lam) == r && len(e.rotT) >= r*b, "C's factors of the wrong size")
-	if !c.dec || !c.alloc(bytesOf(8, n, ld), "basis of "+itoa(n)+"×"+itoa(ld)) {
+	if !c.dec || !c.alloc(bytesOf(8, n, ld), "basis of "+str.Itoa(n)+"×"+str.Itoa(ld)) {
 		return
 	}
 	e.n = n
@@ -416,7 +417,7 @@ func (c *stateCodec) ftrlLinear(l *ftrlLinear, d int) {
 	c.floats(&l.zw)
 	c.floats(&l.nw)
 	if c.violates(len(l.w) == d && len(l.zw) == d && len(l.nw) == d) {
-		c.fail(itoa(len(l.w)) + " linear weights for " + itoa(d) + " features")
+		c.fail(str.Itoa(len(l.w)) + " linear weights for " + str.Itoa(d) + " features")
 	}
 }
 
@@ -451,7 +452,7 @@ func (o *CCFMPA) stateCode(c *stateCodec) {
 func (c *stateCodec) projected(p *projectedCCFM) {
 	c.int(&p.t)
 	if c.violates(p.t >= 0) {
-		c.fail(itoa(p.t) + " rounds")
+		c.fail(str.Itoa(p.t) + " rounds")
 	}
 	c.eigSym(&p.c)
 }
@@ -475,7 +476,7 @@ func (o *CCFMFTRL) stateCode(c *stateCodec) {
 	c.int(&o.t)
 	c.int(&o.n)
 	if c.violates(o.t >= 0 && o.n >= 1) {
-		c.fail(itoa(o.t) + " rounds, dimension " + itoa(o.n))
+		c.fail(str.Itoa(o.t) + " rounds, dimension " + str.Itoa(o.n))
 	}
 	if c.err != nil {
 		return
@@ -493,7 +494,7 @@ func (o *CCFMFTRL) stateCode(c *stateCodec) {
 	c.int(&o.next)
 	k := o.k
 	if c.violates(k >= 0 && len(o.lam) == k && len(o.mu) == k && len(o.rot) >= k*k) {
-		c.fail(itoa(k) + " held vectors with " + itoa(len(o.lam)) + " values")
+		c.fail(str.Itoa(k) + " held vectors with " + str.Itoa(len(o.lam)) + " values")
 	}
 	c.check(k == 0 || len(o.vecs)%k == 0 && len(o.vecs)/k <= o.n, "held vectors of the wrong size")
 	c.eigSym(&o.dense)
@@ -503,7 +504,7 @@ func (o *CCFMFTRL) stateCode(c *stateCodec) {
 			rows = max(rows, len(o.vecs)/k)
 		}
 		if c.violates(o.n <= max(o.g.n, rows)+maxUnbackedDim) {
-			c.fail("dimension " + itoa(o.n))
+			c.fail("dimension " + str.Itoa(o.n))
 		}
 	}
 	c.pcg(o.src)
@@ -523,14 +524,14 @@ func (m *FMFTRL) stateCode(c *stateCodec) {
 	codeEnum(c, &s.Loss, 2, "loss")
 	c.uint64(&s.Seed)
 	if c.violates(s.Rank <= maxSubspace) {
-		c.fail("rank " + itoa(s.Rank))
+		c.fail("rank " + str.Itoa(s.Rank))
 	}
 	if !rebuild(c, m, s, NewFMFTRL, func(x *FMFTRL) FMFTRLSettings { return x.s }) {
 		return
 	}
 	c.int(&m.d)
 	if c.violates(m.d >= 0) {
-		c.fail(itoa(m.d) + " features")
+		c.fail(str.Itoa(m.d) + " features")
 	}
 	if c.err != nil {
 		return
@@ -570,7 +571,7 @@ func (m *CFMFTRL) stateCode(c *stateCodec) {
 	c.int(&m.t)
 	c.int(&m.d)
 	if c.violates(m.t >= 0 && m.d >= 0) {
-		c.fail(itoa(m.t) + " rounds, " + itoa(m.d) + " features")
+		c.fail(str.Itoa(m.t) + " rounds, " + str.Itoa(m.d) + " features")
 	}
 	if c.err != nil {
 		return
@@ -579,7 +580,7 @@ func (m *CFMFTRL) stateCode(c *stateCodec) {
 	c.int32s(&m.pos)
 	c.int(&m.n)
 	if c.violates(len(m.pos) <= m.d) {
-		c.fail(itoa(len(m.pos)) + " rows of G for " + itoa(m.d) + " features")
+		c.fail(str.Itoa(len(m.pos)) + " rows of G for " + str.Itoa(m.d) + " features")
 	}
 	checkNumbering(c, m.pos, 0, m.n, "row")
 	if c.err != nil {
@@ -625,7 +626,7 @@ func (m *CFMFTRL) stateCode(c *stateCodec) {
 	c.check(m.nS >= 0 && m.nS <= m.n && len(m.u) == m.nS*len(m.lam), "eigenvectors of the wrong size")
 	c.check(m.sparse || m.nS*len(m.mu) <= len(m.u), "eigenvalues of the wrong size")
 	if c.violates(m.since >= 0 && m.interval >= 1) {
-		c.fail("refresh interval " + itoa(m.interval) + ", since " + itoa(m.since))
+		c.fail("refresh interval " + str.Itoa(m.interval) + ", since " + str.Itoa(m.since))
 	}
 	c.pcg(m.src)
 	c.int(&m.refreshes)
@@ -663,7 +664,7 @@ func (m *Bias) stateCode(c *stateCodec) {
 	c.floats(&m.w)
 	c.floats(&m.n)
 	if c.violates(len(m.w) == len(m.n)) {
-		c.fail(itoa(len(m.w)) + " biases with " + itoa(len(m.n)) + " counts")
+		c.fail(str.Itoa(len(m.w)) + " biases with " + str.Itoa(len(m.n)) + " counts")
 	}
 }
 
@@ -680,7 +681,7 @@ func (m *Linear) stateCode(c *stateCodec) {
 	d := len(m.w)
 	c.int(&d)
 	if c.violates(d >= 0) {
-		c.fail(itoa(d) + " features")
+		c.fail(str.Itoa(d) + " features")
 	}
 	c.ftrlLinear(&m.ftrlLinear, d)
 }
@@ -700,7 +701,7 @@ func (m *CCFMPairs) stateCode(c *stateCodec) {
 	d := len(m.w)
 	c.int(&d)
 	if c.violates(d >= 0) {
-		c.fail(itoa(d) + " features")
+		c.fail(str.Itoa(d) + " features")
 	}
 	c.ftrlLinear(&m.ftrlLinear, d)
 	// The table: a flag for its allocation, then the slots in use in
@@ -711,7 +712,7 @@ func (m *CCFMPairs) stateCode(c *stateCodec) {
 	c.int(&m.used)
 	n := 1 << s.Bits
 	if c.violates(m.used >= 0 && m.used <= n && (table || m.used == 0)) {
-		c.fail(itoa(m.used) + " pair slots in use")
+		c.fail(str.Itoa(m.used) + " pair slots in use")
 	}
 	if c.err != nil {
 		return
@@ -728,7 +729,7 @@ func (m *CCFMPairs) stateCode(c *stateCodec) {
 		}
 		c.int(&k)
 		if c.violates(k > last && k < n) {
-			c.fail("pair slot " + itoa(k) + " after " + itoa(last))
+			c.fail("pair slot " + str.Itoa(k) + " after " + str.Itoa(last))
 		}
 		if c.err != nil {
 			return
@@ -736,7 +737,7 @@ func (m *CCFMPairs) stateCode(c *stateCodec) {
 		c.float(&m.zu[k])
 		c.float(&m.nu[k])
 		if c.violates(m.nu[k] > 0 && !math.IsInf(m.nu[k], 0)) {
-			c.fail("pair slot " + itoa(k) + ": n = " + ftoa(m.nu[k]))
+			c.fail("pair slot " + str.Itoa(k) + ": n = " + str.Ftoa(m.nu[k]))
 		}
 		m.u[k] = m.prox.weight(m.zu[k], m.nu[k])
 		last = k
@@ -760,6 +761,6 @@ func (c *stateCodec) maxRowNonzeros(p *int) {
 	}
 	c.int(p)
 	if c.violates(*p == -1 || *p > 0 && *p != DefaultMaxRowNonzeros) {
-		c.fail("row nonzero limit " + itoa(*p))
+		c.fail("row nonzero limit " + str.Itoa(*p))
 	}
 }

@@ -1,6 +1,9 @@
 package core
 
-import "slices"
+import (
+	"github.com/occfm/occfm/core/internal/str"
+	"slices"
+)
 
 // nested codes a learner's state as a length-prefixed section of its own,
 // so that a learner whose coding reads to the end of its bytes (OCCFM's
@@ -20,7 +23,7 @@ func (c *stateCodec) nested(l stateCoder) {
 	sub := &stateCodec{dec: true, buf: b, limit: c.limit}
 	l.stateCode(sub)
 	if sub.err == nil && len(sub.buf) > 0 {
-		sub.fail(itoa(len(sub.buf)) + " bytes left over")
+		sub.fail(str.Itoa(len(sub.buf)) + " bytes left over")
 	}
 	if sub.err != nil {
 		c.fail(sub.err.Error())
@@ -52,7 +55,7 @@ func (m *OCCFMLin) stateCode(c *stateCodec) {
 	d := len(m.lin.w)
 	c.int(&d)
 	if c.violates(d >= 0) {
-		c.fail(itoa(d) + " features")
+		c.fail(str.Itoa(d) + " features")
 	}
 	c.ftrlLinear(&m.lin, d)
 }
@@ -63,7 +66,7 @@ func (c *stateCodec) grid(p *[]float64, least int, what string) {
 	n := len(*p)
 	c.int(&n)
 	if c.violates(n >= least && n <= maxAutoExperts-2) {
-		c.fail(itoa(n) + " values of " + what)
+		c.fail(str.Itoa(n) + " values of " + what)
 	}
 	if c.err != nil {
 		return
@@ -103,7 +106,7 @@ func (m *OCCFMAuto) stateCode(c *stateCodec) {
 	c.float(&m.mix)
 	c.float(&m.over)
 	if c.violates(m.t >= 0 && m.lo <= m.hi && m.over >= 0) {
-		c.fail(itoa(m.t) + " rounds, labels in [" + ftoa(m.lo) + ", " + ftoa(m.hi) + "]")
+		c.fail(str.Itoa(m.t) + " rounds, labels in [" + str.Ftoa(m.lo) + ", " + str.Ftoa(m.hi) + "]")
 	}
 	// The OCCFMK experts (Tastes) come last, after the others and in a
 	// section of their own at the end, coded only when there are some:
@@ -113,7 +116,7 @@ func (m *OCCFMAuto) stateCode(c *stateCodec) {
 	c.floats(&loss)
 	c.floats(&recent)
 	if c.violates(len(loss) == nb && len(recent) == nb) {
-		c.fail(itoa(len(loss)) + " losses for " + itoa(nb) + " experts")
+		c.fail(str.Itoa(len(loss)) + " losses for " + str.Itoa(nb) + " experts")
 	}
 	if c.dec && c.err == nil {
 		copy(m.loss, loss)
@@ -149,7 +152,7 @@ func (m *OCCFMAuto) stateCode(c *stateCodec) {
 	c.floats(&loss)
 	c.floats(&recent)
 	if c.violates(len(loss) == len(tastes) && len(recent) == len(tastes)) {
-		c.fail(itoa(len(loss)) + " losses for " + itoa(len(tastes)) + " experts of tastes")
+		c.fail(str.Itoa(len(loss)) + " losses for " + str.Itoa(len(tastes)) + " experts of tastes")
 	}
 	if c.err != nil {
 		return
@@ -177,7 +180,7 @@ func (c *stateCodec) experts(m *OCCFMAuto, lo, hi int) {
 		want := expertSettings(m.experts[k])
 		c.nested(m.experts[k].(stateCoder))
 		if c.violates(expertSettings(m.experts[k]) == want) {
-			c.fail("expert " + itoa(k) + " does not have its grid's settings")
+			c.fail("expert " + str.Itoa(k) + " does not have its grid's settings")
 		}
 	}
 }

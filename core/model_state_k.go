@@ -1,5 +1,7 @@
 package core
 
+import "github.com/occfm/occfm/core/internal/str"
+
 func (m *OCCFMK) stateCode(c *stateCodec) {
 	s := m.s
 	c.float(&s.Delta)
@@ -14,7 +16,7 @@ func (m *OCCFMK) stateCode(c *stateCodec) {
 	c.uint64(&s.Seed)
 	c.int(&s.MaxRowNonzeros)
 	if c.violates(s.MaxRowNonzeros == -1 || s.MaxRowNonzeros > 0) {
-		c.fail("row nonzero limit " + itoa(s.MaxRowNonzeros))
+		c.fail("row nonzero limit " + str.Itoa(s.MaxRowNonzeros))
 	}
 	if !rebuild(c, m, s, NewOCCFMK, func(x *OCCFMK) OCCFMKSettings { return x.s }) {
 		return
@@ -24,7 +26,7 @@ func (m *OCCFMK) stateCode(c *stateCodec) {
 	c.int(&m.kc)
 	ld := m.ld
 	if c.violates(m.t >= 0 && m.d >= 0 && m.kc >= 0 && m.kc <= ld) {
-		c.fail(itoa(m.t) + " rounds, " + itoa(m.d) + " features, " + itoa(m.kc) + " directions")
+		c.fail(str.Itoa(m.t) + " rounds, " + str.Itoa(m.d) + " features, " + str.Itoa(m.kc) + " directions")
 	}
 	if c.err != nil {
 		return
@@ -90,6 +92,6 @@ func (c *stateCodec) nestedBias(b *Bias, d int) {
 	c.floats(&b.w)
 	c.floats(&b.n)
 	if c.violates(len(b.w) == d && len(b.n) == d) {
-		c.fail(itoa(len(b.w)) + " biases with " + itoa(len(b.n)) + " counts for " + itoa(d) + " features")
+		c.fail(str.Itoa(len(b.w)) + " biases with " + str.Itoa(len(b.n)) + " counts for " + str.Itoa(d) + " features")
 	}
 }

@@ -2,6 +2,7 @@ package core
 
 import (
 	"errors"
+	"github.com/occfm/occfm/core/internal/str"
 	"math"
 	"slices"
 	"strconv"
@@ -86,11 +87,11 @@ func NewPersonalizer(l Learner, c *Catalog, you int) (*Personalizer, error) {
 		return nil, errors.New("core: NewPersonalizer: no catalog")
 	}
 	if you < 0 {
-		return nil, errors.New("core: NewPersonalizer: feature " + itoa(you) + " for you: expected an index ≥ 0 that no row used")
+		return nil, errors.New("core: NewPersonalizer: feature " + str.Itoa(you) + " for you: expected an index ≥ 0 that no row used")
 	}
 	for _, it := range c.Items {
 		if it.Feature == you {
-			return nil, errors.New("core: NewPersonalizer: feature " + itoa(you) + " for you is the feature of item " + it.ID)
+			return nil, errors.New("core: NewPersonalizer: feature " + str.Itoa(you) + " for you is the feature of item " + it.ID)
 		}
 	}
 	p := &Personalizer{cat: c, you: you, byItem: map[int]int{}}
@@ -183,7 +184,7 @@ func clipStars(v float64) float64 { return min(max(v, 1), 5) }
 // is not in [1, 5].
 func (p *Personalizer) Rate(item int, stars float64) (before float64, err error) {
 	if item < 0 || item >= len(p.cat.Items) {
-		return math.NaN(), errors.New("core: Personalizer.Rate: item " + itoa(item) + " out of range [0, " + itoa(len(p.cat.Items)) + ")")
+		return math.NaN(), errors.New("core: Personalizer.Rate: item " + str.Itoa(item) + " out of range [0, " + str.Itoa(len(p.cat.Items)) + ")")
 	}
 	f := p.cat.Items[item].Feature
 	if f < 0 {

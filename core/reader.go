@@ -3,8 +3,6 @@ package core
 // This file fixes the reader API. The implementation lives in the reader_*.go
 // files.
 
-import "strconv"
-
 // Format names a data layout.
 type Format string
 
@@ -75,10 +73,3 @@ type ParseError struct {
 func (e *ParseError) Error() string {
 	return "core: " + e.Reason()
 }
-
-// itoa formats n as %d does, for core's messages (see errors.go). It is
-// kept out of line: inlined at its ~170 calls, strconv.Itoa's fast path
-// made the wasm binary 17 KB larger.
-//
-//go:noinline
-func itoa(n int) string { return strconv.Itoa(n) }

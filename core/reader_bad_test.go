@@ -3,6 +3,7 @@ package core
 import (
 	"encoding/json"
 	"errors"
+	"github.com/occfm/occfm/core/internal/str"
 	"io"
 	"os"
 	"path/filepath"
@@ -194,7 +195,7 @@ func TestReaderBadInputs(t *testing.T) {
 				if got := skip.First[0].Reason(); got != c.Stop {
 					t.Errorf("skip: first reason\n%s\nwant\n%s", got, c.Stop)
 				}
-				if !strings.HasPrefix(skip.String(), itoa(c.Skipped)+" row") {
+				if !strings.HasPrefix(skip.String(), str.Itoa(c.Skipped)+" row") {
 					t.Errorf("skip: summary %q", skip.String())
 				}
 			}

@@ -3,6 +3,7 @@ package core
 import (
 	"bytes"
 	"errors"
+	"github.com/occfm/occfm/core/internal/str"
 	"sort"
 	"strings"
 )
@@ -81,7 +82,7 @@ func (c *csvLayout) split(line []byte) (int, string) {
 				return len(c.ends), ""
 			}
 			if line[i] != sep {
-				return len(c.ends), "unexpected text after the closing quote, want " + quoted(string(sep)) + " or the end of the line"
+				return len(c.ends), "unexpected text after the closing quote, want " + str.Quote(string(sep)) + " or the end of the line"
 			}
 			i++
 			continue
@@ -172,12 +173,12 @@ func (s *Stream) setupCSV(data []int, roles map[string]Role, recognising bool) e
 	n, msg := c.split(header)
 	if msg != "" {
 		if recognising {
-			return unrecognised("line " + itoa(headerLine) + " (" + quote(header) + ") is not a CSV header: field " + itoa(n) + ": " + msg)
+			return unrecognised("line " + str.Itoa(headerLine) + " (" + quote(header) + ") is not a CSV header: field " + str.Itoa(n) + ": " + msg)
 		}
-		return &ParseError{File: s.name, Line: headerLine, Field: "header field " + itoa(n), Msg: msg}
+		return &ParseError{File: s.name, Line: headerLine, Field: "header field " + str.Itoa(n), Msg: msg}
 	}
 	if recognising && n < 2 {
-		return unrecognised("line " + itoa(headerLine) + " (" + quote(header) + ") is not a CSV header of two or more columns separated by ',', ';' or tab")
+		return unrecognised("line " + str.Itoa(headerLine) + " (" + quote(header) + ") is not a CSV header of two or more columns separated by ',', ';' or tab")
 	}
 	c.cols = make([]csvColumn, n)
 	allNumbers := true
@@ -189,26 +190,26 @@ func (s *Stream) setupCSV(data []int, roles map[string]Role, recognising bool) e
 		}
 		name := string(v)
 		if name == "" {
-			name = "column " + itoa(j+1)
+			name = "column " + str.Itoa(j+1)
 		}
 		if seen[name] {
-			return &ParseError{File: s.name, Line: headerLine, Field: "header field " + itoa(j+1),
-				Msg: "column name " + quoted(name) + " repeated"}
+			return &ParseError{File: s.name, Line: headerLine, Field: "header field " + str.Itoa(j+1),
+				Msg: "column name " + str.Quote(name) + " repeated"}
 		}
 		seen[name] = true
-		c.cols[j] = csvColumn{name: name, field: "field " + quoted(name)}
+		c.cols[j] = csvColumn{name: name, field: "field " + str.Quote(name)}
 	}
 	if recognising && allNumbers {
-		return unrecognised("line " + itoa(headerLine) + " (" + quote(header) + ") looks like data, but a CSV needs a header row")
+		return unrecognised("line " + str.Itoa(headerLine) + " (" + quote(header) + ") looks like data, but a CSV needs a header row")
 	}
 	if allNumbers {
-		s.warn(s.name + ":" + itoa(headerLine) + ": the CSV header " + quote(header) + " holds only numbers: the file probably has no header row, and this row is read as the column names.")
+		s.warn(s.name + ":" + str.Itoa(headerLine) + ": the CSV header " + quote(header) + " holds only numbers: the file probably has no header row, and this row is read as the column names.")
 	}
 
 	// Summarise the rows read ahead.
 	rows := data[1:]
 	if len(rows) == 0 {
-		return errors.New("core: " + s.name + ":" + itoa(headerLine) + ": no data rows after the CSV header " + quote(header) + ", want at least one row")
+		return errors.New("core: " + s.name + ":" + str.Itoa(headerLine) + ": no data rows after the CSV header " + quote(header) + ", want at least one row")
 	}
 	stats := make([]csvStats, n)
 	good := 0
@@ -250,7 +251,7 @@ func (s *Stream) setupCSV(data []int, roles map[string]Role, recognising bool) e
 		}
 	}
 	if recognising && good*2 <= len(rows) {
-		return unrecognised("only " + itoa(good) + " of the " + itoa(len(rows)) + " rows read after the CSV header on line " + itoa(headerLine) + " have its " + itoa(n) + " fields")
+		return unrecognised("only " + str.Itoa(good) + " of the " + str.Itoa(len(rows)) + " rows read after the CSV header on line " + str.Itoa(headerLine) + " have its " + str.Itoa(n) + " fields")
 	}
 
 	if err := s.assignRoles(roles, stats); err != nil {
@@ -260,7 +261,7 @@ func (s *Stream) setupCSV(data []int, roles map[string]Role, recognising bool) e
 		col := &c.cols[j]
 		if (col.role == RoleNumeric || col.role == RoleLabel) && stats[j].commas > 0 {
 			col.decimalComma = true
-			s.warn(s.name + ": column " + quoted(col.name) + " has numbers with a decimal comma (" + quoted(stats[j].comma) + "): they are read as numbers, the comma as the decimal point.")
+			s.warn(s.name + ": column " + str.Quote(col.name) + " has numbers with a decimal comma (" + str.Quote(stats[j].comma) + "): they are read as numbers, the comma as the decimal point.")
 		}
 		switch col.role {
 		case RoleNumeric:
@@ -323,10 +324,10 @@ func (s *Stream) assignRoles(roles map[string]Role, stats []csvStats) error {
 			for k, col := range cols {
 				header[k] = col.name
 			}
-			return errors.New("core: " + s.name + ": ReaderSettings.Roles names column " + quoted(name) + ", which is not in the header " + quoteList(header))
+			return errors.New("core: " + s.name + ": ReaderSettings.Roles names column " + str.Quote(name) + ", which is not in the header " + str.QuoteList(header))
 		}
 		if role < RoleGuess || role > RoleIgnore {
-			return errors.New("core: " + s.name + ": ReaderSettings.Roles gives column " + quoted(name) + " the invalid role " + itoa(int(role)))
+			return errors.New("core: " + s.name + ": ReaderSettings.Roles gives column " + str.Quote(name) + " the invalid role " + str.Itoa(int(role)))
 		}
 		cols[j].role = role
 		if role == RoleLabel {
@@ -334,7 +335,7 @@ func (s *Stream) assignRoles(roles map[string]Role, stats []csvStats) error {
 		}
 	}
 	if labels > 1 {
-		return errors.New("core: " + s.name + ": ReaderSettings.Roles gives " + itoa(labels) + " label columns, want one")
+		return errors.New("core: " + s.name + ": ReaderSettings.Roles gives " + str.Itoa(labels) + " label columns, want one")
 	}
 
 	if labels == 0 {
@@ -409,10 +410,10 @@ func (s *Stream) nextCSV(line []byte, ex *Example) *ParseError {
 	c := &s.csv
 	n, msg := c.split(line)
 	if msg != "" {
-		return s.parseError("field "+itoa(n), msg)
+		return s.parseError("field "+str.Itoa(n), msg)
 	}
 	if n != len(c.cols) {
-		return s.parseError("row", "has "+itoa(n)+" fields, want "+itoa(len(c.cols))+" as in the header")
+		return s.parseError("row", "has "+str.Itoa(n)+" fields, want "+str.Itoa(len(c.cols))+" as in the header")
 	}
 	for j := range c.cols {
 		col := &c.cols[j]

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"compress/gzip"
 	"errors"
+	"github.com/occfm/occfm/core/internal/str"
 	"io"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -238,9 +239,9 @@ func (c *crReader) Read(p []byte) (int, error) {
 // sizeText writes a byte count for messages: "50 bytes", or "67108864
 // bytes (64 MiB)".
 func sizeText(n int) string {
-	s := itoa(n) + " bytes"
+	s := str.Itoa(n) + " bytes"
 	if n >= 1<<20 && n%(1<<20) == 0 {
-		s += " (" + itoa(n>>20) + " MiB)"
+		s += " (" + str.Itoa(n>>20) + " MiB)"
 	}
 	return s
 }

@@ -2,6 +2,7 @@ package core
 
 import (
 	"bytes"
+	"github.com/occfm/occfm/core/internal/str"
 	"sort"
 	"strings"
 )
@@ -82,7 +83,7 @@ func parseLibSVM(line []byte, ex *Example) (maxIdx int, field, msg string) {
 		}
 		c := bytes.IndexByte(tok, ':')
 		if c < 0 {
-			return 0, "field " + itoa(f), quote(tok) + " is not index:value (e.g. 3:0.5)"
+			return 0, "field " + str.Itoa(f), quote(tok) + " is not index:value (e.g. 3:0.5)"
 		}
 		ib, vb := tok[:c], tok[c+1:]
 		if string(ib) == "qid" {
@@ -90,15 +91,15 @@ func parseLibSVM(line []byte, ex *Example) (maxIdx int, field, msg string) {
 		}
 		idx, ok := parseIndex(ib)
 		if !ok {
-			want := "want an integer in [1, " + itoa(maxLibSVMIndex) + "]"
+			want := "want an integer in [1, " + str.Itoa(maxLibSVMIndex) + "]"
 			if isUint(ib) && strings.Trim(string(ib), "0") == "" {
-				return 0, "field " + itoa(f), "index 0: LibSVM indices are 1-based (" + want + ")"
+				return 0, "field " + str.Itoa(f), "index 0: LibSVM indices are 1-based (" + want + ")"
 			}
-			return 0, "field " + itoa(f), "index " + quote(ib) + " is not a feature index (" + want + ")"
+			return 0, "field " + str.Itoa(f), "index " + quote(ib) + " is not a feature index (" + want + ")"
 		}
 		v, ok := parseNumber(vb)
 		if !ok {
-			return 0, "field " + itoa(f), "value of index " + itoa(idx) + " " + notANumber(vb)
+			return 0, "field " + str.Itoa(f), "value of index " + str.Itoa(idx) + " " + notANumber(vb)
 		}
 		maxIdx = max(maxIdx, idx)
 		if idx <= top {
@@ -112,7 +113,7 @@ func parseLibSVM(line []byte, ex *Example) (maxIdx int, field, msg string) {
 				}
 			}
 			if _, dup := seen[idx-1]; dup {
-				return 0, "field " + itoa(f), "index " + itoa(idx) + " repeated (want each index once per row)"
+				return 0, "field " + str.Itoa(f), "index " + str.Itoa(idx) + " repeated (want each index once per row)"
 			}
 			unsorted = true
 		}

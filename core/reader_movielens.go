@@ -3,6 +3,7 @@ package core
 import (
 	"bytes"
 	"errors"
+	"github.com/occfm/occfm/core/internal/str"
 )
 
 // mlLayout is the layout of a MovieLens ratings file: fields "user item
@@ -35,8 +36,8 @@ func (s *Stream) setMovieLens(sep string, fields int) {
 func (s *Stream) nextMovieLens(line []byte, ex *Example) *ParseError {
 	f, n := splitMovieLens(line, s.ml.sep)
 	if n != s.ml.fields {
-		return s.parseError("row", "has "+itoa(n)+" fields separated by "+quoted(s.ml.sep)+
-			", want "+itoa(s.ml.fields)+" ("+mlFieldNames(s.ml.fields)+")")
+		return s.parseError("row", "has "+str.Itoa(n)+" fields separated by "+str.Quote(s.ml.sep)+
+			", want "+str.Itoa(s.ml.fields)+" ("+mlFieldNames(s.ml.fields)+")")
 	}
 	if len(f[0]) == 0 {
 		return s.parseError(`field "user"`, "is empty, want a user ID")
@@ -138,13 +139,13 @@ func (s *Stream) forceMovieLens(data []int) error {
 	case bytes.IndexByte(first, ',') >= 0:
 		sep = ","
 	default:
-		return errors.New("core: " + s.name + ":" + itoa(s.pending[data[0]].line) + ": cannot read " + quote(first) +
+		return errors.New("core: " + s.name + ":" + str.Itoa(s.pending[data[0]].line) + ": cannot read " + quote(first) +
 			" as MovieLens: want fields separated by \"::\", tab or comma")
 	}
 	_, n := splitMovieLens(first, sep)
 	if n != 3 && n != 4 {
-		return errors.New("core: " + s.name + ":" + itoa(s.pending[data[0]].line) + ": cannot read " + quote(first) +
-			" as MovieLens: " + itoa(n) + " fields separated by " + quoted(sep) + ", want 3 or 4 (user, item, rating[, timestamp])")
+		return errors.New("core: " + s.name + ":" + str.Itoa(s.pending[data[0]].line) + ": cannot read " + quote(first) +
+			" as MovieLens: " + str.Itoa(n) + " fields separated by " + str.Quote(sep) + ", want 3 or 4 (user, item, rating[, timestamp])")
 	}
 	s.setMovieLens(sep, n)
 	if looksLikeHeader(first, sep) {
@@ -158,7 +159,7 @@ func (s *Stream) forceMovieLens(data []int) error {
 func (s *Stream) skipHeader(data []int) error {
 	s.pending[data[0]].skip = true
 	if len(data) == 1 {
-		return errors.New("core: " + s.name + ":" + itoa(s.pending[data[0]].line) + ": no data rows after the header " +
+		return errors.New("core: " + s.name + ":" + str.Itoa(s.pending[data[0]].line) + ": no data rows after the header " +
 			quote(s.pendingText(data[0])) + ", want at least one row")
 	}
 	return nil

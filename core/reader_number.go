@@ -1,6 +1,7 @@
 package core
 
 import (
+	"github.com/occfm/occfm/core/internal/str"
 	"math"
 	"strconv"
 	"strings"
@@ -160,7 +161,7 @@ func parseIndex(b []byte) (int, bool) {
 func quote(b []byte) string {
 	const max = 40
 	if len(b) > max {
-		return quoted(string(b[:max])) + "…"
+		return str.Quote(string(b[:max])) + "…"
 	}
-	return quoted(string(b))
+	return str.Quote(string(b))
 }

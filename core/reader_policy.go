@@ -2,6 +2,7 @@ package core
 
 import (
 	"errors"
+	"github.com/occfm/occfm/core/internal/str"
 	"math"
 	"strconv"
 	"strings"
@@ -36,7 +37,7 @@ func ParseOnError(s string) (OnError, error) {
 	case "skip":
 		return Skip, nil
 	}
-	return 0, errors.New("core: unknown bad-row policy " + quoted(s) + " (want stop or skip)")
+	return 0, errors.New("core: unknown bad-row policy " + str.Quote(s) + " (want stop or skip)")
 }
 
 // MaxReasons is how many skipped rows BadRows keeps to show why.
@@ -107,14 +108,14 @@ func (b *BadRows) Label(t Task, file string, line int, y float64) (float64, erro
 	if !(math.Abs(y) <= MaxMetricLabel) {
 		b.HugeLabels++
 		if len(b.HugeFirst) < MaxReasons {
-			b.HugeFirst = append(b.HugeFirst, file+":"+itoa(line)+": label "+strconv.FormatFloat(y, 'g', -1, 64)+
+			b.HugeFirst = append(b.HugeFirst, file+":"+str.Itoa(line)+": label "+strconv.FormatFloat(y, 'g', -1, 64)+
 				" is beyond ±1e9: predicted, not learned, not scored")
 		}
 	}
 	v, err := t.Label(y)
 	if err != nil {
 		return 0, &ParseError{File: file, Line: line, Field: "label",
-			Msg: quoted(strconv.FormatFloat(y, 'g', -1, 64)) +
+			Msg: str.Quote(strconv.FormatFloat(y, 'g', -1, 64)) +
 				" is not a class of the binary task (want -1/+1 or 0/1; labels with other values need the regression task)"}
 	}
 	return v, nil
@@ -129,7 +130,7 @@ func (b *BadRows) AllSkipped(learned int) error {
 	if b == nil || learned > 0 || b.Skipped == 0 {
 		return nil
 	}
-	rows := "all " + groupThousands(int64(b.Skipped)) + " rows read were"
+	rows := "all " + str.Thousands(int64(b.Skipped)) + " rows read were"
 	if b.Skipped == 1 {
 		rows = "the one row read was"
 	}
@@ -154,7 +155,7 @@ func (b *BadRows) String() string {
 		return "no rows skipped"
 	}
 	var s strings.Builder
-	s.WriteString(itoa(b.Skipped))
+	s.WriteString(str.Itoa(b.Skipped))
 	if b.Skipped == 1 {
 		s.WriteString(" row skipped")
 	} else {
@@ -166,7 +167,7 @@ func (b *BadRows) String() string {
 			if i > 0 {
 				s.WriteString(", ")
 			}
-			s.WriteString(f + ": " + itoa(b.ByField[f]))
+			s.WriteString(f + ": " + str.Itoa(b.ByField[f]))
 		}
 		s.WriteString(")")
 	}
@@ -201,5 +202,5 @@ func (b *BadRows) Fields() []string {
 // Reason returns the error without the "core: " prefix: "FILE:LINE: FIELD:
 // MSG".
 func (e *ParseError) Reason() string {
-	return e.File + ":" + itoa(e.Line) + ": " + e.Field + ": " + e.Msg
+	return e.File + ":" + str.Itoa(e.Line) + ": " + e.Field + ": " + e.Msg
 }

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"errors"
+	"github.com/occfm/occfm/core/internal/str"
 	"io"
 	"strings"
 )
@@ -189,7 +190,7 @@ func newStream(r io.Reader, set ReaderSettings, maxLine int) (*Stream, error) {
 		format = FormatAuto
 	case FormatAuto, FormatLibSVM, FormatCSV, FormatMovieLens:
 	default:
-		return nil, errors.New("core: unknown format " + quoted(string(format)) + " (want auto, libsvm, csv or movielens)")
+		return nil, errors.New("core: unknown format " + str.Quote(string(format)) + " (want auto, libsvm, csv or movielens)")
 	}
 
 	br := bufio.NewReaderSize(r, bufferBytes)
@@ -224,7 +225,7 @@ func newStream(r io.Reader, set ReaderSettings, maxLine int) (*Stream, error) {
 		br.Discard(3)
 	}
 	if head, _ := br.Peek(binaryProbe); isBinary(head) {
-		return nil, errors.New("core: " + s.name + ": binary data (a NUL byte or control characters in the first " + itoa(binaryProbe) + " bytes), want text: LibSVM, CSV or MovieLens, plain or gzip")
+		return nil, errors.New("core: " + s.name + ": binary data (a NUL byte or control characters in the first " + str.Itoa(binaryProbe) + " bytes), want text: LibSVM, CSV or MovieLens, plain or gzip")
 	}
 	if head, _ := br.Peek(bufferBytes); loneCRs(head) {
 		br = bufio.NewReaderSize(&crReader{r: br}, bufferBytes)
@@ -250,11 +251,11 @@ func newStream(r io.Reader, set ReaderSettings, maxLine int) (*Stream, error) {
 		}
 		for _, p := range s.pending {
 			if p.tooLong {
-				return nil, errors.New("core: " + s.name + ":" + itoa(p.line) + ": line: longer than " + sizeText(s.maxLine) +
+				return nil, errors.New("core: " + s.name + ":" + str.Itoa(p.line) + ": line: longer than " + sizeText(s.maxLine) +
 					", the limit of a line, and no other line holds data: want LibSVM, CSV or MovieLens rows, one per line")
 			}
 		}
-		return nil, errors.New("core: " + s.name + ": no data: all " + itoa(s.phys) + " lines are blank or # comments, want LibSVM, CSV or MovieLens rows")
+		return nil, errors.New("core: " + s.name + ": no data: all " + str.Itoa(s.phys) + " lines are blank or # comments, want LibSVM, CSV or MovieLens rows")
 	}
 	if format == FormatLibSVM {
 		s.format, s.layout = FormatLibSVM, "libsvm"
@@ -400,13 +401,13 @@ func (s *Stream) Dim() int {
 // 0 ≤ i < Dim().
 func (s *Stream) FeatureName(i int) string {
 	if i < 0 || i >= s.Dim() {
-		panic("core: feature " + itoa(i) + " out of range [0, " + itoa(s.Dim()) + ")")
+		panic("core: feature " + str.Itoa(i) + " out of range [0, " + str.Itoa(s.Dim()) + ")")
 	}
 	if s.format == FormatLibSVM {
 		if s.libIdentity {
-			return itoa(i + 1)
+			return str.Itoa(i + 1)
 		}
-		return itoa(int(s.libRaw[i]))
+		return str.Itoa(int(s.libRaw[i]))
 	}
 	return s.names[i]
 }
@@ -543,16 +544,16 @@ func (s *Stream) wrap(err error) error {
 	}
 	where := s.name
 	if s.phys > 0 {
-		where += ":" + itoa(s.phys+1)
+		where += ":" + str.Itoa(s.phys+1)
 	}
 	hint := ""
 	if errors.Is(err, io.ErrUnexpectedEOF) {
 		hint = ": the file is cut short (truncated)"
 	}
 	if s.gzipped && !strings.HasPrefix(err.Error(), "gzip: ") {
-		return wrapErr("core: "+where+": gzip: "+err.Error()+hint, err)
+		return str.Wrap("core: "+where+": gzip: "+err.Error()+hint, err)
 	}
-	return wrapErr("core: "+where+": "+err.Error()+hint, err)
+	return str.Wrap("core: "+where+": "+err.Error()+hint, err)
 }
 
 func (s *Stream) tooLong() *ParseError {

@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"errors"
 	"fmt"
+	"github.com/occfm/occfm/core/internal/str"
 	"io"
 	"math"
 	"os"
@@ -440,7 +441,7 @@ func libsvmText(n int) []byte {
 			b.WriteString("-1")
 		}
 		for f := 1; f <= k%5+1; f++ {
-			b.WriteString(" " + itoa(f*(k%7+1)) + ":0.25")
+			b.WriteString(" " + str.Itoa(f*(k%7+1)) + ":0.25")
 		}
 		b.WriteString("\n")
 	}
@@ -466,7 +467,7 @@ func TestStreamTruncatedGzip(t *testing.T) {
 			t.Errorf("cut %d: parse errors %v", cut, errs)
 		}
 		// The line is the one after the last complete line read.
-		want := "core: cut.gz:" + itoa(len(got)+1) + ": gzip: unexpected EOF: the file is cut short (truncated)"
+		want := "core: cut.gz:" + str.Itoa(len(got)+1) + ": gzip: unexpected EOF: the file is cut short (truncated)"
 		if end.Error() != want {
 			t.Errorf("cut %d: error\n%s\nwant\n%s", cut, end, want)
 		}
@@ -481,7 +482,7 @@ func TestStreamLongLines(t *testing.T) {
 	// A line over the limit is a ParseError and reading goes on.
 	long := "1"
 	for f := 1; f <= 100; f++ {
-		long += " " + itoa(f) + ":1"
+		long += " " + str.Itoa(f) + ":1"
 	}
 	for _, in := range []string{
 		"1 1:1\n" + long + "\n-1 2:1\n",
@@ -512,7 +513,7 @@ func TestStreamLongLines(t *testing.T) {
 	var b strings.Builder
 	b.WriteString("-1")
 	for f := 1; f <= 30000; f++ {
-		b.WriteString(" " + itoa(f) + ":1")
+		b.WriteString(" " + str.Itoa(f) + ":1")
 	}
 	b.WriteString("\n+1 3:1\n")
 	s, err := NewStream(strings.NewReader(b.String()), ReaderSettings{})
@@ -551,7 +552,7 @@ func TestStreamManyRows(t *testing.T) {
 		var b strings.Builder
 		b.WriteString("n,y\n")
 		for k := range n {
-			b.WriteString(itoa(k) + "," + itoa(k%2) + "\n")
+			b.WriteString(str.Itoa(k) + "," + str.Itoa(k%2) + "\n")
 		}
 		s, err := NewStream(strings.NewReader(b.String()), ReaderSettings{})
 		if err != nil {
@@ -608,19 +609,19 @@ func TestStreamHotPathAllocations(t *testing.T) {
 	// Once the dictionaries hold every value, Next allocates nothing.
 	row := map[string]func(k int) string{
 		"u.data": func(k int) string {
-			return itoa(k%50+1) + "\t" + itoa(k%70+1) + "\t" + itoa(k%5+1) + "\t881250949\n"
+			return str.Itoa(k%50+1) + "\t" + str.Itoa(k%70+1) + "\t" + str.Itoa(k%5+1) + "\t881250949\n"
 		},
 		"ratings.dat": func(k int) string {
-			return itoa(k%50+1) + "::" + itoa(k%70+1) + "::" + itoa(k%5+1) + "::881250949\n"
+			return str.Itoa(k%50+1) + "::" + str.Itoa(k%70+1) + "::" + str.Itoa(k%5+1) + "::881250949\n"
 		},
 		"libsvm": func(k int) string {
-			return "-1.0 " + itoa(k%9+1) + ":0.731854 12:-0.5 " + itoa(k%50+20) + ":1e-3\n"
+			return "-1.0 " + str.Itoa(k%9+1) + ":0.731854 12:-0.5 " + str.Itoa(k%50+20) + ":1e-3\n"
 		},
 		"csv": func(k int) string {
 			if k == 0 {
 				return "user_id,age,city,\"note\",y\n"
 			}
-			return itoa(k%40) + "," + itoa(k%90) + ".5,\"c" + itoa(k%7) + "\",\"a \"\"b\"\"\"," + itoa(k%2) + "\n"
+			return str.Itoa(k%40) + "," + str.Itoa(k%90) + ".5,\"c" + str.Itoa(k%7) + "\",\"a \"\"b\"\"\"," + str.Itoa(k%2) + "\n"
 		},
 	}
 	for name, row := range row {

@@ -1,6 +1,9 @@
 package core
 
-import "errors"
+import (
+	"errors"
+	"github.com/occfm/occfm/core/internal/str"
+)
 
 // Vocabulary is the feature numbering a Stream has built: which feature
 // index each LibSVM index, MovieLens ID or CSV value got (in order of first
@@ -98,12 +101,12 @@ func (v *Vocabulary) check() error {
 			return nil
 		}
 		if len(v.Indices) != v.Dim {
-			return errors.New(itoa(v.Dim) + " features but " + itoa(len(v.Indices)) + " indices listed")
+			return errors.New(str.Itoa(v.Dim) + " features but " + str.Itoa(len(v.Indices)) + " indices listed")
 		}
 		seen := make(map[int32]bool, len(v.Indices))
 		for _, idx := range v.Indices {
 			if idx < 1 || int(idx) > maxLibSVMIndex || seen[idx] {
-				return errors.New("LibSVM index " + itoa(int(idx)) + " out of range or repeated")
+				return errors.New("LibSVM index " + str.Itoa(int(idx)) + " out of range or repeated")
 			}
 			seen[idx] = true
 		}
@@ -113,10 +116,10 @@ func (v *Vocabulary) check() error {
 			return errors.New("a " + string(v.Format) + " vocabulary with LibSVM indices")
 		}
 	default:
-		return errors.New("unknown format " + quoted(string(v.Format)))
+		return errors.New("unknown format " + str.Quote(string(v.Format)))
 	}
 	if v.Dim != len(v.Features) {
-		return errors.New(itoa(v.Dim) + " features but " + itoa(len(v.Features)) + " listed")
+		return errors.New(str.Itoa(v.Dim) + " features but " + str.Itoa(len(v.Features)) + " listed")
 	}
 	if v.Format == FormatMovieLens && len(v.Columns) != 0 {
 		return errors.New("a MovieLens vocabulary with columns")
@@ -127,24 +130,24 @@ func (v *Vocabulary) check() error {
 		labels := 0
 		for _, c := range v.Columns {
 			if c.Role < RoleLabel || c.Role > RoleIgnore {
-				return errors.New("column " + quoted(c.Name) + " has role " + itoa(int(c.Role)))
+				return errors.New("column " + str.Quote(c.Name) + " has role " + str.Itoa(int(c.Role)))
 			}
 			if c.Role == RoleLabel {
 				labels++
 			}
 			if c.Role == RoleNumeric && !(c.Scale > 0) {
-				return errors.New("column " + quoted(c.Name) + " has scale " + ftoa(c.Scale))
+				return errors.New("column " + str.Quote(c.Name) + " has scale " + str.Ftoa(c.Scale))
 			}
 		}
 		if labels != 1 {
-			return errors.New(itoa(labels) + " label columns")
+			return errors.New(str.Itoa(labels) + " label columns")
 		}
 	}
 	seen := make(map[VocabularyFeature]bool, len(v.Features))
 	numeric := make(map[int]bool)
 	for _, f := range v.Features {
 		if f.Field < 0 || f.Field >= fields || seen[f] {
-			return errors.New("feature " + itoa(f.Field) + ":" + quoted(f.Value) + " out of range or repeated")
+			return errors.New("feature " + str.Itoa(f.Field) + ":" + str.Quote(f.Value) + " out of range or repeated")
 		}
 		seen[f] = true
 		if v.Format == FormatCSV {
@@ -153,13 +156,13 @@ func (v *Vocabulary) check() error {
 				numeric[f.Field] = true
 			}
 			if role == RoleNumeric && f.Value != "" || role != RoleNumeric && role != RoleCategorical {
-				return errors.New("feature " + quoted(f.Value) + " of column " + quoted(v.Columns[f.Field].Name) + " (role " + itoa(int(role)) + ")")
+				return errors.New("feature " + str.Quote(f.Value) + " of column " + str.Quote(v.Columns[f.Field].Name) + " (role " + str.Itoa(int(role)) + ")")
 			}
 		}
 	}
 	for j, c := range v.Columns {
 		if c.Role == RoleNumeric && !numeric[j] {
-			return errors.New("numeric column " + quoted(c.Name) + " has no feature")
+			return errors.New("numeric column " + str.Quote(c.Name) + " has no feature")
 		}
 	}
 	return nil
@@ -231,14 +234,14 @@ func (s *Stream) useVocabulary(v *Vocabulary) error {
 	}
 	cols := s.csv.cols
 	if len(cols) != len(v.Columns) {
-		return errors.New("core: " + s.name + ": the model's file has " + itoa(len(v.Columns)) + " columns, this one " + itoa(len(cols)))
+		return errors.New("core: " + s.name + ": the model's file has " + str.Itoa(len(v.Columns)) + " columns, this one " + str.Itoa(len(cols)))
 	}
 	for j := range cols {
 		if cols[j].name != v.Columns[j].Name {
-			return errors.New("core: " + s.name + ": column " + itoa(j+1) + " is " + quoted(cols[j].name) + ", the model's file had " + quoted(v.Columns[j].Name))
+			return errors.New("core: " + s.name + ": column " + str.Itoa(j+1) + " is " + str.Quote(cols[j].name) + ", the model's file had " + str.Quote(v.Columns[j].Name))
 		}
 		if cols[j].role != v.Columns[j].Role {
-			return errors.New("core: " + s.name + ": column " + quoted(cols[j].name) + " has role " + itoa(int(cols[j].role)) + ", the model's file had " + itoa(int(v.Columns[j].Role)))
+			return errors.New("core: " + s.name + ": column " + str.Quote(cols[j].name) + " has role " + str.Itoa(int(cols[j].role)) + ", the model's file had " + str.Itoa(int(v.Columns[j].Role)))
 		}
 	}
 	s.names = make([]string, len(v.Features))
@@ -273,7 +276,7 @@ func (s *Stream) countNames() {
 
 // String describes v briefly, e.g. "movielens, 2625 features".
 func (v Vocabulary) String() string {
-	return string(v.Format) + ", " + itoa(v.Dim) + " features"
+	return string(v.Format) + ", " + str.Itoa(v.Dim) + " features"
 }
 
 // vocabulary codes a Vocabulary (model.go's "vocabulary" section).

@@ -1,6 +1,7 @@
 package core
 
 import (
+	"github.com/occfm/occfm/core/internal/str"
 	"io"
 	"math"
 	"math/rand/v2"
@@ -71,7 +72,7 @@ type Demo struct {
 // if rows < 0.
 func (d Demo) NewRows(seed uint64, rows int) DemoStream {
 	if rows < 0 {
-		panic("core: Demo.NewRows: " + itoa(rows) + " rows")
+		panic("core: Demo.NewRows: " + str.Itoa(rows) + " rows")
 	}
 	return d.newRows(seed, rows)
 }
@@ -310,9 +311,9 @@ func (s *plantedDemo) Dim() int { return plantedDim }
 // FeatureName returns "f7" for feature 7.
 func (s *plantedDemo) FeatureName(i int) string {
 	if i < 0 || i >= plantedDim {
-		panic("core: feature " + itoa(i) + " out of range [0, " + itoa(plantedDim) + ")")
+		panic("core: feature " + str.Itoa(i) + " out of range [0, " + str.Itoa(plantedDim) + ")")
 	}
-	return "f" + itoa(i)
+	return "f" + str.Itoa(i)
 }
 
 // The ratings stream's sizes.
@@ -403,9 +404,9 @@ func (s *ratingsDemo) FeatureName(i int) string { return userItemName(i, ratingU
 func userItemName(i, users, items int) string {
 	switch {
 	case i >= 0 && i < users:
-		return "user=" + itoa(i)
+		return "user=" + str.Itoa(i)
 	case i >= users && i < users+items:
-		return "item=" + itoa(i-users)
+		return "item=" + str.Itoa(i-users)
 	}
-	panic("core: feature " + itoa(i) + " out of range [0, " + itoa(users+items) + ")")
+	panic("core: feature " + str.Itoa(i) + " out of range [0, " + str.Itoa(users+items) + ")")
 }

@@ -1,6 +1,9 @@
 package core
 
-import "errors"
+import (
+	"errors"
+	"github.com/occfm/occfm/core/internal/str"
+)
 
 // Task is the kind of learning problem. The zero value is Regression.
 type Task int
@@ -29,7 +32,7 @@ func ParseTask(s string) (Task, error) {
 	case "classification":
 		return Classification, nil
 	}
-	return 0, errors.New("core: unknown task " + quoted(s) + " (want regression or classification)")
+	return 0, errors.New("core: unknown task " + str.Quote(s) + " (want regression or classification)")
 }
 
 // Loss returns the loss that suits t: Squared for Regression, Logistic for
@@ -55,7 +58,7 @@ func (t Task) Label(y float64) (float64, error) {
 	case -1, 0:
 		return -1, nil
 	}
-	return 0, errors.New("label " + ftoa(y) + " is not a binary class (want -1/+1 or 0/1)")
+	return 0, errors.New("label " + str.Ftoa(y) + " is not a binary class (want -1/+1 or 0/1)")
 }
 
 // GuessTask guesses the task from a sample of labels as read: Classification
