@@ -156,12 +156,15 @@ stress: dist
 	command -v chromium >/dev/null || { apt-get update && apt-get install -y chromium; }
 	OCCFM_STRESS_PAGE=$(STRESS_PAGE) $(GO) test -tags e2e -count=1 -v -timeout 30m -run '^TestE2EBigFile$$' .
 
-## fuzz: run every fuzz target (readers, model files, catalogs) for $(FUZZTIME)
-## inputs each (seeds: core/testdata and testdata/bad); FUZZTIME=60s also
+## fuzz: run every fuzz target of core's packages (readers, model files,
+## catalogs) for $(FUZZTIME) inputs each (seeds: each package's testdata and
+## testdata/bad); FUZZTIME=60s also
 ## works. test-fuzz is the same, briefly, for make test.
 fuzz:
-	for t in $$($(GO) test -list 'Fuzz.*' ./core | grep ^Fuzz); do \
-		$(GO) test -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZTIME) ./core || exit 1; \
+	for p in $$($(GO) list ./core/...); do \
+		for t in $$($(GO) test -list 'Fuzz.*' $$p | grep ^Fuzz); do \
+			$(GO) test -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZTIME) $$p || exit 1; \
+		done; \
 	done
 
 test-fuzz:

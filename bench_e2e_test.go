@@ -46,8 +46,8 @@ import (
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/cdproto/performance"
 	"github.com/chromedp/chromedp"
-
 	"github.com/occfm/occfm/core"
+	"github.com/occfm/occfm/core/data"
 )
 
 // benchData are the data sets of the throughput table.
@@ -403,8 +403,8 @@ func pageRun(s *session, n int, hash, path string, capSec float64, sample func()
 // benchRows are a file's rows as the page reads them: file order, the task
 // guessed as the page guesses it, labels in the task's form.
 type benchRows struct {
-	task core.Task
-	ex   []core.Example
+	task data.Task
+	ex   []data.Example
 }
 
 func nativeRows(t *testing.T, path string) benchRows {
@@ -414,12 +414,12 @@ func nativeRows(t *testing.T, path string) benchRows {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	st, err := core.NewStream(f, core.ReaderSettings{Name: filepath.Base(path), Format: core.FormatAuto})
+	st, err := data.NewStream(f, data.ReaderSettings{Name: filepath.Base(path), Format: data.FormatAuto})
 	if err != nil {
 		t.Fatal(err)
 	}
-	var raw []core.Example
-	var ex core.Example
+	var raw []data.Example
+	var ex data.Example
 	for {
 		err := st.Next(&ex)
 		if err == io.EOF {
@@ -431,21 +431,21 @@ func nativeRows(t *testing.T, path string) benchRows {
 		raw = append(raw, ex.Clone())
 	}
 	var rows benchRows
-	if st.Format() == core.FormatMovieLens {
-		rows.task = core.Regression
+	if st.Format() == data.FormatMovieLens {
+		rows.task = data.Regression
 	} else {
 		labels := make([]float64, 0, 1000)
 		for _, e := range raw[:min(len(raw), 1000)] {
 			labels = append(labels, e.Y)
 		}
-		rows.task = core.GuessTask(labels)
+		rows.task = data.GuessTask(labels)
 	}
 	for _, e := range raw {
 		y, err := rows.task.Label(e.Y)
 		if err != nil {
 			t.Fatal(err)
 		}
-		rows.ex = append(rows.ex, core.Example{X: e.X, Y: y})
+		rows.ex = append(rows.ex, data.Example{X: e.X, Y: y})
 	}
 	return rows
 }
@@ -482,7 +482,7 @@ func nativePlayOnce(rows benchRows, name string, delta float64, n, half int) nat
 	if err != nil {
 		panic(err)
 	}
-	m := core.NewMetrics(rows.task, rows.task.Loss())
+	m := core.NewMetrics(rows.task, core.TaskLoss(rows.task))
 	var total, atHalf time.Duration
 	for i := 0; i < n; i += chunk {
 		start := time.Now()

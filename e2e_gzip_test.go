@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/occfm/occfm/core"
+	"github.com/occfm/occfm/core/data"
 )
 
 // gzipFile writes the gzip of the file at src to dst (with extra bytes
@@ -86,12 +87,12 @@ func TestE2EGzipFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	st, err := core.NewStream(f, core.ReaderSettings{Name: "u.data.gz"})
+	st, err := data.NewStream(f, data.ReaderSettings{Name: "u.data.gz"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	rows := 0
-	var ex core.Example
+	var ex data.Example
 	for err = st.Next(&ex); err == nil; err = st.Next(&ex) {
 		rows++
 	}

@@ -20,8 +20,8 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/performance"
 	"github.com/chromedp/chromedp"
-
-	"github.com/occfm/occfm/core"
+	"github.com/occfm/occfm/core/data"
+	"github.com/occfm/occfm/core/demo"
 )
 
 // takeCSPViolations returns the CSP violations recorded so far (see
@@ -281,7 +281,7 @@ func TestE2EBigFile(t *testing.T) {
 // rows and bytes written.
 func writeDemoLibSVM(t *testing.T, path string, size int64) (rows int, written int64) {
 	t.Helper()
-	d, _ := core.DemoByName("planted-classification")
+	d, _ := demo.ByName("planted-classification")
 	f, err := os.Create(path)
 	if err != nil {
 		t.Fatal(err)
@@ -289,13 +289,13 @@ func writeDemoLibSVM(t *testing.T, path string, size int64) (rows int, written i
 	defer f.Close()
 	w := bufio.NewWriterSize(f, 1<<16)
 	src := d.NewRows(1, math.MaxInt)
-	var ex core.Example
+	var ex data.Example
 	var line []byte
 	for written < size {
 		if err := src.Next(&ex); err != nil {
 			t.Fatal(err)
 		}
-		line = core.AppendLibSVM(line[:0], ex)
+		line = data.AppendLibSVM(line[:0], ex)
 		w.Write(line)
 		rows++
 		written += int64(len(line))

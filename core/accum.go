@@ -1,5 +1,7 @@
 package core
 
+import "github.com/occfm/occfm/core/data"
+
 // symAccum is the sparse symmetric gradient accumulator Gₜ = Σ_τ g_τ·M_τ of
 // OCCFM (Algorithm 2, line 4), where each M_τ is the sparse outer product
 // x̂x̂ᵀ (minus the feature diagonal without self-interactions). Each
@@ -74,7 +76,7 @@ func (g *symAccum) add(i, j int, v float64) {
 
 // addOuter sets G = G + w·M for the augmented sparse x̂ = [1; x]: M = x̂x̂ᵀ,
 // or x̂x̂ᵀ − diag(0; x∘x) when noSelf is set.
-func (g *symAccum) addOuter(w float64, x Sparse, noSelf bool) {
+func (g *symAccum) addOuter(w float64, x data.Sparse, noSelf bool) {
 	g.add(0, 0, w)
 	for a, ja := range x.Ind {
 		va := x.Val[a]

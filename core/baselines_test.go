@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/occfm/occfm/core/data"
 	"gonum.org/v1/gonum/floats/scalar"
 	"gonum.org/v1/gonum/mat"
 )
@@ -134,7 +135,7 @@ func TestLinearGradient(t *testing.T) {
 		rng := rand.New(rand.NewPCG(5, 6))
 		m := NewLinear(LinearSettings{Loss: loss})
 		x := randomSparse(rng, 10, 4, false)
-		m.Update(Sparse{Ind: []int{9}, Val: []float64{0}}, 0) // grows w; ℓ' = 0, no step
+		m.Update(data.Sparse{Ind: []int{9}, Val: []float64{0}}, 0) // grows w; ℓ' = 0, no step
 		yhat := m.Predict(x)
 		dl := loss.Deriv(yhat, 1)
 		fdw := make([]float64, len(x.Ind))
@@ -447,21 +448,21 @@ func TestCFMFTRLGradient(t *testing.T) {
 // TestMeanReference checks Mean's two forms on short streams.
 func TestMeanReference(t *testing.T) {
 	m := NewMean(MeanSettings{})
-	if m.Predict(Sparse{}) != 0 {
+	if m.Predict(data.Sparse{}) != 0 {
 		t.Error("empty Mean does not predict 0")
 	}
 	for _, y := range []float64{1, 2, 6} {
-		m.Update(Sparse{}, y)
+		m.Update(data.Sparse{}, y)
 	}
-	if got := m.Predict(Sparse{Ind: []int{5}, Val: []float64{1}}); got != 3 {
+	if got := m.Predict(data.Sparse{Ind: []int{5}, Val: []float64{1}}); got != 3 {
 		t.Errorf("regression mean = %v, want 3", got)
 	}
-	c := NewMean(MeanSettings{Task: Classification})
+	c := NewMean(MeanSettings{Task: data.Classification})
 	for _, y := range []float64{1, 1, 1, -1} {
-		c.Update(Sparse{}, y)
+		c.Update(data.Sparse{}, y)
 	}
 	// (3 + 1)/(1 + 1) = 2.
-	if got := c.Predict(Sparse{}); !scalar.EqualWithinAbs(got, math.Log(2), 1e-15) {
+	if got := c.Predict(data.Sparse{}); !scalar.EqualWithinAbs(got, math.Log(2), 1e-15) {
 		t.Errorf("classification log-odds = %v, want log 2", got)
 	}
 }
@@ -494,7 +495,7 @@ func TestBiasRecoversPlanted(t *testing.T) {
 	for range rows {
 		u, i := rng.IntN(users), rng.IntN(items)
 		y := 3.5 + bu[u] + bi[i] + 0.1*rng.NormFloat64()
-		m.Update(Sparse{Ind: []int{u, users + i}, Val: []float64{1, 1}}, y)
+		m.Update(data.Sparse{Ind: []int{u, users + i}, Val: []float64{1, 1}}, y)
 	}
 	gu, gi := append([]float64(nil), m.w[:users]...), append([]float64(nil), m.w[users:]...)
 	center(gu)
@@ -506,7 +507,7 @@ func TestBiasRecoversPlanted(t *testing.T) {
 	if worst > 0.1 {
 		t.Errorf("largest bias error %.3f, want ≤ 0.1", worst)
 	}
-	x := Sparse{Ind: []int{0, users}, Val: []float64{1, 1}}
+	x := data.Sparse{Ind: []int{0, users}, Val: []float64{1, 1}}
 	if got, want := m.Predict(x), 3.5+bu[0]+bi[0]; math.Abs(got-want) > 0.1 {
 		t.Errorf("ŷ = %.3f, planted %.3f", got, want)
 	}
@@ -535,7 +536,7 @@ func TestLinearPlanted(t *testing.T) {
 			} else {
 				y += 0.05 * rng.NormFloat64()
 			}
-			Play(m, Example{X: x, Y: y}, metrics)
+			Play(m, data.Example{X: x, Y: y}, metrics)
 		}
 		s := metrics.Summary()
 		switch loss {
@@ -566,7 +567,7 @@ func TestFMFTRLPlanted(t *testing.T) {
 		v[i] = rng.NormFloat64()
 	}
 	fm, lin := NewFMFTRL(FMFTRLSettings{Rank: 4}), NewLinear(LinearSettings{})
-	mf, ml := NewMetrics(Regression, Squared), NewMetrics(Regression, Squared)
+	mf, ml := NewMetrics(data.Regression, Squared), NewMetrics(data.Regression, Squared)
 	for range rows {
 		x := randomSparse(rng, d, 3, true)
 		var y float64
@@ -576,7 +577,7 @@ func TestFMFTRLPlanted(t *testing.T) {
 				y += v[2*i]*v[2*j] + v[2*i+1]*v[2*j+1]
 			}
 		}
-		ex := Example{X: x, Y: y}
+		ex := data.Example{X: x, Y: y}
 		Play(fm, ex, mf)
 		Play(lin, ex, ml)
 	}
@@ -595,7 +596,7 @@ func TestBaselinesMovieLens100K(t *testing.T) {
 	if testing.Short() {
 		t.Skip("full ML-100K passes; skipped with -short")
 	}
-	rows := shuffledRows(t, "movielens-100k/u.data", Regression, 1)
+	rows := shuffledRows(t, "movielens-100k/u.data", data.Regression, 1)
 	for _, c := range []struct {
 		name string
 		max  float64
@@ -610,7 +611,7 @@ func TestBaselinesMovieLens100K(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		m := NewMetrics(Regression, Squared)
+		m := NewMetrics(data.Regression, Squared)
 		for _, ex := range rows {
 			Play(l, ex, m)
 		}

@@ -2,10 +2,12 @@ package core
 
 import (
 	"flag"
-	"github.com/occfm/occfm/core/internal/str"
 	"math/rand/v2"
 	"strconv"
 	"testing"
+
+	"github.com/occfm/occfm/core/data"
+	"github.com/occfm/occfm/core/internal/str"
 )
 
 // The benchmarks of the learners. Each times rounds of a learner in its
@@ -49,7 +51,7 @@ var slowBench = map[string]string{
 // cyclically, from its start: Play (predict, then update) when play is set,
 // Update alone otherwise. It reports allocations and updates/s. The learner
 // is warmed up once per measurement (b.Loop runs the function once).
-func benchRounds(b *testing.B, l Learner, warm, timed []Example, play bool) {
+func benchRounds(b *testing.B, l Learner, warm, timed []data.Example, play bool) {
 	for _, ex := range warm {
 		Play(l, ex, nil)
 	}
@@ -103,10 +105,10 @@ func BenchmarkLearners(b *testing.B) {
 func BenchmarkLearnersData(b *testing.B) {
 	for _, ds := range []struct {
 		name, file string
-		task       Task
+		task       data.Task
 	}{
-		{"ml-100k", "movielens-100k/u.data", Regression},
-		{"ijcnn1", "ijcnn1/ijcnn1.gz", Classification},
+		{"ml-100k", "movielens-100k/u.data", data.Regression},
+		{"ijcnn1", "ijcnn1/ijcnn1.gz", data.Classification},
 	} {
 		b.Run(ds.name, func(b *testing.B) {
 			rows := shuffledRows(b, ds.file, ds.task, 1)
@@ -127,12 +129,12 @@ func BenchmarkLearnersData(b *testing.B) {
 // an item among the other d/2 features, one-hot, rated 1 + (u + i) mod 5
 // (a pattern of full rank, the hard case for the low-rank learners), drawn
 // by PCG(1, 2).
-func userItemStream(d, rows int) []Example {
+func userItemStream(d, rows int) []data.Example {
 	rng := rand.New(rand.NewPCG(1, 2))
-	stream := make([]Example, rows)
+	stream := make([]data.Example, rows)
 	for i := range stream {
 		u, it := rng.IntN(d/2), d/2+rng.IntN(d/2)
-		stream[i] = Example{X: Sparse{Ind: []int{u, it}, Val: []float64{1, 1}}, Y: float64(1 + (u+it)%5)}
+		stream[i] = data.Example{X: data.Sparse{Ind: []int{u, it}, Val: []float64{1, 1}}, Y: float64(1 + (u+it)%5)}
 	}
 	return stream
 }
@@ -142,7 +144,7 @@ func userItemStream(d, rows int) []Example {
 // users and 1682 items), rated 3.5 + user bias + item bias + a planted
 // rank-one interaction + N(0, 0.5²) noise, with biases and factors
 // N(0, 0.3²), drawn by PCG(8, 8).
-func ratingStream(d, rows int) []Example {
+func ratingStream(d, rows int) []data.Example {
 	users := max(1, d*9/25)
 	items := max(1, d-users)
 	rng := rand.New(rand.NewPCG(8, 8))
@@ -150,11 +152,11 @@ func ratingStream(d, rows int) []Example {
 	for i := range f {
 		f[i] = 0.3 * rng.NormFloat64()
 	}
-	out := make([]Example, rows)
+	out := make([]data.Example, rows)
 	for t := range out {
 		u, i := rng.IntN(users), users+rng.IntN(items)
 		y := 3.5 + f[2*u] + f[2*i] + f[2*u+1]*f[2*i+1] + 0.5*rng.NormFloat64()
-		out[t] = Example{X: Sparse{Ind: []int{u, i}, Val: []float64{1, 1}}, Y: y}
+		out[t] = data.Example{X: data.Sparse{Ind: []int{u, i}, Val: []float64{1, 1}}, Y: y}
 	}
 	return out
 }
@@ -173,11 +175,11 @@ var benchDeltas = []float64{10, 1, 3, 30, 100, 300, 1000}
 func BenchmarkOCCFMDelta(b *testing.B) {
 	for _, ds := range []struct {
 		name, file string
-		task       Task
+		task       data.Task
 	}{
-		{"ml-100k", "movielens-100k/u.data", Regression},
-		{"ijcnn1", "ijcnn1/ijcnn1.gz", Classification},
-		{"a9a", "a9a/a9a", Classification},
+		{"ml-100k", "movielens-100k/u.data", data.Regression},
+		{"ijcnn1", "ijcnn1/ijcnn1.gz", data.Classification},
+		{"a9a", "a9a/a9a", data.Classification},
 	} {
 		b.Run(ds.name, func(b *testing.B) {
 			rows := shuffledRows(b, ds.file, ds.task, 1)

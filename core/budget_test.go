@@ -8,22 +8,24 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/occfm/occfm/core/data"
 )
 
 // wideStream returns rows of nnz distinct features among d, values in
 // [0.5, 1.5), labels 1 to 5, drawn by PCG(3, 4): every row brings new
 // pairs to a second-order learner's gradient sum.
-func wideStream(d, nnz, rows int) []Example {
+func wideStream(d, nnz, rows int) []data.Example {
 	rng := rand.New(rand.NewPCG(3, 4))
-	out := make([]Example, rows)
+	out := make([]data.Example, rows)
 	for t := range out {
-		x := Sparse{Ind: make([]int, 0, nnz), Val: make([]float64, 0, nnz)}
+		x := data.Sparse{Ind: make([]int, 0, nnz), Val: make([]float64, 0, nnz)}
 		for _, j := range rng.Perm(d)[:nnz] {
 			x.Ind = append(x.Ind, j)
 			x.Val = append(x.Val, 0.5+rng.Float64())
 		}
-		sortSparse(x)
-		out[t] = Example{X: x, Y: float64(1 + rng.IntN(5))}
+		x.Sort()
+		out[t] = data.Example{X: x, Y: float64(1 + rng.IntN(5))}
 	}
 	return out
 }
@@ -32,11 +34,11 @@ func wideStream(d, nnz, rows int) []Example {
 // and an item, numbered as the readers number them (in order of first
 // appearance, so no index exceeds the number of distinct features): every
 // ID is new until d/2 rows, so the feature space grows by 2 a row.
-func oneHotStream(d, rows int) []Example {
-	out := make([]Example, rows)
+func oneHotStream(d, rows int) []data.Example {
+	out := make([]data.Example, rows)
 	for t := range out {
 		u, i := (2*t)%d, (2*t+1)%d
-		out[t] = Example{X: Sparse{Ind: []int{u, i}, Val: []float64{1, 1}}, Y: float64(1 + t%5)}
+		out[t] = data.Example{X: data.Sparse{Ind: []int{u, i}, Val: []float64{1, 1}}, Y: float64(1 + t%5)}
 	}
 	return out
 }
@@ -64,7 +66,7 @@ func TestMemoryBytes(t *testing.T) {
 	ids := oneHotStream(400_000, 200_000)
 	cases := []struct {
 		name string
-		rows []Example
+		rows []data.Example
 	}{
 		{"occfm", wide}, {"ccfm-ftrl", wide}, {"cfm-ftrl", wide},
 		{"ccfm-ogd", wide}, {"ccfm-pa", wide},
@@ -99,7 +101,7 @@ func TestMemoryBytes(t *testing.T) {
 	}
 
 	before := heapAfterGC()
-	m := NewMetrics(Classification, Logistic)
+	m := NewMetrics(data.Classification, Logistic)
 	for i := range 200_000 {
 		m.Add(float64(i%1000)-500, float64(1-2*(i%2)))
 	}
@@ -123,7 +125,7 @@ func TestMemoryBudget(t *testing.T) {
 	for _, ex := range wideStream(500, 10, 200) {
 		Play(g, ex, nil)
 	}
-	m := NewMetrics(Regression, Squared)
+	m := NewMetrics(data.Regression, Squared)
 	parts := []MemoryPart{{"occfm", g}, {"metrics", m}, {"none", nil}}
 	if err := (MemoryBudget{}).Check(parts...); err != nil {
 		t.Fatalf("default budget: %v", err)
@@ -143,7 +145,7 @@ func TestMemoryBudget(t *testing.T) {
 		}
 	}
 	l, _ := NewGuarded("linear", Config{}, GuardSettings{})
-	Play(l, Example{X: Sparse{Ind: []int{99_999}, Val: []float64{1}}, Y: 1}, nil)
+	Play(l, data.Example{X: data.Sparse{Ind: []int{99_999}, Val: []float64{1}}, Y: 1}, nil)
 	err = MemoryBudget{Limit: 1000}.Check(MemoryPart{"linear", l})
 	if err == nil || strings.Contains(err.Error(), "per pair") || !strings.Contains(err.Error(), "(linear ") {
 		t.Errorf("linear: %v", err)
@@ -222,13 +224,13 @@ func TestGuardedRowLimit(t *testing.T) {
 	}
 }
 
-func denseRowOf(nnz int) Example {
-	x := Sparse{Ind: make([]int, nnz), Val: make([]float64, nnz)}
+func denseRowOf(nnz int) data.Example {
+	x := data.Sparse{Ind: make([]int, nnz), Val: make([]float64, nnz)}
 	for i := range x.Ind {
 		x.Ind[i] = 200 + i
 		x.Val[i] = 1 + float64(i%7)/10
 	}
-	return Example{X: x, Y: 3}
+	return data.Example{X: x, Y: 3}
 }
 
 // TestGuardedHugeLabel: a label beyond ±1e9 or not finite is not learned
@@ -239,7 +241,7 @@ func TestGuardedHugeLabel(t *testing.T) {
 	for _, spec := range Learners() {
 		g, _ := NewGuarded(spec.Name, Config{}, GuardSettings{Clip: true})
 		clean, _ := NewGuarded(spec.Name, Config{}, GuardSettings{Clip: true})
-		m, mc := NewMetrics(Regression, Squared), NewMetrics(Regression, Squared)
+		m, mc := NewMetrics(data.Regression, Squared), NewMetrics(data.Regression, Squared)
 		for i, ex := range rows {
 			if i%100 == 50 {
 				for _, y := range []float64{1e200, math.Inf(-1), math.NaN(), -2e9} {
@@ -270,7 +272,7 @@ func TestGuardedHugeLabel(t *testing.T) {
 // bytes).
 func TestGuardReportSaved(t *testing.T) {
 	g, _ := NewGuarded("occfm", Config{}, GuardSettings{})
-	Play(g, Example{X: Sparse{Ind: []int{1}, Val: []float64{1}}, Y: 1e300}, nil)
+	Play(g, data.Example{X: data.Sparse{Ind: []int{1}, Val: []float64{1}}, Y: 1e300}, nil)
 	Play(g, denseRowOf(1001), nil)
 	m := g.Model()
 	b := saveBytes(t, m)

@@ -1,13 +1,14 @@
 package core
 
 import (
-	"github.com/occfm/occfm/core/internal/str"
 	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
 	"time"
 
+	"github.com/occfm/occfm/core/data"
+	"github.com/occfm/occfm/core/internal/str"
 	"gonum.org/v1/gonum/floats/scalar"
 	"gonum.org/v1/gonum/mat"
 )
@@ -568,13 +569,13 @@ func TestCCFMBaselinesMovieLens100K(t *testing.T) {
 	if testing.Short() {
 		t.Skip("an ML-100K prefix per learner; skipped with -short")
 	}
-	rows := shuffledRows(t, "movielens-100k/u.data", Regression, 1)[:10000]
+	rows := shuffledRows(t, "movielens-100k/u.data", data.Regression, 1)[:10000]
 	for _, name := range []string{"ccfm-ogd", "ccfm-pa", "ccfm-ftrl"} {
 		l, err := NewLearner(name, Config{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		m := NewMetrics(Regression, Squared)
+		m := NewMetrics(data.Regression, Squared)
 		start := time.Now()
 		for _, ex := range rows {
 			Play(l, ex, m)

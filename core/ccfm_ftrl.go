@@ -3,6 +3,8 @@ package core
 import (
 	"math"
 	"math/rand/v2"
+
+	"github.com/occfm/occfm/core/data"
 )
 
 // CCFMFTRLSettings configures NewCCFMFTRL. The zero value is the documented
@@ -183,7 +185,7 @@ func (o *CCFMFTRL) Config() Config { return configOf(o.s.Delta, o.s.Eta, o.s.See
 
 // Predict returns ŷ = ½x̂ᵀCx̂: O(nnz(x)²) hash look-ups while C = −ηGₜ/2,
 // else O(nnz(x)·k). It does not change the learner's state.
-func (o *CCFMFTRL) Predict(x Sparse) float64 {
+func (o *CCFMFTRL) Predict(x data.Sparse) float64 {
 	if o.s.DenseProjection {
 		return 0.5 * o.dense.quad(x)
 	}
@@ -202,7 +204,7 @@ func (o *CCFMFTRL) Predict(x Sparse) float64 {
 }
 
 // quadG returns x̂ᵀGx̂ from the accumulator's hash index.
-func (o *CCFMFTRL) quadG(x Sparse) float64 {
+func (o *CCFMFTRL) quadG(x data.Sparse) float64 {
 	at := func(i, j int) float64 {
 		v, _ := o.g.at(i, j)
 		return v
@@ -224,7 +226,7 @@ func (o *CCFMFTRL) quadG(x Sparse) float64 {
 
 // coords returns z = Wᵀ(Vᵀx̂), the coordinates of x̂ in the held Ritz
 // basis V·W, in O(nnz(x)·k + k²). It uses scratch space and returns it.
-func (o *CCFMFTRL) coords(x Sparse) []float64 {
+func (o *CCFMFTRL) coords(x data.Sparse) []float64 {
 	k := o.k
 	o.a, o.z = grown(o.a, k), grown(o.z, k)
 	a, z := o.a, o.z
@@ -245,7 +247,7 @@ func (o *CCFMFTRL) coords(x Sparse) []float64 {
 
 // Update plays the learning half of round t: Gₜ = Gₜ₋₁ + ∇fₜ(Cₜ) and
 // Cₜ₊₁ = Π_K(−ηₜGₜ/2).
-func (o *CCFMFTRL) Update(x Sparse, y float64) {
+func (o *CCFMFTRL) Update(x data.Sparse, y float64) {
 	n := o.n
 	for _, j := range x.Ind {
 		n = max(n, j+2)

@@ -1,8 +1,10 @@
 package core
 
 import (
-	"github.com/occfm/occfm/core/internal/str"
 	"math"
+
+	"github.com/occfm/occfm/core/data"
+	"github.com/occfm/occfm/core/internal/str"
 )
 
 // CCFMOGDSettings configures NewCCFMOGD. The zero value is the documented
@@ -57,9 +59,9 @@ func CCFMOGDSettingsFor(c Config) CCFMOGDSettings {
 
 // configOf returns the common Config of a projected baseline.
 func configOf(delta, eta float64, seed uint64, loss Loss) Config {
-	task := Regression
+	task := data.Regression
 	if loss == Logistic {
-		task = Classification
+		task = data.Classification
 	}
 	return Config{Task: task, Delta: delta, Eta: eta, Seed: seed, Loss: &loss}
 }
@@ -107,7 +109,7 @@ func (o *CCFMOGD) Settings() CCFMOGDSettings { return o.s }
 func (o *CCFMOGD) Config() Config { return configOf(o.s.Delta, o.s.Eta, o.s.Seed, o.s.Loss) }
 
 // Update plays the learning half of round t: Cₜ₊₁ = Π_K(Cₜ − ηₜ∇fₜ(Cₜ)).
-func (o *CCFMOGD) Update(x Sparse, y float64) {
+func (o *CCFMOGD) Update(x data.Sparse, y float64) {
 	yhat := o.begin(x)
 	// −ηₜ∇fₜ = a·x̂x̂ᵀ with a = −ηₜ·ℓ'(ŷ, y)/2.
 	o.move(-o.s.Eta/math.Sqrt(float64(o.t))*0.5*o.s.Loss.Deriv(yhat, y), x)
@@ -132,18 +134,18 @@ func newProjectedCCFM(delta float64, dense bool) projectedCCFM {
 // Predict returns ŷ = ½x̂ᵀCx̂ in O(nnz(x)·b + b·r). It does not change the
 // learner's state. Features beyond the current feature space contribute
 // nothing.
-func (p *projectedCCFM) Predict(x Sparse) float64 { return 0.5 * p.c.quad(x) }
+func (p *projectedCCFM) Predict(x data.Sparse) float64 { return 0.5 * p.c.quad(x) }
 
 // begin starts round t: it grows C to cover x, counts the round and
 // returns ŷₜ.
-func (p *projectedCCFM) begin(x Sparse) float64 {
+func (p *projectedCCFM) begin(x data.Sparse) float64 {
 	growTo(&p.c, x)
 	p.t++
 	return p.Predict(x)
 }
 
 // move sets C = Π_K(C + a·x̂x̂ᵀ).
-func (p *projectedCCFM) move(a float64, x Sparse) {
+func (p *projectedCCFM) move(a float64, x data.Sparse) {
 	if p.dense {
 		p.c.updateDense(a, x, p.delta)
 	} else {
@@ -152,7 +154,7 @@ func (p *projectedCCFM) move(a float64, x Sparse) {
 }
 
 // growTo grows c to cover the features of x.
-func growTo(c *eigSym, x Sparse) {
+func growTo(c *eigSym, x data.Sparse) {
 	n := c.n
 	for _, j := range x.Ind {
 		n = max(n, j+2)

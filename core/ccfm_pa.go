@@ -1,6 +1,10 @@
 package core
 
-import "math"
+import (
+	"math"
+
+	"github.com/occfm/occfm/core/data"
+)
 
 // CCFMPASettings configures NewCCFMPA. The zero value is the documented
 // default of every field.
@@ -76,7 +80,7 @@ func (o *CCFMPA) Settings() CCFMPASettings { return o.s }
 func (o *CCFMPA) Config() Config { return configOf(o.s.Delta, o.s.Eta, o.s.Seed, o.s.Loss) }
 
 // Update plays the learning half of round t: Cₜ₊₁ = Π_K(Cₜ − τₜ∇fₜ(Cₜ)).
-func (o *CCFMPA) Update(x Sparse, y float64) {
+func (o *CCFMPA) Update(x data.Sparse, y float64) {
 	yhat := o.begin(x)
 	d := o.s.Loss.Deriv(yhat, y)
 	if d == 0 {

@@ -1,6 +1,10 @@
 package core
 
-import "math"
+import (
+	"math"
+
+	"github.com/occfm/occfm/core/data"
+)
 
 // CCFMPairsSettings configures NewCCFMPairs. The zero value is the
 // documented default of every field.
@@ -130,13 +134,13 @@ func pairSlot(i, j int, bits int) int32 {
 
 // withPairs reports whether x's pairs count: x has at most MaxRowNonzeros
 // nonzeros, or there is no limit.
-func (m *CCFMPairs) withPairs(x Sparse) bool {
+func (m *CCFMPairs) withPairs(x data.Sparse) bool {
 	return m.s.MaxRowNonzeros < 0 || len(x.Ind) <= m.s.MaxRowNonzeros
 }
 
 // pairs fills m.slot and m.xx with the slots and values of x's pairs, none
 // when they do not count (see withPairs).
-func (m *CCFMPairs) pairs(x Sparse) {
+func (m *CCFMPairs) pairs(x data.Sparse) {
 	m.slot, m.xx = m.slot[:0], m.xx[:0]
 	if !m.withPairs(x) {
 		return
@@ -157,7 +161,7 @@ func (m *CCFMPairs) pairs(x Sparse) {
 // Predict returns w₀ + wᵀx + Σᵢ≤ⱼ uᵢⱼxᵢxⱼ, without the pair sum for a row
 // over MaxRowNonzeros. It does not change the model, and it allocates
 // nothing.
-func (m *CCFMPairs) Predict(x Sparse) float64 {
+func (m *CCFMPairs) Predict(x data.Sparse) float64 {
 	y := m.value(x)
 	if m.u == nil || !m.withPairs(x) {
 		return y
@@ -177,7 +181,7 @@ func (m *CCFMPairs) Predict(x Sparse) float64 {
 
 // Update feeds ℓ'(ŷ, y) times each coordinate's value to its FTRL-Proximal
 // accumulators.
-func (m *CCFMPairs) Update(x Sparse, y float64) {
+func (m *CCFMPairs) Update(x data.Sparse, y float64) {
 	d := len(m.w)
 	for _, i := range x.Ind {
 		d = max(d, i+1)

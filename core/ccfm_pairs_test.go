@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/occfm/occfm/core/data"
 )
 
 // TestCCFMPairsReference cross-checks CCFMPairs against all-pairs
@@ -19,7 +21,7 @@ func TestCCFMPairsReference(t *testing.T) {
 		{"planted-classification", 0, 0}, {"planted-regression", 0, 0}, {"ratings", 3, 22},
 	} {
 		rows, task := firstDemoRows(t, tc.demo, 5, 2000)
-		m := NewCCFMPairs(CCFMPairsSettings{Alpha: tc.alpha, L1: 0.01, Bits: tc.bits, Loss: task.Loss()})
+		m := NewCCFMPairs(CCFMPairsSettings{Alpha: tc.alpha, L1: 0.01, Bits: tc.bits, Loss: TaskLoss(task)})
 		s := m.Settings()
 		lin := newFTRLLinear(s.Alpha, s.Beta, s.L1, s.L2)
 		type pair struct{ i, j int }
@@ -47,7 +49,7 @@ func TestCCFMPairsReference(t *testing.T) {
 				d = max(d, i+1)
 			}
 			lin.extend(d)
-			g := task.Loss().Deriv(want, ex.Y)
+			g := TaskLoss(task).Deriv(want, ex.Y)
 			if g == 0 {
 				continue
 			}
@@ -73,7 +75,7 @@ func TestCCFMPairsReference(t *testing.T) {
 // most pairs collide.
 func TestCCFMPairsIsCCFM(t *testing.T) {
 	rows, task := firstDemoRows(t, "planted-regression", 6, 500)
-	m := NewCCFMPairs(CCFMPairsSettings{Bits: 4, Loss: task.Loss()})
+	m := NewCCFMPairs(CCFMPairsSettings{Bits: 4, Loss: TaskLoss(task)})
 	for _, ex := range rows {
 		Play(m, ex, nil)
 	}
@@ -124,7 +126,7 @@ func TestCCFMPairsWideRow(t *testing.T) {
 		m := NewCCFMPairs(CCFMPairsSettings{MaxRowNonzeros: lim})
 		rng := rand.New(rand.NewPCG(7, uint64(lim+2)))
 		for range 300 {
-			x := Sparse{}
+			x := data.Sparse{}
 			for i := range 40 {
 				if rng.IntN(5) == 0 {
 					x.Ind, x.Val = append(x.Ind, i), append(x.Val, 1+rng.Float64())
@@ -132,7 +134,7 @@ func TestCCFMPairsWideRow(t *testing.T) {
 			}
 			m.Update(x, rng.NormFloat64())
 		}
-		wide := Sparse{}
+		wide := data.Sparse{}
 		for i := range 31 {
 			wide.Ind, wide.Val = append(wide.Ind, i), append(wide.Val, 0.5+float64(i%3))
 		}

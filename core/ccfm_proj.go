@@ -4,6 +4,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/occfm/occfm/core/data"
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/gonum"
 	"gonum.org/v1/gonum/lapack"
@@ -164,7 +165,7 @@ func (c *eigSym) brow(i int) []float64 { return c.basis[i*c.ld : i*c.ld+c.b] }
 
 // coords sets y = Bᵀx̂ for x̂ = [1; x] (feature j at position j+1; features
 // beyond n are ignored): O(nnz(x)·b). y must have length b.
-func (c *eigSym) coords(y []float64, x Sparse) {
+func (c *eigSym) coords(y []float64, x data.Sparse) {
 	if c.n == 0 {
 		clear(y)
 		return
@@ -179,7 +180,7 @@ func (c *eigSym) coords(y []float64, x Sparse) {
 
 // quad returns x̂ᵀCx̂ = Σᵢ λᵢ·(uᵢᵀx̂)² in O(nnz(x)·b + b·r). It does not
 // change C.
-func (c *eigSym) quad(x Sparse) float64 {
+func (c *eigSym) quad(x data.Sparse) float64 {
 	if c.r == 0 {
 		return 0
 	}
@@ -222,7 +223,7 @@ const dropTol = 1e-13
 // and the new R is [R', q̂]·V restricted to the eigenvalues that survive.
 // Cost O(n·b) for p, O(b·r²) for R and O(r²) for S. a = 0 leaves C unchanged
 // (it is in K already).
-func (c *eigSym) update(a float64, x Sparse, delta float64) {
+func (c *eigSym) update(a float64, x data.Sparse, delta float64) {
 	if a == 0 {
 		return
 	}
@@ -353,7 +354,7 @@ func (c *eigSym) keepProjected(nu []float64, delta float64) float64 {
 }
 
 // residual sets p = x̂ − B·y (dense, length n): O(n·b).
-func (c *eigSym) residual(p, y []float64, x Sparse) {
+func (c *eigSym) residual(p, y []float64, x data.Sparse) {
 	clear(p[:c.n])
 	p[0] = 1
 	for k, j := range x.Ind {
@@ -464,7 +465,7 @@ func (c *eigSym) denseRowMajorTo(d []float64) []float64 {
 // eigenvectors whose eigenvalue survives as the new basis (R = I). For small
 // n only. Its n×n matrices live in c's scratch space, so that, like the
 // low-rank update, it allocates nothing once its buffers have grown.
-func (c *eigSym) updateDense(a float64, x Sparse, delta float64) {
+func (c *eigSym) updateDense(a float64, x data.Sparse, delta float64) {
 	if a == 0 {
 		return
 	}

@@ -3,6 +3,8 @@ package core
 import (
 	"math"
 	"math/rand/v2"
+
+	"github.com/occfm/occfm/core/data"
 )
 
 // CFMFTRLSettings configures NewCFMFTRL. The zero value is the documented
@@ -233,12 +235,12 @@ func (m *CFMFTRL) row(i int) int {
 
 // Predict returns ŷ = w₀ + wᵀx + Σ_{i<j}Zᵢⱼxᵢxⱼ in O(nnz(x)²) inside the
 // ball and O(nnz(x)·r) outside it. It does not change the learner's state.
-func (m *CFMFTRL) Predict(x Sparse) float64 {
+func (m *CFMFTRL) Predict(x data.Sparse) float64 {
 	return m.value(x) + m.interaction(x)
 }
 
 // interaction returns Σ_{i<j}Zᵢⱼxᵢxⱼ.
-func (m *CFMFTRL) interaction(x Sparse) float64 {
+func (m *CFMFTRL) interaction(x data.Sparse) float64 {
 	if m.etaZ == 0 {
 		return 0
 	}
@@ -293,7 +295,7 @@ func (m *CFMFTRL) interaction(x Sparse) float64 {
 
 // Update plays the learning half of a round: FTRL-Proximal on w₀ and w,
 // then G += ℓ'·½(xxᵀ − diag(x∘x)) and Z = Π(−ηₜG/2) (see CFMFTRL).
-func (m *CFMFTRL) Update(x Sparse, y float64) {
+func (m *CFMFTRL) Update(x data.Sparse, y float64) {
 	for _, i := range x.Ind {
 		m.d = max(m.d, i+1)
 	}

@@ -1,7 +1,7 @@
 // Package core is the pure-Go heart of OCCFM: the Compact Convexified
 // Factorization Machine (CCFM) model, the Online CCFM learner (OCCFM,
-// Algorithm 2 of the paper), losses, progressive metrics, and streaming
-// readers for LibSVM, MovieLens and CSV data.
+// Algorithm 2 of the paper) and the other learners, losses, progressive
+// metrics, the guard, the certified regret, and model files.
 //
 // # Notation
 //
@@ -25,6 +25,14 @@
 // Learners implement the small [Learner] contract and never own the loop:
 // [Play] plays one round (predict, score, update) and the CLI, the page and
 // the tests all call it. [Learners] is the one registry of learners by name.
-// Readers turn an io.Reader into a stream of [Example] values in constant
-// memory. The package never prints, reads files by name, or touches the DOM.
+// The packages under core hold the rest, each on one side of core:
+//
+//   - data (below core): the row types (Sparse, Example, Task) and the
+//     streaming readers of LibSVM, CSV and MovieLens files.
+//   - demo (below core): the built-in synthetic streams.
+//   - personal (above core): the catalog and the Personalizer, which adds
+//     one new person to a learned model.
+//   - internal/str: the fmt-free message helpers all of them share.
+//
+// None of them prints, reads files by name, or touches the DOM.
 package core

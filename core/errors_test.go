@@ -1,14 +1,15 @@
 package core
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
-	"github.com/occfm/occfm/core/internal/str"
 	"io"
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/occfm/occfm/core/data"
+	"github.com/occfm/occfm/core/internal/str"
 )
 
 // The tests below check errors.go's stand-ins for fmt, and a sample of
@@ -33,11 +34,11 @@ func TestPanicText(t *testing.T) {
 		recovered(func() { nilMap["x"] = 1 }),            // assignment to a nil map
 		recovered(func() { panic(nil) }),                 // *runtime.PanicNilError
 		recovered(func() { var e error; _ = e.Error() }), // nil pointer dereference
-		Squared, Logistic, Loss(7), Classification, Skip, // Stringers
+		Squared, Logistic, Loss(7), data.Classification, Skip, // Stringers
 		true, false, 0, -3, int8(-8), int16(16), int32(-32), int64(math.MinInt64),
 		uint(3), uint8(8), uint16(16), uint32(32), uint64(math.MaxUint64), uintptr(9),
 		float32(0.1), float32(3), 0.1, 1e21, math.NaN(), math.Inf(-1),
-		RoleLabel, Format("csv"), // named int and string types without String
+		data.RoleLabel, data.Format("csv"), // named int and string types without String
 	}
 	for _, v := range vals {
 		if got, want := str.PanicText(v), fmt.Sprint(v); got != want {
@@ -78,35 +79,7 @@ func TestWrapErr(t *testing.T) {
 	if !errors.Is(err, ErrMemoryBudget) || errors.As(err, &be) || !strings.HasPrefix(err.Error(), "core: the model file declares ") {
 		t.Errorf("huge size: %v", err)
 	}
-	// A read error is wrapped, and the gzip reader's too.
-	_, err = NewStream(errReader{}, ReaderSettings{Name: "in"})
-	if !errors.Is(err, errBroken) || err.Error() != fmt.Errorf("core: %s: %w%s", "in", errBroken, "").Error() {
-		t.Errorf("read error: %v", err)
-	}
-	st, err := NewStream(io.MultiReader(strings.NewReader("1 1:1\n"), errReader{}), ReaderSettings{Name: "in"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var ex Example
-	for err == nil {
-		err = st.Next(&ex)
-	}
-	if !errors.Is(err, errBroken) || err.Error() != fmt.Errorf("core: %s: %w%s", "in:2", errBroken, "").Error() {
-		t.Errorf("read error after a row: %v", err)
-	}
-	var gz bytes.Buffer
-	gz.Write([]byte{0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff})
-	_, err = NewStream(&gz, ReaderSettings{Name: "in.gz"})
-	if !errors.Is(err, io.ErrUnexpectedEOF) || err.Error() != fmt.Errorf("core: %s: gzip: %w%s", "in.gz", io.ErrUnexpectedEOF, ": the file is cut short (truncated)").Error() {
-		t.Errorf("cut gzip: %v", err)
-	}
 }
-
-var errBroken = errors.New("broken")
-
-type errReader struct{}
-
-func (errReader) Read([]byte) (int, error) { return 0, errBroken }
 
 // TestMessagesMatchFmt checks a sample of core's messages, those with
 // several verbs or a list, against the formats they were made with.
@@ -123,24 +96,17 @@ func TestMessagesMatchFmt(t *testing.T) {
 		}
 	}
 	check("NewLearner", err, fmt.Sprintf("core: unknown learner %q (have %v)", "nope", names))
-	_, err = ParseTask("x\ty")
+	_, err = data.ParseTask("x\ty")
 	check("ParseTask", err, fmt.Sprintf("core: unknown task %q (want regression or classification)", "x\ty"))
 	_, err = ParseOnError("never")
 	check("ParseOnError", err, fmt.Sprintf("core: unknown bad-row policy %q (want stop or skip)", "never"))
 	_, err = ParseSize("12Q")
 	check("ParseSize", err, fmt.Sprintf("core: memory size %q: want a number of bytes with an optional unit K, M, G or T (1K = 1024), such as 512M or 2G", "12Q"))
-	_, err = Classification.Label(0.5)
+	_, err = data.Classification.Label(0.5)
 	check("Label", err, fmt.Sprintf("label %v is not a binary class (want -1/+1 or 0/1)", 0.5))
 
-	csv := "a,b,c\n1,2,3\n4,5,6\n"
-	_, err = NewStream(strings.NewReader(csv), ReaderSettings{Name: "x.csv", Format: FormatCSV, Roles: map[string]Role{"zz": RoleLabel}})
-	check("Roles", err, fmt.Sprintf("core: %s: ReaderSettings.Roles names column %q, which is not in the header %q", "x.csv", "zz", []string{"a", "b", "c"}))
-	_, err = NewStream(strings.NewReader("1::2::3::4::5\n"), ReaderSettings{Name: "r.dat", Format: FormatMovieLens})
-	check("MovieLens", err, fmt.Sprintf("core: %s:%d: cannot read %s as MovieLens: %d fields separated by %q, want 3 or 4 (user, item, rating[, timestamp])",
-		"r.dat", 1, `"1::2::3::4::5"`, 5, "::"))
-
-	v := Vocabulary{Format: FormatCSV, Dim: 1, Features: []VocabularyFeature{{Field: 1}}, Columns: []VocabularyColumn{{Name: "y", Role: RoleLabel}, {Name: "x", Role: RoleNumeric, Scale: -0.5}}}
-	check("Vocabulary.check", v.check(), fmt.Sprintf("column %q has scale %v", "x", -0.5))
+	v := data.Vocabulary{Format: data.FormatCSV, Dim: 1, Features: []data.VocabularyFeature{{Field: 1}}, Columns: []data.VocabularyColumn{{Name: "y", Role: data.RoleLabel}, {Name: "x", Role: data.RoleNumeric, Scale: -0.5}}}
+	check("Vocabulary.Check", v.Check(), fmt.Sprintf("column %q has scale %v", "x", -0.5))
 	if got, want := v.String(), fmt.Sprintf("%s, %d features", v.Format, v.Dim); got != want {
 		t.Errorf("Vocabulary.String = %q, want %q", got, want)
 	}
@@ -161,5 +127,5 @@ func TestMessagesMatchFmt(t *testing.T) {
 
 type unregistered struct{}
 
-func (unregistered) Predict(Sparse) float64 { return 0 }
-func (unregistered) Update(Sparse, float64) {}
+func (unregistered) Predict(data.Sparse) float64 { return 0 }
+func (unregistered) Update(data.Sparse, float64) {}

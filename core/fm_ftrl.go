@@ -3,6 +3,8 @@ package core
 import (
 	"math"
 	"math/rand/v2"
+
+	"github.com/occfm/occfm/core/data"
 )
 
 // ftrlProximal holds the settings of per-coordinate FTRL-Proximal
@@ -56,7 +58,7 @@ func newFTRLLinear(alpha, beta, l1, l2 float64) ftrlLinear {
 }
 
 // affine returns b + Σᵢwᵢxᵢ over the features of x that w covers.
-func affine(b float64, w []float64, x Sparse) float64 {
+func affine(b float64, w []float64, x data.Sparse) float64 {
 	for p, i := range x.Ind {
 		if i < len(w) {
 			b += w[i] * x.Val[p]
@@ -66,14 +68,14 @@ func affine(b float64, w []float64, x Sparse) float64 {
 }
 
 // value returns w₀ + wᵀx; features beyond w contribute nothing.
-func (l *ftrlLinear) value(x Sparse) float64 { return affine(l.w0, l.w, x) }
+func (l *ftrlLinear) value(x data.Sparse) float64 { return affine(l.w0, l.w, x) }
 
 // extend grows w (and its accumulators) with zeros to d features.
 func (l *ftrlLinear) extend(d int) { extendZeros(d, &l.w, &l.zw, &l.nw) }
 
 // learn feeds the gradient g·(1, x) of a round to w₀ and the wᵢ of x,
 // which must be covered by w.
-func (l *ftrlLinear) learn(x Sparse, g float64) {
+func (l *ftrlLinear) learn(x data.Sparse, g float64) {
 	l.w0 = l.bias.step(l.w0, &l.z0, &l.n0, g)
 	for p, i := range x.Ind {
 		l.w[i] = l.prox.step(l.w[i], &l.zw[i], &l.nw[i], g*x.Val[p])
@@ -90,11 +92,11 @@ func extendZeros(d int, bufs ...*[]float64) {
 }
 
 // taskOf returns the task whose natural loss is l.
-func taskOf(l Loss) Task {
+func taskOf(l Loss) data.Task {
 	if l == Logistic {
-		return Classification
+		return data.Classification
 	}
-	return Regression
+	return data.Regression
 }
 
 // FMFTRLSettings configures NewFMFTRL. The zero value is the documented
@@ -236,7 +238,7 @@ func (m *FMFTRL) grow(d int) {
 
 // Predict returns ŷ. It does not change the learner's state; features not
 // seen in an update contribute nothing.
-func (m *FMFTRL) Predict(x Sparse) float64 {
+func (m *FMFTRL) Predict(x data.Sparse) float64 {
 	k := m.s.Rank
 	sum := m.sum
 	clear(sum)
@@ -258,7 +260,7 @@ func (m *FMFTRL) Predict(x Sparse) float64 {
 }
 
 // Update feeds ℓ'(ŷ, y)·∂ŷ/∂θ to every coordinate θ touched by x.
-func (m *FMFTRL) Update(x Sparse, y float64) {
+func (m *FMFTRL) Update(x data.Sparse, y float64) {
 	d := m.d
 	for _, i := range x.Ind {
 		d = max(d, i+1)
@@ -284,6 +286,18 @@ func (m *FMFTRL) Update(x Sparse, y float64) {
 
 // Dim returns the number of features seen.
 func (m *FMFTRL) Dim() int { return m.d }
+
+// Factor returns vᵢ, the rank-k factor of feature i (zero for a feature
+// not seen yet), in new memory: the pair weight of features i and j is
+// ⟨vᵢ, vⱼ⟩.
+func (m *FMFTRL) Factor(i int) []float64 {
+	k := m.s.Rank
+	v := make([]float64, k)
+	if i < m.d {
+		copy(v, m.v[i*k:i*k+k])
+	}
+	return v
+}
 
 // MemoryBytes estimates the bytes m holds (see Sized): 24·(k+1) bytes a
 // feature for w, V and their FTRL accumulators (264 at the default k = 10),

@@ -1,10 +1,12 @@
 package core
 
 import (
-	"github.com/occfm/occfm/core/internal/str"
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/occfm/occfm/core/data"
+	"github.com/occfm/occfm/core/internal/str"
 )
 
 // GuardSettings configures a Guarded learner. The zero value: no clipping,
@@ -155,7 +157,7 @@ type Guarded struct {
 	set   GuardSettings
 	name  string
 	cfg   Config
-	task  Task
+	task  data.Task
 	loss  Loss
 	fresh func() Learner
 	inner Learner
@@ -193,12 +195,15 @@ func NewGuarded(name string, c Config, s GuardSettings) (*Guarded, error) {
 // a reset), for views that inspect it.
 func (g *Guarded) Learner() Learner { return g.inner }
 
+// Settings returns the guard's settings, with the defaults filled in.
+func (g *Guarded) Settings() GuardSettings { return g.set }
+
 // Name returns the learner's registry name.
 func (g *Guarded) Name() string { return g.name }
 
 // Clipping reports whether the guard clips the predictions: Clip is set
 // and the task is regression.
-func (g *Guarded) Clipping() bool { return g.set.Clip && g.task == Regression }
+func (g *Guarded) Clipping() bool { return g.set.Clip && g.task == data.Regression }
 
 // Config returns the inner learner's settings when it reports them.
 func (g *Guarded) Config() Config {
@@ -218,7 +223,7 @@ func (g *Guarded) Report() GuardReport {
 // Predict returns the inner learner's prediction for x, made safe: the
 // fallback when the learner is paused or its prediction is not finite or
 // absurd, clipped to the label range with Clip. It changes nothing.
-func (g *Guarded) Predict(x Sparse) float64 {
+func (g *Guarded) Predict(x data.Sparse) float64 {
 	if g.rep.Paused {
 		return g.fallback()
 	}
@@ -230,12 +235,12 @@ func (g *Guarded) Predict(x Sparse) float64 {
 }
 
 // Update learns from (x, y) as PredictUpdate does.
-func (g *Guarded) Update(x Sparse, y float64) { g.PredictUpdate(x, y) }
+func (g *Guarded) Update(x data.Sparse, y float64) { g.PredictUpdate(x, y) }
 
 // PredictUpdate plays one round: it returns the safe prediction for x (as
 // Predict), then learns from (x, y), checking for divergence. Play calls
 // it instead of Predict and Update.
-func (g *Guarded) PredictUpdate(x Sparse, y float64) float64 {
+func (g *Guarded) PredictUpdate(x data.Sparse, y float64) float64 {
 	g.rows++
 	if g.rep.Paused {
 		out := g.fallback()
@@ -301,7 +306,7 @@ func (g *Guarded) PredictUpdate(x Sparse, y float64) float64 {
 
 // predict calls the inner learner's Predict, turning a panic into a message;
 // msg is also set for a prediction that is not finite.
-func (g *Guarded) predict(x Sparse) (raw float64, msg string) {
+func (g *Guarded) predict(x data.Sparse) (raw float64, msg string) {
 	defer func() {
 		if r := recover(); r != nil {
 			raw, msg = math.NaN(), "prediction failed: "+str.PanicText(r)
@@ -315,7 +320,7 @@ func (g *Guarded) predict(x Sparse) (raw float64, msg string) {
 }
 
 // update calls the inner learner's Update, turning a panic into a message.
-func (g *Guarded) update(x Sparse, y float64) (msg string) {
+func (g *Guarded) update(x data.Sparse, y float64) (msg string) {
 	defer func() {
 		if r := recover(); r != nil {
 			msg = str.PanicText(r)
@@ -373,7 +378,7 @@ func (g *Guarded) fallback() float64 {
 	if g.n == 0 {
 		return 0
 	}
-	if g.task == Classification {
+	if g.task == data.Classification {
 		pos := float64(g.n) * (1 + g.mean) / 2
 		return math.Log((pos + 0.5) / (float64(g.n) - pos + 0.5))
 	}
@@ -424,7 +429,7 @@ func (g *Guarded) clip(v float64) float64 {
 // finite, or more nonzeros than the learner's MaxRowNonzeros. It counts the
 // last two kinds in the report. The message does not name the feature: the
 // index inside is not the file's (the readers renumber features).
-func (g *Guarded) refuse(x Sparse, y float64) string {
+func (g *Guarded) refuse(x data.Sparse, y float64) string {
 	for _, v := range x.Val {
 		if !(math.Abs(v) <= g.set.MaxFeature) {
 			return "a feature value " + fmtFloat(v) + " is beyond ±" + fmtFloat(g.set.MaxFeature) + ": row predicted, not learned"

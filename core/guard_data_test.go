@@ -4,6 +4,10 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/occfm/occfm/core/data"
+	"github.com/occfm/occfm/core/demo"
+	"github.com/occfm/occfm/core/internal/coretest"
 )
 
 // TestGuardRealDataQuiet plays every learner of the registry, at its
@@ -21,31 +25,31 @@ func TestGuardRealDataQuiet(t *testing.T) {
 	}
 	type set struct {
 		name string
-		rows []Example
-		task Task
+		rows []data.Example
+		task data.Task
 	}
 	var sets []set
 	for _, f := range []string{"movielens-100k/u.data", "ijcnn1/ijcnn1.gz", "a9a/a9a"} {
-		if _, err := os.Stat(filepath.Join(sharedData, f)); err != nil {
+		if _, err := os.Stat(filepath.Join(coretest.SharedDir(), f)); err != nil {
 			t.Logf("%s: not present, skipped", f)
 			continue
 		}
-		st, err := NewStream(openShared(t, f), ReaderSettings{Name: filepath.Base(f)})
+		st, err := data.NewStream(coretest.OpenData(t, f), data.ReaderSettings{Name: filepath.Base(f)})
 		if err != nil {
 			t.Fatal(err)
 		}
-		var rows []Example
+		var rows []data.Example
 		var labels []float64
-		var ex Example
+		var ex data.Example
 		for st.Next(&ex) == nil {
 			rows = append(rows, ex.Clone())
 			if len(labels) < 1000 {
 				labels = append(labels, ex.Y)
 			}
 		}
-		task := GuessTask(labels)
-		if st.Format() == FormatMovieLens {
-			task = Regression
+		task := data.GuessTask(labels)
+		if st.Format() == data.FormatMovieLens {
+			task = data.Regression
 		}
 		for i := range rows {
 			if rows[i].Y, err = task.Label(rows[i].Y); err != nil {
@@ -54,7 +58,7 @@ func TestGuardRealDataQuiet(t *testing.T) {
 		}
 		sets = append(sets, set{f, rows, task})
 	}
-	for _, d := range Demos() {
+	for _, d := range demo.All() {
 		rows, task := firstDemoRows(t, d.Name, 1, 20000)
 		sets = append(sets, set{"demo " + d.Name, rows, task})
 	}

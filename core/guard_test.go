@@ -7,18 +7,21 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/occfm/occfm/core/data"
+	"github.com/occfm/occfm/core/demo"
 )
 
 // firstDemoRows returns the first n rows of a built-in demo, seeded.
-func firstDemoRows(t *testing.T, name string, seed uint64, n int) ([]Example, Task) {
+func firstDemoRows(t *testing.T, name string, seed uint64, n int) ([]data.Example, data.Task) {
 	t.Helper()
-	d, ok := DemoByName(name)
+	d, ok := demo.ByName(name)
 	if !ok {
 		t.Fatalf("no demo %q", name)
 	}
 	src := d.New(seed)
-	rows := make([]Example, 0, n)
-	var ex Example
+	rows := make([]data.Example, 0, n)
+	var ex data.Example
 	for len(rows) < n {
 		if err := src.Next(&ex); err != nil {
 			t.Fatal(err)
@@ -45,7 +48,7 @@ func TestGuardedDefaultsQuiet(t *testing.T) {
 	if testing.Short() {
 		n = 1000
 	}
-	for _, d := range Demos() {
+	for _, d := range demo.All() {
 		rows, task := firstDemoRows(t, d.Name, 7, n)
 		for _, spec := range Learners() {
 			t.Run(d.Name+"/"+spec.Name, func(t *testing.T) {
@@ -135,14 +138,14 @@ type panicky struct {
 	rows, panicAt, nanAt int
 }
 
-func (p *panicky) Predict(Sparse) float64 {
+func (p *panicky) Predict(data.Sparse) float64 {
 	if p.nanAt > 0 && p.rows >= p.nanAt {
 		return math.NaN()
 	}
 	return 3
 }
 
-func (p *panicky) Update(Sparse, float64) {
+func (p *panicky) Update(data.Sparse, float64) {
 	p.rows++
 	if p.panicAt > 0 && p.rows >= p.panicAt {
 		panic("core: tridiagonal eigendecomposition failed")
@@ -152,7 +155,7 @@ func (p *panicky) Update(Sparse, float64) {
 // TestGuardedFailures: a learner that panics or predicts NaN is caught,
 // reported with the reason, and reset; the output stays finite.
 func TestGuardedFailures(t *testing.T) {
-	x := Sparse{Ind: []int{0}, Val: []float64{1}}
+	x := data.Sparse{Ind: []int{0}, Val: []float64{1}}
 	for _, tc := range []struct {
 		name string
 		l    func() Learner
@@ -162,10 +165,10 @@ func TestGuardedFailures(t *testing.T) {
 		{"panic", func() Learner { return &panicky{panicAt: 10} }, 10, "update failed: core: tridiagonal eigendecomposition failed"},
 		{"nan", func() Learner { return &panicky{nanAt: 10} }, 11, "prediction NaN"},
 	} {
-		g := &Guarded{set: GuardSettings{}.withDefaults(), name: tc.name, task: Regression, loss: Squared, fresh: tc.l}
+		g := &Guarded{set: GuardSettings{}.withDefaults(), name: tc.name, task: data.Regression, loss: Squared, fresh: tc.l}
 		g.inner = g.fresh()
 		for i := range 50 {
-			checkFinite(t, tc.name, i, Play(g, Example{X: x, Y: 3}, nil))
+			checkFinite(t, tc.name, i, Play(g, data.Example{X: x, Y: 3}, nil))
 		}
 		r := g.Report()
 		if r.Divergences != 4 || r.Resets != 3 || !r.Paused {
@@ -182,9 +185,9 @@ func TestGuardedFailures(t *testing.T) {
 // as if they were absent.
 func TestGuardedHugeFeatures(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 5))
-	var rows []Example
+	var rows []data.Example
 	for range 300 {
-		ex := Example{X: Sparse{Ind: []int{0, 1 + rng.IntN(5)}, Val: []float64{1, rng.Float64()}}}
+		ex := data.Example{X: data.Sparse{Ind: []int{0, 1 + rng.IntN(5)}, Val: []float64{1, rng.Float64()}}}
 		ex.Y = 1
 		if rng.IntN(2) == 0 {
 			ex.Y = -1
@@ -193,12 +196,12 @@ func TestGuardedHugeFeatures(t *testing.T) {
 	}
 	huge := []float64{1e50, 1e300, math.Inf(1), math.NaN(), -1e10}
 	for _, spec := range Learners() {
-		c := Config{Task: Classification}
+		c := Config{Task: data.Classification}
 		g, _ := NewGuarded(spec.Name, c, GuardSettings{})
 		clean, _ := NewGuarded(spec.Name, c, GuardSettings{})
 		for i, ex := range rows {
 			if i%50 == 25 {
-				bad := Example{X: Sparse{Ind: []int{0, 2}, Val: []float64{1, huge[(i/50)%len(huge)]}}, Y: 1}
+				bad := data.Example{X: data.Sparse{Ind: []int{0, 2}, Val: []float64{1, huge[(i/50)%len(huge)]}}, Y: 1}
 				checkFinite(t, spec.Name, i, Play(g, bad, nil))
 				continue
 			}
@@ -252,7 +255,7 @@ func TestGuardedClip(t *testing.T) {
 			t.Errorf("%s: Clipping() false", name)
 		}
 	}
-	g, _ := NewGuarded("occfm", Config{Task: Classification}, GuardSettings{Clip: true})
+	g, _ := NewGuarded("occfm", Config{Task: data.Classification}, GuardSettings{Clip: true})
 	if g.Clipping() {
 		t.Error("classification scores are clipped")
 	}
@@ -333,7 +336,7 @@ func TestDivergenceAdvice(t *testing.T) {
 		{"occfm", 1000, "δ = 1000 is above occfm's default 10"},
 		{"fm-ftrl", 1000, "smaller -eta."},
 	} {
-		g, err := NewGuarded(tc.name, Config{Task: Regression, Delta: tc.delta}, GuardSettings{})
+		g, err := NewGuarded(tc.name, Config{Task: data.Regression, Delta: tc.delta}, GuardSettings{})
 		if err != nil {
 			t.Fatal(err)
 		}

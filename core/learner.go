@@ -2,9 +2,11 @@ package core
 
 import (
 	"errors"
-	"github.com/occfm/occfm/core/internal/str"
 	"sort"
 	"strings"
+
+	"github.com/occfm/occfm/core/data"
+	"github.com/occfm/occfm/core/internal/str"
 )
 
 // Learner is an online learner: it predicts a label for a feature vector,
@@ -13,11 +15,11 @@ type Learner interface {
 	// Predict returns the prediction ŷ for x. It does not change the
 	// learner's state and does not change x. Features beyond the learner's
 	// current feature space contribute nothing.
-	Predict(x Sparse) float64
+	Predict(x data.Sparse) float64
 	// Update learns from the labelled example (x, y), where y is already in
 	// the task's form (±1 for classification). It grows the feature space to
 	// cover x when needed. It does not change x.
-	Update(x Sparse, y float64)
+	Update(x data.Sparse, y float64)
 }
 
 // Play plays one round of online learning, predict-then-update (the
@@ -27,7 +29,7 @@ type Learner interface {
 //
 // A learner that also has PredictUpdate (as Guarded does) plays the round
 // in that one call, which must return what Predict would have returned.
-func Play(l Learner, ex Example, m *Metrics) float64 {
+func Play(l Learner, ex data.Example, m *Metrics) float64 {
 	var yhat float64
 	if p, ok := l.(predictUpdater); ok {
 		yhat = p.PredictUpdate(ex.X, ex.Y)
@@ -43,7 +45,7 @@ func Play(l Learner, ex Example, m *Metrics) float64 {
 
 // predictUpdater is a learner that predicts and learns a row in one call.
 type predictUpdater interface {
-	PredictUpdate(x Sparse, y float64) float64
+	PredictUpdate(x data.Sparse, y float64) float64
 }
 
 // Configured is implemented by learners that can report the settings they
@@ -81,7 +83,7 @@ const DefaultDelta = 10
 // Regression task, and each learner's own defaults for δ, η and the seed.
 type Config struct {
 	// Task selects the loss (Task.Loss) and the label convention.
-	Task Task
+	Task data.Task
 	// Delta is the bound δ on the nuclear norm of C (or the learner's
 	// equivalent model-size bound). Zero means the learner's default.
 	Delta float64
@@ -99,12 +101,12 @@ type Config struct {
 	Loss *Loss
 }
 
-// LossOf returns the loss c asks for: *c.Loss if set, else c.Task.Loss().
+// LossOf returns the loss c asks for: *c.Loss if set, else TaskLoss(c.Task).
 func (c Config) LossOf() Loss {
 	if c.Loss != nil {
 		return *c.Loss
 	}
-	return c.Task.Loss()
+	return TaskLoss(c.Task)
 }
 
 // Spec describes a registered learner.
@@ -258,4 +260,18 @@ func zeroDefault(v, def, none int) int {
 		return none
 	}
 	return v
+}
+
+// EigenPairs is a learner whose pair weights are C = Σₐ μₐ·uₐuₐᵀ with
+// orthonormal uₐ, which the personal package folds a new person into.
+// OCCFMK is one.
+type EigenPairs interface {
+	// PairSpectrum appends C's nonzero eigenvalues μ to dst, in a fixed
+	// order that PairCoords follows.
+	PairSpectrum(dst []float64) []float64
+	// PairCoords appends feature i's coordinates (uₐᵢ)ₐ to dst.
+	PairCoords(i int, dst []float64) []float64
+	// PairDim returns the number of features C covers: PairCoords is 0
+	// from there on.
+	PairDim() int
 }

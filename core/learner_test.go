@@ -6,12 +6,15 @@ import (
 	"os"
 	"slices"
 	"testing"
+
+	"github.com/occfm/occfm/core/data"
+	"github.com/occfm/occfm/core/internal/coretest"
 )
 
 // conformanceStream returns a seeded stream with growing sparse features for
 // the conformance suite: real labels for Regression, ±1 for Classification.
-func conformanceStream(task Task, rows int) []Example {
-	return plantedStream(17, 30, rows, task == Classification)
+func conformanceStream(task data.Task, rows int) []data.Example {
+	return plantedStream(17, 30, rows, task == data.Classification)
 }
 
 // TestConformance runs every learner in the registry through the contract
@@ -19,7 +22,7 @@ func conformanceStream(task Task, rows int) []Example {
 // change x, the same seed gives identical results, and outputs are finite.
 func TestConformance(t *testing.T) {
 	for _, spec := range Learners() {
-		for _, task := range []Task{Regression, Classification} {
+		for _, task := range []data.Task{data.Regression, data.Classification} {
 			t.Run(spec.Name+"/"+task.String(), func(t *testing.T) {
 				cfg := Config{Task: task, Seed: 3}
 				stream := conformanceStream(task, 200)
@@ -67,33 +70,22 @@ func TestNewLearnerUnknown(t *testing.T) {
 	}
 }
 
-// dataPath returns the path of a file in ../shared/data, or skips the test
-// with a message when the data sets are not present.
-func dataPath(t testing.TB, rel string) string {
-	t.Helper()
-	p := "../../shared/data/" + rel
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("../shared/data not present (%v): this test needs %s", err, rel)
-	}
-	return p
-}
-
 // shuffledRows reads a data file under ../shared/data (or skips the test
 // when it is absent), maps its labels to task's form and shuffles the rows
 // as the CLI's -shuffle does: Fisher-Yates with PCG(seed, seed).
-func shuffledRows(t testing.TB, rel string, task Task, seed uint64) []Example {
+func shuffledRows(t testing.TB, rel string, task data.Task, seed uint64) []data.Example {
 	t.Helper()
-	f, err := os.Open(dataPath(t, rel))
+	f, err := os.Open(coretest.DataPath(t, rel))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	st, err := NewStream(f, ReaderSettings{Name: rel})
+	st, err := data.NewStream(f, data.ReaderSettings{Name: rel})
 	if err != nil {
 		t.Fatal(err)
 	}
-	var rows []Example
-	var ex Example
+	var rows []data.Example
+	var ex data.Example
 	for {
 		err := st.Next(&ex)
 		if err != nil {
@@ -111,14 +103,14 @@ func shuffledRows(t testing.TB, rel string, task Task, seed uint64) []Example {
 }
 
 // runFile plays OCCFM over a shuffled data file and returns its summary.
-func runFile(t *testing.T, rel string, task Task, seed uint64, cfg Config) Summary {
+func runFile(t *testing.T, rel string, task data.Task, seed uint64, cfg Config) Summary {
 	t.Helper()
 	cfg.Task = task
 	l, err := NewLearner("occfm", cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := NewMetrics(task, task.Loss())
+	m := NewMetrics(task, TaskLoss(task))
 	for _, ex := range shuffledRows(t, rel, task, seed) {
 		Play(l, ex, m)
 	}
@@ -133,7 +125,7 @@ func TestOCCFMMovieLens100K(t *testing.T) {
 		t.Skip("a full ML-100K pass; skipped with -short")
 	}
 	for _, seed := range []uint64{1, 2} {
-		s := runFile(t, "movielens-100k/u.data", Regression, seed, Config{})
+		s := runFile(t, "movielens-100k/u.data", data.Regression, seed, Config{})
 		t.Logf("seed %d: rows %d, progressive RMSE %.4f, MAE %.4f", seed, s.Rows, s.RMSE, s.MAE)
 		if s.Rows != 100000 || s.RMSE > 1.045 {
 			t.Errorf("seed %d: rows %d, RMSE %.4f, want 100000 rows and RMSE ≤ 1.045", seed, s.Rows, s.RMSE)
@@ -148,7 +140,7 @@ func TestOCCFMIJCNN1(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a full IJCNN1 pass; skipped with -short")
 	}
-	s := runFile(t, "ijcnn1/ijcnn1.gz", Classification, 1, Config{})
+	s := runFile(t, "ijcnn1/ijcnn1.gz", data.Classification, 1, Config{})
 	t.Logf("rows %d, error rate %.4f, AUC %.4f, logloss %.4f", s.Rows, s.ErrorRate, s.AUC, s.LogLoss)
 	if s.ErrorRate >= 0.097 || s.AUC < 0.85 || s.LogLoss >= math.Log(2) {
 		t.Errorf("error rate %.4f (majority 0.097), AUC %.4f, logloss %.4f: not learning", s.ErrorRate, s.AUC, s.LogLoss)

@@ -1,6 +1,10 @@
 package core
 
-import "math"
+import (
+	"math"
+
+	"github.com/occfm/occfm/core/data"
+)
 
 // Loss is a convex loss ℓ(ŷ, y) of a real prediction ŷ and a label y.
 // The zero value is Squared.
@@ -65,4 +69,13 @@ func sigmoid(z float64) float64 {
 	}
 	e := math.Exp(z)
 	return e / (1 + e)
+}
+
+// TaskLoss returns the loss that suits t: Squared for Regression, Logistic for
+// data.Classification.
+func TaskLoss(t data.Task) Loss {
+	if t == data.Classification {
+		return Logistic
+	}
+	return Squared
 }

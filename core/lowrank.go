@@ -3,6 +3,7 @@ package core
 import (
 	"math"
 
+	"github.com/occfm/occfm/core/data"
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/lapack"
 	"gonum.org/v1/gonum/lapack/gonum"
@@ -59,7 +60,7 @@ func (c *lowRankSym) urow(i int) []float64 { return c.u[i*c.ld : i*c.ld+c.b] }
 
 // project sets z = Uᵀx̂ for the sparse augmented vector x̂ = [1; x], with
 // feature j of x at position j+1: O(nnz(x)·b). z must have length b.
-func (c *lowRankSym) project(z []float64, x Sparse) {
+func (c *lowRankSym) project(z []float64, x data.Sparse) {
 	copy(z, c.urow(0))
 	for k, j := range x.Ind {
 		if j+1 >= c.n {

@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"math"
 	"slices"
+
+	"github.com/occfm/occfm/core/data"
 )
 
 // Metrics accumulates progressive metrics (§5.1): each row is scored with
@@ -35,7 +37,7 @@ import (
 // The zero value is ready to use and records a Regression stream under the
 // Squared loss. A Metrics is not safe for concurrent use.
 type Metrics struct {
-	task Task
+	task data.Task
 	loss Loss
 
 	rows    int
@@ -80,12 +82,12 @@ type scored struct {
 
 // NewMetrics returns an empty Metrics for task that averages loss. Usually
 // loss is task.Loss().
-func NewMetrics(task Task, loss Loss) *Metrics {
+func NewMetrics(task data.Task, loss Loss) *Metrics {
 	return &Metrics{task: task, loss: loss}
 }
 
 // Task returns the task m was made for.
-func (m *Metrics) Task() Task { return m.task }
+func (m *Metrics) Task() data.Task { return m.task }
 
 // Loss returns the loss m averages.
 func (m *Metrics) Loss() Loss { return m.loss }
@@ -103,7 +105,7 @@ func (m *Metrics) Add(yhat, y float64) {
 	}
 	m.rows++
 	m.sumLoss += m.loss.Value(yhat, y)
-	if m.task != Classification {
+	if m.task != data.Classification {
 		d := yhat - y
 		m.sumSq += d * d
 		m.sumAbs += math.Abs(d)
@@ -179,7 +181,7 @@ func (m *Metrics) Summary() Summary {
 	}
 	n := float64(m.rows)
 	s := Summary{Rows: m.rows, AvgLoss: m.sumLoss / n}
-	if m.task != Classification {
+	if m.task != data.Classification {
 		s.RMSE = math.Sqrt(m.sumSq / n)
 		s.MAE = m.sumAbs / n
 		return s

@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/occfm/occfm/core/data"
 )
 
 // aucPair feeds the same rows to a Metrics that switches to the histogram
@@ -14,7 +16,7 @@ type aucPair struct {
 }
 
 func newAUCPair(exactRows int) aucPair {
-	p := aucPair{NewMetrics(Classification, Logistic), NewMetrics(Classification, Logistic)}
+	p := aucPair{NewMetrics(data.Classification, Logistic), NewMetrics(data.Classification, Logistic)}
 	p.hist.exactRows = exactRows
 	p.exact.exactRows = math.MaxInt
 	return p

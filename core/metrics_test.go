@@ -6,9 +6,9 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"gonum.org/v1/gonum/floats/scalar"
-
 	"github.com/occfm/occfm/core"
+	"github.com/occfm/occfm/core/data"
+	"gonum.org/v1/gonum/floats/scalar"
 )
 
 // row is one (ŷ, y) pair fed to Metrics.Add.
@@ -52,7 +52,7 @@ func TestMetricsRegression(t *testing.T) {
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			m := core.NewMetrics(core.Regression, core.Squared)
+			m := core.NewMetrics(data.Regression, core.Squared)
 			addAll(m, tc.rows)
 			checkSummary(t, m.Summary(), tc.want)
 		})
@@ -63,7 +63,7 @@ func TestMetricsZeroValueIsRegression(t *testing.T) {
 	var m core.Metrics
 	addAll(&m, []row{{3, 1}, {0, 1}, {2, 2}, {-1, 1}})
 	checkSummary(t, m.Summary(), core.Summary{Rows: 4, AvgLoss: 2.25, RMSE: 1.5, MAE: 1.25})
-	if m.Task() != core.Regression || m.Loss() != core.Squared || m.Rows() != 4 {
+	if m.Task() != data.Regression || m.Loss() != core.Squared || m.Rows() != 4 {
 		t.Errorf("zero Metrics: task %v, loss %v, rows %d; want regression, squared, 4", m.Task(), m.Loss(), m.Rows())
 	}
 }
@@ -142,7 +142,7 @@ func TestMetricsClassification(t *testing.T) {
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			m := core.NewMetrics(core.Classification, core.Logistic)
+			m := core.NewMetrics(data.Classification, core.Logistic)
 			addAll(m, tc.rows)
 			checkSummary(t, m.Summary(), tc.want)
 		})
@@ -152,7 +152,7 @@ func TestMetricsClassification(t *testing.T) {
 // TestMetricsAvgLossFollowsLoss checks that AvgLoss uses the given loss while
 // LogLoss stays logistic: squared loss of ŷ = 0 for y = ±1 is 1.
 func TestMetricsAvgLossFollowsLoss(t *testing.T) {
-	m := core.NewMetrics(core.Classification, core.Squared)
+	m := core.NewMetrics(data.Classification, core.Squared)
 	addAll(m, []row{{0, 1}, {0, -1}})
 	checkSummary(t, m.Summary(), core.Summary{Rows: 2, AvgLoss: 1, ErrorRate: 0.5, AUC: 0.5, LogLoss: math.Ln2})
 }
@@ -199,7 +199,7 @@ func TestMetricsAUCBruteForce(t *testing.T) {
 	for _, n := range []int{1, 2, 3, 10, 57, 300, 1000} {
 		for seed := uint64(1); seed <= 3; seed++ {
 			r := rand.New(rand.NewPCG(seed, uint64(n)))
-			m := core.NewMetrics(core.Classification, core.Logistic)
+			m := core.NewMetrics(data.Classification, core.Logistic)
 			var rows []row
 			next := 1
 			for i := 0; i < n; i++ {
@@ -241,7 +241,7 @@ func TestMetricsLogLossStable(t *testing.T) {
 		{"tiny margin", []row{{1e-300, 1}}, math.Ln2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			m := core.NewMetrics(core.Classification, core.Logistic)
+			m := core.NewMetrics(data.Classification, core.Logistic)
 			addAll(m, tc.rows)
 			s := m.Summary()
 			if !scalar.EqualWithinAbsOrRel(s.LogLoss, tc.want, 1e-12, 1e-12) {
@@ -277,10 +277,10 @@ func checkSummary(t *testing.T, got, want core.Summary) {
 }
 
 func BenchmarkMetricsAdd(b *testing.B) {
-	for _, task := range []core.Task{core.Regression, core.Classification} {
+	for _, task := range []data.Task{data.Regression, data.Classification} {
 		b.Run(task.String(), func(b *testing.B) {
 			r := rand.New(rand.NewPCG(1, 2))
-			m := core.NewMetrics(task, task.Loss())
+			m := core.NewMetrics(task, core.TaskLoss(task))
 			for b.Loop() {
 				m.Add(r.NormFloat64(), float64(2*r.IntN(2)-1))
 			}
@@ -294,7 +294,7 @@ func BenchmarkMetricsSummary(b *testing.B) {
 	for _, n := range []int{100_000, 1_000_000} {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
 			r := rand.New(rand.NewPCG(1, 2))
-			m := core.NewMetrics(core.Classification, core.Logistic)
+			m := core.NewMetrics(data.Classification, core.Logistic)
 			for range n {
 				m.Add(r.NormFloat64(), float64(2*r.IntN(2)-1))
 			}
@@ -312,7 +312,7 @@ func BenchmarkMetricsSummary(b *testing.B) {
 }
 
 func ExampleMetrics() {
-	m := core.NewMetrics(core.Regression, core.Squared)
+	m := core.NewMetrics(data.Regression, core.Squared)
 	for _, r := range []struct{ yhat, y float64 }{{3, 1}, {0, 1}, {2, 2}, {-1, 1}} {
 		m.Add(r.yhat, r.y)
 	}
@@ -323,7 +323,7 @@ func ExampleMetrics() {
 }
 
 func ExampleMetrics_classification() {
-	m := core.NewMetrics(core.Classification, core.Logistic)
+	m := core.NewMetrics(data.Classification, core.Logistic)
 	for _, r := range []struct{ yhat, y float64 }{{2, 1}, {-1, -1}, {0.5, -1}, {-0.5, 1}} {
 		m.Add(r.yhat, r.y)
 	}

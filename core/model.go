@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
-	"github.com/occfm/occfm/core/internal/str"
 	"hash/crc32"
 	"io"
 	"io/fs"
@@ -13,6 +12,9 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/occfm/occfm/core/data"
+	"github.com/occfm/occfm/core/internal/str"
 )
 
 // Model is everything needed to resume online learning where it stopped:
@@ -35,7 +37,7 @@ type Model struct {
 	// Vocabulary, when not nil, is the feature numbering of the stream the
 	// learner learned from (see Stream.Vocabulary): a stream started with
 	// it (ReaderSettings.Vocabulary) numbers the features as before.
-	Vocabulary *Vocabulary
+	Vocabulary *data.Vocabulary
 	// Rows is the number of rows the learner has learned.
 	Rows int
 	// Extra holds named opaque sections for state owned by other code (a
@@ -176,7 +178,7 @@ func appendModel(b []byte, m Model) ([]byte, error) {
 		return nil, errors.New("core: cannot save: " + str.Itoa(m.Rows) + " rows")
 	}
 	if m.Vocabulary != nil {
-		if err := m.Vocabulary.check(); err != nil {
+		if err := m.Vocabulary.Check(); err != nil {
 			return nil, errors.New("core: cannot save: bad vocabulary: " + err.Error())
 		}
 	}
@@ -393,18 +395,18 @@ func parseModel(data []byte) (Model, error) { return parseModelWithin(data, Defa
 
 // parseModelWithin is LoadModelWith on the bytes of a file, with the memory
 // limit in bytes.
-func parseModelWithin(data []byte, limit int64) (Model, error) {
-	size, err := checkHeader(data[:min(len(data), modelHeaderLen)])
+func parseModelWithin(file []byte, limit int64) (Model, error) {
+	size, err := checkHeader(file[:min(len(file), modelHeaderLen)])
 	if err != nil {
 		return Model{}, err
 	}
 	switch {
-	case uint64(len(data)) < size:
-		return Model{}, corrupt("truncated: " + str.Itoa(len(data)) + " of " + strconv.FormatUint(size, 10) + " bytes")
-	case uint64(len(data)) > size:
-		return Model{}, corrupt(strconv.FormatUint(uint64(len(data))-size, 10) + " bytes after the end of the model")
+	case uint64(len(file)) < size:
+		return Model{}, corrupt("truncated: " + str.Itoa(len(file)) + " of " + strconv.FormatUint(size, 10) + " bytes")
+	case uint64(len(file)) > size:
+		return Model{}, corrupt(strconv.FormatUint(uint64(len(file))-size, 10) + " bytes after the end of the model")
 	}
-	body, sum := data[:size-modelCRCLen], binary.LittleEndian.Uint32(data[size-modelCRCLen:])
+	body, sum := file[:size-modelCRCLen], binary.LittleEndian.Uint32(file[size-modelCRCLen:])
 	if crc32.Checksum(body, modelCRC) != sum {
 		return Model{}, corrupt("checksum mismatch")
 	}
@@ -467,7 +469,7 @@ func parseModelWithin(data []byte, limit int64) (Model, error) {
 
 	if voc, ok := sections["vocabulary"]; ok {
 		c = &stateCodec{dec: true, buf: voc}
-		m.Vocabulary = new(Vocabulary)
+		m.Vocabulary = new(data.Vocabulary)
 		c.vocabulary(m.Vocabulary)
 		if err := c.finish("vocabulary"); err != nil {
 			return Model{}, err
@@ -867,4 +869,48 @@ func construct[T any](c *stateCodec, mk func() T) (t T) {
 		}
 	}()
 	return mk()
+}
+
+// vocabulary codes a Vocabulary (model.go's "vocabulary" section).
+func (c *stateCodec) vocabulary(v *data.Vocabulary) {
+	f := string(v.Format)
+	c.string(&f)
+	v.Format = data.Format(f)
+	c.int(&v.Dim)
+	nc := c.length(len(v.Columns), 3)
+	if c.dec && c.err == nil {
+		v.Columns = make([]data.VocabularyColumn, nc)
+	}
+	for j := 0; j < nc && c.err == nil; j++ {
+		col := &v.Columns[j]
+		c.string(&col.Name)
+		codeEnum(c, &col.Role, int(data.RoleIgnore)+1, "role")
+		c.float(&col.Scale)
+	}
+	nf := c.length(len(v.Features), 2)
+	if c.dec && c.err == nil {
+		v.Features = make([]data.VocabularyFeature, nf)
+	}
+	for i := 0; i < nf && c.err == nil; i++ {
+		c.int(&v.Features[i].Field)
+		c.string(&v.Features[i].Value)
+	}
+	// The LibSVM numbering comes last, and only when renumbered, so that a
+	// vocabulary saved before it existed reads (as the identity numbering)
+	// and saves to the same bytes.
+	if v.Format == data.FormatLibSVM && (!c.dec && v.Renumbered || c.dec && c.err == nil && len(c.buf) > 0) {
+		v.Renumbered = true
+		c.int32s(&v.Indices)
+	}
+	if c.dec && c.err == nil {
+		if err := v.Check(); err != nil {
+			c.fail(err.Error())
+		}
+	}
+	if c.dec && c.err == nil && nc == 0 {
+		v.Columns = nil
+	}
+	if c.dec && c.err == nil && nf == 0 {
+		v.Features = nil
+	}
 }

@@ -4,9 +4,10 @@ import (
 	"bytes"
 	"errors"
 	"io"
-	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/occfm/occfm/core/internal/coretest"
 )
 
 // zeros is an io.Reader of n zero bytes (forever when n < 0) that counts
@@ -26,15 +27,6 @@ func (z *zeros) Read(p []byte) (int, error) {
 	return int(k), nil
 }
 
-// totalAlloc returns the bytes f allocates.
-func totalAlloc(f func()) uint64 {
-	var a, b runtime.MemStats
-	runtime.ReadMemStats(&a)
-	f()
-	runtime.ReadMemStats(&b)
-	return b.TotalAlloc - a.TotalAlloc
-}
-
 // TestLoadModelUnboundedInput: LoadModel stops after the signature on an
 // input that is not a model, whatever its length (/dev/zero, a 1 GB data
 // file read by mistake), and a model followed by endless bytes is rejected
@@ -43,7 +35,7 @@ func TestLoadModelUnboundedInput(t *testing.T) {
 	for _, n := range []int64{-1, 1 << 30} {
 		z := &zeros{n: n}
 		var err error
-		alloc := totalAlloc(func() { _, err = LoadModel(z) })
+		alloc := coretest.TotalAlloc(func() { _, err = LoadModel(z) })
 		if !errors.Is(err, ErrNotModel) || z.read > 64 || alloc > 1<<20 {
 			t.Errorf("%d zeros: %v after reading %d bytes, allocating %d", n, err, z.read, alloc)
 		}
@@ -63,11 +55,11 @@ func TestLoadModelUnboundedInput(t *testing.T) {
 		t.Errorf("a header of 4 GiB: %v after reading %d bytes", err, z.read)
 	}
 	var alloc uint64
-	alloc = totalAlloc(func() { _, err = LoadModelWith(bytes.NewReader(huge), LoadSettings{MaxBytes: -1}) })
+	alloc = coretest.TotalAlloc(func() { _, err = LoadModelWith(bytes.NewReader(huge), LoadSettings{MaxBytes: -1}) })
 	if !errors.Is(err, ErrModelCorrupt) || alloc > 1<<20 {
 		t.Errorf("a header of 4 GiB and no body, no limit: %v, allocating %d", err, alloc)
 	}
-	alloc = totalAlloc(func() {
+	alloc = coretest.TotalAlloc(func() {
 		_, err = LoadModelWith(io.LimitReader(io.MultiReader(bytes.NewReader(huge), &zeros{n: -1}), 3<<20), LoadSettings{MaxBytes: -1})
 	})
 	if !errors.Is(err, ErrModelCorrupt) || alloc > 32<<20 {
@@ -91,7 +83,7 @@ func TestLoadModelCrafted(t *testing.T) {
 
 	for name, b := range map[string][]byte{"ccfm-ogd": dense, "occfm": big} {
 		var err error
-		alloc := totalAlloc(func() { _, err = LoadModel(bytes.NewReader(b)) })
+		alloc := coretest.TotalAlloc(func() { _, err = LoadModel(bytes.NewReader(b)) })
 		if !errors.Is(err, ErrMemoryBudget) || alloc > 16<<20 {
 			t.Errorf("%s: %v, allocating %s", name, err, FormatBytes(int64(alloc)))
 		}

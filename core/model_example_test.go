@@ -5,17 +5,18 @@ import (
 	"fmt"
 
 	"github.com/occfm/occfm/core"
+	"github.com/occfm/occfm/core/data"
 )
 
 // Save a learner after some rows, load it, and continue: the loaded copy
 // predicts exactly what the learner would have predicted had it never
 // stopped.
 func ExampleSaveModel() {
-	rows := []core.Example{
-		{X: core.Sparse{Ind: []int{0, 2}, Val: []float64{1, 1}}, Y: 5},
-		{X: core.Sparse{Ind: []int{1, 3}, Val: []float64{1, 1}}, Y: 1},
+	rows := []data.Example{
+		{X: data.Sparse{Ind: []int{0, 2}, Val: []float64{1, 1}}, Y: 5},
+		{X: data.Sparse{Ind: []int{1, 3}, Val: []float64{1, 1}}, Y: 1},
 	}
-	cfg := core.Config{Task: core.Regression}
+	cfg := core.Config{Task: data.Regression}
 	l, _ := core.NewLearner("occfm", cfg)
 	for range 100 {
 		for _, ex := range rows {

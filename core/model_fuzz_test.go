@@ -8,6 +8,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/occfm/occfm/core/data"
+	"github.com/occfm/occfm/core/internal/coretest"
 )
 
 var updateModels = flag.Bool("update-models", false, "rewrite the model files of testdata/model")
@@ -19,18 +22,18 @@ func seedModels(t testing.TB) map[string][]byte {
 	rows := demoRowsOf(t, "planted-classification", 40)
 	out := make(map[string][]byte)
 	for _, spec := range Learners() {
-		cfg := Config{Task: Classification}
+		cfg := Config{Task: data.Classification}
 		l := spec.New(cfg)
 		for _, ex := range rows {
 			Play(l, ex, nil)
 		}
 		out[spec.Name+".occfm"] = saveBytes(t, Model{Config: cfg, Learner: l, Rows: len(rows)})
 	}
-	s, err := NewStream(strings.NewReader("city,age,label\nParis,30,1\nRome,90,0\n"), ReaderSettings{})
+	s, err := data.NewStream(strings.NewReader("city,age,label\nParis,30,1\nRome,90,0\n"), data.ReaderSettings{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	var ex Example
+	var ex data.Example
 	for s.Next(&ex) == nil {
 	}
 	v := s.Vocabulary()
@@ -99,13 +102,13 @@ func FuzzLoadModel(f *testing.F) {
 	}
 	f.Add([]byte(modelMagic))
 	f.Add([]byte("1\t2\t3\t4\n"))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		for i, b := range [][]byte{data, reseal(data)} {
+	f.Fuzz(func(t *testing.T, file []byte) {
+		for i, b := range [][]byte{file, reseal(file)} {
 			// Within a budget of 16 MiB, loading allocates at most a few
 			// times that whatever the input (an allocation bomb fails).
 			var m Model
 			var err error
-			checkAllocBound(t, 64<<20+64*uint64(len(b)), func() {
+			coretest.AllocBound(t, 64<<20+64*uint64(len(b)), func() {
 				m, err = LoadModelWith(bytes.NewReader(b), LoadSettings{MaxBytes: fuzzModelBudget})
 			})
 			if err != nil {
@@ -127,9 +130,9 @@ func FuzzLoadModel(f *testing.F) {
 				// consistency checks later (an eigendecomposition of NaN).
 				continue
 			}
-			x := Sparse{Ind: []int{0, 3, 40}, Val: []float64{1, -0.5, 2}}
+			x := data.Sparse{Ind: []int{0, 3, 40}, Val: []float64{1, -0.5, 2}}
 			for range 3 {
-				Play(m.Learner, Example{X: x, Y: 1}, nil)
+				Play(m.Learner, data.Example{X: x, Y: 1}, nil)
 			}
 		}
 	})

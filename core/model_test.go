@@ -9,19 +9,22 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/occfm/occfm/core/data"
+	"github.com/occfm/occfm/core/demo"
 )
 
 // demoRows returns the first n rows of the named demo for seed 7, in new
 // memory.
-func demoRowsOf(t testing.TB, name string, n int) []Example {
-	d, ok := DemoByName(name)
+func demoRowsOf(t testing.TB, name string, n int) []data.Example {
+	d, ok := demo.ByName(name)
 	if !ok {
 		t.Fatalf("no demo %q", name)
 	}
 	src := d.New(7)
-	out := make([]Example, n)
+	out := make([]data.Example, n)
 	for i := range out {
-		var ex Example
+		var ex data.Example
 		if err := src.Next(&ex); err != nil {
 			t.Fatal(err)
 		}
@@ -53,11 +56,11 @@ func loadBytes(t testing.TB, b []byte) Model {
 // users and items, 800 features).
 var resumeCases = []struct {
 	demo string
-	task Task
+	task data.Task
 }{
-	{"planted-regression", Regression},
-	{"planted-classification", Classification},
-	{"ratings", Regression},
+	{"planted-regression", data.Regression},
+	{"planted-classification", data.Classification},
+	{"ratings", data.Regression},
 }
 
 // TestModelResume checks, for every registered learner on every stream of
@@ -160,13 +163,13 @@ func TestModelVocabulary(t *testing.T) {
 				rest = rest[strings.Index(rest, "\n")+1:]
 			}
 			whole := readVocab(t, tc.first+rest, nil, tc.name == "libsvm")
-			s, err := NewStream(strings.NewReader(tc.first), ReaderSettings{})
+			s, err := data.NewStream(strings.NewReader(tc.first), data.ReaderSettings{})
 			if err != nil {
 				t.Fatal(err)
 			}
-			var first []Example
+			var first []data.Example
 			for {
-				var ex Example
+				var ex data.Example
 				if s.Next(&ex) != nil {
 					break
 				}
@@ -186,27 +189,27 @@ func TestModelVocabulary(t *testing.T) {
 		})
 	}
 	// A vocabulary of another format is refused.
-	s, _ := NewStream(strings.NewReader("1\t10\t5\t1\n"), ReaderSettings{})
+	s, _ := data.NewStream(strings.NewReader("1\t10\t5\t1\n"), data.ReaderSettings{})
 	v := s.Vocabulary()
-	_, err := NewStream(strings.NewReader("a,b\n1,2\n"), ReaderSettings{Vocabulary: &v})
+	_, err := data.NewStream(strings.NewReader("a,b\n1,2\n"), data.ReaderSettings{Vocabulary: &v})
 	if err == nil || !strings.Contains(err.Error(), "movielens file, this one is csv") {
 		t.Errorf("a MovieLens vocabulary on a CSV: %v", err)
 	}
 }
 
-func readVocab(t *testing.T, text string, v *Vocabulary, libsvm bool) []Example {
+func readVocab(t *testing.T, text string, v *data.Vocabulary, libsvm bool) []data.Example {
 	t.Helper()
-	set := ReaderSettings{Vocabulary: v}
+	set := data.ReaderSettings{Vocabulary: v}
 	if libsvm {
-		set.Format = FormatLibSVM
+		set.Format = data.FormatLibSVM
 	}
-	s, err := NewStream(strings.NewReader(text), set)
+	s, err := data.NewStream(strings.NewReader(text), set)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out []Example
+	var out []data.Example
 	for {
-		var ex Example
+		var ex data.Example
 		if err := s.Next(&ex); err != nil {
 			break
 		}
@@ -215,7 +218,7 @@ func readVocab(t *testing.T, text string, v *Vocabulary, libsvm bool) []Example 
 	return out
 }
 
-func equalSparse(a, b Sparse) bool {
+func equalSparse(a, b data.Sparse) bool {
 	if len(a.Ind) != len(b.Ind) {
 		return false
 	}
@@ -235,7 +238,7 @@ func smallModel(t testing.TB) []byte {
 	for _, ex := range rows {
 		Play(l, ex, nil)
 	}
-	v := &Vocabulary{Format: FormatLibSVM, Dim: 800}
+	v := &data.Vocabulary{Format: data.FormatLibSVM, Dim: 800}
 	return saveBytes(t, Model{Learner: l, Rows: 60, Vocabulary: v, Extra: map[string][]byte{"guard": []byte("state")}})
 }
 
@@ -321,11 +324,11 @@ func TestLoadModelRejects(t *testing.T) {
 	reject("swapped", file("learner", string(mean.buf), "model", head("mean")), ErrModelCorrupt, `section "learner" out of order`)
 	reject("empty extra name", file("model", head("mean"), "learner", string(mean.buf), "extra:", ""),
 		ErrModelCorrupt, `unknown section "extra:"`)
-	if err := SaveModel(io.Discard, Model{Learner: NewMean(MeanSettings{}), Vocabulary: &Vocabulary{Format: "xml"}}); err == nil {
+	if err := SaveModel(io.Discard, Model{Learner: NewMean(MeanSettings{}), Vocabulary: &data.Vocabulary{Format: "xml"}}); err == nil {
 		t.Error("saved a bad vocabulary")
 	}
 	b := NewBias(BiasSettings{})
-	Play(b, Example{X: Sparse{Ind: []int{2}, Val: []float64{1}}, Y: 1}, nil)
+	Play(b, data.Example{X: data.Sparse{Ind: []int{2}, Val: []float64{1}}, Y: 1}, nil)
 	b.n = b.n[:1]
 	reject("inconsistent", saveBytes(t, Model{Learner: b}), ErrModelCorrupt, "3 biases with 1 counts")
 	o := NewOCCFM(OCCFMSettings{})
@@ -358,7 +361,7 @@ func TestModelResumeMovieLens100K(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plays ML-100K twice")
 	}
-	rows := shuffledRows(t, "movielens-100k/u.data", Regression, 1)
+	rows := shuffledRows(t, "movielens-100k/u.data", data.Regression, 1)
 	never := NewOCCFM(OCCFMSettings{})
 	for _, ex := range rows[:len(rows)/2] {
 		Play(never, ex, nil)
@@ -376,7 +379,7 @@ func TestModelResumeMovieLens100K(t *testing.T) {
 // after all of MovieLens-100K (shuffled with seed 1), and reports the
 // file's size.
 func BenchmarkModelMovieLens100K(b *testing.B) {
-	rows := shuffledRows(b, "movielens-100k/u.data", Regression, 1)
+	rows := shuffledRows(b, "movielens-100k/u.data", data.Regression, 1)
 	l := NewOCCFM(OCCFMSettings{})
 	for _, ex := range rows {
 		Play(l, ex, nil)

@@ -3,6 +3,8 @@ package core
 import (
 	"math"
 	"math/rand/v2"
+
+	"github.com/occfm/occfm/core/data"
 )
 
 // Schedule is a step-size schedule γₜ for the Frank-Wolfe update
@@ -247,11 +249,11 @@ func OCCFMSettingsFor(c Config) OCCFMSettings {
 // vectors of length n).
 type OCCFM struct {
 	s    OCCFMSettings
-	n    int     // dimension of C: 1 + number of features seen
-	dim  int     // 1 + the largest feature index seen + 1 (see Dim)
-	t    int     // rounds played
-	feat []int32 // feature → its coordinate in x̂ (0: not seen yet)
-	xi   Sparse  // scratch: x in internal coordinates
+	n    int         // dimension of C: 1 + number of features seen
+	dim  int         // 1 + the largest feature index seen + 1 (see Dim)
+	t    int         // rounds played
+	feat []int32     // feature → its coordinate in x̂ (0: not seen yet)
+	xi   data.Sparse // scratch: x in internal coordinates
 
 	c  lowRankSym // C = U·M·Uᵀ; the first sk columns of U are S
 	g  symAccum   // G
@@ -346,9 +348,9 @@ func (o *OCCFM) Settings() OCCFMSettings { return o.s }
 // Config returns the effective common settings (δ, η, seed, and the task
 // of the loss); it implements Configured.
 func (o *OCCFM) Config() Config {
-	task := Regression
+	task := data.Regression
 	if o.s.Loss == Logistic {
-		task = Classification
+		task = data.Classification
 	}
 	loss := o.s.Loss
 	return Config{Task: task, Delta: o.s.Delta, Eta: o.s.Eta, Seed: o.s.Seed, Gamma: o.s.Gamma, Loss: &loss}
@@ -376,7 +378,7 @@ func (o *OCCFM) grow(n int) {
 // Predict returns ŷ = ½x̂ᵀCx̂ (minus ½Σⱼxⱼ²Cⱼⱼ without self-interactions)
 // in O(nnz(x)·b + b²) for C of b basis columns. It does not change the
 // learner's state.
-func (o *OCCFM) Predict(x Sparse) float64 {
+func (o *OCCFM) Predict(x data.Sparse) float64 {
 	if o.c.b == 0 {
 		return 0
 	}
@@ -390,7 +392,7 @@ func (o *OCCFM) Predict(x Sparse) float64 {
 // unseen features get the next coordinates (and the model grows); without,
 // they are dropped (their rows of C are zero). The result is scratch
 // memory, valid until the next call.
-func (o *OCCFM) intern(x Sparse, add bool) Sparse {
+func (o *OCCFM) intern(x data.Sparse, add bool) data.Sparse {
 	o.xi.Ind, o.xi.Val = o.xi.Ind[:0], o.xi.Val[:0]
 	for p, j := range x.Ind {
 		if j >= len(o.feat) {
@@ -415,7 +417,7 @@ func (o *OCCFM) intern(x Sparse, add bool) Sparse {
 }
 
 // predict is Predict for x in internal coordinates.
-func (o *OCCFM) predict(x Sparse) float64 {
+func (o *OCCFM) predict(x data.Sparse) float64 {
 	if o.c.b == 0 {
 		return 0
 	}
@@ -431,12 +433,12 @@ func (o *OCCFM) predict(x Sparse) float64 {
 }
 
 // Update plays the learning half of round t of Algorithm 2 on (x, y).
-func (o *OCCFM) Update(x Sparse, y float64) { o.learn(x, y, 0) }
+func (o *OCCFM) Update(x data.Sparse, y float64) { o.learn(x, y, 0) }
 
 // learn is Update for a model whose prediction is off + ½x̂ᵀCx̂: the loss's
 // derivative is taken at that sum, so that C learns the part of y the
 // offset leaves (OCCFMLin's linear part is the offset).
-func (o *OCCFM) learn(x Sparse, y, off float64) {
+func (o *OCCFM) learn(x data.Sparse, y, off float64) {
 	for _, j := range x.Ind {
 		o.dim = max(o.dim, j+2)
 	}
@@ -463,7 +465,7 @@ func (o *OCCFM) learn(x Sparse, y, off float64) {
 // SᵀHS += −ηw·SᵀMS, where SᵀMS = aaᵀ (− Σⱼ xⱼ²SⱼSⱼᵀ without
 // self-interactions) with a = Sᵀx̂. When fresh is set, o.z already holds
 // Uᵀx̂ for the current U and mc is ⟨M, C⟩ = 2ŷ.
-func (o *OCCFM) addGradient(w float64, x Sparse, fresh bool, mc float64) {
+func (o *OCCFM) addGradient(w float64, x data.Sparse, fresh bool, mc float64) {
 	if w == 0 {
 		return
 	}
@@ -518,7 +520,7 @@ func (o *OCCFM) addGradient(w float64, x Sparse, fresh bool, mc float64) {
 
 // step solves the linear problem of round t and moves C (Algorithm 2
 // lines 5–7).
-func (o *OCCFM) step(x Sparse) {
+func (o *OCCFM) step(x data.Sparse) {
 	var check func(float64)
 	if testLMOCheck != nil {
 		check = testLMOCheck(o)

@@ -4,6 +4,8 @@ import (
 	"math"
 	"slices"
 	"strconv"
+
+	"github.com/occfm/occfm/core/data"
 )
 
 // DefaultAutoDeltas is the default grid of δ of OCCFMAuto's OCCFMLin
@@ -337,7 +339,7 @@ func (m *OCCFMAuto) clip(y float64) float64 {
 // predict fills m.yk with the live experts' predictions and returns the
 // mixture. An expert whose prediction is not finite gets no weight; when
 // learn is set, it is retired.
-func (m *OCCFMAuto) predict(x Sparse, learn bool) float64 {
+func (m *OCCFMAuto) predict(x data.Sparse, learn bool) float64 {
 	m.weights()
 	var sum float64
 	for k, e := range m.experts {
@@ -420,15 +422,15 @@ func (m *OCCFMAuto) retire(k int) {
 
 // Predict returns the forecaster's prediction. It does not change the
 // learner's state.
-func (m *OCCFMAuto) Predict(x Sparse) float64 { return m.predict(x, false) }
+func (m *OCCFMAuto) Predict(x data.Sparse) float64 { return m.predict(x, false) }
 
 // Update learns (x, y); see PredictUpdate.
-func (m *OCCFMAuto) Update(x Sparse, y float64) { m.PredictUpdate(x, y) }
+func (m *OCCFMAuto) Update(x data.Sparse, y float64) { m.PredictUpdate(x, y) }
 
 // PredictUpdate plays a round: it returns what Predict returns, then
 // charges each live expert its loss, updates it, and retires the experts
 // the rule says (see OCCFMAuto).
-func (m *OCCFMAuto) PredictUpdate(x Sparse, y float64) float64 {
+func (m *OCCFMAuto) PredictUpdate(x data.Sparse, y float64) float64 {
 	yhat := m.predict(x, true)
 	if m.t == 0 {
 		m.lo, m.hi = y, y

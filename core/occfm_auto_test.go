@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"testing"
+
+	"github.com/occfm/occfm/core/data"
 )
 
 // TestOCCFMAutoRegret checks the forecaster's guarantee against its own
@@ -21,14 +23,14 @@ func TestOCCFMAutoRegret(t *testing.T) {
 	} {
 		for seed := uint64(1); seed <= 2; seed++ {
 			rows, task := firstDemoRows(t, tc.demo, seed, tc.rows)
-			m := NewOCCFMAuto(OCCFMAutoSettings{Loss: task.Loss(), Deltas: []float64{3, 30}, Retire: -1, Seed: seed})
+			m := NewOCCFMAuto(OCCFMAutoSettings{Loss: TaskLoss(task), Deltas: []float64{3, 30}, Retire: -1, Seed: seed})
 			var mix float64
 			for _, ex := range rows {
 				yhat := Play(m, ex, nil)
 				if math.IsNaN(yhat) || math.IsInf(yhat, 0) {
 					t.Fatalf("%s seed %d: ŷ = %v", tc.demo, seed, yhat)
 				}
-				mix += task.Loss().Value(yhat, ex.Y)
+				mix += TaskLoss(task).Value(yhat, ex.Y)
 			}
 			experts := m.Experts()
 			best := math.Inf(1)
@@ -36,7 +38,7 @@ func TestOCCFMAutoRegret(t *testing.T) {
 				best = min(best, e.Loss)
 			}
 			bound := math.Log(float64(len(experts)))
-			if task == Regression {
+			if task == data.Regression {
 				// The label range grows over the first rows; the bound
 				// is taken at its final width, with the first rows' losses
 				// (at most the range² each, before the range settles) added.
@@ -61,7 +63,7 @@ func TestOCCFMAutoRegret(t *testing.T) {
 // experts' clipped predictions.
 func TestOCCFMAutoInvariants(t *testing.T) {
 	rows, task := firstDemoRows(t, "planted-regression", 3, 12_000)
-	m := NewOCCFMAuto(OCCFMAutoSettings{Loss: task.Loss()})
+	m := NewOCCFMAuto(OCCFMAutoSettings{Loss: TaskLoss(task)})
 	retired := map[string]bool{}
 	for i, ex := range rows {
 		lo, hi := math.Inf(1), math.Inf(-1)
@@ -106,7 +108,7 @@ func TestOCCFMAutoInvariants(t *testing.T) {
 // (Without the OCCFMK expert, which would lead and retire δ = 100 too.)
 func TestOCCFMAutoRetires(t *testing.T) {
 	rows, task := firstDemoRows(t, "planted-regression", 1, 15_000)
-	m := NewOCCFMAuto(OCCFMAutoSettings{Loss: task.Loss(), Deltas: []float64{1, 100}, Pairs: []float64{}, Tastes: []float64{}, Retire: 5})
+	m := NewOCCFMAuto(OCCFMAutoSettings{Loss: TaskLoss(task), Deltas: []float64{1, 100}, Pairs: []float64{}, Tastes: []float64{}, Retire: 5})
 	for _, ex := range rows[:autoTrial-1] {
 		Play(m, ex, nil)
 	}
@@ -135,9 +137,9 @@ func TestOCCFMAutoRetires(t *testing.T) {
 func TestOCCFMLinSplit(t *testing.T) {
 	for _, demo := range []string{"ratings", "planted-classification"} {
 		rows, task := firstDemoRows(t, demo, 2, 1500)
-		m := NewOCCFMLin(OCCFMLinSettings{Loss: task.Loss(), OCCFM: OCCFMSettings{Delta: 30}})
+		m := NewOCCFMLin(OCCFMLinSettings{Loss: TaskLoss(task), OCCFM: OCCFMSettings{Delta: 30}})
 		lin := newFTRLLinear(DefaultLinearAlpha, 1, 0, 0)
-		occ := NewOCCFM(OCCFMSettings{Delta: 30, Loss: task.Loss()})
+		occ := NewOCCFM(OCCFMSettings{Delta: 30, Loss: TaskLoss(task)})
 		for i, ex := range rows {
 			d := len(lin.w)
 			for _, j := range ex.X.Ind {
@@ -150,7 +152,7 @@ func TestOCCFMLinSplit(t *testing.T) {
 			}
 			m.Update(ex.X, ex.Y)
 			off := lin.value(ex.X)
-			if g := task.Loss().Deriv(want, ex.Y); g != 0 {
+			if g := TaskLoss(task).Deriv(want, ex.Y); g != 0 {
 				lin.learn(ex.X, g)
 			}
 			occ.learn(ex.X, ex.Y, off)
@@ -166,7 +168,7 @@ func TestOCCFMLinSplit(t *testing.T) {
 // and saves to the same bytes, with some experts retired.
 func TestOCCFMAutoGridModel(t *testing.T) {
 	rows, task := firstDemoRows(t, "planted-classification", 4, 12_000)
-	s := OCCFMAutoSettings{Loss: task.Loss(), Deltas: []float64{3, 30}, Etas: []float64{0, 3}, Retire: 5}
+	s := OCCFMAutoSettings{Loss: TaskLoss(task), Deltas: []float64{3, 30}, Etas: []float64{0, 3}, Retire: 5}
 	m := NewOCCFMAuto(s)
 	for _, ex := range rows[:11_000] {
 		Play(m, ex, nil)

@@ -4,15 +4,17 @@ import (
 	"fmt"
 
 	"github.com/occfm/occfm/core"
+	"github.com/occfm/occfm/core/data"
+	"github.com/occfm/occfm/core/demo"
 )
 
 // Two users rate two items; OCCFM learns the ratings online.
 func ExampleNewOCCFM() {
 	o := core.NewOCCFM(core.OCCFMSettings{Delta: 10})
 	// Features 0–1 are users, 2–3 are items (one-hot).
-	rows := []core.Example{
-		{X: core.Sparse{Ind: []int{0, 2}, Val: []float64{1, 1}}, Y: 5},
-		{X: core.Sparse{Ind: []int{1, 3}, Val: []float64{1, 1}}, Y: 1},
+	rows := []data.Example{
+		{X: data.Sparse{Ind: []int{0, 2}, Val: []float64{1, 1}}, Y: 5},
+		{X: data.Sparse{Ind: []int{1, 3}, Val: []float64{1, 1}}, Y: 1},
 	}
 	for range 2000 {
 		for _, ex := range rows {
@@ -33,14 +35,14 @@ func ExampleNewOCCFM() {
 
 // Play runs predict-then-update rounds and records progressive metrics.
 func ExamplePlay() {
-	l, err := core.NewLearner("occfm", core.Config{Task: core.Regression})
+	l, err := core.NewLearner("occfm", core.Config{Task: data.Regression})
 	if err != nil {
 		panic(err)
 	}
-	m := core.NewMetrics(core.Regression, core.Squared)
-	x := core.Sparse{Ind: []int{0}, Val: []float64{1}}
+	m := core.NewMetrics(data.Regression, core.Squared)
+	x := data.Sparse{Ind: []int{0}, Val: []float64{1}}
 	for range 100 {
-		core.Play(l, core.Example{X: x, Y: 3}, m)
+		core.Play(l, data.Example{X: x, Y: 3}, m)
 	}
 	s := m.Summary()
 	fmt.Printf("rows %d, last ŷ %.3g\n", s.Rows, l.Predict(x))
@@ -53,7 +55,7 @@ func ExampleNewLearner() {
 	for _, s := range core.Learners() {
 		fmt.Println(s.Name)
 	}
-	l, err := core.NewLearner("occfm", core.Config{Task: core.Classification, Delta: 20})
+	l, err := core.NewLearner("occfm", core.Config{Task: data.Classification, Delta: 20})
 	if err != nil {
 		panic(err)
 	}
@@ -83,10 +85,10 @@ func ExampleNewLearner() {
 // OCCFMLin experts at δ = 100 and 1000 (where the ball does not bind) are
 // still learning, δ = 10 is retired.
 func ExampleOCCFMAuto() {
-	d, _ := core.DemoByName("planted-regression")
+	d, _ := demo.ByName("planted-regression")
 	src := d.New(1)
 	m := core.NewOCCFMAuto(core.OCCFMAutoSettings{})
-	var ex core.Example
+	var ex data.Example
 	for range 12_000 {
 		if err := src.Next(&ex); err != nil {
 			panic(err)
@@ -112,12 +114,12 @@ func ExampleOCCFMAuto() {
 // 50,000 rows is well below Bias's, which knows only how generous each user
 // is and how good each item is. C stays in the ball.
 func ExampleOCCFMK() {
-	d, _ := core.DemoByName("ratings")
+	d, _ := demo.ByName("ratings")
 	k := core.NewOCCFMK(core.OCCFMKSettings{})
 	b := core.NewBias(core.BiasSettings{})
-	mk, mb := core.NewMetrics(core.Regression, core.Squared), core.NewMetrics(core.Regression, core.Squared)
+	mk, mb := core.NewMetrics(data.Regression, core.Squared), core.NewMetrics(data.Regression, core.Squared)
 	src := d.New(1)
-	var ex core.Example
+	var ex data.Example
 	for range 50_000 {
 		if err := src.Next(&ex); err != nil {
 			panic(err)

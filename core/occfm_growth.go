@@ -1,6 +1,10 @@
 package core
 
-import "math"
+import (
+	"math"
+
+	"github.com/occfm/occfm/core/data"
+)
 
 // growthBound bounds how far the gradients added since the tracked LMO's
 // last refresh moved the ends of the spectrum of D, the block of H on S⊥
@@ -43,7 +47,7 @@ func (g *growthBound) reset(rho2 float64) {
 
 // add accounts for c·x̂x̂ᵀ, x in internal coordinates (feature j at
 // coordinate j+1 of x̂).
-func (g *growthBound) add(c float64, x Sparse) {
+func (g *growthBound) add(c float64, x data.Sparse) {
 	var l1 float64
 	for _, v := range x.Val {
 		l1 += math.Abs(v)

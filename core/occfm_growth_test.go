@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/occfm/occfm/core/data"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -66,10 +67,10 @@ func TestGrowthBound(t *testing.T) {
 			dg := mat.NewSymDense(n, nil)
 			var weylP, weylN float64
 			for r := 0; r < tc.rows; r++ {
-				var x Sparse
+				var x data.Sparse
 				if tc.oneHot {
 					u, i := rng.IntN(n/2-1), n/2-1+rng.IntN(n/2)
-					x = Sparse{Ind: []int{u, i}, Val: []float64{1, 1}}
+					x = data.Sparse{Ind: []int{u, i}, Val: []float64{1, 1}}
 				} else {
 					for j := 0; j < n-1; j++ {
 						if rng.Float64() < 0.6 {

@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+
+	"github.com/occfm/occfm/core/data"
 )
 
 // OCCFMKSettings configures NewOCCFMK. The zero value is the documented
@@ -242,9 +244,9 @@ func (m *OCCFMK) Config() Config {
 
 // Predict returns w₀ + wᵀx + Σ_{i<j} C_ij xᵢxⱼ. It does not change the
 // model.
-func (m *OCCFMK) Predict(x Sparse) float64 { return m.affine(x) + m.pairs(x) }
+func (m *OCCFMK) Predict(x data.Sparse) float64 { return m.affine(x) + m.pairs(x) }
 
-func (m *OCCFMK) affine(x Sparse) float64 {
+func (m *OCCFMK) affine(x data.Sparse) float64 {
 	if m.bias != nil {
 		return m.bias.Predict(x)
 	}
@@ -266,7 +268,7 @@ func (m *OCCFMK) coord(s []float64, a int) float64 {
 
 // pairs returns Σ_{i<j} C_ij xᵢxⱼ = ½(Σₐ μₐ((uₐᵀx)² − Σᵢ xᵢ²uₐᵢ²)) over
 // C's eigenvectors uₐ = S·W[:, a] with μₐ ≠ 0.
-func (m *OCCFMK) pairs(x Sparse) float64 {
+func (m *OCCFMK) pairs(x data.Sparse) float64 {
 	if len(m.active) == 0 {
 		return 0
 	}
@@ -295,7 +297,7 @@ func (m *OCCFMK) pairs(x Sparse) float64 {
 // Update learns (x, y): the affine part by its rule and C by one round of
 // FTRL in the tracked subspace (see OCCFMK), both from ℓ'(ŷ, y) at the
 // joint prediction.
-func (m *OCCFMK) Update(x Sparse, y float64) {
+func (m *OCCFMK) Update(x data.Sparse, y float64) {
 	d := m.d
 	for _, i := range x.Ind {
 		d = max(d, i+1)
@@ -348,7 +350,7 @@ func (m *OCCFMK) grow(d int) {
 // row of G is zero, so A and Y gain a zero row and column: S stays
 // orthonormal and A = WᵀSᵀGSW, Y = GS exact. S is cut back first when it would
 // pass 2k directions.
-func (m *OCCFMK) extendS(x Sparse) {
+func (m *OCCFMK) extendS(x data.Sparse) {
 	m.newf = m.newf[:0]
 	for p, i := range x.Ind {
 		if !m.seen[i] && x.Val[p] != 0 {
@@ -380,7 +382,7 @@ func (m *OCCFMK) extendS(x Sparse) {
 }
 
 // addGradient adds g·M_x to G, A and Y, and updates ‖G‖²_F and ‖Y‖²_F.
-func (m *OCCFMK) addGradient(x Sparse, g float64) {
+func (m *OCCFMK) addGradient(x data.Sparse, g float64) {
 	kc, ld := m.kc, m.ld
 	for p, i := range x.Ind {
 		for q := 0; q < p; q++ {
@@ -725,18 +727,18 @@ func (m *OCCFMK) Eigenvalues() []float64 {
 	return out
 }
 
-// pairSpectrum appends C's nonzero eigenvalues μₐ to dst, in the order of
-// pairCoords (see eigenPairs).
-func (m *OCCFMK) pairSpectrum(dst []float64) []float64 {
+// PairSpectrum appends C's nonzero eigenvalues μₐ to dst, in the order of
+// PairCoords (see EigenPairs).
+func (m *OCCFMK) PairSpectrum(dst []float64) []float64 {
 	for _, a := range m.active {
 		dst = append(dst, m.mu[a])
 	}
 	return dst
 }
 
-// pairCoords appends feature i's coordinates in C's eigenvectors,
+// PairCoords appends feature i's coordinates in C's eigenvectors,
 // uₐᵢ = (S·W)[i, a] for μₐ ≠ 0, to dst; zeros for a feature never seen.
-func (m *OCCFMK) pairCoords(i int, dst []float64) []float64 {
+func (m *OCCFMK) PairCoords(i int, dst []float64) []float64 {
 	if i < 0 || i >= m.d {
 		for range m.active {
 			dst = append(dst, 0)
@@ -750,10 +752,10 @@ func (m *OCCFMK) pairCoords(i int, dst []float64) []float64 {
 	return dst
 }
 
-// pairDim returns the number of features covered.
-func (m *OCCFMK) pairDim() int { return m.d }
+// PairDim returns the number of features covered.
+func (m *OCCFMK) PairDim() int { return m.d }
 
-var _ eigenPairs = (*OCCFMK)(nil)
+var _ EigenPairs = (*OCCFMK)(nil)
 
 // Threshold returns θ, the soft threshold of the last projection.
 func (m *OCCFMK) Threshold() float64 { return m.theta }

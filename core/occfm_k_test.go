@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/occfm/occfm/core/data"
 	"gonum.org/v1/gonum/floats/scalar"
 	"gonum.org/v1/gonum/mat"
 )
@@ -50,21 +51,21 @@ func projectDense(g *mat.SymDense, eta, delta float64) *mat.SymDense {
 // (1000), on user × item rows and on rows of 3–6 real-valued features.
 func TestOCCFMKDense(t *testing.T) {
 	const d = 30
-	dense := func(seed uint64, rows int) []Example {
+	dense := func(seed uint64, rows int) []data.Example {
 		rng := rand.New(rand.NewPCG(seed, 3))
-		out := make([]Example, rows)
+		out := make([]data.Example, rows)
 		for r := range out {
-			x := Sparse{}
+			x := data.Sparse{}
 			for i := range d {
 				if rng.IntN(7) == 0 {
 					x.Ind, x.Val = append(x.Ind, i), append(x.Val, rng.NormFloat64())
 				}
 			}
-			out[r] = Example{X: x, Y: rng.NormFloat64()}
+			out[r] = data.Example{X: x, Y: rng.NormFloat64()}
 		}
 		return out
 	}
-	streams := map[string][]Example{"ratings": ratingStream(d, 600), "dense": dense(5, 400)}
+	streams := map[string][]data.Example{"ratings": ratingStream(d, 600), "dense": dense(5, 400)}
 	for name, rows := range streams {
 		for _, rank := range []int{3, 20} {
 			for _, delta := range []float64{2, 1000} {

@@ -1,5 +1,7 @@
 package core
 
+import "github.com/occfm/occfm/core/data"
+
 // OCCFMLinSettings configures NewOCCFMLin. The zero value is the documented
 // default of every field.
 type OCCFMLinSettings struct {
@@ -70,11 +72,11 @@ func (m *OCCFMLin) Config() Config { return m.occ.Config() }
 func (m *OCCFMLin) CCFM() *OCCFM { return m.occ }
 
 // Predict returns v₀ + vᵀx + ½x̂ᵀCx̂. It does not change the learner's state.
-func (m *OCCFMLin) Predict(x Sparse) float64 { return m.lin.value(x) + m.occ.Predict(x) }
+func (m *OCCFMLin) Predict(x data.Sparse) float64 { return m.lin.value(x) + m.occ.Predict(x) }
 
 // Update feeds ℓ'(ŷ, y)·(1, x) to FTRL-Proximal and plays round t of
 // Algorithm 2 on C with the gradient ℓ'(ŷ, y)·½x̂x̂ᵀ, at the same ŷ.
-func (m *OCCFMLin) Update(x Sparse, y float64) {
+func (m *OCCFMLin) Update(x data.Sparse, y float64) {
 	d := len(m.lin.w)
 	for _, i := range x.Ind {
 		d = max(d, i+1)

@@ -1,6 +1,10 @@
 package core
 
-import "math"
+import (
+	"math"
+
+	"github.com/occfm/occfm/core/data"
+)
 
 // This file holds OCCFM's linear minimization oracle (Algorithm 2 line 5,
 // Theorem 1): the eigenpair of H = −∇Fₜ(Cₜ) of largest |λ|, from the
@@ -17,7 +21,7 @@ func (h occfmH) apply(y, v []float64) { h.o.applyH(y, v) }
 // trackB adds c·r·aᵀ to B, r = x̂ − S·a = (I−SSᵀ)x̂ with ‖r‖² = rr:
 // E += c·x̂aᵀ, F += c·aaᵀ, and K = BᵀB += c(Bᵀr·aᵀ + a·rᵀB) + c²‖r‖²aaᵀ,
 // where Bᵀr = Bᵀx̂ since B ⊥ S, and row j of B is B₀ⱼ + Eⱼ − Sⱼ·F.
-func (o *OCCFM) trackB(c float64, x Sparse, a []float64, rr float64) {
+func (o *OCCFM) trackB(c float64, x data.Sparse, a []float64, rr float64) {
 	k, sk := o.k, o.sk
 	bx := o.bx[:sk]
 	clear(bx)
@@ -54,7 +58,7 @@ func (o *OCCFM) addBRow(bx []float64, j int, v float64) {
 
 // lmo returns the eigenvalue λ of H of largest |λ| and its eigenvector
 // q = S·v in S coordinates (v unit, length sk).
-func (o *OCCFM) lmo(x Sparse) (float64, []float64) {
+func (o *OCCFM) lmo(x data.Sparse) (float64, []float64) {
 	o.since++
 	theta, v := o.ritz()
 	cert := o.s.LMO == LMOTracked && o.sk > 0 && o.certified(theta)
@@ -241,7 +245,7 @@ func (o *OCCFM) ritz() (float64, []float64) {
 // direction q = S·v, perturbed slightly (by a fixed random vector, and
 // towards x̂) so that both ends of the spectrum stay in reach, re-bases C on the new S, and recomputes
 // SᵀGS from the Lanczos relation. It returns Lanczos' eigenvalue.
-func (o *OCCFM) refresh(x Sparse) float64 {
+func (o *OCCFM) refresh(x data.Sparse) float64 {
 	n := o.n
 	// ⟨G, C⟩ after the recompression: when the line search decided the
 	// last step, exactly, one product with G per eigenpair dropped;

@@ -1,6 +1,10 @@
 package core
 
-import "math"
+import (
+	"math"
+
+	"github.com/occfm/occfm/core/data"
+)
 
 // BiasCoord is the index MatrixBlock and StepBlocks take for x̂'s constant
 // coordinate 1: its row and column of C hold the linear weights w and, in
@@ -109,8 +113,8 @@ type FWStep struct {
 type fwTrace struct {
 	step    FWStep
 	ok      bool
-	x       Sparse    // the row, caller coordinates
-	m       []float64 // M after the LMO, before the mix (U is unchanged by the mix)
+	x       data.Sparse // the row, caller coordinates
+	m       []float64   // M after the LMO, before the mix (U is unchanged by the mix)
 	b, sk   int
 	v       []float64 // the atom's direction in S coordinates, q = S·v
 	refresh int       // o.refreshes before the LMO
@@ -209,7 +213,7 @@ func (m *OCCFMLin) StepBlocks(idx []int, before, atom, after, grad []float64) bo
 }
 
 // traceRow records the round's row and loss (learn calls it first).
-func (tr *fwTrace) traceRow(o *OCCFM, x Sparse, yhat, y float64) {
+func (tr *fwTrace) traceRow(o *OCCFM, x data.Sparse, yhat, y float64) {
 	tr.ok = false
 	tr.x.Ind = append(tr.x.Ind[:0], x.Ind...)
 	tr.x.Val = append(tr.x.Val[:0], x.Val...)

@@ -4,6 +4,9 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/occfm/occfm/core/data"
+	"github.com/occfm/occfm/core/demo"
 )
 
 // pictureIdx returns the coordinates of the whole of C for a stream of dim
@@ -32,8 +35,8 @@ func TestMatrixBlockAgainstPredict(t *testing.T) {
 		{"ratings", 400, false},
 		{"planted-regression", 300, true},
 	} {
-		d, _ := DemoByName(tc.demo)
-		src := d.newRows(3, tc.rows)
+		d, _ := demo.ByName(tc.demo)
+		src := d.NewRows(3, tc.rows)
 		var l interface {
 			Learner
 			MatrixModel
@@ -46,7 +49,7 @@ func TestMatrixBlockAgainstPredict(t *testing.T) {
 			o = NewOCCFM(OCCFMSettings{Loss: lossFor(d.Task)})
 			l = o
 		}
-		var ex Example
+		var ex data.Example
 		for src.Next(&ex) == nil {
 			l.Update(ex.X, ex.Y)
 		}
@@ -60,7 +63,7 @@ func TestMatrixBlockAgainstPredict(t *testing.T) {
 		k := len(idx)
 		got := make([]float64, k*k)
 		l.MatrixBlock(idx, got)
-		p := func(ind []int, val []float64) float64 { return o.Predict(Sparse{Ind: ind, Val: val}) }
+		p := func(ind []int, val []float64) float64 { return o.Predict(data.Sparse{Ind: ind, Val: val}) }
 		p0 := p(nil, nil)
 		want := func(a, b int) float64 {
 			ia, ib := idx[a], idx[b]
@@ -92,8 +95,8 @@ func TestMatrixBlockAgainstPredict(t *testing.T) {
 }
 
 // lossFor returns the paper's loss for a task.
-func lossFor(task Task) Loss {
-	if task == Classification {
+func lossFor(task data.Task) Loss {
+	if task == data.Classification {
 		return Logistic
 	}
 	return Squared
@@ -115,8 +118,8 @@ func TestTraceSteps(t *testing.T) {
 		{"planted-classification", 0, InvSqrt},
 		{"planted-classification", 1000, InvSqrt},
 	} {
-		d, _ := DemoByName(tc.demo)
-		src := d.newRows(5, 250)
+		d, _ := demo.ByName(tc.demo)
+		src := d.NewRows(5, 250)
 		s := OCCFMSettings{Delta: tc.delta, Gamma: tc.gamma, Loss: lossFor(d.Task)}
 		traced, plain := NewOCCFM(s), NewOCCFM(s)
 		traced.TraceSteps(true)
@@ -126,7 +129,7 @@ func TestTraceSteps(t *testing.T) {
 		idx := pictureIdx(src.Dim())
 		k := len(idx)
 		before, atom, after, grad := make([]float64, k*k), make([]float64, k*k), make([]float64, k*k), make([]float64, k*k)
-		var ex Example
+		var ex data.Example
 		for row := 1; src.Next(&ex) == nil; row++ {
 			yhat := traced.Predict(ex.X)
 			if py := plain.Predict(ex.X); py != yhat {
@@ -187,11 +190,11 @@ func TestTraceSteps(t *testing.T) {
 // its weights (Z = VVᵀ off the diagonal, w on the border, 2w₀ in the
 // corner).
 func TestQuadraticBlock(t *testing.T) {
-	d, _ := DemoByName("planted-regression")
-	src := d.newRows(7, 400)
+	d, _ := demo.ByName("planted-regression")
+	src := d.NewRows(7, 400)
 	o := NewOCCFM(OCCFMSettings{})
 	fm := NewFMFTRL(FMFTRLSettings{})
-	var ex Example
+	var ex data.Example
 	for src.Next(&ex) == nil {
 		o.Update(ex.X, ex.Y)
 		fm.Update(ex.X, ex.Y)
@@ -264,10 +267,10 @@ func TestBlockSpectrum(t *testing.T) {
 // TestQuadraticBlockZero checks that a learner without pairs draws an
 // interaction block of exact zeros, not rounding noise.
 func TestQuadraticBlockZero(t *testing.T) {
-	d, _ := DemoByName("ratings")
-	src := d.newRows(2, 500)
+	d, _ := demo.ByName("ratings")
+	src := d.NewRows(2, 500)
 	b := NewBias(BiasSettings{})
-	var ex Example
+	var ex data.Example
 	for src.Next(&ex) == nil {
 		b.Update(ex.X, ex.Y)
 	}

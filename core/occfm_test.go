@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/occfm/occfm/core/data"
 	"gonum.org/v1/gonum/diff/fd"
 	"gonum.org/v1/gonum/floats/scalar"
 	"gonum.org/v1/gonum/mat"
@@ -16,8 +17,8 @@ import (
 
 // randomSparse returns a sparse x with nnz distinct features out of d and
 // values in [−1, 1] (or all ones when binary).
-func randomSparse(rng *rand.Rand, d, nnz int, binary bool) Sparse {
-	var x Sparse
+func randomSparse(rng *rand.Rand, d, nnz int, binary bool) data.Sparse {
+	var x data.Sparse
 	for _, j := range rng.Perm(d)[:nnz] {
 		v := 1.0
 		if !binary {
@@ -30,7 +31,7 @@ func randomSparse(rng *rand.Rand, d, nnz int, binary bool) Sparse {
 }
 
 // augmented returns x̂ = [1; x] as a dense vector of length n.
-func augmented(x Sparse, n int) []float64 {
+func augmented(x data.Sparse, n int) []float64 {
 	xh := make([]float64, n)
 	xh[0] = 1
 	for k, j := range x.Ind {
@@ -40,7 +41,7 @@ func augmented(x Sparse, n int) []float64 {
 }
 
 // densePredict is the naive ŷ = ½x̂ᵀCx̂ (minus ½Σⱼxⱼ²Cⱼⱼ when noSelf).
-func densePredict(c *mat.SymDense, x Sparse, noSelf bool) float64 {
+func densePredict(c *mat.SymDense, x data.Sparse, noSelf bool) float64 {
 	n := c.SymmetricDim()
 	xh := mat.NewVecDense(n, augmented(x, n))
 	y := 0.5 * mat.Inner(xh, c, xh)
@@ -236,7 +237,7 @@ var occfmCases = []struct {
 // plantedStream returns examples labelled by a planted low-rank C* ∈ K
 // (regression) or by the sign of its prediction (classification), with
 // features that keep appearing as the stream goes on.
-func plantedStream(seed uint64, d, rows int, classify bool) []Example {
+func plantedStream(seed uint64, d, rows int, classify bool) []data.Example {
 	rng := rand.New(rand.NewPCG(seed, 99))
 	u := make([]float64, d+1)
 	w := make([]float64, d+1)
@@ -246,7 +247,7 @@ func plantedStream(seed uint64, d, rows int, classify bool) []Example {
 	}
 	normalize(u)
 	normalize(w)
-	out := make([]Example, rows)
+	out := make([]data.Example, rows)
 	for t := range out {
 		// The feature space grows: early rows only use the first features.
 		dt := min(d, 4+t/3)
@@ -258,7 +259,7 @@ func plantedStream(seed uint64, d, rows int, classify bool) []Example {
 		} else {
 			y += 0.1 * rng.NormFloat64()
 		}
-		out[t] = Example{X: x, Y: y}
+		out[t] = data.Example{X: x, Y: y}
 	}
 	return out
 }
@@ -405,16 +406,16 @@ func TestOCCFMPlantedRegression(t *testing.T) {
 // to a prediction and that the dimension follows the largest index.
 func TestOCCFMGrowingFeatures(t *testing.T) {
 	o := NewOCCFM(OCCFMSettings{})
-	o.Update(Sparse{Ind: []int{0, 2}, Val: []float64{1, 1}}, 4)
+	o.Update(data.Sparse{Ind: []int{0, 2}, Val: []float64{1, 1}}, 4)
 	if o.Dim() != 4 {
 		t.Fatalf("Dim() = %d, want 4", o.Dim())
 	}
-	a := o.Predict(Sparse{Ind: []int{0}, Val: []float64{1}})
-	b := o.Predict(Sparse{Ind: []int{0, 1000}, Val: []float64{1, 5}})
+	a := o.Predict(data.Sparse{Ind: []int{0}, Val: []float64{1}})
+	b := o.Predict(data.Sparse{Ind: []int{0, 1000}, Val: []float64{1, 5}})
 	if a != b {
 		t.Errorf("an unseen feature changed ŷ: %v vs %v", a, b)
 	}
-	o.Update(Sparse{Ind: []int{1000}, Val: []float64{1}}, 1)
+	o.Update(data.Sparse{Ind: []int{1000}, Val: []float64{1}}, 1)
 	if o.Dim() != 1002 {
 		t.Errorf("Dim() = %d, want 1002", o.Dim())
 	}
@@ -439,12 +440,12 @@ func TestOCCFMLMOAccuracy(t *testing.T) {
 	}
 	cases := []struct {
 		file  string
-		task  Task
+		task  data.Task
 		cfg   Config
 		dense int // check every step up to here, then every 25th
 	}{
-		{"movielens-100k/u.data", Regression, Config{}, 3000},
-		{"ijcnn1/ijcnn1.gz", Classification, Config{Delta: 300}, math.MaxInt},
+		{"movielens-100k/u.data", data.Regression, Config{}, 3000},
+		{"ijcnn1/ijcnn1.gz", data.Classification, Config{Delta: 300}, math.MaxInt},
 	}
 	for _, tc := range cases {
 		t.Run(tc.file, func(t *testing.T) {
@@ -482,7 +483,7 @@ func TestOCCFMLMOAccuracy(t *testing.T) {
 				}
 			}
 			defer func() { testLMOCheck = nil }()
-			m := NewMetrics(tc.task, tc.task.Loss())
+			m := NewMetrics(tc.task, TaskLoss(tc.task))
 			for _, ex := range rows {
 				Play(o, ex, m)
 			}

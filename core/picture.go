@@ -1,6 +1,10 @@
 package core
 
-import "math"
+import (
+	"math"
+
+	"github.com/occfm/occfm/core/data"
+)
 
 // QuadraticBlock writes, for a model whose prediction ŷ = p(x) is a
 // quadratic function of x, its equivalent matrix C (ŷ = ½x̂ᵀCx̂, eq. (3) of
@@ -18,19 +22,19 @@ import "math"
 // differences of predictions leave rounding errors of about ε·|ŷ| where C
 // is exactly 0 (a bias learner's Z): entries within 64ε of the largest
 // |ŷ| used are written as 0.
-func QuadraticBlock(p0f func(Sparse) float64, idx []int, dst []float64) {
+func QuadraticBlock(p0f func(data.Sparse) float64, idx []int, dst []float64) {
 	k := len(idx)
 	dst = dst[:k*k]
 	var scale float64
-	p := func(x Sparse) float64 {
+	p := func(x data.Sparse) float64 {
 		y := p0f(x)
 		scale = max(scale, math.Abs(y))
 		return y
 	}
-	one := func(j int, v float64) float64 { return p(Sparse{Ind: []int{j}, Val: []float64{v}}) }
-	p0 := p(Sparse{})
+	one := func(j int, v float64) float64 { return p(data.Sparse{Ind: []int{j}, Val: []float64{v}}) }
+	p0 := p(data.Sparse{})
 	plus := make([]float64, k) // p(eᵢ)
-	pair := Sparse{Ind: make([]int, 2), Val: []float64{1, 1}}
+	pair := data.Sparse{Ind: make([]int, 2), Val: []float64{1, 1}}
 	var bias []int // where idx holds BiasCoord
 	for a, i := range idx {
 		if i == BiasCoord {

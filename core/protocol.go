@@ -6,6 +6,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"time"
+
+	"github.com/occfm/occfm/core/data"
 )
 
 // ProtocolSettings configures Evaluate, the experimental protocol of the
@@ -89,7 +91,7 @@ type Pass struct {
 // rows in a fresh seeded order (predict-then-update), then predicts the
 // held-out fold. The loss of the metrics is loss. Evaluate calls progress,
 // when not nil, after each pass. rows is not changed.
-func Evaluate(rows []Example, task Task, loss Loss, newLearner func() Learner, s ProtocolSettings, progress func(Pass)) []Pass {
+func Evaluate(rows []data.Example, task data.Task, loss Loss, newLearner func() Learner, s ProtocolSettings, progress func(Pass)) []Pass {
 	s = s.withDefaults()
 	n := len(rows)
 	split := rand.New(rand.NewPCG(s.Seed, 0x5eed)).Perm(n)
@@ -143,7 +145,7 @@ func orderHash(train, held []int) uint64 {
 // points (evenly spaced in rows, always including the last row). Rows are
 // played in blocks between trace points; only the learner's Predict and
 // Update calls are on the clock, as in the paper's efficiency figures.
-func trainPass(l Learner, rows []Example, order []int, task Task, loss Loss, points int) (Summary, float64, []TracePoint) {
+func trainPass(l Learner, rows []data.Example, order []int, task data.Task, loss Loss, points int) (Summary, float64, []TracePoint) {
 	m := NewMetrics(task, loss)
 	every := max(1, (len(order)+points-2)/(points-1))
 	trace := make([]TracePoint, 0, points)

@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/occfm/occfm/core/data"
 )
 
 // TestEvaluateProtocol checks the §5.1 protocol's bookkeeping: fold sizes,
@@ -12,20 +14,20 @@ import (
 func TestEvaluateProtocol(t *testing.T) {
 	for _, tc := range []struct {
 		name                string
-		task                Task
+		task                data.Task
 		rows                int
 		s                   ProtocolSettings
 		wantPasses, heldOut int // heldOut: total held-out rows over passes
 		wantTrain           func(fold int) int
 	}{
-		{"default five folds", Regression, 103, ProtocolSettings{}, 5, 103, func(f int) int { return 103 - ((f+1)*103/5 - f*103/5) }},
-		{"two runs three folds", Classification, 90, ProtocolSettings{Runs: 2, Folds: 3, Seed: 7}, 6, 180, func(int) int { return 60 }},
-		{"quick: one fold", Regression, 50, ProtocolSettings{FoldsRun: 1, Seed: 3}, 1, 10, func(int) int { return 40 }},
-		{"no held-out fold", Classification, 40, ProtocolSettings{Folds: 1, Runs: 3}, 3, 0, func(int) int { return 40 }},
+		{"default five folds", data.Regression, 103, ProtocolSettings{}, 5, 103, func(f int) int { return 103 - ((f+1)*103/5 - f*103/5) }},
+		{"two runs three folds", data.Classification, 90, ProtocolSettings{Runs: 2, Folds: 3, Seed: 7}, 6, 180, func(int) int { return 60 }},
+		{"quick: one fold", data.Regression, 50, ProtocolSettings{FoldsRun: 1, Seed: 3}, 1, 10, func(int) int { return 40 }},
+		{"no held-out fold", data.Classification, 40, ProtocolSettings{Folds: 1, Runs: 3}, 3, 0, func(int) int { return 40 }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rows := conformanceStream(tc.task, tc.rows)
-			loss := tc.task.Loss()
+			loss := TaskLoss(tc.task)
 			newL := func() Learner { return NewOCCFM(OCCFMSettings{Loss: loss}) }
 			passes := Evaluate(rows, tc.task, loss, newL, tc.s, nil)
 			if len(passes) != tc.wantPasses {
@@ -69,16 +71,16 @@ func TestEvaluateProtocol(t *testing.T) {
 // permutation, so replaying every row through Play in that order must give
 // the same progressive metrics up to the order of summation.
 func TestEvaluateMatchesPlay(t *testing.T) {
-	rows := conformanceStream(Regression, 300)
+	rows := conformanceStream(data.Regression, 300)
 	s := ProtocolSettings{Folds: 1, TracePoints: 7}
 	newL := func() Learner { return NewOCCFM(OCCFMSettings{}) }
-	got := Evaluate(rows, Regression, Squared, newL, s, nil)[0].Progressive
+	got := Evaluate(rows, data.Regression, Squared, newL, s, nil)[0].Progressive
 
 	// The same permutations as Evaluate: the split, then run 0's shuffle.
 	order := rand.New(rand.NewPCG(1, 0x5eed)).Perm(len(rows))
 	rand.New(rand.NewPCG(1, 1)).Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
 	l := newL()
-	m := NewMetrics(Regression, Squared)
+	m := NewMetrics(data.Regression, Squared)
 	for _, i := range order {
 		Play(l, rows[i], m)
 	}

@@ -1,6 +1,10 @@
 package core
 
-import "math"
+import (
+	"math"
+
+	"github.com/occfm/occfm/core/data"
+)
 
 // This file holds three honest references for the paper's learners (DESIGN
 // §3): a learner that ignores x, the classic biases model, and a linear
@@ -11,7 +15,7 @@ import "math"
 type MeanSettings struct {
 	// Task selects what is averaged: the label for Regression, the
 	// positive rate for Classification.
-	Task Task
+	Task data.Task
 }
 
 // MeanSettingsFor maps the common registry Config onto Mean settings: only
@@ -45,14 +49,14 @@ func NewMean(s MeanSettings) *Mean { return &Mean{s: s} }
 
 // Config returns the task (and its loss); it implements Configured.
 func (m *Mean) Config() Config {
-	loss := m.s.Task.Loss()
+	loss := TaskLoss(m.s.Task)
 	return Config{Task: m.s.Task, Loss: &loss}
 }
 
 // Predict returns ȳ, or the smoothed log-odds for Classification. It does
 // not change the learner's state and does not read x.
-func (m *Mean) Predict(x Sparse) float64 {
-	if m.s.Task == Classification {
+func (m *Mean) Predict(x data.Sparse) float64 {
+	if m.s.Task == data.Classification {
 		return math.Log(float64(m.pos+1) / float64(m.neg+1))
 	}
 	if m.n == 0 {
@@ -62,7 +66,7 @@ func (m *Mean) Predict(x Sparse) float64 {
 }
 
 // Update counts y (for Classification, y > 0 is the positive class).
-func (m *Mean) Update(x Sparse, y float64) {
+func (m *Mean) Update(x data.Sparse, y float64) {
 	m.n++
 	m.sum += y
 	if y > 0 {
@@ -159,18 +163,18 @@ func (m *Bias) Config() Config {
 }
 
 // Predict returns b + Σᵢbᵢxᵢ. It does not change the learner's state.
-func (m *Bias) Predict(x Sparse) float64 {
+func (m *Bias) Predict(x data.Sparse) float64 {
 	return affine(m.b, m.w, x)
 }
 
 // Update takes one SGD step on (x, y).
-func (m *Bias) Update(x Sparse, y float64) {
+func (m *Bias) Update(x data.Sparse, y float64) {
 	m.extend(x)
 	m.learn(x, m.s.Loss.Deriv(m.Predict(x), y))
 }
 
 // extend grows the biases with zeros to cover the features of x.
-func (m *Bias) extend(x Sparse) {
+func (m *Bias) extend(x data.Sparse) {
 	d := len(m.w)
 	for _, i := range x.Ind {
 		d = max(d, i+1)
@@ -180,7 +184,7 @@ func (m *Bias) extend(x Sparse) {
 
 // learn takes the SGD step of a round whose loss has derivative g at the
 // prediction; x's features must be covered (extend).
-func (m *Bias) learn(x Sparse, g float64) {
+func (m *Bias) learn(x data.Sparse, g float64) {
 	m.t++
 	eta := m.s.Eta
 	m.b -= eta * g / float64(m.t)
@@ -264,10 +268,10 @@ func (m *Linear) Config() Config {
 }
 
 // Predict returns w₀ + wᵀx. It does not change the learner's state.
-func (m *Linear) Predict(x Sparse) float64 { return m.value(x) }
+func (m *Linear) Predict(x data.Sparse) float64 { return m.value(x) }
 
 // Update feeds ℓ'(ŷ, y)·x to the FTRL-Proximal accumulators.
-func (m *Linear) Update(x Sparse, y float64) {
+func (m *Linear) Update(x data.Sparse, y float64) {
 	d := len(m.w)
 	for _, i := range x.Ind {
 		d = max(d, i+1)

@@ -3,6 +3,8 @@ package core
 import (
 	"math"
 	"sort"
+
+	"github.com/occfm/occfm/core/data"
 )
 
 // ComparatorSettings configures NewComparator. The zero value is δ = 10,
@@ -80,7 +82,7 @@ func (c *Comparator) Rows() int { return len(c.y) }
 
 // Add appends a row. Its prediction under the current Cₖ is computed at
 // once (O(nnz(x)·b + b²)), so the solve continues warm.
-func (c *Comparator) Add(x Sparse, y float64) {
+func (c *Comparator) Add(x data.Sparse, y float64) {
 	if c.feat == nil {
 		c.feat = make(map[int]int32)
 	}
@@ -102,13 +104,13 @@ func (c *Comparator) Add(x Sparse, y float64) {
 }
 
 // row returns row t as a Sparse view (ind converted into buf).
-func (c *Comparator) row(t int, buf []int) Sparse {
+func (c *Comparator) row(t int, buf []int) data.Sparse {
 	lo, hi := c.off[t], c.off[t+1]
 	buf = buf[:0]
 	for _, j := range c.ind[lo:hi] {
 		buf = append(buf, int(j))
 	}
-	return Sparse{Ind: buf, Val: c.val[lo:hi]}
+	return data.Sparse{Ind: buf, Val: c.val[lo:hi]}
 }
 
 // predict returns ½x̂ₜᵀCₖx̂ₜ (minus the feature diagonal without
@@ -521,7 +523,7 @@ type Regret struct {
 	cum      []float64
 	g        float64
 	next     int // next checkpoint T
-	queue    []Example
+	queue    []data.Example
 	pending  []RegretPoint // checkpoints waiting for the comparator
 	spent    int           // iterations on the current pending checkpoint
 	points   []RegretPoint
@@ -569,7 +571,7 @@ func NewRegret(s RegretSettings, learners int) *Regret {
 // predictions on the other rows are those it would make on the stream
 // without it, and the regret is that stream's. (The comparator's
 // eigensolver could not take such values anyway.)
-func (r *Regret) Observe(ex Example, losses []float64) {
+func (r *Regret) Observe(ex data.Example, losses []float64) {
 	if len(losses) != r.learners {
 		panic("core: Regret.Observe: wrong number of losses")
 	}

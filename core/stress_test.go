@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"testing"
 	"time"
+
+	"github.com/occfm/occfm/core/internal/coretest"
 )
 
 // TestWideRow: one row of 5,000 or 15,000 nonzero features (a 34 KB
@@ -51,7 +53,7 @@ func TestWideRow(t *testing.T) {
 			v0 := g.pairVisits()
 			start := time.Now()
 			var yhat float64
-			alloc := totalAlloc(func() { yhat = Play(g, wide, nil) })
+			alloc := coretest.TotalAlloc(func() { yhat = Play(g, wide, nil) })
 			took := time.Since(start)
 			visits := g.pairVisits() - v0
 			checkFinite(t, spec.Name, 201, yhat)

@@ -5,9 +5,8 @@ package main
 import (
 	"syscall/js"
 
-	"honnef.co/go/js/dom/v2"
-
 	"github.com/occfm/occfm/core"
+	"honnef.co/go/js/dom/v2"
 )
 
 // bridge holds the current session and the buffers reused across calls.
@@ -30,7 +29,7 @@ type bridge struct {
 	// (which then need not decode it again), or nil.
 	fresh *core.Model
 
-	pe *personal // the Personalize view's catalog and person (personalize.go), or nil
+	pe *personalView // the Personalize view's catalog and person (personalize.go), or nil
 }
 
 // readChunk copies the Uint8Array v into the bridge's reused chunk buffer

@@ -35,7 +35,7 @@
 //	    an error naming its key, e.g.
 //	    start: json: field "delta": want a number, got string
 //	feed(bytes: Uint8Array) → number         copies a chunk of the file's raw bytes
-//	                                         (gzip too: core.NewStream detects and
+//	                                         (gzip too: data.NewStream detects and
 //	                                         gunzips it, as in the CLI)
 //	end()                                    no more chunks: the file is complete
 //	wanted() → number                        bytes the session would like buffered
@@ -73,7 +73,7 @@
 //	    comparator is off. A rejected file changes nothing.
 //	forgetModel()                            back to fresh learners at the next start
 //
-// A file is read by core.NewStream and Stream.Next in a coroutine
+// A file is read by data.NewStream and Stream.Next in a coroutine
 // (iter.Pull, reader.go) whose io.Reader is the bytes fed: when they run out
 // before end(), the coroutine is suspended and run returns "waiting"; the
 // next run after a feed resumes it. So the page reads a file exactly as the
@@ -85,7 +85,7 @@
 // The Personalize view's calls (personalize.go): a catalog's ratings are
 // learned online in a session of their own (the session above is left
 // alone), then a new person rates items in the same model
-// (core.Personalizer: each rating one online update, or occfm-k's fold-in
+// (personal.Personalizer: each rating one online update, or occfm-k's fold-in
 // from all the ratings) and gets the top n.
 // Item indices are those of catalog().items. Strings returned are JSON; a
 // call that fails returns {"error": "…"} (start and run: a snapshot with
@@ -93,7 +93,7 @@
 //
 //	personal.start(config: string JSON) → personal snapshot
 //	    Starts learning a catalog, discarding the previous one and its person.
-//	    config: {"catalog": "synthetic" | "files",  (synthetic: core.SyntheticCatalog)
+//	    config: {"catalog": "synthetic" | "files",  (synthetic: personal.SyntheticCatalog)
 //	             "learner": "occfm-k",             (any registry name; "" is occfm-k)
 //	             "seed": 1,
 //	             "ratings": "u.data",              (files: the ratings file's name)
@@ -101,7 +101,7 @@
 //	    The learner is guarded with predictions clipped to the ratings seen.
 //	personal.items(bytes: Uint8Array, name) → {"items": 1682} or {"error"}
 //	                                         the whole item list (u.item, movies.dat,
-//	                                         movies.csv; core.ReadItems; gzip or not),
+//	                                         movies.csv; personal.ReadItems; gzip or not),
 //	                                         before run
 //	personal.feed(bytes), personal.end(), personal.wanted()
 //	                                         the ratings file, as feed, end and wanted
@@ -109,7 +109,7 @@
 //	                                         gunzips, and counts the bytes read)
 //	personal.run(ms: number) → personal snapshot
 //	    Learns for at most ms; once the stream is done, binds the items to it
-//	    (core.NewCatalog) and makes the person (feature: the stream's Dim()):
+//	    (personal.NewCatalog) and makes the person (feature: the stream's Dim()):
 //	    "ready" becomes true.
 //	personal.catalog() → {"items": [{id, title, genres, count, mean, known}], "you": 2625}
 //	                                         known: in the ratings (only those can be

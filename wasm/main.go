@@ -8,9 +8,9 @@ import (
 	"syscall/js"
 	"time"
 
-	"honnef.co/go/js/dom/v2"
-
 	"github.com/occfm/occfm/core"
+	"github.com/occfm/occfm/core/demo"
+	"honnef.co/go/js/dom/v2"
 )
 
 // memoryLimit is Go's soft memory limit in the page. A wasm module's
@@ -53,7 +53,7 @@ func main() {
 	})
 	fn("demos", func([]js.Value) any {
 		var out []any
-		for _, d := range core.Demos() {
+		for _, d := range demo.All() {
 			out = append(out, map[string]any{"name": d.Name, "title": d.Title, "short": d.Short, "task": d.Task.String(), "best": d.Best})
 		}
 		return out

@@ -7,14 +7,15 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/occfm/occfm/core"
+	"github.com/occfm/occfm/core/data"
+	"github.com/occfm/occfm/core/personal"
 )
 
 // The Personalize view (doc.go: occfm.personal): a catalog's ratings are
 // learned online first, in a session of its own (the Learn view's session
 // is left alone), then a new person rates items in the same model
-// (core.Personalizer) and gets recommendations. The catalog is the built-in
-// synthetic one (core.SyntheticCatalog) or the person's MovieLens files: the
+// (personal.Personalizer) and gets recommendations. The catalog is the built-in
+// synthetic one (personal.SyntheticCatalog) or the person's MovieLens files: the
 // ratings are fed in chunks as a file session's, the item list is given
 // whole (items).
 
@@ -48,14 +49,14 @@ func (c *personalConfig) decodeJSON(s string) error {
 }
 
 // personal is the Personalize view's state.
-type personal struct {
+type personalView struct {
 	cfg   personalConfig
 	s     *session
-	synth *core.SyntheticCatalog // nil for files
-	items []core.CatalogItem     // the item list (files; set by setItems)
-	pop   core.Popularity
+	synth *personal.SyntheticCatalog // nil for files
+	items []personal.CatalogItem     // the item list (files; set by setItems)
+	pop   personal.Popularity
 	fed   int64 // bytes fed to the ratings file
-	p     *core.Personalizer
+	p     *personal.Personalizer
 	err   string // why the personalizer could not be built
 	// unlisted counts the items of the ratings missing from the item list
 	// (listed as "item ID").
@@ -63,7 +64,7 @@ type personal struct {
 }
 
 // newPersonal starts learning a catalog.
-func newPersonal(cfg personalConfig) (*personal, error) {
+func newPersonal(cfg personalConfig) (*personalView, error) {
 	if cfg.Learner == "" {
 		cfg.Learner = "occfm-k"
 	}
@@ -74,7 +75,7 @@ func newPersonal(cfg personalConfig) (*personal, error) {
 		// comparator (it would only take time from the learner).
 		Clip: "on", NoRegret: true,
 	}
-	pe := &personal{cfg: cfg}
+	pe := &personalView{cfg: cfg}
 	switch cfg.Catalog {
 	case "", "synthetic":
 		pe.cfg.Catalog = "synthetic"
@@ -83,7 +84,7 @@ func newPersonal(cfg personalConfig) (*personal, error) {
 		if cfg.Ratings == "" {
 			return nil, errors.New("personal.start: the ratings file's name is missing")
 		}
-		sc.File, sc.Format = cfg.Ratings, string(core.FormatMovieLens)
+		sc.File, sc.Format = cfg.Ratings, string(data.FormatMovieLens)
 	default:
 		return nil, errors.New("catalog " + strconv.Quote(cfg.Catalog) + ": want synthetic or files")
 	}
@@ -93,7 +94,7 @@ func newPersonal(cfg personalConfig) (*personal, error) {
 	}
 	if pe.cfg.Catalog == "synthetic" {
 		// A session over the catalog's stream, as over a demo's.
-		pe.synth = core.NewSyntheticCatalog(cfg.Seed)
+		pe.synth = personal.NewSyntheticCatalog(cfg.Seed)
 		s.file, s.source, s.names, s.state = nil, pe.synth, pe.synth, "running"
 	}
 	s.observe = pe.pop.Observe
@@ -103,14 +104,14 @@ func newPersonal(cfg personalConfig) (*personal, error) {
 
 // setItems reads the item list (u.item, movies.dat or movies.csv).
 // Gzip bytes are decompressed first, as the ratings file's are by the core.
-func (pe *personal) setItems(data []byte, name string) (int, error) {
+func (pe *personalView) setItems(data []byte, name string) (int, error) {
 	if isGzip(data) {
 		var err error
 		if data, err = gunzip(data); err != nil {
 			return 0, errors.New(name + ": gzip: " + err.Error())
 		}
 	}
-	items, err := core.ReadItems(bytes.NewReader(data), name)
+	items, err := personal.ReadItems(bytes.NewReader(data), name)
 	if err != nil {
 		return 0, err
 	}
@@ -121,7 +122,7 @@ func (pe *personal) setItems(data []byte, name string) (int, error) {
 	return len(items), nil
 }
 
-func (pe *personal) feed(p []byte) {
+func (pe *personalView) feed(p []byte) {
 	if pe.s.file != nil && !pe.s.file.closed {
 		pe.fed += int64(len(p))
 	}
@@ -130,7 +131,7 @@ func (pe *personal) feed(p []byte) {
 
 // run learns for at most d, and builds the personalizer once the whole
 // catalog is learned.
-func (pe *personal) run(d time.Duration) {
+func (pe *personalView) run(d time.Duration) {
 	if pe.p != nil || pe.err != "" {
 		return
 	}
@@ -143,7 +144,7 @@ func (pe *personal) run(d time.Duration) {
 }
 
 // build binds the items to the learned stream and makes the person.
-func (pe *personal) build() error {
+func (pe *personalView) build() error {
 	var names interface {
 		FeatureName(int) string
 		Dim() int
@@ -162,7 +163,7 @@ func (pe *personal) build() error {
 	if len(pe.s.players) == 0 {
 		return errors.New("the ratings file holds no rating")
 	}
-	cat := core.NewCatalog(items, names, &pe.pop)
+	cat := personal.NewCatalog(items, names, &pe.pop)
 	// NewCatalog appends the items of the ratings missing from the list.
 	listed := 0
 	for _, it := range cat.Items[:len(items)] {
@@ -174,7 +175,7 @@ func (pe *personal) build() error {
 	if listed == 0 {
 		return errors.New("no item of the item list is in the ratings: are the two files of the same MovieLens set?")
 	}
-	p, err := core.NewPersonalizer(pe.s.players[0].learner, cat, names.Dim())
+	p, err := personal.NewPersonalizer(pe.s.players[0].learner, cat, names.Dim())
 	if err != nil {
 		return err
 	}
@@ -230,7 +231,7 @@ func (s *personalSnapshot) appendJSON(b []byte) []byte {
 	return append(b, '}')
 }
 
-func (pe *personal) snapshotJSON() string {
+func (pe *personalView) snapshotJSON() string {
 	s := pe.s
 	snap := personalSnapshot{State: s.state, Error: s.err, Rows: s.rows, Skipped: s.bad.Skipped,
 		Seconds: s.elapsed.Seconds(), Ready: pe.p != nil, Learner: pe.cfg.Learner}
@@ -244,7 +245,7 @@ func (pe *personal) snapshotJSON() string {
 		snap.Layout = s.stream.Layout()
 	}
 	if len(s.players) > 0 {
-		if m, _ := s.players[0].tally.metric(core.Regression); s.rows > 0 {
+		if m, _ := s.players[0].tally.metric(data.Regression); s.rows > 0 {
 			snap.RMSE = finite(m)
 		}
 	}
@@ -297,7 +298,7 @@ func (it *personalItem) appendJSON(b []byte) []byte {
 
 // catalogJSON returns {"items": [...], "you": feature} (the items in the
 // order of their indices).
-func (pe *personal) catalogJSON() string {
+func (pe *personalView) catalogJSON() string {
 	if pe.p == nil {
 		return `{"items":[]}`
 	}
@@ -322,7 +323,7 @@ func (pe *personal) catalogJSON() string {
 	return string(append(b, '}'))
 }
 
-// personalReason and personalRec are a core.Reason and core.Recommendation
+// personalReason and personalRec are a personal.Reason and personal.Recommendation
 // for the page.
 type personalReason struct {
 	Kind  string  `json:"kind"`
@@ -399,7 +400,7 @@ func (u *personalUpdate) appendJSON(b []byte) []byte {
 var notLearned = jsonString(&personalUpdate{Error: "the catalog is not learned yet"})
 
 // update returns the top n and the ratings; start is when the call began.
-func (pe *personal) update(n int, start time.Time) personalUpdate {
+func (pe *personalView) update(n int, start time.Time) personalUpdate {
 	u := personalUpdate{Recs: []personalRec{}, Rated: []personalRated{}}
 	recs := pe.p.Recommend(n)
 	u.ColdStart = len(pe.p.Rated()) == 0
@@ -419,7 +420,7 @@ func (pe *personal) update(n int, start time.Time) personalUpdate {
 
 // rate makes one online update for the person's rating and returns the new
 // top n.
-func (pe *personal) rate(item int, stars float64, n int) string {
+func (pe *personalView) rate(item int, stars float64, n int) string {
 	start := time.Now()
 	if pe.p == nil {
 		return notLearned
@@ -435,7 +436,7 @@ func (pe *personal) rate(item int, stars float64, n int) string {
 }
 
 // recommend returns the top n without changing anything.
-func (pe *personal) recommend(n int) string {
+func (pe *personalView) recommend(n int) string {
 	if pe.p == nil {
 		return notLearned
 	}
@@ -445,7 +446,7 @@ func (pe *personal) recommend(n int) string {
 
 // clear forgets the person's ratings (the model goes back to the learned
 // catalog's) and returns the top n.
-func (pe *personal) clear(n int) string {
+func (pe *personalView) clear(n int) string {
 	if pe.p == nil {
 		return notLearned
 	}

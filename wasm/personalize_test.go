@@ -14,7 +14,7 @@ import (
 const movielens100k = "../../shared/data/movielens-100k"
 
 // learnPersonal runs pe until the personalizer is built (or fails).
-func learnPersonal(t *testing.T, pe *personal) personalSnapshot {
+func learnPersonal(t *testing.T, pe *personalView) personalSnapshot {
 	t.Helper()
 	deadline := time.Now().Add(2 * time.Minute)
 	for {
@@ -88,7 +88,7 @@ func TestPersonalSynthetic(t *testing.T) {
 			}
 		}
 		if same {
-			// How much a rating moves the top 10 is core.Personalizer's
+			// How much a rating moves the top 10 is personal.Personalizer's
 			// (its tests); the page's E2E test asserts it.
 			t.Logf("rating %d: the recommendations did not change", k)
 		}
@@ -145,7 +145,7 @@ func TestPersonalMovieLens(t *testing.T) {
 		t.Error("the catalog lacks “Misérables, Les (1995)” (Latin-1 decoded)")
 	}
 	// A rating is one fold-in and one scoring of the catalog, whatever the
-	// file's size: bounded in predictions (core.Personalizer.Predictions:
+	// file's size: bounded in predictions (personal.Personalizer.Predictions:
 	// Rate's one and one per rating for occfm-k's fold-in, one per unrated
 	// item, 2 + 1 for the reasons' baselines and 1 + 1 for each of the 10
 	// returned), not in milliseconds, which a

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/occfm/occfm/core"
+	"github.com/occfm/occfm/core/data"
 )
 
 // The model picture draws the matrix C of the learner the page follows
@@ -32,7 +33,7 @@ const (
 
 // countFeatures counts the occurrences of x's features (play calls it for
 // every row): the picture of a file draws its most frequent ones.
-func (s *session) countFeatures(x core.Sparse) {
+func (s *session) countFeatures(x data.Sparse) {
 	for _, j := range x.Ind {
 		if j >= freqFeatures {
 			continue

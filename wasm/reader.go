@@ -8,10 +8,10 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/occfm/occfm/core"
+	"github.com/occfm/occfm/core/data"
 )
 
-// reader runs a file's core.NewStream and Stream.Next in a coroutine
+// reader runs a file's data.NewStream and Stream.Next in a coroutine
 // (iter.Pull), so that the page reads a file exactly as the command line
 // does: the stream reads the feedBuffer as it would read the file, and when
 // the buffer is empty before the file's end, the feedBuffer's Read suspends
@@ -28,18 +28,18 @@ type reader struct {
 
 	// Set by the coroutine before it yields a result: the stream (once
 	// NewStream returned) and the error of NewStream or of the last Next.
-	stream *core.Stream
+	stream *data.Stream
 	err    error
 }
 
 // startReader starts reading file with set; Next reads into ex. Nothing is
 // read until the first resume.
-func startReader(file *feedBuffer, set core.ReaderSettings, ex *core.Example) *reader {
+func startReader(file *feedBuffer, set data.ReaderSettings, ex *data.Example) *reader {
 	r := &reader{}
 	r.next, r.stop = iter.Pull(func(yield func(bool) bool) {
 		// yield(false): waiting for bytes; yield(true): a result.
 		file.wait = func() bool { return yield(false) }
-		r.stream, r.err = core.NewStream(file, set)
+		r.stream, r.err = data.NewStream(file, set)
 		if !yield(true) || r.err != nil {
 			return
 		}
@@ -68,7 +68,7 @@ func (r *reader) resume() bool {
 	return ready
 }
 
-// isGzip reports whether b starts with gzip's magic bytes, as core.NewStream
+// isGzip reports whether b starts with gzip's magic bytes, as data.NewStream
 // checks.
 func isGzip(b []byte) bool { return len(b) >= 2 && b[0] == 0x1f && b[1] == 0x8b }
 
@@ -79,7 +79,7 @@ func headText(head []byte) []byte {
 	if !isGzip(head) {
 		return head[:min(len(head), previewBytes)]
 	}
-	zr, err := core.Gunzip(bytes.NewReader(head))
+	zr, err := data.Gunzip(bytes.NewReader(head))
 	if err != nil {
 		return nil
 	}
@@ -106,11 +106,11 @@ func headLines(head []byte) []string {
 const gunzipMax = 64 << 20
 
 // gunzip decompresses a whole gzip file held in memory (the Personalize
-// view's item list) as the core reads a gzip file (core.Gunzip: every
+// view's item list) as the core reads a gzip file (data.Gunzip: every
 // member, zero padding after the last ignored). It stops with an error past
 // gunzipMax bytes.
-func gunzip(data []byte) ([]byte, error) {
-	zr, err := core.Gunzip(bytes.NewReader(data))
+func gunzip(raw []byte) ([]byte, error) {
+	zr, err := data.Gunzip(bytes.NewReader(raw))
 	if err != nil {
 		return nil, err
 	}

@@ -5,20 +5,20 @@ import (
 	"os"
 	"testing"
 
-	"github.com/occfm/occfm/core"
+	"github.com/occfm/occfm/core/data"
 )
 
-// BenchmarkRead compares reading ijcnn1.gz with core.NewStream and Next
+// BenchmarkRead compares reading ijcnn1.gz with data.NewStream and Next
 // directly and through the session's coroutine (reader.go).
 func BenchmarkRead(b *testing.B) {
-	data, err := os.ReadFile("../../shared/data/ijcnn1/ijcnn1.gz")
+	raw, err := os.ReadFile("../../shared/data/ijcnn1/ijcnn1.gz")
 	if err != nil {
 		b.Skip(err)
 	}
 	b.Run("direct", func(b *testing.B) {
 		for b.Loop() {
-			st, _ := core.NewStream(bytes.NewReader(data), core.ReaderSettings{})
-			var ex core.Example
+			st, _ := data.NewStream(bytes.NewReader(raw), data.ReaderSettings{})
+			var ex data.Example
 			for st.Next(&ex) == nil {
 			}
 		}
@@ -26,10 +26,10 @@ func BenchmarkRead(b *testing.B) {
 	b.Run("coroutine", func(b *testing.B) {
 		for b.Loop() {
 			f := &feedBuffer{}
-			f.write(data)
+			f.write(raw)
 			f.closed = true
-			var ex core.Example
-			r := startReader(f, core.ReaderSettings{}, &ex)
+			var ex data.Example
+			r := startReader(f, data.ReaderSettings{}, &ex)
 			for r.resume() && r.err == nil {
 			}
 			r.stop()

@@ -4,6 +4,8 @@ import (
 	"math"
 
 	"github.com/occfm/occfm/core"
+	"github.com/occfm/occfm/core/data"
+	"github.com/occfm/occfm/core/demo"
 )
 
 // labelStats keeps the labels seen (those core.Metrics scores, |y| ≤
@@ -39,7 +41,7 @@ type reference struct {
 	// 1−p) and the entropy H(p) in nats).
 	Metric, Loss float64
 	Baseline     string // what the baseline is, in words
-	// Best is the demo's best metric (core.Demo.Best), NaN for a file.
+	// Best is the demo's best metric (demo.Spec.Best), NaN for a file.
 	Best float64
 }
 
@@ -48,7 +50,7 @@ func (s *session) reference() reference {
 	l := s.labels
 	r := reference{Rows: l.n, Best: math.NaN()}
 	if s.cfg.Source == "demo" {
-		if d, ok := core.DemoByName(s.cfg.Demo); ok {
+		if d, ok := demo.ByName(s.cfg.Demo); ok {
 			r.Best = d.Best
 		}
 	}
@@ -56,7 +58,7 @@ func (s *session) reference() reference {
 		r.Metric, r.Loss = math.NaN(), math.NaN()
 		return r
 	}
-	if s.task == core.Classification {
+	if s.task == data.Classification {
 		p := float64(l.pos) / float64(l.n)
 		r.Metric = min(p, 1-p)
 		r.Loss = entropy(p)

@@ -4,7 +4,8 @@ import (
 	"math"
 	"testing"
 
-	"github.com/occfm/occfm/core"
+	"github.com/occfm/occfm/core/data"
+	"github.com/occfm/occfm/core/demo"
 )
 
 // TestReference checks the reference lines against the demo's labels
@@ -12,13 +13,13 @@ import (
 // majority class's error rate and its logistic loss H(p), and the demo's
 // best metric.
 func TestReference(t *testing.T) {
-	for _, demo := range []string{"ratings", "planted-classification"} {
+	for _, demoName := range []string{"ratings", "planted-classification"} {
 		const rows = 700
-		s := demoSession(t, demo, rows, "bias")
+		s := demoSession(t, demoName, rows, "bias")
 		got := s.reference()
-		d, _ := core.DemoByName(demo)
+		d, _ := demo.ByName(demoName)
 		src := d.New(1)
-		var ex core.Example
+		var ex data.Example
 		var ys []float64
 		for range rows {
 			if err := src.Next(&ex); err != nil {
@@ -34,7 +35,7 @@ func TestReference(t *testing.T) {
 			}
 		}
 		var want, loss float64
-		if d.Task == core.Classification {
+		if d.Task == data.Classification {
 			p := pos / rows
 			want, loss = math.Min(p, 1-p), -p*math.Log(p)-(1-p)*math.Log(1-p)
 		} else {
@@ -44,7 +45,7 @@ func TestReference(t *testing.T) {
 			want = math.Sqrt(loss)
 		}
 		if got.Rows != rows || math.Abs(got.Metric-want) > 1e-12 || math.Abs(got.Loss-loss) > 1e-12 || got.Best != d.Best {
-			t.Errorf("%s: reference %+v, want metric %v, loss %v, best %v", demo, got, want, loss, d.Best)
+			t.Errorf("%s: reference %+v, want metric %v, loss %v, best %v", demoName, got, want, loss, d.Best)
 		}
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/occfm/occfm/core"
+	"github.com/occfm/occfm/core/data"
+	"github.com/occfm/occfm/core/demo"
 )
 
 const (
@@ -51,19 +53,19 @@ type namer interface{ FeatureName(i int) string }
 // never blocks: step learns what the buffered input allows and returns.
 type session struct {
 	cfg    config
-	source core.ExampleSource
+	source data.ExampleSource
 	names  namer
 	file   *feedBuffer // nil for demos
 	rd     *reader     // the file's stream in its coroutine (reader.go), nil for demos
-	stream *core.Stream
+	stream *data.Stream
 	known  string
 
-	task    core.Task
+	task    data.Task
 	taskSet bool
 	players []*player
 	follow  int          // the player the model panel and saveModel follow
 	pending []pendingRow // rows read to guess the task, to play first
-	ex      core.Example
+	ex      data.Example
 
 	bad         core.BadRows // the OnError policy and the rows it skipped
 	reasonsSent int          // bad.First already in a snapshot
@@ -101,7 +103,7 @@ type session struct {
 
 	// observe, when set, sees every row learned (the Personalize view
 	// counts the items' ratings: personalize.go).
-	observe func(core.Example)
+	observe func(data.Example)
 
 	freq   []uint32   // occurrences of each feature below freqFeatures (picture.go)
 	labels labelStats // the labels seen, for the reference lines (reference.go)
@@ -140,7 +142,7 @@ func newSession(cfg config) (*session, error) {
 	switch cfg.Task {
 	case "", "auto":
 	default:
-		t, err := core.ParseTask(cfg.Task)
+		t, err := data.ParseTask(cfg.Task)
 		if err != nil {
 			return nil, err
 		}
@@ -148,7 +150,7 @@ func newSession(cfg config) (*session, error) {
 	}
 	switch cfg.Source {
 	case "demo":
-		d, ok := core.DemoByName(cfg.Demo)
+		d, ok := demo.ByName(cfg.Demo)
 		if !ok {
 			return nil, errors.New("unknown demo " + strconv.Quote(cfg.Demo))
 		}
@@ -167,7 +169,7 @@ func newSession(cfg config) (*session, error) {
 }
 
 // setTask fixes the task and creates the learners for it.
-func (s *session) setTask(t core.Task) {
+func (s *session) setTask(t data.Task) {
 	s.task, s.taskSet = t, true
 	c := core.Config{Task: t, Delta: s.cfg.Delta, Eta: s.cfg.Eta, Seed: s.cfg.Seed}
 	switch s.cfg.Gamma {
@@ -216,7 +218,7 @@ func (s *session) release() {
 func (s *session) fail(err error) {
 	s.release()
 	s.state, s.err = "error", err.Error()
-	var pe *core.ParseError
+	var pe *data.ParseError
 	s.badRow = errors.As(err, &pe)
 }
 

@@ -4,7 +4,7 @@ import (
 	"errors"
 	"io"
 
-	"github.com/occfm/occfm/core"
+	"github.com/occfm/occfm/core/data"
 )
 
 // errStopped is what feedBuffer.Read returns once the session let its
@@ -12,7 +12,7 @@ import (
 var errStopped = errors.New("the session stopped reading this file")
 
 // feedBuffer holds the bytes the page fed and the stream has not read yet.
-// It is the io.Reader of the file's core.Stream, which runs in a coroutine
+// It is the io.Reader of the file's data.Stream, which runs in a coroutine
 // (reader.go): when it has no bytes and the file is not finished, Read
 // calls wait, which suspends the coroutine until the page fed more, and
 // then goes on; the stream never sees the page's chunking.
@@ -102,9 +102,9 @@ func (p *preview) appendJSON(b []byte) []byte {
 	return append(b, '}')
 }
 
-var roleNames = map[core.Role]string{
-	core.RoleLabel: "label", core.RoleCategorical: "categorical",
-	core.RoleNumeric: "numeric", core.RoleIgnore: "ignore",
+var roleNames = map[data.Role]string{
+	data.RoleLabel: "label", data.RoleCategorical: "categorical",
+	data.RoleNumeric: "numeric", data.RoleIgnore: "ignore",
 }
 
 // feed appends a chunk of the file.
@@ -130,7 +130,7 @@ func (s *session) wanted() int {
 }
 
 // open starts the file's reading coroutine and returns true once its
-// core.NewStream has returned (false: waiting for bytes, or an error).
+// data.NewStream has returned (false: waiting for bytes, or an error).
 func (s *session) open() bool {
 	if s.stream != nil {
 		return true
@@ -154,23 +154,23 @@ func (s *session) open() bool {
 	p.Warnings = s.warnings()
 	s.warningsSent = len(p.Warnings)
 	s.preview = p
-	if !s.taskSet && st.Format() == core.FormatMovieLens {
-		s.setTask(core.Regression)
+	if !s.taskSet && st.Format() == data.FormatMovieLens {
+		s.setTask(data.Regression)
 	}
 	return true
 }
 
-// readerSettings are the file's core.ReaderSettings: the config's format
+// readerSettings are the file's data.ReaderSettings: the config's format
 // and column roles, and the loaded model's feature numbering.
-func (s *session) readerSettings() core.ReaderSettings {
-	set := core.ReaderSettings{Name: s.cfg.File, Format: core.Format(s.cfg.Format)}
+func (s *session) readerSettings() data.ReaderSettings {
+	set := data.ReaderSettings{Name: s.cfg.File, Format: data.Format(s.cfg.Format)}
 	if s.cfg.Format == "" {
-		set.Format = core.FormatAuto
+		set.Format = data.FormatAuto
 	}
 	if len(s.cfg.Roles) > 0 {
-		set.Roles = map[string]core.Role{}
+		set.Roles = map[string]data.Role{}
 		for col, r := range s.cfg.Roles {
-			role := core.RoleGuess
+			role := data.RoleGuess
 			for k, v := range roleNames {
 				if v == r {
 					role = k

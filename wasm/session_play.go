@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/occfm/occfm/core"
+	"github.com/occfm/occfm/core/data"
 )
 
 // player is one learner racing on the session's rows.
@@ -48,12 +49,12 @@ func (t *tally) add(yhat, y, loss float64) {
 
 // metric returns the RMSE (regression) or the error rate (classification)
 // and the average loss.
-func (t *tally) metric(task core.Task) (m, avgLoss float64) {
+func (t *tally) metric(task data.Task) (m, avgLoss float64) {
 	if t.rows == 0 {
 		return 0, 0
 	}
 	n := float64(t.rows)
-	if task == core.Classification {
+	if task == data.Classification {
 		return float64(t.errs) / n, t.sumLoss / n
 	}
 	return math.Sqrt(t.sumSq / n), t.sumLoss / n
@@ -76,7 +77,7 @@ const describeFeatures = 4
 
 // pendingRow is a row read ahead to guess the task, with its line.
 type pendingRow struct {
-	ex   core.Example
+	ex   data.Example
 	line int
 }
 
@@ -161,7 +162,7 @@ func (s *session) step(deadline time.Time, maxRows int) int {
 			timedOut = true
 			break
 		}
-		var ex core.Example
+		var ex data.Example
 		var line int
 		if len(s.pending) > 0 {
 			ex, line = s.pending[0].ex, s.pending[0].line
@@ -191,7 +192,7 @@ func (s *session) step(deadline time.Time, maxRows int) int {
 			s.fail(err)
 			break
 		}
-		now = s.play(core.Example{X: ex.X, Y: y}, clock())
+		now = s.play(data.Example{X: ex.X, Y: y}, clock())
 		n++
 		if s.state == "error" {
 			break // over the memory budget
@@ -214,7 +215,7 @@ func (s *session) lineOf() int {
 }
 
 // guessTask reads up to guessRows rows and picks the task from their
-// labels with core.GuessTask, as the CLI does; the rows are played first.
+// labels with data.GuessTask, as the CLI does; the rows are played first.
 // Past the deadline it returns false, to go on in the next slice.
 func (s *session) guessTask(deadline time.Time) bool {
 	for reads := 1; len(s.pending) < guessRows; reads++ {
@@ -242,7 +243,7 @@ func (s *session) guessTask(deadline time.Time) bool {
 	for i, p := range s.pending {
 		labels[i] = p.ex.Y
 	}
-	s.setTask(core.GuessTask(labels))
+	s.setTask(data.GuessTask(labels))
 	if len(s.pending) == 0 {
 		s.state = "done"
 		return false
@@ -254,7 +255,7 @@ func (s *session) guessTask(deadline time.Time) bool {
 // now is the clock (time since clockBase) after the row was read; play
 // returns it after the last learner, reading the clock once per learner:
 // each reading crosses into JS under wasm (performance.now).
-func (s *session) play(ex core.Example, now time.Duration) time.Duration {
+func (s *session) play(ex data.Example, now time.Duration) time.Duration {
 	var shown float64 // the followed learner's ŷ, for the latest predictions
 	follow := min(s.follow, len(s.players)-1)
 	for i, p := range s.players {
@@ -337,7 +338,7 @@ func clock() time.Duration { return time.Since(clockBase) }
 
 // record keeps the row in the ring of latest predictions, without
 // formatting anything (describe does that when the table is drawn).
-func (s *session) record(ex core.Example, yhat float64) {
+func (s *session) record(ex data.Example, yhat float64) {
 	if len(s.preds) < keepPredictions {
 		s.preds = append(s.preds, prediction{})
 	}

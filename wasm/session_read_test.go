@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/occfm/occfm/core"
+	"github.com/occfm/occfm/core/data"
 )
 
 // outcome is how a file read ends: rows read, rows skipped, and the error
@@ -21,21 +22,21 @@ type outcome struct {
 	Err           string
 }
 
-// coreOutcome reads data with core.NewStream and Stream.Next, as the
+// coreOutcome reads data with data.NewStream and Stream.Next, as the
 // command line does, under the policy.
-func coreOutcome(t *testing.T, name string, data []byte, policy string) outcome {
+func coreOutcome(t *testing.T, name string, raw []byte, policy string) outcome {
 	t.Helper()
 	var bad core.BadRows
 	var err error
 	if bad.Policy, err = core.ParseOnError(policy); err != nil {
 		t.Fatal(err)
 	}
-	st, err := core.NewStream(bytes.NewReader(data), core.ReaderSettings{Name: name})
+	st, err := data.NewStream(bytes.NewReader(raw), data.ReaderSettings{Name: name})
 	if err != nil {
 		return outcome{Err: err.Error()}
 	}
 	var o outcome
-	var ex core.Example
+	var ex data.Example
 	for {
 		err := st.Next(&ex)
 		switch {
@@ -56,19 +57,19 @@ func coreOutcome(t *testing.T, name string, data []byte, policy string) outcome 
 // while the session wants bytes, then a learning slice. It checks that the
 // feed buffer never holds more than aheadBytes plus a chunk, and returns
 // the session's outcome.
-func pageFeed(t *testing.T, s *session, data []byte, chunk int) outcome {
+func pageFeed(t *testing.T, s *session, raw []byte, chunk int) outcome {
 	t.Helper()
 	off := 0
 	for i := 0; s.state != "done" && s.state != "error"; i++ {
-		if i > 10*(len(data)/chunk+10) {
-			t.Fatalf("no end after %d slices: state %q, %d of %d bytes fed", i, s.state, off, len(data))
+		if i > 10*(len(raw)/chunk+10) {
+			t.Fatalf("no end after %d slices: state %q, %d of %d bytes fed", i, s.state, off, len(raw))
 		}
-		for off < len(data) && s.wanted() > 0 {
-			n := min(chunk, len(data)-off)
-			s.feed(data[off : off+n])
+		for off < len(raw) && s.wanted() > 0 {
+			n := min(chunk, len(raw)-off)
+			s.feed(raw[off : off+n])
 			off += n
 		}
-		if off == len(data) {
+		if off == len(raw) {
 			s.end()
 		}
 		if c := cap(s.file.data); c > aheadBytes+chunk {
@@ -86,15 +87,15 @@ func pageFeed(t *testing.T, s *session, data []byte, chunk int) outcome {
 
 // sameAsCore checks that the page's session reads data as core does, under
 // both policies, fed in chunks of the given size.
-func sameAsCore(t *testing.T, name string, data []byte, chunk int) {
+func sameAsCore(t *testing.T, name string, raw []byte, chunk int) {
 	t.Helper()
 	for _, policy := range []string{"stop", "skip"} {
-		want := coreOutcome(t, name, data, policy)
+		want := coreOutcome(t, name, raw, policy)
 		s, err := newSession(config{Source: "file", File: name, OnError: policy, Task: "regression", NoRegret: true})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := pageFeed(t, s, data, chunk); got != want {
+		if got := pageFeed(t, s, raw, chunk); got != want {
 			t.Errorf("%s, %s, chunks of %d: page %+v, core %+v", name, policy, chunk, got, want)
 		}
 	}
@@ -140,17 +141,17 @@ func TestSessionLongFirstLine(t *testing.T) {
 	if testing.Short() {
 		t.Skip("100 MB")
 	}
-	data := bytes.Repeat([]byte("1 "), 50_000_000)
-	data[len(data)-1] = '\n'
-	data = append(data, ratingsText(100, 4)...)
-	stop := coreOutcome(t, "long.data", data, "stop")
+	raw := bytes.Repeat([]byte("1 "), 50_000_000)
+	raw[len(raw)-1] = '\n'
+	raw = append(raw, ratingsText(100, 4)...)
+	stop := coreOutcome(t, "long.data", raw, "stop")
 	if stop.Rows != 0 || !strings.Contains(stop.Err, ":1:") || !strings.Contains(stop.Err, "longer than") {
 		t.Errorf("core under stop: %+v, want an error for line 1", stop)
 	}
-	if skip := coreOutcome(t, "long.data", data, "skip"); skip.Rows != 100 {
+	if skip := coreOutcome(t, "long.data", raw, "skip"); skip.Rows != 100 {
 		t.Errorf("core under skip: %+v, want 100 rows", skip)
 	}
-	sameAsCore(t, "long.data", data, 1<<20)
+	sameAsCore(t, "long.data", raw, 1<<20)
 }
 
 // TestSessionGzipChunks: a gzip file fed in odd chunk sizes reads as the
@@ -159,7 +160,7 @@ func TestSessionLongFirstLine(t *testing.T) {
 func TestSessionGzipChunks(t *testing.T) {
 	text := ratingsText(3000, 5)
 	z := gzipBytes(t, text)
-	want := cliSummary(t, text, core.Regression)
+	want := cliSummary(t, text, data.Regression)
 	for _, chunk := range []int{1, 7, 333, 4099, len(z)} {
 		s, _ := newSession(config{Source: "file", File: "u.data.gz"})
 		runAll(t, s, string(z), chunk)
@@ -174,13 +175,13 @@ func TestSessionGzipChunks(t *testing.T) {
 	half := len(text) / 2
 	half += strings.IndexByte(text[half:], '\n') + 1
 	members := append(gzipBytes(t, text[:half]), gzipBytes(t, text[half:])...)
-	for name, data := range map[string][]byte{
+	for name, raw := range map[string][]byte{
 		"members.gz": members,
 		"padded.gz":  append(append([]byte{}, z...), make([]byte, 1024)...),
 		"cut.gz":     z[:len(z)/2],
 	} {
 		for _, chunk := range []int{13, 4096} {
-			sameAsCore(t, name, data, chunk)
+			sameAsCore(t, name, raw, chunk)
 		}
 	}
 }
@@ -190,9 +191,9 @@ func TestSessionGzipChunks(t *testing.T) {
 func TestSessionPreviewGzip(t *testing.T) {
 	text := ratingsText(500, 6)
 	lines := strings.Split(text, "\n")[:previewLines]
-	for name, data := range map[string]string{"u.data.gz": string(gzipBytes(t, text)), "plain.data.gz": text} {
+	for name, raw := range map[string]string{"u.data.gz": string(gzipBytes(t, text)), "plain.data.gz": text} {
 		s, _ := newSession(config{Source: "file", File: name})
-		runAll(t, s, data, 1000)
+		runAll(t, s, raw, 1000)
 		var snap struct {
 			Preview preview `json:"preview"`
 		}

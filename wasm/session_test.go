@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/occfm/occfm/core"
+	"github.com/occfm/occfm/core/data"
+	"github.com/occfm/occfm/core/demo"
 )
 
 // hangGuard is how long a test may step a session, waiting for work it
@@ -79,22 +81,22 @@ func runReader(t *testing.T, s *session, r io.Reader, chunk int) {
 
 // cliSummary plays the file the way the CLI does with -shuffle 0: rows in
 // file order through core.Play, guarded, with the default learner.
-func cliSummary(t *testing.T, text string, task core.Task) core.Summary {
+func cliSummary(t *testing.T, text string, task data.Task) core.Summary {
 	t.Helper()
-	st, err := core.NewStream(strings.NewReader(text), core.ReaderSettings{Name: "x"})
+	st, err := data.NewStream(strings.NewReader(text), data.ReaderSettings{Name: "x"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	// As occfm run: clipped to the label range on ratings (-clip auto).
-	l, _ := core.NewGuarded(core.DefaultLearner, core.Config{Task: task}, core.GuardSettings{Clip: st.Format() == core.FormatMovieLens && task == core.Regression})
-	m := core.NewMetrics(task, task.Loss())
-	var ex core.Example
+	l, _ := core.NewGuarded(core.DefaultLearner, core.Config{Task: task}, core.GuardSettings{Clip: st.Format() == data.FormatMovieLens && task == data.Regression})
+	m := core.NewMetrics(task, core.TaskLoss(task))
+	var ex data.Example
 	for st.Next(&ex) == nil {
 		y, err := task.Label(ex.Y)
 		if err != nil {
 			t.Fatal(err)
 		}
-		core.Play(l, core.Example{X: ex.X, Y: y}, m)
+		core.Play(l, data.Example{X: ex.X, Y: y}, m)
 	}
 	return m.Summary()
 }
@@ -103,7 +105,7 @@ func cliSummary(t *testing.T, text string, task core.Task) core.Summary {
 // size, gives exactly the CLI's progressive metrics.
 func TestFileSessionMatchesCLI(t *testing.T) {
 	text := ratingsText(3000, 1)
-	want := cliSummary(t, text, core.Regression)
+	want := cliSummary(t, text, data.Regression)
 	for _, chunk := range []int{1, 7, 4096, len(text)} {
 		s, err := newSession(config{Source: "file", File: "u.data"})
 		if err != nil {
@@ -160,7 +162,7 @@ func TestFileSessionClassificationAndErrors(t *testing.T) {
 	s, _ := newSession(config{Source: "file", File: "a.svm"})
 	runAll(t, s, text, 100)
 	snap := decode(t, s.snapshotJSON())
-	want := cliSummary(t, text, core.Classification)
+	want := cliSummary(t, text, data.Classification)
 	if snap.Task != "classification" || snap.State != "done" || *snap.Learners[0].AUC != want.AUC {
 		t.Errorf("task %q state %q AUC %v, want classification done %v", snap.Task, snap.State, *snap.Learners[0].AUC, want.AUC)
 	}
@@ -236,7 +238,7 @@ func TestCheckpointsMatchSummary(t *testing.T) {
 		for i, p := range s.players {
 			sum := p.metrics.Summary()
 			m := sum.RMSE
-			if s.task == core.Classification {
+			if s.task == data.Classification {
 				m = sum.ErrorRate
 			}
 			if last[2+2*i] != m || last[3+2*i] != sum.AvgLoss {
@@ -256,7 +258,7 @@ func TestCheckpointsMatchSummary(t *testing.T) {
 }
 
 func TestDemoSessions(t *testing.T) {
-	for _, d := range core.Demos() {
+	for _, d := range demo.All() {
 		s, err := newSession(config{Source: "demo", Demo: d.Name, Seed: 1})
 		if err != nil {
 			t.Fatal(err)
@@ -283,13 +285,13 @@ func TestMovieLensSession(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a full ML-100K pass; skipped with -short")
 	}
-	data, err := os.ReadFile("../../shared/data/movielens-100k/u.data")
+	raw, err := os.ReadFile("../../shared/data/movielens-100k/u.data")
 	if err != nil {
 		t.Skipf("../shared/data not present: %v", err)
 	}
-	want := cliSummary(t, string(data), core.Regression)
+	want := cliSummary(t, string(raw), data.Regression)
 	s, _ := newSession(config{Source: "file", File: "u.data"})
-	runAll(t, s, string(data), 1<<20)
+	runAll(t, s, string(raw), 1<<20)
 	snap := decode(t, s.snapshotJSON())
 	if snap.State != "done" || snap.Rows != 100000 || *snap.Learners[0].RMSE != want.RMSE {
 		t.Errorf("state %q rows %d RMSE %v, want done 100000 %v", snap.State, snap.Rows, *snap.Learners[0].RMSE, want.RMSE)

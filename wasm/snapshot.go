@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/occfm/occfm/core"
+	"github.com/occfm/occfm/core/data"
 )
 
 // checkpoint stores [rows, ms, metric₁, loss₁, …], thinning when full,
@@ -278,7 +279,7 @@ func (s *session) snapshotJSONAt(fresh bool) string {
 			reg, bound := a.Regret()
 			ls.ExpertRegret, ls.ExpertBound = finite(reg), finite(bound)
 		}
-		if s.task == core.Classification {
+		if s.task == data.Classification {
 			ls.ErrorRate, ls.AUC, ls.LogLoss = finite(sum.ErrorRate), finite(sum.AUC), finite(sum.LogLoss)
 		} else {
 			ls.RMSE, ls.MAE = finite(sum.RMSE), finite(sum.MAE)

@@ -7,9 +7,9 @@ import (
 	"strconv"
 	"strings"
 
-	"honnef.co/go/js/dom/v2"
-
 	"github.com/occfm/occfm/core"
+	"github.com/occfm/occfm/core/data"
+	"honnef.co/go/js/dom/v2"
 )
 
 // inspector is the optional ability of learners with a matrix model.
@@ -54,7 +54,7 @@ func (b *bridge) renderPredictions() {
 	}
 	// Classification shows the probability σ(ŷ) of the positive class, the
 	// score ŷ on hover: "0.991" reads better than "4.666" against y = 1.
-	prob := b.s.taskSet && b.s.task == core.Classification
+	prob := b.s.taskSet && b.s.task == data.Classification
 	head := "ŷ"
 	if prob {
 		head = "P(y = 1)"

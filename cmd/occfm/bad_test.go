@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/occfm/occfm/core"
+	"github.com/occfm/occfm/core/data"
 	"github.com/occfm/occfm/internal/badinput"
 )
 
@@ -78,7 +79,7 @@ func TestRunBadInputs(t *testing.T) {
 					if err == nil || err.Error() != want {
 						t.Errorf("%s: error\n%v\nwant\n%s", policy, err, want)
 					}
-					var pe *core.ParseError
+					var pe *data.ParseError
 					if err != nil && errors.As(err, &pe) == c.Fatal {
 						t.Errorf("%s: error %T, fatal %v", policy, err, c.Fatal)
 					}
@@ -181,7 +182,7 @@ func TestProgressSkipped(t *testing.T) {
 	bad := &core.BadRows{Policy: core.Skip}
 	p := &progress{w: &w, bad: bad}
 	p.show("10 rows")
-	bad.Skip(&core.ParseError{File: "f", Line: 1, Field: "label", Msg: "m"})
+	bad.Skip(&data.ParseError{File: "f", Line: 1, Field: "label", Msg: "m"})
 	p.show("20 rows")
 	if got := w.String(); got != "\roccfm  10 rows\roccfm  20 rows  1 skipped" {
 		t.Errorf("progress %q", got)

@@ -6,12 +6,13 @@ import (
 	"io"
 
 	"github.com/occfm/occfm/core"
+	"github.com/occfm/occfm/core/data"
 )
 
 // stopped adds to a malformed row's error, under -on-error stop, how to
 // skip such rows instead.
 func stopped(err error) error {
-	var pe *core.ParseError
+	var pe *data.ParseError
 	if errors.As(err, &pe) {
 		return fmt.Errorf("%w; -on-error skip would skip such rows and count them", err)
 	}

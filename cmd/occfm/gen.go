@@ -11,7 +11,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/occfm/occfm/core"
+	"github.com/occfm/occfm/core/data"
+	"github.com/occfm/occfm/core/demo"
 )
 
 // genSettings are the flags of occfm gen.
@@ -46,9 +47,9 @@ func parseGenFlags(args []string) (genSettings, error) {
 	if fs.NArg() > 0 {
 		return bad("unexpected argument %q (flags come as -name value)", fs.Arg(0))
 	}
-	if _, ok := core.DemoByName(gs.demo); !ok {
+	if _, ok := demo.ByName(gs.demo); !ok {
 		var names []string
-		for _, d := range core.Demos() {
+		for _, d := range demo.All() {
 			names = append(names, d.Name)
 		}
 		return bad("-demo %q: want one of %s", gs.demo, strings.Join(names, ", "))
@@ -106,7 +107,7 @@ func genCommand(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	d, _ := core.DemoByName(gs.demo)
+	d, _ := demo.ByName(gs.demo)
 	rows := gs.rows
 	if gs.size > 0 {
 		rows = math.MaxInt
@@ -123,7 +124,7 @@ func genCommand(args []string, stdout, stderr io.Writer) error {
 	}
 	bw := bufio.NewWriterSize(w, 1<<16)
 	src := d.NewRows(gs.seed, rows)
-	var ex core.Example
+	var ex data.Example
 	var line []byte
 	var n int
 	var written int64
@@ -133,7 +134,7 @@ func genCommand(args []string, stdout, stderr io.Writer) error {
 		} else if err != nil {
 			return err
 		}
-		line = core.AppendLibSVM(line[:0], ex)
+		line = data.AppendLibSVM(line[:0], ex)
 		if _, err := bw.Write(line); err != nil {
 			return err
 		}

@@ -5,13 +5,14 @@ import (
 	"io"
 
 	"github.com/occfm/occfm/core"
+	"github.com/occfm/occfm/core/data"
 )
 
 // guardSettings maps -clip and -on-diverge onto the guard every learner of
 // occfm run is wrapped in. -clip auto clips on ratings: a MovieLens file
 // learned as regression.
-func guardSettings(rs runSettings, format core.Format, task core.Task) core.GuardSettings {
-	return core.GuardFor(rs.clip, rs.onDiverge, format == core.FormatMovieLens && task == core.Regression)
+func guardSettings(rs runSettings, format data.Format, task data.Task) core.GuardSettings {
+	return core.GuardFor(rs.clip, rs.onDiverge, format == data.FormatMovieLens && task == data.Regression)
 }
 
 // guardReport returns the guard's report of a player's learner (the zero

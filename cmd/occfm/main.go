@@ -15,7 +15,7 @@
 //	occfm run -data ijcnn1.gz -task classification -shuffle 1 -json
 //
 // The command is a thin edge: it parses flags, opens the file, and calls
-// core.NewStream, core.NewLearner and core.Play; it computes nothing itself.
+// data.NewStream, core.NewLearner and core.Play; it computes nothing itself.
 // Errors go to stderr prefixed "occfm:"; the exit status is 1 for a failed
 // run and 2 for a command-line mistake.
 package main

@@ -16,6 +16,7 @@ import (
 	"testing"
 
 	"github.com/occfm/occfm/core"
+	"github.com/occfm/occfm/core/data"
 )
 
 // tinySVM is a LibSVM classification file with ±1 labels: 8 rows, 4 features.
@@ -207,7 +208,7 @@ func TestRunShuffleDeterministic(t *testing.T) {
 // 1/20!).
 func TestShuffleRows(t *testing.T) {
 	order := func(seed uint64) []float64 {
-		rows := make([]core.Example, 20)
+		rows := make([]data.Example, 20)
 		for i := range rows {
 			rows[i].Y = float64(i)
 		}
@@ -304,13 +305,13 @@ func TestRunErrors(t *testing.T) {
 }
 
 // TestRunParseErrorType checks that a malformed row stops the run with the
-// reader's *core.ParseError.
+// reader's *data.ParseError.
 func TestRunParseErrorType(t *testing.T) {
 	broken := writeTemp(t, "broken.svm", "+1 1:1\n-1 2:x\n+1 1:1\n")
 	err := run([]string{"run", "-data", broken, "-format", "libsvm"}, new(bytes.Buffer), new(bytes.Buffer))
-	var pe *core.ParseError
+	var pe *data.ParseError
 	if !errors.As(err, &pe) || pe.Line != 2 || pe.File != "broken.svm" {
-		t.Errorf("error %v: want a *core.ParseError at broken.svm:2", err)
+		t.Errorf("error %v: want a *data.ParseError at broken.svm:2", err)
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/occfm/occfm/core"
+	"github.com/occfm/occfm/core/data"
 )
 
 // memoryCheck applies -max-memory (core.MemoryBudget) to a run, every row:
@@ -23,7 +24,7 @@ type memoryCheck struct {
 
 // newMemoryCheck returns the check of the run's parts; reg and held may be
 // nil.
-func newMemoryCheck(budget core.MemoryBudget, players []*player, reg *core.Regret, stream *core.Stream, held *heldRows) *memoryCheck {
+func newMemoryCheck(budget core.MemoryBudget, players []*player, reg *core.Regret, stream *data.Stream, held *heldRows) *memoryCheck {
 	c := &memoryCheck{budget: budget}
 	for _, p := range players {
 		c.parts = append(c.parts, core.MemoryPart{Name: p.name, Value: p.learner.(core.Sized)},

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/occfm/occfm/core"
+	"github.com/occfm/occfm/core/data"
 )
 
 // modelFlags are the -save and -load flags of occfm run, and which of the
@@ -134,7 +135,7 @@ func (mf *modelFlags) apply(rs *runSettings) (*core.Model, error) {
 }
 
 // loadedVocabulary returns the loaded model's vocabulary, or nil.
-func loadedVocabulary(m *core.Model) *core.Vocabulary {
+func loadedVocabulary(m *core.Model) *data.Vocabulary {
 	if m == nil {
 		return nil
 	}
@@ -146,7 +147,7 @@ func loadedVocabulary(m *core.Model) *core.Vocabulary {
 // the loaded model plus this run's). It writes a temporary file in the same
 // directory and renames it over path, so that a failed save leaves any
 // existing file as it was.
-func (mf *modelFlags) saveModel(cfg core.Config, p *player, voc core.Vocabulary, rows int, loaded *core.Model) error {
+func (mf *modelFlags) saveModel(cfg core.Config, p *player, voc data.Vocabulary, rows int, loaded *core.Model) error {
 	if mf.save == "" {
 		return nil
 	}

@@ -12,6 +12,8 @@ import (
 	"testing"
 
 	"github.com/occfm/occfm/core"
+	"github.com/occfm/occfm/core/data"
+	"github.com/occfm/occfm/core/demo"
 )
 
 // modelData returns the lines of a MovieLens u.data file of n ratings and
@@ -24,10 +26,10 @@ func modelData(t *testing.T, n int) map[string][]string {
 		u, it := 1+r.IntN(40), 1+r.IntN(60)
 		ml = append(ml, fmt.Sprintf("%d\t%d\t%d\t%d\n", u, it, 1+(u*it+r.IntN(2))%5, 880000000+i))
 	}
-	d, _ := core.DemoByName("planted-classification")
+	d, _ := demo.ByName("planted-classification")
 	src := d.New(5)
 	var svm []string
-	var ex core.Example
+	var ex data.Example
 	for range n {
 		if err := src.Next(&ex); err != nil {
 			t.Fatal(err)
@@ -83,15 +85,15 @@ func TestRunSaveLoadContinue(t *testing.T) {
 				// The second half's metrics in one uninterrupted run.
 				f, _ := os.Open(whole)
 				defer f.Close()
-				s, err := core.NewStream(f, core.ReaderSettings{})
+				s, err := data.NewStream(f, data.ReaderSettings{})
 				if err != nil {
 					t.Fatal(err)
 				}
 				task := m.Config.Task
 				// As occfm run: guarded, and clipped on ratings (-clip auto).
-				l, _ := core.NewGuarded(spec.Name, core.Config{Task: task}, core.GuardSettings{Clip: s.Format() == core.FormatMovieLens})
-				met := core.NewMetrics(task, task.Loss())
-				var ex core.Example
+				l, _ := core.NewGuarded(spec.Name, core.Config{Task: task}, core.GuardSettings{Clip: s.Format() == data.FormatMovieLens})
+				met := core.NewMetrics(task, core.TaskLoss(task))
+				var ex data.Example
 				for i := 0; s.Next(&ex) == nil; i++ {
 					ex.Y, _ = task.Label(ex.Y)
 					if i < n/2 {

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/occfm/occfm/core"
+	"github.com/occfm/occfm/core/data"
 )
 
 // paperLearner is one row of the paper's tables: a label and a learner
@@ -69,7 +70,7 @@ type paperSet struct {
 	Key   string    `json:"key"`
 	Title string    `json:"title"`
 	Table int       `json:"table"` // 2 (RMSE) or 3 (error rate, AUC)
-	Task  core.Task `json:"-"`
+	Task  data.Task `json:"-"`
 	Files []string  `json:"files"` // relative to -data, concatenated
 	// Sample, when > 0, keeps Sample random users × Sample random items
 	// (the paper's ML-1M/10M protocol).
@@ -91,27 +92,27 @@ type paperSet struct {
 // (δ for CCFM and CFM, the rank for FM; DESIGN §3), in table order, plus our
 // extra rows. The numbers are the paper's Tables 2 and 3.
 var paperSets = []paperSet{
-	{Key: "ml-100k", Title: "MovieLens-100K", Table: 2, Task: core.Regression,
+	{Key: "ml-100k", Title: "MovieLens-100K", Table: 2, Task: data.Regression,
 		Files: []string{"movielens-100k/u.data"}, Delta: 10, Rank: 10, Quick: true,
 		Paper: map[string][]float64{"fm-ftrl": {1.2781}, "cfm-ftrl": {1.1036}, "ccfm-ogd": {1.2721}, "ccfm-pa": {1.2164}, "ccfm-ftrl": {1.0873}, "occfm": {1.0359}}},
-	{Key: "ml-1m", Title: "MovieLens-1M (1000×1000)", Table: 2, Task: core.Regression,
+	{Key: "ml-1m", Title: "MovieLens-1M (1000×1000)", Table: 2, Task: data.Regression,
 		Files: []string{"movielens-1m/ratings_uir.tsv.gz"}, Sample: 1000, Delta: 10, Rank: 10, Quick: true,
 		Paper: map[string][]float64{"fm-ftrl": {1.1074}, "cfm-ftrl": {1.0552}, "ccfm-ogd": {1.0645}, "ccfm-pa": {1.0570}, "ccfm-ftrl": {1.0441}, "occfm": {0.9702}}},
-	{Key: "ml-10m", Title: "MovieLens-10M (1000×1000)", Table: 2, Task: core.Regression, Delta: 20, Rank: 10,
+	{Key: "ml-10m", Title: "MovieLens-10M (1000×1000)", Table: 2, Task: data.Regression, Delta: 20, Rank: 10,
 		Missing: "MovieLens-10M is not in ../shared/data (see its README)",
 		Paper:   map[string][]float64{"fm-ftrl": {1.0237}, "cfm-ftrl": {1.0078}, "ccfm-ogd": {1.0291}, "ccfm-pa": {1.0142}, "ccfm-ftrl": {0.9725}, "occfm": {0.9441}}},
-	{Key: "ml-1m-full", Title: "MovieLens-1M (all 6040×3706)", Table: 2, Task: core.Regression,
+	{Key: "ml-1m-full", Title: "MovieLens-1M (all 6040×3706)", Table: 2, Task: data.Regression,
 		Files: []string{"movielens-1m/ratings_uir.tsv.gz"}, Delta: 10, Rank: 10, Extra: true},
-	{Key: "ijcnn1", Title: "IJCNN1", Table: 3, Task: core.Classification,
+	{Key: "ijcnn1", Title: "IJCNN1", Table: 3, Task: data.Classification,
 		Files: []string{"ijcnn1/ijcnn1.gz", "ijcnn1/ijcnn1.t.gz"}, Delta: 300, Rank: 20, Quick: true,
 		Paper: map[string][]float64{"fm-ftrl": {0.0663, 0.9647}, "cfm-ftrl": {0.0544, 0.9736}, "ccfm-ogd": {0.0911, 0.9192}, "ccfm-pa": {0.0711, 0.9312}, "ccfm-ftrl": {0.0520, 0.9757}, "occfm": {0.0243, 0.9859}}},
-	{Key: "spam", Title: "Spam", Table: 3, Task: core.Classification, Delta: 1000, Rank: 50,
+	{Key: "spam", Title: "Spam", Table: 3, Task: data.Classification, Delta: 1000, Rank: 50,
 		Missing: "LibSVM webspam is not in ../shared/data (see its README)",
 		Paper:   map[string][]float64{"fm-ftrl": {0.0867, 0.9070}, "cfm-ftrl": {0.0598, 0.9390}, "ccfm-ogd": {0.1076, 0.9239}, "ccfm-pa": {0.0976, 0.9201}, "ccfm-ftrl": {0.0588, 0.9398}, "occfm": {0.0567, 0.9414}}},
-	{Key: "epsilon", Title: "Epsilon", Table: 3, Task: core.Classification, Delta: 200, Rank: 50,
+	{Key: "epsilon", Title: "Epsilon", Table: 3, Task: data.Classification, Delta: 200, Rank: 50,
 		Missing: "LibSVM epsilon is not in ../shared/data (see its README)",
 		Paper:   map[string][]float64{"fm-ftrl": {0.1773, 0.8213}, "cfm-ftrl": {0.1654, 0.8319}, "ccfm-ogd": {0.1742, 0.8277}, "ccfm-pa": {0.1412, 0.8575}, "ccfm-ftrl": {0.1380, 0.8668}, "occfm": {0.1202, 0.8737}}},
-	{Key: "a9a", Title: "a9a", Table: 3, Task: core.Classification,
+	{Key: "a9a", Title: "a9a", Table: 3, Task: data.Classification,
 		Files: []string{"a9a/a9a", "a9a/a9a.t"}, Delta: 10, Rank: 20, Extra: true},
 }
 
@@ -343,7 +344,7 @@ func paperCommand(args []string, stdout, stderr io.Writer) error {
 
 // runPaperLearner plays the protocol for one learner, turning a panic into
 // an error so that one broken learner does not hide the others' results.
-func runPaperLearner(rows []core.Example, set paperSet, pl paperLearner, s paperSettings) (r paperResult) {
+func runPaperLearner(rows []data.Example, set paperSet, pl paperLearner, s paperSettings) (r paperResult) {
 	r = paperResult{Learner: pl.Name, Label: pl.Label, Paper: set.Paper[pl.Name]}
 	defer func() {
 		if p := recover(); p != nil {
@@ -381,7 +382,7 @@ func runPaperLearner(rows []core.Example, set paperSet, pl paperLearner, s paper
 		r.Dense = true
 	}
 	ps := core.ProtocolSettings{Runs: s.runs, Folds: s.folds, FoldsRun: s.foldsRun, Seed: s.seed}
-	passes := core.Evaluate(rows, set.Task, set.Task.Loss(), func() core.Learner { return build(cfg) }, ps, nil)
+	passes := core.Evaluate(rows, set.Task, core.TaskLoss(set.Task), func() core.Learner { return build(cfg) }, ps, nil)
 	r.Progressive = statsOf(passes, func(p core.Pass) core.Summary { return p.Progressive }, set.Task)
 	r.HeldOut = statsOf(passes, func(p core.Pass) core.Summary { return p.HeldOut }, set.Task)
 	var secs []float64
@@ -399,11 +400,11 @@ func runPaperLearner(rows []core.Example, set paperSet, pl paperLearner, s paper
 }
 
 // statsOf aggregates one summary of every pass into mean ± std per metric.
-func statsOf(passes []core.Pass, pick func(core.Pass) core.Summary, task core.Task) map[string]core.Stat {
+func statsOf(passes []core.Pass, pick func(core.Pass) core.Summary, task data.Task) map[string]core.Stat {
 	metrics := map[string]func(core.Summary) float64{
 		"avg_loss": func(s core.Summary) float64 { return s.AvgLoss },
 	}
-	if task == core.Classification {
+	if task == data.Classification {
 		metrics["error_rate"] = func(s core.Summary) float64 { return s.ErrorRate }
 		metrics["auc"] = func(s core.Summary) float64 { return s.AUC }
 		metrics["logloss"] = func(s core.Summary) float64 { return s.LogLoss }
@@ -428,7 +429,7 @@ func statsOf(passes []core.Pass, pick func(core.Pass) core.Summary, task core.Ta
 
 func briefResult(set paperSet, r paperResult) string {
 	var b strings.Builder
-	if set.Task == core.Classification {
+	if set.Task == data.Classification {
 		fmt.Fprintf(&b, "error %s, AUC %s", fmtStat(r.Progressive["error_rate"]), fmtStat(r.Progressive["auc"]))
 	} else {
 		fmt.Fprintf(&b, "RMSE %s (held-out %s)", fmtStat(r.Progressive["rmse"]), fmtStat(r.HeldOut["rmse"]))
@@ -440,10 +441,10 @@ func briefResult(set paperSet, r paperResult) string {
 // loadPaperSet reads a data set's files (concatenated, labels mapped to the
 // task's form) and applies the user × item sample when the set asks for one.
 // It returns the rows and the number of features.
-func loadPaperSet(dir string, set paperSet, seed uint64) ([]core.Example, int, error) {
-	var rows []core.Example
+func loadPaperSet(dir string, set paperSet, seed uint64) ([]data.Example, int, error) {
+	var rows []data.Example
 	var names []string // feature names of the last stream, for sampling
-	var vocab *core.Vocabulary
+	var vocab *data.Vocabulary
 	dim := 0
 	for _, rel := range set.Files {
 		path := filepath.Join(dir, rel)
@@ -454,7 +455,7 @@ func loadPaperSet(dir string, set paperSet, seed uint64) ([]core.Example, int, e
 		// One feature numbering for all the files of a set: each file
 		// continues the vocabulary of the one before, so that a feature has
 		// the same index in IJCNN1's training and test files.
-		st, err := core.NewStream(f, core.ReaderSettings{Name: rel, Vocabulary: vocab})
+		st, err := data.NewStream(f, data.ReaderSettings{Name: rel, Vocabulary: vocab})
 		if err != nil {
 			f.Close()
 			return nil, 0, err
@@ -487,7 +488,7 @@ func loadPaperSet(dir string, set paperSet, seed uint64) ([]core.Example, int, e
 // renumbers the kept features densely in order of first appearance. Users
 // and items are told apart by their feature names ("user=…", "item=…").
 // The kept rows reuse rows' storage, renumbered in place.
-func sampleUsersItems(rows []core.Example, names []string, n int, seed uint64) ([]core.Example, int) {
+func sampleUsersItems(rows []data.Example, names []string, n int, seed uint64) ([]data.Example, int) {
 	var users, items []int
 	for i, name := range names {
 		switch {

@@ -8,11 +8,10 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/occfm/occfm/core"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
-
-	"github.com/occfm/occfm/core"
 )
 
 // fmtStat prints mean ± std with four decimals (just the mean for one
@@ -202,7 +201,7 @@ func paperFigures(rep paperReport, dir string) ([]string, error) {
 		p := plot.New()
 		p.Title.Text = fmt.Sprintf("%s: average loss vs learning time (first pass)", s.Title)
 		p.X.Label.Text = "seconds (log scale)"
-		p.Y.Label.Text = "average " + s.Task.Loss().String() + " loss"
+		p.Y.Label.Text = "average " + core.TaskLoss(s.Task).String() + " loss"
 		p.X.Scale = plot.LogScale{}
 		p.X.Tick.Marker = plot.LogTicks{Prec: -1}
 		p.Legend.Top = true

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/occfm/occfm/core"
+	"github.com/occfm/occfm/core/data"
 )
 
 var updatePaperPin = flag.Bool("update-paper-pin", false, "rewrite testdata/paper-pin.json from this build")
@@ -125,7 +126,7 @@ func pinSet(t *testing.T, dir string, set paperSet) pinnedSet {
 	// The orders, from the cheapest learner: they depend on the row count
 	// and the seed only.
 	mean := func() core.Learner { return core.NewMean(core.MeanSettings{}) }
-	for _, pass := range core.Evaluate(rows, set.Task, set.Task.Loss(), mean, core.ProtocolSettings{Runs: 2, Seed: 1}, nil) {
+	for _, pass := range core.Evaluate(rows, set.Task, core.TaskLoss(set.Task), mean, core.ProtocolSettings{Runs: 2, Seed: 1}, nil) {
 		p.Orders = append(p.Orders, hex(pass.Order))
 	}
 	if dim > paperPinMaxDim {
@@ -191,7 +192,7 @@ func sortedKeys[V any](a, b map[string]V) []string {
 // rowsHash returns FNV-1a (64 bits) of the rows: per row its label's bits,
 // its nonzeros' count, then each index and value's bits, each a
 // little-endian uint64.
-func rowsHash(rows []core.Example) uint64 {
+func rowsHash(rows []data.Example) uint64 {
 	h := fnv.New64a()
 	var buf [8]byte
 	word := func(v uint64) {

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/occfm/occfm/core"
+	"github.com/occfm/occfm/core/data"
 )
 
 // writeDataDir builds a miniature ../shared/data: a planted-rank MovieLens
@@ -57,8 +57,8 @@ func writeDataDir(t *testing.T) string {
 // explicit "not available" cell for a data set the paper used that is
 // missing, the JSON, and the figures.
 func TestPaperQuick(t *testing.T) {
-	data, out := writeDataDir(t), t.TempDir()
-	stdout, stderr := runOK(t, "paper", "-quick", "-data", data, "-out", out,
+	raw, out := writeDataDir(t), t.TempDir()
+	stdout, stderr := runOK(t, "paper", "-quick", "-data", raw, "-out", out,
 		"-sets", "ml-100k,ml-10m,ijcnn1", "-learners", "occfm,mean")
 	for _, want := range []string{
 		"## Table 2: RMSE", "## Table 3: error rate and AUC",
@@ -102,7 +102,7 @@ func TestPaperQuick(t *testing.T) {
 		}
 		for _, r := range s.Results {
 			metric := "rmse"
-			if s.Task == core.Classification || s.Table == 3 {
+			if s.Task == data.Classification || s.Table == 3 {
 				metric = "auc"
 			}
 			if r.Error != "" || r.Progressive[metric].N != 1 || r.HeldOut[metric].N != 1 || len(r.Trace) < 2 {
@@ -152,12 +152,12 @@ func TestSampleUsersItems(t *testing.T) {
 	for i := range items {
 		names = append(names, fmt.Sprintf("item=%d", i))
 	}
-	var rows []core.Example
+	var rows []data.Example
 	for range 3000 {
 		u, i := rng.IntN(users), users+rng.IntN(items)
-		rows = append(rows, core.Example{X: core.Sparse{Ind: []int{u, i}, Val: []float64{1, 1}}, Y: float64(u*1000 + i)})
+		rows = append(rows, data.Example{X: data.Sparse{Ind: []int{u, i}, Val: []float64{1, 1}}, Y: float64(u*1000 + i)})
 	}
-	work := make([]core.Example, len(rows)) // sampleUsersItems reuses its rows
+	work := make([]data.Example, len(rows)) // sampleUsersItems reuses its rows
 	for k, ex := range rows {
 		work[k] = ex.Clone()
 	}
@@ -205,7 +205,7 @@ func TestPaperSetOneNumbering(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	set := paperSet{Key: "two", Title: "two files", Task: core.Classification, Files: []string{"a.svm", "b.svm"}}
+	set := paperSet{Key: "two", Title: "two files", Task: data.Classification, Files: []string{"a.svm", "b.svm"}}
 	rows, dim, err := loadPaperSet(dir, set, 1)
 	if err != nil {
 		t.Fatal(err)

@@ -11,16 +11,17 @@ import (
 	"time"
 
 	"github.com/occfm/occfm/core"
+	"github.com/occfm/occfm/core/data"
 )
 
 // report is the outcome of occfm run.
 type report struct {
 	settings runSettings
 	data     string // base name of the data file
-	format   core.Format
+	format   data.Format
 	layout   string
 	features int
-	task     core.Task
+	task     data.Task
 	rows     int
 	wall     time.Duration
 	players  []*player
@@ -28,7 +29,7 @@ type report struct {
 	guard    core.GuardSettings
 	bad      *core.BadRows
 	stopped  error    // the error that ended the run early, or nil
-	warnings []string // the reader's (core.Stream.Warnings)
+	warnings []string // the reader's (data.Stream.Warnings)
 }
 
 // record is one learner's line of -json output. Metrics that do not apply
@@ -195,7 +196,7 @@ func (r report) record(p *player) record {
 		rec.AvgLoss = number(math.NaN())
 		return rec
 	}
-	if r.task == core.Classification {
+	if r.task == data.Classification {
 		rec.ErrorRate, rec.AUC, rec.LogLoss = ptr(s.ErrorRate), ptr(s.AUC), ptr(s.LogLoss)
 	} else {
 		rec.RMSE, rec.MAE = ptr(s.RMSE), ptr(s.MAE)
@@ -250,7 +251,7 @@ func (r report) writeText(w io.Writer) error {
 		fmt.Fprintf(tw, "warning\t%s\n", w)
 	}
 	fmt.Fprintf(tw, "features\t%s\n", commas(r.features))
-	fmt.Fprintf(tw, "task\t%s, %s loss\n", r.task, r.task.Loss())
+	fmt.Fprintf(tw, "task\t%s, %s loss\n", r.task, core.TaskLoss(r.task))
 	for _, p := range r.players {
 		if a := autoOf(p.learner); a != nil {
 			fmt.Fprintf(tw, "%s\tno delta to choose: %s\n", p.name, expertsText(a))
@@ -272,7 +273,7 @@ func (r report) writeText(w io.Writer) error {
 
 	fmt.Fprintln(w)
 	tw = tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
-	if r.task == core.Classification {
+	if r.task == data.Classification {
 		fmt.Fprint(tw, "learner\tseconds\tupdates/s\tavg loss\terror rate\tAUC\tlogloss\n")
 	} else {
 		fmt.Fprint(tw, "learner\tseconds\tupdates/s\tavg loss\tRMSE\tMAE\n")
@@ -282,7 +283,7 @@ func (r report) writeText(w io.Writer) error {
 		if s.Rows == 0 {
 			// No row scored: every figure would be a meaningless 0.
 			fmt.Fprintf(tw, "%s\t–\t–\t–\t–\t–", p.name)
-			if r.task == core.Classification {
+			if r.task == data.Classification {
 				fmt.Fprint(tw, "\t–")
 			}
 			fmt.Fprintln(tw)
@@ -290,7 +291,7 @@ func (r report) writeText(w io.Writer) error {
 		}
 		fmt.Fprintf(tw, "%s\t%.4g\t%s\t%.4f\t", p.name, p.elapsed.Seconds(),
 			commas(int(updatesPerSec(s.Rows, p.elapsed))), s.AvgLoss)
-		if r.task == core.Classification {
+		if r.task == data.Classification {
 			fmt.Fprintf(tw, "%.4f\t%.4f\t%.4f\n", s.ErrorRate, s.AUC, s.LogLoss)
 		} else {
 			fmt.Fprintf(tw, "%.4f\t%.4f\n", s.RMSE, s.MAE)

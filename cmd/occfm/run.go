@@ -14,13 +14,14 @@ import (
 	"time"
 
 	"github.com/occfm/occfm/core"
+	"github.com/occfm/occfm/core/data"
 )
 
 // runSettings are the flags of occfm run.
 type runSettings struct {
 	data     string
-	format   core.Format
-	task     string // "auto" or a core.ParseTask name
+	format   data.Format
+	task     string // "auto" or a data.ParseTask name
 	learners []string
 	delta    float64
 	eta      float64
@@ -91,14 +92,14 @@ func parseRunFlags(args []string) (runSettings, error) {
 	if rs.data == "" {
 		return bad("-data PATH is required")
 	}
-	switch f := core.Format(format); f {
-	case core.FormatAuto, core.FormatLibSVM, core.FormatCSV, core.FormatMovieLens:
+	switch f := data.Format(format); f {
+	case data.FormatAuto, data.FormatLibSVM, data.FormatCSV, data.FormatMovieLens:
 		rs.format = f
 	default:
 		return bad("-format %q: want auto, libsvm, csv or movielens", format)
 	}
 	if rs.task != "auto" {
-		if _, err := core.ParseTask(rs.task); err != nil {
+		if _, err := data.ParseTask(rs.task); err != nil {
 			return bad("-task %q: want auto, regression or classification", rs.task)
 		}
 	}
@@ -177,7 +178,7 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 	}
 	defer f.Close()
 	name := filepath.Base(rs.data)
-	stream, err := core.NewStream(f, core.ReaderSettings{Name: name, Format: rs.format, Vocabulary: loadedVocabulary(loaded)})
+	stream, err := data.NewStream(f, data.ReaderSettings{Name: name, Format: rs.format, Vocabulary: loadedVocabulary(loaded)})
 	if err != nil {
 		return err
 	}
@@ -201,7 +202,7 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
-		players[i] = &player{name: ln, learner: l, metrics: core.NewMetrics(task, task.Loss())}
+		players[i] = &player{name: ln, learner: l, metrics: core.NewMetrics(task, core.TaskLoss(task))}
 	}
 
 	prog := &progress{w: stderr, quiet: rs.quiet, start: time.Now(), bad: src.bad}
@@ -296,21 +297,21 @@ func setSoftLimit(b core.MemoryBudget) {
 }
 
 // chooseTask returns the task named by taskFlag, or for "auto": Regression for
-// MovieLens, else core.GuessTask on up to guessRows leading labels, which src
+// MovieLens, else data.GuessTask on up to guessRows leading labels, which src
 // buffers to play them again.
-func chooseTask(taskFlag string, src *fileSource) (core.Task, error) {
+func chooseTask(taskFlag string, src *fileSource) (data.Task, error) {
 	if taskFlag != "auto" {
-		return core.ParseTask(taskFlag)
+		return data.ParseTask(taskFlag)
 	}
-	if src.stream.Format() == core.FormatMovieLens {
-		return core.Regression, nil
+	if src.stream.Format() == data.FormatMovieLens {
+		return data.Regression, nil
 	}
 	n := guessRows
 	if src.limit > 0 && src.limit < n {
 		n = src.limit
 	}
 	labels := make([]float64, 0, n)
-	var ex core.Example
+	var ex data.Example
 	for len(labels) < n {
 		err := src.stream.Next(&ex)
 		if src.bad.Skip(err) {
@@ -330,22 +331,22 @@ func chooseTask(taskFlag string, src *fileSource) (core.Task, error) {
 		src.buffered = append(src.buffered, bufferedRow{ex: ex.Clone(), line: src.stream.Line()})
 		labels = append(labels, ex.Y)
 	}
-	return core.GuessTask(labels), nil
+	return data.GuessTask(labels), nil
 }
 
 // rowSource yields labelled rows: next fills ex with the next row, its label
 // already mapped by Task.Label, and returns io.EOF after the last.
 type rowSource interface {
-	next(ex *core.Example) error
+	next(ex *data.Example) error
 }
 
 // fileSource reads rows from a stream, first replaying any rows buffered by
 // chooseTask, and stops after limit rows if limit > 0. Malformed rows and
 // labels outside the task go through bad (-on-error).
 type fileSource struct {
-	stream   *core.Stream
+	stream   *data.Stream
 	name     string
-	task     core.Task
+	task     data.Task
 	limit    int
 	bad      *core.BadRows
 	buffered []bufferedRow
@@ -354,11 +355,11 @@ type fileSource struct {
 }
 
 type bufferedRow struct {
-	ex   core.Example
+	ex   data.Example
 	line int
 }
 
-func (s *fileSource) next(ex *core.Example) error {
+func (s *fileSource) next(ex *data.Example) error {
 	for {
 		err := s.read(ex)
 		if s.bad.Skip(err) {
@@ -370,7 +371,7 @@ func (s *fileSource) next(ex *core.Example) error {
 
 // read reads the next row as next does, but returns malformed rows' errors
 // whatever the policy.
-func (s *fileSource) read(ex *core.Example) error {
+func (s *fileSource) read(ex *data.Example) error {
 	if s.limit > 0 && s.n >= s.limit {
 		return io.EOF
 	}
@@ -404,11 +405,11 @@ func (s *fileSource) read(ex *core.Example) error {
 
 // sliceSource yields rows held in memory.
 type sliceSource struct {
-	rows []core.Example
+	rows []data.Example
 	i    int
 }
 
-func (s *sliceSource) next(ex *core.Example) error {
+func (s *sliceSource) next(ex *data.Example) error {
 	if s.i == len(s.rows) {
 		return io.EOF
 	}
@@ -429,9 +430,9 @@ func (h *heldRows) MemoryNote() string { return "the rows held for -shuffle" }
 // readAll reads every row of src into memory, each a deep copy, counting
 // them in held and stopping when they and the stream's dictionaries pass
 // the budget.
-func readAll(src rowSource, prog *progress, held *heldRows, budget core.MemoryBudget, stream *core.Stream) ([]core.Example, error) {
-	var rows []core.Example
-	var ex core.Example
+func readAll(src rowSource, prog *progress, held *heldRows, budget core.MemoryBudget, stream *data.Stream) ([]data.Example, error) {
+	var rows []data.Example
+	var ex data.Example
 	for {
 		err := src.next(&ex)
 		if err == io.EOF {
@@ -453,7 +454,7 @@ func readAll(src rowSource, prog *progress, held *heldRows, budget core.MemoryBu
 
 // shuffleRows puts rows in a random order fixed by seed: a Fisher-Yates
 // shuffle driven by PCG(seed, seed).
-func shuffleRows(rows []core.Example, seed uint64) {
+func shuffleRows(rows []data.Example, seed uint64) {
 	r := rand.New(rand.NewPCG(seed, seed))
 	for i := len(rows) - 1; i > 0; i-- {
 		j := r.IntN(i + 1)
@@ -466,7 +467,7 @@ func shuffleRows(rows []core.Example, seed uint64) {
 // same rows in the same order. It returns the number of rows played; after
 // an error, the rows before it are played and counted.
 func play(src rowSource, players []*player, reg *core.Regret, prog *progress, mem *memoryCheck) (int, error) {
-	batch := make([]core.Example, batchSize)
+	batch := make([]data.Example, batchSize)
 	losses := make([][]float64, batchSize) // losses[i][learner]: fₜ(Cₜ) for -regret
 	for i := range losses {
 		losses[i] = make([]float64, len(players))
@@ -544,7 +545,7 @@ func progressLine(rows int, players []*player, since time.Duration) string {
 			b.WriteString(p.name + " ")
 		}
 		s := p.metrics.Summary()
-		if p.metrics.Task() == core.Classification {
+		if p.metrics.Task() == data.Classification {
 			fmt.Fprintf(&b, "error %.4f AUC %.4f", s.ErrorRate, s.AUC)
 		} else {
 			fmt.Fprintf(&b, "RMSE %.4f", s.RMSE)

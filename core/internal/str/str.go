@@ -1,10 +1,3 @@
-// Package str builds core's messages without fmt.
-//
-// The packages of core do not import fmt: it is most of what the page's
-// wasm binary would link only for their messages. The messages are built
-// from strings and strconv instead, byte for byte as fmt builds them; the
-// helpers here stand for the verbs whose output is not a single strconv
-// call, and str_test.go checks each against fmt.
 package str
 
 import (
@@ -116,4 +109,13 @@ func PanicText(r any) string {
 		return v.String()
 	}
 	return "panic of type " + TypeName(r)
+}
+
+// QuoteCut quotes b for an error message, shortening it past 40 bytes.
+func QuoteCut(b []byte) string {
+	const max = 40
+	if len(b) > max {
+		return Quote(string(b[:max])) + "…"
+	}
+	return Quote(string(b))
 }

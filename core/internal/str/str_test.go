@@ -61,7 +61,6 @@ func TestFormatHelpersMatchFmt(t *testing.T) {
 	}
 }
 
-
 func TestThousands(t *testing.T) {
 	for _, tc := range []struct {
 		n    int64

@@ -1,0 +1,167 @@
+package data
+
+import (
+	"bytes"
+	"errors"
+
+	"github.com/occfm/occfm/core/internal/str"
+)
+
+// mlLayout is the layout of a MovieLens ratings file: fields "user item
+// rating [timestamp]" separated by sep.
+type mlLayout struct {
+	sep    string // "\t", "::" or ","
+	fields int    // 3 or 4
+	users  dictionary
+	items  dictionary
+}
+
+// setMovieLens makes s read MovieLens rows of the given layout.
+func (s *Stream) setMovieLens(sep string, fields int) {
+	s.format = FormatMovieLens
+	s.ml = mlLayout{sep: sep, fields: fields, users: newDictionary("user="), items: newDictionary("item=")}
+	switch {
+	case sep == "::":
+		s.layout = "movielens ratings.dat (::)"
+	case sep == ",":
+		s.layout = "movielens ratings.csv"
+	case fields == 4:
+		s.layout = "movielens u.data (tab)"
+	default:
+		s.layout = "movielens user-item-rating (tab)"
+	}
+}
+
+// nextMovieLens parses one MovieLens row into ex: the one-hot features of
+// its user and item, and Y = the rating.
+func (s *Stream) nextMovieLens(line []byte, ex *Example) *ParseError {
+	f, n := splitMovieLens(line, s.ml.sep)
+	if n != s.ml.fields {
+		return s.parseError("row", "has "+str.Itoa(n)+" fields separated by "+str.Quote(s.ml.sep)+
+			", want "+str.Itoa(s.ml.fields)+" ("+mlFieldNames(s.ml.fields)+")")
+	}
+	if len(f[0]) == 0 {
+		return s.parseError(`field "user"`, "is empty, want a user ID")
+	}
+	if len(f[1]) == 0 {
+		return s.parseError(`field "item"`, "is empty, want an item ID")
+	}
+	y, ok := parseNumber(f[2])
+	if !ok {
+		return s.parseError(`field "rating"`, notANumber(f[2]))
+	}
+	u := s.feature(&s.ml.users, f[0])
+	i := s.feature(&s.ml.items, f[1])
+	ex.X.Ind = append(ex.X.Ind, u, i)
+	ex.X.Val = append(ex.X.Val, 1, 1)
+	ex.Y = y
+	return nil
+}
+
+func mlFieldNames(n int) string {
+	if n == 4 {
+		return "user, item, rating, timestamp"
+	}
+	return "user, item, rating"
+}
+
+// splitMovieLens splits line at sep. It returns the first four fields and
+// the number of fields.
+func splitMovieLens(line []byte, sep string) (f [4][]byte, n int) {
+	for {
+		var j int
+		if len(sep) == 1 {
+			j = bytes.IndexByte(line, sep[0])
+		} else {
+			j = bytes.Index(line, []byte(sep))
+		}
+		if j < 0 {
+			if n < len(f) {
+				f[n] = line
+			}
+			return f, n + 1
+		}
+		if n < len(f) {
+			f[n] = line[:j]
+		}
+		n++
+		line = line[j+len(sep):]
+	}
+}
+
+// looksLikeMovieLens reports whether line is a MovieLens row with fields
+// separated by sep: integer user and item IDs, a numeric rating and, if
+// there are four fields, an integer timestamp. It returns the number of
+// fields.
+func looksLikeMovieLens(line []byte, sep string) (int, bool) {
+	f, n := splitMovieLens(line, sep)
+	if n != 3 && n != 4 {
+		return n, false
+	}
+	if !isUint(f[0]) || !isUint(f[1]) {
+		return n, false
+	}
+	if _, ok := parseNumber(f[2]); !ok {
+		return n, false
+	}
+	if n == 4 && !isUint(f[3]) {
+		return n, false
+	}
+	return n, true
+}
+
+// movieLensHeader returns the number of fields of a MovieLens ratings.csv
+// header "userId,movieId,rating[,timestamp]", or 0 if line is not one.
+func movieLensHeader(line []byte) int {
+	switch string(bytes.TrimSpace(line)) {
+	case "userId,movieId,rating,timestamp":
+		return 4
+	case "userId,movieId,rating":
+		return 3
+	}
+	return 0
+}
+
+// forceMovieLens sets up a MovieLens reading for Format movielens. The
+// separator is taken from the first data line: "::", else tab, else comma.
+// A first line that looks like a header (no field is a number) is skipped.
+func (s *Stream) forceMovieLens(data []int) error {
+	first := s.pendingText(data[0])
+	if n := movieLensHeader(first); n > 0 {
+		s.setMovieLens(",", n)
+		return s.skipHeader(data)
+	}
+	var sep string
+	switch {
+	case bytes.Contains(first, []byte("::")):
+		sep = "::"
+	case bytes.IndexByte(first, '\t') >= 0:
+		sep = "\t"
+	case bytes.IndexByte(first, ',') >= 0:
+		sep = ","
+	default:
+		return errors.New("core: " + s.name + ":" + str.Itoa(s.pending[data[0]].line) + ": cannot read " + str.QuoteCut(first) +
+			" as MovieLens: want fields separated by \"::\", tab or comma")
+	}
+	_, n := splitMovieLens(first, sep)
+	if n != 3 && n != 4 {
+		return errors.New("core: " + s.name + ":" + str.Itoa(s.pending[data[0]].line) + ": cannot read " + str.QuoteCut(first) +
+			" as MovieLens: " + str.Itoa(n) + " fields separated by " + str.Quote(sep) + ", want 3 or 4 (user, item, rating[, timestamp])")
+	}
+	s.setMovieLens(sep, n)
+	if looksLikeHeader(first, sep) {
+		return s.skipHeader(data)
+	}
+	return nil
+}
+
+// skipHeader marks the first data line read ahead as a header for Next to
+// skip. A header without rows is an error.
+func (s *Stream) skipHeader(data []int) error {
+	s.pending[data[0]].skip = true
+	if len(data) == 1 {
+		return errors.New("core: " + s.name + ":" + str.Itoa(s.pending[data[0]].line) + ": no data rows after the header " +
+			str.QuoteCut(s.pendingText(data[0])) + ", want at least one row")
+	}
+	return nil
+}

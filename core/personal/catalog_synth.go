@@ -1,0 +1,299 @@
+package personal
+
+import (
+	"cmp"
+	"io"
+	"math"
+	"math/rand/v2"
+	"slices"
+
+	"github.com/occfm/occfm/core/data"
+	"github.com/occfm/occfm/core/demo"
+	"github.com/occfm/occfm/core/internal/str"
+)
+
+// The synthetic catalog's sizes and planted structure.
+const (
+	synthItems   = 400
+	synthUsers   = 300
+	synthTastes  = 5    // latent tastes; each owns two genres
+	synthMean    = 3.5  // the global mean before biases
+	synthNoise   = 0.45 // standard deviation of a rating's noise
+	synthMinRate = 20   // ratings per user: 20 + a geometric tail
+	synthAvgRate = 150  // … with this mean
+)
+
+// synthGenres are the genres, two per taste: taste t owns genres 2t and
+// 2t+1.
+var synthGenres = [2 * synthTastes]string{
+	"Action", "Thriller", // taste 0
+	"Comedy", "Romance", // taste 1
+	"Drama", "War", // taste 2
+	"Sci-Fi", "Fantasy", // taste 3
+	"Horror", "Crime", // taste 4
+}
+
+// Word lists for the made-up titles.
+var (
+	synthAdjectives = []string{"Silent", "Last", "Broken", "Golden", "Hidden", "Crimson", "Lonely",
+		"Distant", "Burning", "Frozen", "Secret", "Wild", "Dark", "Endless", "Little", "Forgotten",
+		"Electric", "Midnight", "Iron", "Quiet", "Savage", "Gentle", "Northern", "Lost", "Bright"}
+	synthNouns = []string{"Harbor", "Garden", "River", "Empire", "Witness", "Stranger", "Summer",
+		"Road", "Kingdom", "Promise", "Signal", "Mountain", "Letter", "Island", "Machine", "Heart",
+		"Shadow", "Train", "Orchard", "Detective", "Voyage", "Circus", "Frontier", "Mirror", "Storm"}
+	synthNames = []string{"Anna", "Marco", "Lucy", "Oscar", "Elena", "Jack", "Nora", "Felix", "Rosa",
+		"Hugo", "Vera", "Samuel"}
+)
+
+// SyntheticCatalog is the built-in catalog: generated items (made-up titles
+// such as "The Silent Harbor (1987)", 1–3 of 10 genres each), users with
+// planted tastes, and their ratings, as a MovieLens-like stream ("user=U",
+// "item=I" features, ratings 1–5). No real data.
+//
+// From the seed: 5 latent tastes, each owning two genres (Action/Thriller,
+// Comedy/Romance, Drama/War, Sci-Fi/Fantasy, Horror/Crime). Each of the 400
+// items has a main taste (and, for 30%, a second one at half weight); its
+// latent vector is q_i = e_main (+ ½ e_second) + N(0, 0.15²) noise, its
+// genres one or both of its main taste's (plus one of the second's), its
+// bias b_i ~ N(0, 0.4²). Each of the 300 users has a favourite taste (+1),
+// for half of them a second liked one (+0.6), a disliked one (−0.7), N(0,
+// 0.2²) noise: p_u; and a bias b_u ~ N(0, 0.35²). The mean rating is
+// m(u, i) = 3.5 + b_u + b_i + 1.2·p_u·q_i, and a rating is
+// clamp(round(m + ε), 1, 5) with ε ~ N(0, 0.45²). Items have Zipf-like
+// popularities P(i) ∝ (8 + rank)^(−1), ranked by b_i + N(0, 0.6²) (the
+// better liked tend to be more popular) and unrelated to their tastes; each user rates 20 + Geometric items (mean 150, at most 350),
+// distinct, drawn by popularity, in random order over users (about 45,000
+// ratings). User u is feature u ("user=u"), item i feature 300 + i
+// ("item=i").
+type SyntheticCatalog struct {
+	items []CatalogItem
+	bi, q []float64 // item biases and latent vectors (synthTastes each)
+	bu, p []float64 // user biases and tastes
+	pop   []float64 // item popularity weights
+	rows  []synthRating
+	row   int
+	draws int // items drawn by makeRows, those drawn again for a user included
+}
+
+// synthRating is one row of the stream.
+type synthRating struct {
+	u, i int16
+	y    int8
+}
+
+// Person is a new person's planted taste (see SyntheticCatalog.NewPerson).
+type Person struct {
+	bias  float64
+	taste [synthTastes]float64
+	// Favourite is the person's favourite taste, 0–4; Genres are its two
+	// genres.
+	Favourite int
+	Genres    [2]string
+}
+
+// NewSyntheticCatalog returns the synthetic catalog for seed (0 means 1),
+// its stream at the first row. The same seed gives the same catalog and
+// stream.
+func NewSyntheticCatalog(seed uint64) *SyntheticCatalog {
+	r := demo.Rand(seed, 16)
+	s := &SyntheticCatalog{}
+	s.items = make([]CatalogItem, synthItems)
+	s.q = make([]float64, synthItems*synthTastes)
+	s.bi = demo.Normals(r, synthItems, 0.4)
+	used := map[string]bool{}
+	for i := range synthItems {
+		main := r.IntN(synthTastes)
+		q := s.q[i*synthTastes : (i+1)*synthTastes]
+		for t := range q {
+			q[t] = 0.15 * r.NormFloat64()
+		}
+		q[main] += 1
+		genres := []string{synthGenres[2*main+r.IntN(2)]}
+		if r.Float64() < 0.4 {
+			genres = []string{synthGenres[2*main], synthGenres[2*main+1]}
+		}
+		if r.Float64() < 0.3 {
+			second := (main + 1 + r.IntN(synthTastes-1)) % synthTastes
+			q[second] += 0.5
+			genres = append(genres, synthGenres[2*second+r.IntN(2)])
+		}
+		slices.Sort(genres)
+		title := synthTitle(r)
+		for used[title] {
+			title = synthTitle(r)
+		}
+		used[title] = true
+		s.items[i] = CatalogItem{ID: str.Itoa(i), Title: title, Genres: genres, Feature: -1}
+	}
+	s.bu = demo.Normals(r, synthUsers, 0.35)
+	s.p = make([]float64, synthUsers*synthTastes)
+	for u := range synthUsers {
+		s.drawTaste(r, s.p[u*synthTastes:(u+1)*synthTastes])
+	}
+	// Popularity: weight (8 + rank)^−1, ranking the items by b_i plus
+	// N(0, 0.6²) noise: better-liked items tend to be more popular
+	// (correlation about 0.55), as in MovieLens.
+	key := make([]float64, synthItems)
+	order := make([]int, synthItems)
+	for i := range key {
+		key[i] = s.bi[i] + 0.6*r.NormFloat64()
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(key[b], key[a]) })
+	s.pop = make([]float64, synthItems)
+	for rank, i := range order {
+		s.pop[i] = 1 / float64(8+rank)
+	}
+	s.makeRows(r)
+	return s
+}
+
+// drawTaste fills p with a taste: a favourite (+1), maybe a second liked
+// one (+0.6), a disliked one (−0.7), and N(0, 0.2²) noise. It returns the
+// favourite.
+func (s *SyntheticCatalog) drawTaste(r *rand.Rand, p []float64) int {
+	for t := range p {
+		p[t] = 0.2 * r.NormFloat64()
+	}
+	perm := r.Perm(synthTastes)
+	p[perm[0]] += 1
+	if r.IntN(2) == 0 {
+		p[perm[1]] += 0.6
+	}
+	p[perm[2]] -= 0.7
+	return perm[0]
+}
+
+// synthTitle makes up a title with a year.
+func synthTitle(r *rand.Rand) string {
+	a := synthAdjectives[r.IntN(len(synthAdjectives))]
+	n := synthNouns[r.IntN(len(synthNouns))]
+	n2 := synthNouns[r.IntN(len(synthNouns))]
+	var t string
+	switch r.IntN(6) {
+	case 0, 1:
+		t = "The " + a + " " + n
+	case 2:
+		t = n + " of the " + a + " " + n2
+	case 3:
+		t = synthNames[r.IntN(len(synthNames))] + "'s " + n
+	case 4:
+		t = a + " " + n + "s"
+	default:
+		t = "A " + n + " for " + synthNames[r.IntN(len(synthNames))]
+	}
+	return t + " (" + str.Itoa(1950+r.IntN(50)) + ")"
+}
+
+// makeRows draws every user's ratings and shuffles them into the stream. A
+// user's items are drawn by popularity, an item drawn again for the same
+// user is drawn anew, and the draws are counted.
+func (s *SyntheticCatalog) makeRows(r *rand.Rand) {
+	cum := make([]float64, synthItems)
+	total := 0.0
+	for i, w := range s.pop {
+		total += w
+		cum[i] = total
+	}
+	s.rows = make([]synthRating, 0, synthUsers*synthAvgRate)
+	seen := make([]bool, synthItems)
+	for u := range synthUsers {
+		n := synthMinRate + int(r.ExpFloat64()*(synthAvgRate-synthMinRate))
+		n = min(n, 350)
+		clear(seen)
+		for k := 0; k < n; {
+			s.draws++
+			i, _ := slices.BinarySearch(cum, r.Float64()*total)
+			i = min(i, synthItems-1)
+			if seen[i] {
+				continue
+			}
+			seen[i] = true
+			k++
+			y := math.Round(s.mean(u, i) + synthNoise*r.NormFloat64())
+			s.rows = append(s.rows, synthRating{u: int16(u), i: int16(i), y: int8(min(max(y, 1), 5))})
+		}
+	}
+	r.Shuffle(len(s.rows), func(a, b int) { s.rows[a], s.rows[b] = s.rows[b], s.rows[a] })
+}
+
+// mean returns m(u, i), the rating of user u for item i before noise,
+// rounding and clamping.
+func (s *SyntheticCatalog) mean(u, i int) float64 {
+	return synthMean + s.bu[u] + s.bi[i] + 1.2*dotTaste(s.p[u*synthTastes:], s.q[i*synthTastes:])
+}
+
+func dotTaste(p, q []float64) float64 {
+	d := 0.0
+	for t := range synthTastes {
+		d += p[t] * q[t]
+	}
+	return d
+}
+
+// Items returns a copy of the catalog's items, with Feature -1 and Count 0
+// (NewCatalog binds them). Item i has ID str.Itoa(i).
+func (s *SyntheticCatalog) Items() []CatalogItem {
+	items := make([]CatalogItem, len(s.items))
+	for i, it := range s.items {
+		it.Genres = slices.Clone(it.Genres)
+		items[i] = it
+	}
+	return items
+}
+
+// Rows returns the length of the stream.
+func (s *SyntheticCatalog) Rows() int { return len(s.rows) }
+
+// Next fills ex with the next rating, reusing the slices of ex.X, or sets ex
+// empty and returns io.EOF at the end (and on every later call). The
+// features are {user=u: 1, item=i: 1}, the label the rating 1–5.
+func (s *SyntheticCatalog) Next(ex *data.Example) error {
+	ex.X.Ind, ex.X.Val, ex.Y = ex.X.Ind[:0], ex.X.Val[:0], 0
+	if s.row >= len(s.rows) {
+		return io.EOF
+	}
+	r := s.rows[s.row]
+	s.row++
+	ex.X.Ind = append(ex.X.Ind, int(r.u), synthUsers+int(r.i))
+	ex.X.Val = append(ex.X.Val, 1, 1)
+	ex.Y = float64(r.y)
+	return nil
+}
+
+// Reset rewinds the stream to its first row.
+func (s *SyntheticCatalog) Reset() { s.row = 0 }
+
+// Dim returns the number of features, users plus items.
+func (s *SyntheticCatalog) Dim() int { return synthUsers + synthItems }
+
+// FeatureName returns "user=17" for feature 17 and "item=42" for feature
+// 342, the numbering of Next. It panics unless 0 ≤ i < Dim().
+func (s *SyntheticCatalog) FeatureName(i int) string {
+	return demo.UserItemName(i, synthUsers, synthItems)
+}
+
+// NewPerson returns a new person's planted taste, drawn as the users' are
+// (seed 0 means 1). The same seed gives the same person.
+func (s *SyntheticCatalog) NewPerson(seed uint64) Person {
+	if seed == 0 {
+		seed = 1
+	}
+	r := rand.New(rand.NewPCG(seed, 0x9e25_0000_0000_0000))
+	var p Person
+	p.bias = 0.35 * r.NormFloat64()
+	p.Favourite = s.drawTaste(r, p.taste[:])
+	p.Genres = [2]string{synthGenres[2*p.Favourite], synthGenres[2*p.Favourite+1]}
+	return p
+}
+
+// TrueRating returns the rating person p would give item i (its index in
+// Items()) on average: 3.5 + b_p + b_i + 1.2·p·q_i clamped to [1, 5], before
+// noise and rounding. It panics unless 0 ≤ item < len(Items()).
+func (s *SyntheticCatalog) TrueRating(p Person, item int) float64 {
+	if item < 0 || item >= synthItems {
+		panic("core: SyntheticCatalog.TrueRating: item " + str.Itoa(item) + " out of range [0, " + str.Itoa(synthItems) + ")")
+	}
+	y := synthMean + p.bias + s.bi[item] + 1.2*dotTaste(p.taste[:], s.q[item*synthTastes:])
+	return min(max(y, 1), 5)
+}

@@ -1,0 +1,391 @@
+package personal
+
+import (
+	"bytes"
+	"errors"
+	"math"
+	"slices"
+	"strconv"
+
+	"github.com/occfm/occfm/core"
+	"github.com/occfm/occfm/core/data"
+	"github.com/occfm/occfm/core/internal/str"
+)
+
+// Personalizer is a new person in a learned model: Rate makes one online
+// update of the learner with x = {you: 1, item: 1}, or, for a learner that
+// keeps C as its eigenvectors (OCCFMK), folds the person in from all their
+// ratings (see folding); Recommend scores every unrated catalog item with
+// Feature ≥ 0 by the learner's prediction for that x.
+//
+// It works on its own copy of the learner it is given (decoded from the
+// model file of that learner), so the caller's learner never changes; Learner
+// returns the copy. Contributions are read from predictions only, so they
+// hold for any learner of degree ≤ 2 on one-hot features (the prediction
+// ŷ(S) for the set S of active features):
+//
+//	global    g     = ŷ(∅)
+//	item      b_i   = ŷ({i}) − g
+//	you       b_you = ŷ({you}) − g               (the same for every item: no reason)
+//	you×item  z_i   = ŷ({you,i}) − ŷ({you}) − ŷ({i}) + g
+//	similar   s_ij  = ŷ({i,j}) − ŷ({i}) − ŷ({j}) + g
+//
+// so that ŷ({you,i}) = g + b_you + b_i + z_i. For OCCFM (all-pairs form)
+// b_i = w_i + ½Z_ii, z_i = Z_you,i and s_ij = Z_ij; for FM z_i = ⟨v_you, v_i⟩
+// and s_ij = ⟨v_i, v_j⟩; linear and bias learners have z_i = s_ij = 0.
+//
+// A Personalizer is not safe for concurrent use.
+type Personalizer struct {
+	cat   *Catalog
+	you   int
+	snap  []byte              // the model file of the learner as given
+	guard *core.GuardSettings // set when the learner is a *Guarded
+	l     core.Learner        // the working copy
+
+	rated  []PersonalRating
+	byItem map[int]int // item → index in rated
+
+	// fold is the person folded into a learner with C in eigen-form (see
+	// folding), nil for other learners.
+	fold *folding
+
+	x     data.Sparse // scratch
+	preds int         // predictions made (see Predictions)
+	base  []float64
+	feat  []int
+	stars []float64
+}
+
+// PersonalRating is one rating of the person.
+type PersonalRating struct {
+	Item   int     // index in the catalog's Items
+	Stars  float64 // 1–5
+	Before float64 // ŷ just before the rating, clipped to [1, 5]
+}
+
+// Recommendation is one recommended item.
+type Recommendation struct {
+	Item      int      // index in the catalog's Items
+	Score     float64  // ŷ for you, clipped to [1, 5]
+	ColdStart bool     // no rating yet: ranked by what the model predicts for a newcomer (the items' biases), said so
+	Why       []Reason // the largest contributions first, at most 3
+}
+
+// Reason is one contribution to a recommendation's ŷ.
+type Reason struct {
+	Kind  string  // "item" (the item's bias), "you" (you × this item), "similar" (a similar item you rated), "global"
+	Value float64 // its contribution to ŷ
+	Item  int     // for "similar": the rated item; -1 otherwise
+	Text  string  // "item bias +0.42", "you × item +0.31", "like “Star Wars (1977)” you rated ★5 +0.12", "baseline 3.53"
+}
+
+// NewPersonalizer returns a new person in the model l learned from the
+// catalog's stream. l is any registry learner, or a *Guarded wrapping one;
+// you is a feature index no row used (e.g. the stream's Dim()). It snapshots
+// l (its model file: Guarded.Model, or the learner's state) so that Clear can
+// restore it, and works on a copy: l is not changed, now or later. It returns
+// an error when l cannot be saved (not a registry learner), when you is
+// negative or the feature of a catalog item.
+func NewPersonalizer(l core.Learner, c *Catalog, you int) (*Personalizer, error) {
+	if c == nil {
+		return nil, errors.New("core: NewPersonalizer: no catalog")
+	}
+	if you < 0 {
+		return nil, errors.New("core: NewPersonalizer: feature " + str.Itoa(you) + " for you: expected an index ≥ 0 that no row used")
+	}
+	for _, it := range c.Items {
+		if it.Feature == you {
+			return nil, errors.New("core: NewPersonalizer: feature " + str.Itoa(you) + " for you is the feature of item " + it.ID)
+		}
+	}
+	p := &Personalizer{cat: c, you: you, byItem: map[int]int{}}
+	m := core.Model{Learner: l}
+	if g, ok := l.(*core.Guarded); ok {
+		m = g.Model()
+		set := g.Settings()
+		p.guard = &set
+	}
+	var snap bytes.Buffer
+	if err := core.SaveModel(&snap, m); err != nil {
+		return nil, err
+	}
+	p.snap = snap.Bytes()
+	var err error
+	if p.l, err = p.restore(); err != nil {
+		return nil, err
+	}
+	if ep, ok := p.raw().(core.EigenPairs); ok {
+		items := make(map[int]bool, len(c.Items))
+		for _, it := range c.Items {
+			items[it.Feature] = true
+		}
+		p.fold = newFolding(p.raw(), ep, items)
+	}
+	return p, nil
+}
+
+// restore decodes a fresh copy of the snapshot.
+func (p *Personalizer) restore() (core.Learner, error) {
+	m, err := core.LoadModel(bytes.NewReader(p.snap))
+	if err != nil {
+		return nil, err
+	}
+	if p.guard != nil {
+		return core.ResumeGuarded(m, *p.guard)
+	}
+	return m.Learner, nil
+}
+
+// raw returns the learner whose predictions are read: the learner the guard
+// wraps for a *Guarded, so that contributions are not clipped.
+func (p *Personalizer) raw() core.Learner {
+	if g, ok := p.l.(*core.Guarded); ok {
+		return g.Learner()
+	}
+	return p.l
+}
+
+// predict returns the raw ŷ for the one-hot x with the features f (−1 for
+// none).
+func (p *Personalizer) predict(f ...int) float64 {
+	p.x.Ind, p.x.Val = p.x.Ind[:0], p.x.Val[:0]
+	for _, i := range f {
+		if i >= 0 {
+			p.x.Ind = append(p.x.Ind, i)
+			p.x.Val = append(p.x.Val, 1)
+		}
+	}
+	p.x.Sort()
+	p.preds++
+	y := p.raw().Predict(p.x)
+	if p.fold != nil && slices.Contains(f, p.you) {
+		ep := p.raw().(core.EigenPairs)
+		y += p.fold.b
+		for _, i := range f {
+			if i >= 0 && i != p.you {
+				y += p.fold.pair(ep, i)
+			}
+		}
+	}
+	return y
+}
+
+// Predictions returns how many predictions p has made, the unit of its
+// cost: Rate makes one and one update of the learner, or, folding in, one
+// plus one per rating and a solve of size 1 + rank(C) (see folding);
+// Recommend one per candidate item and a few per item returned (see
+// Recommend).
+func (p *Personalizer) Predictions() int { return p.preds }
+
+// clipStars clips v to the star range [1, 5].
+func clipStars(v float64) float64 { return min(max(v, 1), 5) }
+
+// Rate records that the person gives item (an index in the catalog's Items)
+// stars, 1–5, and makes one online update of the learner with
+// x = {you: 1, item: 1}, y = stars. It returns ŷ for x just before the
+// update, clipped to [1, 5]. Rating an item again replaces its stars in
+// Rated (keeping its place) and updates once more. It returns an error, and
+// changes nothing, when item is out of range or its Feature is −1, or stars
+// is not in [1, 5].
+func (p *Personalizer) Rate(item int, stars float64) (before float64, err error) {
+	if item < 0 || item >= len(p.cat.Items) {
+		return math.NaN(), errors.New("core: Personalizer.Rate: item " + str.Itoa(item) + " out of range [0, " + str.Itoa(len(p.cat.Items)) + ")")
+	}
+	f := p.cat.Items[item].Feature
+	if f < 0 {
+		return math.NaN(), errors.New("core: Personalizer.Rate: item " + p.cat.Items[item].ID + " was never rated in the learned stream")
+	}
+	if !(stars >= 1 && stars <= 5) {
+		return math.NaN(), errors.New("core: Personalizer.Rate: " + strconv.FormatFloat(stars, 'g', -1, 64) + " stars: expected 1 to 5")
+	}
+	before = clipStars(p.predict(p.you, f))
+	r := PersonalRating{Item: item, Stars: stars, Before: before}
+	if k, ok := p.byItem[item]; ok {
+		p.rated[k] = r
+	} else {
+		p.byItem[item] = len(p.rated)
+		p.rated = append(p.rated, r)
+	}
+	if p.fold != nil {
+		p.refold()
+	} else {
+		x := data.Sparse{Ind: []int{min(p.you, f), max(p.you, f)}, Val: []float64{1, 1}}
+		p.l.Update(x, stars)
+	}
+	return before, nil
+}
+
+// refold fits the folded person to every rating (see folding): R
+// predictions, one per rating, and a solve of size 1 + rank(C).
+func (p *Personalizer) refold() {
+	p.feat, p.base, p.stars = p.feat[:0], p.base[:0], p.stars[:0]
+	for _, r := range p.rated {
+		fi := p.cat.Items[r.Item].Feature
+		p.feat = append(p.feat, fi)
+		p.base = append(p.base, p.predict(fi))
+		p.stars = append(p.stars, r.Stars)
+	}
+	p.fold.fit(p.raw().(core.EigenPairs), p.feat, p.base, p.stars)
+}
+
+// Rated returns a copy of the person's ratings, in the order first rated.
+func (p *Personalizer) Rated() []PersonalRating { return slices.Clone(p.rated) }
+
+// Recommend returns the n unrated items with Feature ≥ 0 of highest ŷ for
+// you (x = {you: 1, item: 1}), highest first; ties (in the raw ŷ, before
+// clipping) by Count, higher first, then by Item. It never returns a rated
+// item; it returns fewer than n when fewer items are left, none for n ≤ 0.
+// It costs one prediction per candidate (an unrated item with Feature ≥ 0),
+// then 2 + R for the reasons' baselines and 1 + R for each item returned,
+// with R the person's ratings.
+//
+// Why holds at most 3 reasons, the largest |Value| first, leaving out those
+// under 0.005: "item" (b_i) and, with no rating or no similar item, "you"
+// (z_i); once rated items are similar, z_i split over the rated items j in
+// proportion to s_ij·(stars_j − before_j), the first-order effect of rating j
+// on a gradient step (for FM's gradient step v_you moves by a multiple of
+// (y − ŷ)·v_j, changing z_i by that multiple of s_ij); the split sums to z_i.
+// Its text says "like “Title” you rated ★5 +0.12" when s_ij ≥ 0 and
+// "unlike “Title” you rated ★1 +0.19" when the items are dissimilar.
+// "global" (g) is added when fewer than 3 others are left.
+func (p *Personalizer) Recommend(n int) []Recommendation {
+	if n <= 0 {
+		return nil
+	}
+	type cand struct {
+		item int
+		raw  float64
+	}
+	cands := make([]cand, 0, len(p.cat.Items))
+	for k, it := range p.cat.Items {
+		if it.Feature < 0 {
+			continue
+		}
+		if _, ok := p.byItem[k]; ok {
+			continue
+		}
+		cands = append(cands, cand{k, p.predict(p.you, it.Feature)})
+	}
+	items := p.cat.Items
+	slices.SortFunc(cands, func(a, b cand) int {
+		switch {
+		case a.raw > b.raw:
+			return -1
+		case a.raw < b.raw:
+			return 1
+		case items[a.item].Count != items[b.item].Count:
+			return items[b.item].Count - items[a.item].Count
+		}
+		return a.item - b.item
+	})
+	cands = cands[:min(n, len(cands))]
+	g := p.predict()
+	gy := p.predict(p.you)
+	gj := make([]float64, len(p.rated))
+	for k, r := range p.rated {
+		gj[k] = p.predict(items[r.Item].Feature)
+	}
+	recs := make([]Recommendation, len(cands))
+	for k, c := range cands {
+		recs[k] = Recommendation{Item: c.item, Score: clipStars(c.raw), ColdStart: len(p.rated) == 0,
+			Why: p.reasons(c.item, c.raw, g, gy, gj)}
+	}
+	return recs
+}
+
+// reasons returns the reasons of item's ŷ = raw (see Recommend).
+func (p *Personalizer) reasons(item int, raw, g, gy float64, gj []float64) []Reason {
+	why := p.reasonList(item, raw, g, gy, gj)
+	why = slices.DeleteFunc(why, func(r Reason) bool { return !(math.Abs(r.Value) >= 0.005) })
+	slices.SortStableFunc(why, func(a, b Reason) int {
+		switch {
+		case math.Abs(a.Value) > math.Abs(b.Value):
+			return -1
+		case math.Abs(a.Value) < math.Abs(b.Value):
+			return 1
+		}
+		return 0
+	})
+	why = why[:min(len(why), 3)]
+	if len(why) < 3 {
+		why = append(why, Reason{Kind: "global", Value: g, Item: -1, Text: "baseline " + strconv.FormatFloat(g, 'f', 2, 64)})
+	}
+	return why
+}
+
+// reasonList returns every candidate reason of item's ŷ = raw, unsorted:
+// "item", then "you" or one "similar" per rated item.
+func (p *Personalizer) reasonList(item int, raw, g, gy float64, gj []float64) []Reason {
+	fi := p.cat.Items[item].Feature
+	gi := p.predict(fi)
+	z := raw - gy - gi + g
+	why := []Reason{{Kind: "item", Value: gi - g, Item: -1, Text: "item bias " + signed(gi-g)}}
+	w := make([]float64, len(p.rated))
+	sim := make([]float64, len(p.rated))
+	sum := 0.0
+	for k, r := range p.rated {
+		sim[k] = p.predict(fi, p.cat.Items[r.Item].Feature) - gi - gj[k] + g
+		w[k] = sim[k] * (r.Stars - r.Before)
+		sum += w[k]
+	}
+	if scale := z / sum; len(p.rated) > 0 && math.Abs(sum) > 1e-12 && scale > 0 && !math.IsInf(scale, 0) {
+		for k, r := range p.rated {
+			v, like := scale*w[k], "like “"
+			if sim[k] < 0 {
+				like = "unlike “"
+			}
+			why = append(why, Reason{Kind: "similar", Value: v, Item: r.Item,
+				Text: like + p.cat.Items[r.Item].Title + "” you rated ★" + strconv.FormatFloat(r.Stars, 'g', -1, 64) + " " + signed(v)})
+		}
+	} else {
+		why = append(why, Reason{Kind: "you", Value: z, Item: -1, Text: "you × item " + signed(z)})
+	}
+	return why
+}
+
+// signed formats v as "+0.42" or "−0.42".
+func signed(v float64) string {
+	s := strconv.FormatFloat(math.Abs(v), 'f', 2, 64)
+	if v < 0 {
+		return "−" + s
+	}
+	return "+" + s
+}
+
+// Clear forgets the person's ratings: the learner goes back to the snapshot
+// taken by NewPersonalizer (a fresh copy, so predictions are bit-identical to
+// those before the first rating). Learner returns the new copy afterwards.
+func (p *Personalizer) Clear() {
+	l, err := p.restore()
+	if err != nil {
+		panic("core: Personalizer.Clear: the snapshot no longer decodes: " + err.Error())
+	}
+	p.l = l
+	p.rated = nil
+	clear(p.byItem)
+	if p.fold != nil {
+		p.fold.reset()
+	}
+}
+
+// RatingsCSV returns the person's ratings as CSV: the header
+// "item_id,title,stars" and one line per rating in the order of Rated, with
+// RFC-4180 quoting.
+func (p *Personalizer) RatingsCSV() []byte {
+	b := appendCSVRecord(nil, "item_id", "title", "stars")
+	for _, r := range p.rated {
+		it := p.cat.Items[r.Item]
+		b = appendCSVRecord(b, it.ID, it.Title, strconv.FormatFloat(r.Stars, 'g', -1, 64))
+	}
+	return b
+}
+
+// Learner returns the learner the Personalizer updates (its copy of the
+// learner given to NewPersonalizer; a new copy after Clear).
+func (p *Personalizer) Learner() core.Learner { return p.l }
+
+// You returns the feature index of the person.
+func (p *Personalizer) You() int { return p.you }
+
+// Catalog returns the catalog the Personalizer recommends from.
+func (p *Personalizer) Catalog() *Catalog { return p.cat }
