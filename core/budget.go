@@ -2,10 +2,11 @@ package core
 
 import (
 	"errors"
-	"github.com/occfm/occfm/core/internal/str"
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/occfm/occfm/core/internal/str"
 )
 
 // Sized is implemented by values that can estimate the memory they hold

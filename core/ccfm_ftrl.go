@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/occfm/occfm/core/data"
+	"github.com/occfm/occfm/core/internal/str"
 )
 
 // CCFMFTRLSettings configures NewCCFMFTRL. The zero value is the documented
@@ -160,6 +161,17 @@ type CCFMFTRL struct {
 	eig                            rankOneEig
 
 	refreshes, matvecs int
+}
+
+// ccfmFTRLSpec registers CCFMFTRL (see registry).
+var ccfmFTRLSpec = Spec{
+	Name:    "ccfm-ftrl",
+	Plain:   "Follow the regularized leader: C is recomputed from the sum of all gradients so far, then put back into the budget δ.",
+	Summary: "CCFM by FTRL: C = Π(−ηₜGₜ/2) onto ‖C‖* ≤ δ from Lanczos eigenpairs of the gradient sum (§5.1 baseline)",
+	New:     func(c Config) Learner { return NewCCFMFTRL(CCFMFTRLSettingsFor(c)) },
+	Regret:  RegretGuarantee{0.5, "FTRL with linearized losses (Shalev-Shwartz 2012, §2)"},
+	Ball:    true,
+	state:   func() stateCoder { return new(CCFMFTRL) },
 }
 
 // NewCCFMFTRL returns a CCFM-FTRL learner with G₀ = 0 (so C₁ = 0) and an
@@ -506,3 +518,62 @@ func (o *CCFMFTRL) growsPerPair() bool { return true }
 func (o *CCFMFTRL) MaxRowNonzeros() int { return max(o.s.MaxRowNonzeros, 0) }
 
 var _ RowLimited = (*CCFMFTRL)(nil)
+
+func (o *CCFMFTRL) stateCode(c *stateCodec) {
+	s := o.s
+	if c.dec {
+		s.MaxRowNonzeros = DefaultMaxRowNonzeros // coded at the end, when not the default
+	}
+	c.float(&s.Delta)
+	c.float(&s.Eta)
+	codeEnum(c, &s.Loss, 2, "loss")
+	c.uint64(&s.Seed)
+	c.float(&s.Refresh)
+	c.float(&s.Tol)
+	c.bool(&s.Exact)
+	c.bool(&s.DenseProjection)
+	if !rebuild(c, o, s, NewCCFMFTRL, func(x *CCFMFTRL) CCFMFTRLSettings { return x.s }) {
+		return
+	}
+	c.int(&o.t)
+	c.int(&o.n)
+	if c.violates(o.t >= 0 && o.n >= 1) {
+		c.fail(str.Itoa(o.t) + " rounds, dimension " + str.Itoa(o.n))
+	}
+	if c.err != nil {
+		return
+	}
+	c.accum(&o.g, o.n)
+	c.float(&o.mass)
+	c.bool(&o.sparse)
+	c.float(&o.sparseEta)
+	c.int(&o.k)
+	c.floats(&o.vecs)
+	c.floats(&o.rot)
+	c.floats(&o.lam)
+	c.floats(&o.mu)
+	c.float(&o.theta)
+	c.int(&o.next)
+	k := o.k
+	if c.violates(k >= 0 && len(o.lam) == k && len(o.mu) == k && len(o.rot) >= k*k) {
+		c.fail(str.Itoa(k) + " held vectors with " + str.Itoa(len(o.lam)) + " values")
+	}
+	c.check(k == 0 || len(o.vecs)%k == 0 && len(o.vecs)/k <= o.n, "held vectors of the wrong size")
+	c.eigSym(&o.dense)
+	if c.dec && c.err == nil {
+		rows := o.dense.n
+		if k > 0 {
+			rows = max(rows, len(o.vecs)/k)
+		}
+		if c.violates(o.n <= max(o.g.n, rows)+maxUnbackedDim) {
+			c.fail("dimension " + str.Itoa(o.n))
+		}
+	}
+	c.pcg(o.src)
+	c.int(&o.refreshes)
+	c.int(&o.matvecs)
+	c.maxRowNonzeros(&o.s.MaxRowNonzeros)
+}
+
+// pairVisits counts the pair terms read or written (see pairCounter).
+func (o *CCFMFTRL) pairVisits() int64 { return o.g.visits }

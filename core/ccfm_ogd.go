@@ -92,6 +92,17 @@ type CCFMOGD struct {
 	s CCFMOGDSettings
 }
 
+// ccfmOGDSpec registers CCFMOGD (see registry).
+var ccfmOGDSpec = Spec{
+	Name:    "ccfm-ogd",
+	Plain:   "Gradient descent on C, then a projection back into the budget δ after every row (a full eigen-decomposition each time: slow).",
+	Summary: "CCFM by online gradient descent, rate η/√t, then the projection onto ‖C‖* ≤ δ (§5.1 baseline)",
+	New:     func(c Config) Learner { return NewCCFMOGD(CCFMOGDSettingsFor(c)) },
+	Regret:  RegretGuarantee{0.5, "online gradient descent (Zinkevich 2003)"},
+	Ball:    true,
+	state:   func() stateCoder { return new(CCFMOGD) },
+}
+
 // NewCCFMOGD returns a CCFM-OGD learner with C₁ = 0 and an empty feature
 // space.
 func NewCCFMOGD(s CCFMOGDSettings) *CCFMOGD {
@@ -194,4 +205,17 @@ func (p *projectedCCFM) MemoryNote() string {
 		return "a dense " + str.Thousands(int64(p.c.n)) + "×" + str.Thousands(int64(p.c.n)) + " matrix"
 	}
 	return str.Thousands(int64(p.c.b)) + " basis vectors of dimension " + str.Thousands(int64(p.c.n))
+}
+
+func (o *CCFMOGD) stateCode(c *stateCodec) {
+	s := o.s
+	c.float(&s.Delta)
+	c.float(&s.Eta)
+	codeEnum(c, &s.Loss, 2, "loss")
+	c.uint64(&s.Seed)
+	c.bool(&s.DenseProjection)
+	if !rebuild(c, o, s, NewCCFMOGD, func(x *CCFMOGD) CCFMOGDSettings { return x.s }) {
+		return
+	}
+	c.projected(&o.projectedCCFM)
 }

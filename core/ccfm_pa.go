@@ -63,6 +63,16 @@ type CCFMPA struct {
 	s CCFMPASettings
 }
 
+// ccfmPASpec registers CCFMPA (see registry).
+var ccfmPASpec = Spec{
+	Name:    "ccfm-pa",
+	Plain:   "Passive-aggressive: moves C just enough to fix each mistake, then projects it back into the budget δ.",
+	Summary: "CCFM by passive-aggressive PA-I steps capped at η/√t, then the projection onto ‖C‖* ≤ δ (§5.1 baseline)",
+	New:     func(c Config) Learner { return NewCCFMPA(CCFMPASettingsFor(c)) },
+	Ball:    true,
+	state:   func() stateCoder { return new(CCFMPA) },
+}
+
 // NewCCFMPA returns a CCFM-PA learner with C₁ = 0 and an empty feature
 // space.
 func NewCCFMPA(s CCFMPASettings) *CCFMPA {
@@ -93,4 +103,17 @@ func (o *CCFMPA) Update(x data.Sparse, y float64) {
 	g := 0.5 * math.Abs(d) * xx // ‖∇fₜ‖_F
 	tau := min(o.s.Eta/math.Sqrt(float64(o.t)), o.s.Loss.Value(yhat, y)/(g*g))
 	o.move(-tau*0.5*d, x)
+}
+
+func (o *CCFMPA) stateCode(c *stateCodec) {
+	s := o.s
+	c.float(&s.Delta)
+	c.float(&s.Eta)
+	codeEnum(c, &s.Loss, 2, "loss")
+	c.uint64(&s.Seed)
+	c.bool(&s.DenseProjection)
+	if !rebuild(c, o, s, NewCCFMPA, func(x *CCFMPA) CCFMPASettings { return x.s }) {
+		return
+	}
+	c.projected(&o.projectedCCFM)
 }

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/occfm/occfm/core/data"
+	"github.com/occfm/occfm/core/internal/str"
 )
 
 // CCFMPairsSettings configures NewCCFMPairs. The zero value is the
@@ -101,6 +102,15 @@ type CCFMPairs struct {
 
 var _ Learner = (*CCFMPairs)(nil)
 var _ Configured = (*CCFMPairs)(nil)
+
+// ccfmPairsSpec registers CCFMPairs (see registry).
+var ccfmPairsSpec = Spec{
+	Name:    "ccfm-pairs",
+	Plain:   "One weight for every pair of features, learned directly: strong when the same pairs come back often, blind to pairs never seen.",
+	Summary: "CCFM with every pair's entry of C its own weight (all-pairs linear or logistic regression), per-coordinate FTRL-Proximal, hashed",
+	New:     func(c Config) Learner { return NewCCFMPairs(CCFMPairsSettingsFor(c)) },
+	state:   func() stateCoder { return new(CCFMPairs) },
+}
 
 // NewCCFMPairs returns a CCFMPairs learner with all weights 0.
 func NewCCFMPairs(s CCFMPairsSettings) *CCFMPairs {
@@ -226,3 +236,85 @@ func (m *CCFMPairs) MemoryBytes() int64 {
 func (m *CCFMPairs) MemoryNote() string {
 	return countText(int64(len(m.w))) + " features, " + countText(int64(m.used)) + " pair slots in use"
 }
+
+func (m *CCFMPairs) stateCode(c *stateCodec) {
+	s := m.s
+	c.float(&s.Alpha)
+	c.float(&s.Beta)
+	c.float(&s.L1)
+	c.float(&s.L2)
+	c.int(&s.Bits)
+	c.int(&s.MaxRowNonzeros)
+	codeEnum(c, &s.Loss, 2, "loss")
+	if !rebuild(c, m, s, NewCCFMPairs, func(x *CCFMPairs) CCFMPairsSettings { return x.s }) {
+		return
+	}
+	d := len(m.w)
+	c.int(&d)
+	if c.violates(d >= 0) {
+		c.fail(str.Itoa(d) + " features")
+	}
+	c.ftrlLinear(&m.ftrlLinear, d)
+	// The table: a flag for its allocation, then the slots in use in
+	// increasing order, each with its accumulators z, n (its weight is
+	// FTRL-Proximal's closed form of them).
+	table := m.u != nil
+	c.bool(&table)
+	c.int(&m.used)
+	n := 1 << s.Bits
+	if c.violates(m.used >= 0 && m.used <= n && (table || m.used == 0)) {
+		c.fail(str.Itoa(m.used) + " pair slots in use")
+	}
+	if c.err != nil {
+		return
+	}
+	if c.dec && table {
+		m.u, m.zu, m.nu = make([]float64, n), make([]float64, n), make([]float64, n)
+	}
+	last := -1
+	for k, seen := 0, 0; seen < m.used && c.err == nil; k++ {
+		if !c.dec {
+			for m.nu[k] == 0 {
+				k++
+			}
+		}
+		c.int(&k)
+		if c.violates(k > last && k < n) {
+			c.fail("pair slot " + str.Itoa(k) + " after " + str.Itoa(last))
+		}
+		if c.err != nil {
+			return
+		}
+		c.float(&m.zu[k])
+		c.float(&m.nu[k])
+		if c.violates(m.nu[k] > 0 && !math.IsInf(m.nu[k], 0)) {
+			c.fail("pair slot " + str.Itoa(k) + ": n = " + str.Ftoa(m.nu[k]))
+		}
+		m.u[k] = m.prox.weight(m.zu[k], m.nu[k])
+		last = k
+		seen++
+	}
+}
+
+// maxRowNonzeros codes a learner's MaxRowNonzeros setting at the end of its
+// section, and only when it is not DefaultMaxRowNonzeros: files written
+// before the setting existed load with the default and save to the same
+// bytes.
+func (c *stateCodec) maxRowNonzeros(p *int) {
+	if !c.dec {
+		if *p != DefaultMaxRowNonzeros {
+			c.int(p)
+		}
+		return
+	}
+	if c.err != nil || len(c.buf) == 0 {
+		return
+	}
+	c.int(p)
+	if c.violates(*p == -1 || *p > 0 && *p != DefaultMaxRowNonzeros) {
+		c.fail("row nonzero limit " + str.Itoa(*p))
+	}
+}
+
+// pairVisits counts the pair terms read or written (see pairCounter).
+func (m *CCFMPairs) pairVisits() int64 { return m.visits }

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/occfm/occfm/core/data"
+	"github.com/occfm/occfm/core/internal/str"
 )
 
 // CFMFTRLSettings configures NewCFMFTRL. The zero value is the documented
@@ -199,6 +200,16 @@ type CFMFTRL struct {
 
 var _ Learner = (*CFMFTRL)(nil)
 var _ Configured = (*CFMFTRL)(nil)
+
+// cfmFTRLSpec registers CFMFTRL (see registry).
+var cfmFTRLSpec = Spec{
+	Name:    "cfm-ftrl",
+	Plain:   "A convex factorization machine: the classic one's pair matrix Z, kept inside a budget δ instead of a fixed number of tastes.",
+	Summary: "convex FM (Yamada et al. 2017), ‖Z‖* ≤ δ: FTRL-Proximal on w, FTRL projection by Lanczos on Z (§5.1 baseline)",
+	New:     func(c Config) Learner { return NewCFMFTRL(CFMFTRLSettingsFor(c)) },
+	Ball:    true,
+	state:   func() stateCoder { return new(CFMFTRL) },
+}
 
 // NewCFMFTRL returns a CFM-FTRL learner with w₀ = 0, Z = 0 and an empty
 // feature space.
@@ -620,3 +631,99 @@ func (m *CFMFTRL) growsPerPair() bool { return true }
 func (m *CFMFTRL) MaxRowNonzeros() int { return max(m.s.MaxRowNonzeros, 0) }
 
 var _ RowLimited = (*CFMFTRL)(nil)
+
+func (m *CFMFTRL) stateCode(c *stateCodec) {
+	s := m.s
+	if c.dec {
+		s.MaxRowNonzeros = DefaultMaxRowNonzeros // coded at the end, when not the default
+	}
+	c.float(&s.Delta)
+	c.float(&s.Eta)
+	c.float(&s.Alpha)
+	c.float(&s.Beta)
+	c.float(&s.L1)
+	c.float(&s.L2)
+	codeEnum(c, &s.Loss, 2, "loss")
+	c.float(&s.Tol)
+	c.int(&s.MaxRank)
+	c.uint64(&s.Seed)
+	if !rebuild(c, m, s, NewCFMFTRL, func(x *CFMFTRL) CFMFTRLSettings { return x.s }) {
+		return
+	}
+	c.int(&m.t)
+	c.int(&m.d)
+	if c.violates(m.t >= 0 && m.d >= 0) {
+		c.fail(str.Itoa(m.t) + " rounds, " + str.Itoa(m.d) + " features")
+	}
+	if c.err != nil {
+		return
+	}
+	c.ftrlLinear(&m.ftrlLinear, m.d)
+	c.int32s(&m.pos)
+	c.int(&m.n)
+	if c.violates(len(m.pos) <= m.d) {
+		c.fail(str.Itoa(len(m.pos)) + " rows of G for " + str.Itoa(m.d) + " features")
+	}
+	checkNumbering(c, m.pos, 0, m.n, "row")
+	if c.err != nil {
+		return
+	}
+	c.accum(&m.g, m.n)
+	c.float(&m.gF2)
+	c.float(&m.gL1)
+	keys := make([]uint64, 0, len(m.dG))
+	for k := range m.dG {
+		keys = append(keys, k)
+	}
+	sortUint64(keys)
+	cnt := c.length(len(keys), 16)
+	for i := range cnt {
+		var k uint64
+		var v float64
+		if !c.dec {
+			k = keys[i]
+			v = m.dG[k]
+		}
+		c.uint64(&k)
+		c.float(&v)
+		if c.dec && c.err == nil {
+			m.dG[k] = v
+		}
+	}
+	c.float(&m.dF2)
+	c.float(&m.dL1)
+	c.bool(&m.sparse)
+	c.float(&m.etaZ)
+	c.bool(&m.refreshed)
+	c.float(&m.etaS)
+	c.floats(&m.lam)
+	c.floats(&m.u)
+	c.int(&m.nS)
+	c.float(&m.next)
+	c.floatOrInf(&m.nucS) // +Inf: unknown
+	c.bool(&m.exact)
+	c.floats(&m.mu)
+	c.int(&m.since)
+	c.int(&m.interval)
+	c.check(m.nS >= 0 && m.nS <= m.n && len(m.u) == m.nS*len(m.lam), "eigenvectors of the wrong size")
+	c.check(m.sparse || m.nS*len(m.mu) <= len(m.u), "eigenvalues of the wrong size")
+	if c.violates(m.since >= 0 && m.interval >= 1) {
+		c.fail("refresh interval " + str.Itoa(m.interval) + ", since " + str.Itoa(m.since))
+	}
+	c.pcg(m.src)
+	c.int(&m.refreshes)
+	c.int(&m.matvecs)
+	c.int(&m.inexact)
+	c.maxRowNonzeros(&m.s.MaxRowNonzeros)
+}
+
+func sortUint64(a []uint64) {
+	for i := 1; i < len(a); i++ {
+		for j := i; j > 0 && a[j] < a[j-1]; j-- {
+			a[j], a[j-1] = a[j-1], a[j]
+		}
+	}
+}
+
+// pairVisits counts the pair terms read or written (see pairCounter).
+func (m *CFMFTRL) pairVisits() int64 { return m.g.visits }

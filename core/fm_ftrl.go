@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/occfm/occfm/core/data"
+	"github.com/occfm/occfm/core/internal/str"
 )
 
 // ftrlProximal holds the settings of per-coordinate FTRL-Proximal
@@ -197,6 +198,15 @@ type FMFTRL struct {
 var _ Learner = (*FMFTRL)(nil)
 var _ Configured = (*FMFTRL)(nil)
 
+// fmFTRLSpec registers FMFTRL (see registry).
+var fmFTRLSpec = Spec{
+	Name:    "fm-ftrl",
+	Plain:   "The classic factorization machine: each feature gets a few hidden taste numbers and a pair interacts through their product. Fast, but not convex.",
+	Summary: "vanilla FM (Rendle 2010), rank k, per-coordinate FTRL-Proximal on w₀, w and V (§5.1 baseline)",
+	New:     func(c Config) Learner { return NewFMFTRL(FMFTRLSettingsFor(c)) },
+	state:   func() stateCoder { return new(FMFTRL) },
+}
+
 // NewFMFTRL returns an FM-FTRL learner with w₀ = 0 and an empty feature
 // space.
 func NewFMFTRL(s FMFTRLSettings) *FMFTRL {
@@ -308,3 +318,40 @@ func (m *FMFTRL) MemoryBytes() int64 {
 
 // MemoryNote says how many features m holds (see MemoryNoter).
 func (m *FMFTRL) MemoryNote() string { return countText(int64(m.d)) + " features" }
+
+func (m *FMFTRL) stateCode(c *stateCodec) {
+	s := m.s
+	c.int(&s.Rank)
+	c.float(&s.Alpha)
+	c.float(&s.Beta)
+	c.float(&s.L1)
+	c.float(&s.L2)
+	c.float(&s.InitStd)
+	codeEnum(c, &s.Loss, 2, "loss")
+	c.uint64(&s.Seed)
+	if c.violates(s.Rank <= maxSubspace) {
+		c.fail("rank " + str.Itoa(s.Rank))
+	}
+	if !rebuild(c, m, s, NewFMFTRL, func(x *FMFTRL) FMFTRLSettings { return x.s }) {
+		return
+	}
+	c.int(&m.d)
+	if c.violates(m.d >= 0) {
+		c.fail(str.Itoa(m.d) + " features")
+	}
+	if c.err != nil {
+		return
+	}
+	c.ftrlLinear(&m.ftrlLinear, m.d)
+	c.floats(&m.v)
+	c.floats(&m.zv)
+	c.floats(&m.nv)
+	k := m.s.Rank
+	c.check(len(m.v) == m.d*k && len(m.zv) == m.d*k && len(m.nv) == m.d*k, "factors of the wrong size")
+	if c.dec && c.err == nil {
+		// Advance the generator past the draws of V's initial rows.
+		for range m.d * k {
+			m.rng.NormFloat64()
+		}
+	}
+}

@@ -566,3 +566,20 @@ func (g *Guarded) DivergenceAdvice(deltaName, etaName string) string {
 	}
 	return "a learning rate too large for the data is the usual cause: try a smaller " + etaName + "."
 }
+
+// pairVisits returns the pair terms visited by the learner and by those it
+// replaced after a divergence.
+func (g *Guarded) pairVisits() int64 {
+	n := g.visits
+	if c, ok := g.inner.(pairCounter); ok {
+		n += c.pairVisits()
+	}
+	return n
+}
+
+// replace puts a fresh learner in place of the current one, keeping count
+// of the pair terms the current one visited.
+func (g *Guarded) replace() {
+	g.visits = g.pairVisits()
+	g.inner = g.fresh()
+}

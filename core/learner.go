@@ -2,8 +2,10 @@ package core
 
 import (
 	"errors"
+	"reflect"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/occfm/occfm/core/data"
 	"github.com/occfm/occfm/core/internal/str"
@@ -126,6 +128,13 @@ type Spec struct {
 	// O(Tᵖ) and where it comes from. The zero value: none (a learner
 	// outside K, non-convex, or with another comparator).
 	Regret RegretGuarantee
+	// Ball says that the learner keeps its C, or C's pair block when w₀
+	// and w are learned outside it, in the nuclear-norm ball ‖C‖* ≤ δ:
+	// the CCFM family, whose δ a picture of C is measured against.
+	Ball bool
+	// state returns a zero learner of the spec's type, which a model file
+	// decodes into (see stateCoder).
+	state func() stateCoder
 }
 
 // RegretGuarantee is a sub-linear regret bound O(T^Exponent) against the
@@ -135,92 +144,50 @@ type RegretGuarantee struct {
 	Source   string
 }
 
-// registry holds every learner, by name. Adding a learner is one file with
-// a constructor plus one line here.
-var registry = map[string]Spec{
-	"occfm": {
-		Name:    "occfm",
-		Plain:   "The paper's learner: one matrix C of feature pairs, kept inside a budget δ; each row moves C a small step towards the best corner of the budget, found with one eigenvector.",
-		Summary: "Online Compact Convexified FM: projection-free Frank-Wolfe on ‖C‖* ≤ δ (Algorithm 2; γₜ capped by exact line search)",
-		New:     func(c Config) Learner { return NewOCCFM(OCCFMSettingsFor(c)) },
-		Regret:  RegretGuarantee{0.75, "Theorem 3 (online Frank-Wolfe)"},
-	},
-	"occfm-auto": {
-		Name:    "occfm-auto",
-		Plain:   "The default: runs simple models and OCCFM at several budgets side by side, and trusts each as much as it has earned by predicting well so far. No δ to choose.",
-		Summary: "CCFM with no δ to choose: Vovk's aggregating algorithm (Bayes mixture for logistic) over bias, linear, ccfm-pairs (α = 0.3, 3), occfm-lin (δ = 10, 100, 1000) and occfm-k (δ = 12·√n)",
-		New:     func(c Config) Learner { return NewOCCFMAuto(OCCFMAutoSettingsFor(c)) },
-	},
-	"occfm-lin": {
-		Name:    "occfm-lin",
-		Plain:   "OCCFM with the bias and one weight per feature learned outside C, so that the budget δ goes to pairs of features only.",
-		Summary: "OCCFM with w₀ and w outside the ball (FTRL-Proximal), C by Algorithm 2 on ‖C‖* ≤ δ",
-		New:     func(c Config) Learner { return NewOCCFMLin(OCCFMLinSettingsFor(c)) },
-		Regret:  RegretGuarantee{0.75, "Theorem 3 for C, FTRL-Proximal for the affine part"},
-	},
-	"occfm-k": {
-		Name:    "occfm-k",
-		Plain:   "Learns tastes: the best matrix of feature pairs for all the rows so far within the budget δ, kept in a small subspace of the directions that matter, with the bias and one weight per feature outside.",
-		Summary: "CCFM by follow-the-regularized-leader, Cₜ₊₁ = Π_K(−ηGₜ/2) within a certified ε in a tracked rank-k subspace; w₀ and w outside the ball",
-		New:     func(c Config) Learner { return NewOCCFMK(OCCFMKSettingsFor(c)) },
-	},
-	"ccfm-pairs": {
-		Name:    "ccfm-pairs",
-		Plain:   "One weight for every pair of features, learned directly: strong when the same pairs come back often, blind to pairs never seen.",
-		Summary: "CCFM with every pair's entry of C its own weight (all-pairs linear or logistic regression), per-coordinate FTRL-Proximal, hashed",
-		New:     func(c Config) Learner { return NewCCFMPairs(CCFMPairsSettingsFor(c)) },
-	},
-	"ccfm-ogd": {
-		Name:    "ccfm-ogd",
-		Plain:   "Gradient descent on C, then a projection back into the budget δ after every row (a full eigen-decomposition each time: slow).",
-		Summary: "CCFM by online gradient descent, rate η/√t, then the projection onto ‖C‖* ≤ δ (§5.1 baseline)",
-		New:     func(c Config) Learner { return NewCCFMOGD(CCFMOGDSettingsFor(c)) },
-		Regret:  RegretGuarantee{0.5, "online gradient descent (Zinkevich 2003)"},
-	},
-	"ccfm-pa": {
-		Name:    "ccfm-pa",
-		Plain:   "Passive-aggressive: moves C just enough to fix each mistake, then projects it back into the budget δ.",
-		Summary: "CCFM by passive-aggressive PA-I steps capped at η/√t, then the projection onto ‖C‖* ≤ δ (§5.1 baseline)",
-		New:     func(c Config) Learner { return NewCCFMPA(CCFMPASettingsFor(c)) },
-	},
-	"ccfm-ftrl": {
-		Name:    "ccfm-ftrl",
-		Plain:   "Follow the regularized leader: C is recomputed from the sum of all gradients so far, then put back into the budget δ.",
-		Summary: "CCFM by FTRL: C = Π(−ηₜGₜ/2) onto ‖C‖* ≤ δ from Lanczos eigenpairs of the gradient sum (§5.1 baseline)",
-		New:     func(c Config) Learner { return NewCCFMFTRL(CCFMFTRLSettingsFor(c)) },
-		Regret:  RegretGuarantee{0.5, "FTRL with linearized losses (Shalev-Shwartz 2012, §2)"},
-	},
-	"fm-ftrl": {
-		Name:    "fm-ftrl",
-		Plain:   "The classic factorization machine: each feature gets a few hidden taste numbers and a pair interacts through their product. Fast, but not convex.",
-		Summary: "vanilla FM (Rendle 2010), rank k, per-coordinate FTRL-Proximal on w₀, w and V (§5.1 baseline)",
-		New:     func(c Config) Learner { return NewFMFTRL(FMFTRLSettingsFor(c)) },
-	},
-	"cfm-ftrl": {
-		Name:    "cfm-ftrl",
-		Plain:   "A convex factorization machine: the classic one's pair matrix Z, kept inside a budget δ instead of a fixed number of tastes.",
-		Summary: "convex FM (Yamada et al. 2017), ‖Z‖* ≤ δ: FTRL-Proximal on w, FTRL projection by Lanczos on Z (§5.1 baseline)",
-		New:     func(c Config) Learner { return NewCFMFTRL(CFMFTRLSettingsFor(c)) },
-	},
-	"mean": {
-		Name:    "mean",
-		Plain:   "Always predicts the average label seen so far: the simplest guess there is.",
-		Summary: "reference: the running mean of y (regression) or the smoothed log-odds of the positive rate (classification)",
-		New:     func(c Config) Learner { return NewMean(MeanSettingsFor(c)) },
-	},
-	"bias": {
-		Name:    "bias",
-		Plain:   "The average plus one offset per feature (a user who rates high, a film everyone likes). No pairs.",
-		Summary: "reference: global + per-feature biases by SGD with ℓ₂ (user + item biases on MovieLens)",
-		New:     func(c Config) Learner { return NewBias(BiasSettingsFor(c)) },
-	},
-	"linear": {
-		Name:    "linear",
-		Plain:   "Linear (or logistic) regression: one weight per feature. No pairs.",
-		Summary: "reference: linear / logistic regression ŷ = w₀ + wᵀx by per-coordinate FTRL-Proximal",
-		New:     func(c Config) Learner { return NewLinear(LinearSettingsFor(c)) },
-	},
+// registry holds every learner, by name: one line a learner, whose Spec
+// sits in the learner's own file beside its update, its model state codec
+// (stateCode) and its picture (docs/adding-a-learner.md).
+var registry = byName(
+	occfmSpec,
+	occfmAutoSpec,
+	occfmLinSpec,
+	occfmKSpec,
+	ccfmPairsSpec,
+	ccfmOGDSpec,
+	ccfmPASpec,
+	ccfmFTRLSpec,
+	fmFTRLSpec,
+	cfmFTRLSpec,
+	meanSpec,
+	biasSpec,
+	linearSpec,
+)
+
+// byName indexes specs by name.
+func byName(specs ...Spec) map[string]Spec {
+	m := make(map[string]Spec, len(specs))
+	for _, s := range specs {
+		m[s.Name] = s
+	}
+	return m
 }
+
+// registryTypes maps the type of each registered learner to its name.
+var registryTypes = sync.OnceValue(func() map[reflect.Type]string {
+	m := make(map[reflect.Type]string, len(registry))
+	for _, s := range registry {
+		m[reflect.TypeOf(s.state())] = s.Name
+	}
+	return m
+})
+
+// registryName returns the registry name of l's type, or "" for a learner
+// the registry does not make.
+func registryName(l Learner) string { return registryTypes()[reflect.TypeOf(l)] }
+
+// InBall reports whether l keeps C (or its pair block) in the nuclear-norm
+// ball ‖C‖* ≤ δ: whether its registry Spec says Ball.
+func InBall(l Learner) bool { return registry[registryName(l)].Ball }
 
 // DefaultLearner is the registry name of the learner `occfm run` and the
 // page use when none is named: OCCFMAuto, which needs no δ.
@@ -275,3 +242,18 @@ type EigenPairs interface {
 	// from there on.
 	PairDim() int
 }
+
+// pairCounter is implemented by the learners whose work on a row includes
+// pairs of its nonzeros, O(nnz(x)²) a row: pairVisits returns how many pair
+// terms they have read or written since they were made or decoded (a
+// CCFMPairs pair slot, an entry of a gradient sum Gₜ added to). It is work
+// counted by the code itself, so that tests bound the cost of a row in
+// operations rather than seconds, which a busy machine stretches: a row too
+// wide to learn must cost O(nnz), not a pair term per pair (TestWideRow).
+// The counts are not part of a model file.
+type pairCounter interface {
+	pairVisits() int64
+}
+
+// pairTerms returns the number of pairs (i, j), i ≤ j, of n nonzeros.
+func pairTerms(n int) int64 { return int64(n) * int64(n+1) / 2 }

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/occfm/occfm/core/data"
+	"github.com/occfm/occfm/core/internal/str"
 )
 
 // growthBound bounds how far the gradients added since the tracked LMO's
@@ -84,4 +85,46 @@ func (g *growthBound) bounds() (pos, neg float64) {
 // memoryBytes is the bytes g holds: 28 a coordinate.
 func (g *growthBound) memoryBytes() int64 {
 	return i32Bytes(g.mark) + sumF64Bytes(g.diag, g.off, g.u)
+}
+
+// growth codes OCCFM's structured growth bound (see growthBound): its
+// sums, then the coordinates touched since the last refresh with their
+// three sums. A decoded bound is at epoch 1.
+func (c *stateCodec) growth(g *growthBound, n int) {
+	for _, p := range []*float64{&g.sumC, &g.uu, &g.maxPos, &g.maxNeg, &g.rho2} {
+		c.float(p)
+	}
+	var idx []int32
+	var vals []float64
+	if !c.dec {
+		for i, e := range g.mark {
+			if e == g.epoch && i < n {
+				idx = append(idx, int32(i))
+				vals = append(vals, g.diag[i], g.off[i], g.u[i])
+			}
+		}
+	}
+	c.int32s(&idx)
+	c.floats(&vals)
+	if !c.dec || c.err != nil {
+		return
+	}
+	if c.violates(len(vals) == 3*len(idx) && len(idx) <= n) {
+		c.fail("growth bound of " + str.Itoa(len(idx)) + " coordinates and " + str.Itoa(len(vals)) + " sums")
+	}
+	c.check(g.rho2 >= 0 && g.rho2 <= 1 && g.uu >= 0 && g.maxPos >= 0 && g.maxNeg >= 0, "growth bound out of range")
+	if c.err != nil || !c.alloc(bytesOf(n, 28), "growth bound") {
+		return
+	}
+	g.epoch = 1
+	g.mark = make([]int32, n)
+	g.diag, g.off, g.u = make([]float64, n), make([]float64, n), make([]float64, n)
+	for k, i := range idx {
+		if i < 1 || int(i) >= n || g.mark[i] == 1 {
+			c.fail("growth bound coordinate " + str.Itoa(int(i)) + " out of range or repeated")
+			return
+		}
+		g.mark[i] = 1
+		g.diag[i], g.off[i], g.u[i] = vals[3*k], vals[3*k+1], vals[3*k+2]
+	}
 }

@@ -1,6 +1,9 @@
 package core
 
-import "github.com/occfm/occfm/core/data"
+import (
+	"github.com/occfm/occfm/core/data"
+	"github.com/occfm/occfm/core/internal/str"
+)
 
 // OCCFMLinSettings configures NewOCCFMLin. The zero value is the documented
 // default of every field.
@@ -54,6 +57,17 @@ type OCCFMLin struct {
 
 var _ Learner = (*OCCFMLin)(nil)
 var _ Configured = (*OCCFMLin)(nil)
+
+// occfmLinSpec registers OCCFMLin (see registry).
+var occfmLinSpec = Spec{
+	Name:    "occfm-lin",
+	Plain:   "OCCFM with the bias and one weight per feature learned outside C, so that the budget δ goes to pairs of features only.",
+	Summary: "OCCFM with w₀ and w outside the ball (FTRL-Proximal), C by Algorithm 2 on ‖C‖* ≤ δ",
+	New:     func(c Config) Learner { return NewOCCFMLin(OCCFMLinSettingsFor(c)) },
+	Regret:  RegretGuarantee{0.75, "Theorem 3 for C, FTRL-Proximal for the affine part"},
+	Ball:    true,
+	state:   func() stateCoder { return new(OCCFMLin) },
+}
 
 // NewOCCFMLin returns an OCCFMLin with v₀ = 0, v = 0 and C = 0.
 func NewOCCFMLin(s OCCFMLinSettings) *OCCFMLin {
@@ -112,3 +126,33 @@ func (m *OCCFMLin) Rank() int { return m.occ.Rank() }
 // Eigenvalues returns the CCFM part's nonzero eigenvalues of C (see
 // OCCFM.Eigenvalues).
 func (m *OCCFMLin) Eigenvalues() []float64 { return m.occ.Eigenvalues() }
+
+func (m *OCCFMLin) stateCode(c *stateCodec) {
+	s := m.s
+	c.float(&s.Alpha)
+	codeEnum(c, &s.Loss, 2, "loss")
+	occ := m.occ
+	if c.dec {
+		occ = new(OCCFM)
+	}
+	c.nested(occ)
+	if c.dec && c.err == nil {
+		s.OCCFM = occ.s
+		if c.violates(s.OCCFM.Loss == s.Loss) {
+			c.fail("a CCFM part with the " + s.OCCFM.Loss.String() + " loss in a learner with the " + s.Loss.String() + " loss")
+		}
+	}
+	if !rebuild(c, m, s, NewOCCFMLin, func(x *OCCFMLin) OCCFMLinSettings { return x.s }) {
+		return
+	}
+	m.occ = occ
+	d := len(m.lin.w)
+	c.int(&d)
+	if c.violates(d >= 0) {
+		c.fail(str.Itoa(d) + " features")
+	}
+	c.ftrlLinear(&m.lin, d)
+}
+
+// pairVisits counts the pair terms read or written (see pairCounter).
+func (m *OCCFMLin) pairVisits() int64 { return m.occ.pairVisits() }

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/occfm/occfm/core/data"
+	"github.com/occfm/occfm/core/internal/str"
 )
 
 // This file holds three honest references for the paper's learners (DESIGN
@@ -43,6 +44,15 @@ type Mean struct {
 
 var _ Learner = (*Mean)(nil)
 var _ Configured = (*Mean)(nil)
+
+// meanSpec registers Mean (see registry).
+var meanSpec = Spec{
+	Name:    "mean",
+	Plain:   "Always predicts the average label seen so far: the simplest guess there is.",
+	Summary: "reference: the running mean of y (regression) or the smoothed log-odds of the positive rate (classification)",
+	New:     func(c Config) Learner { return NewMean(MeanSettingsFor(c)) },
+	state:   func() stateCoder { return new(Mean) },
+}
 
 // NewMean returns a Mean learner that has seen nothing.
 func NewMean(s MeanSettings) *Mean { return &Mean{s: s} }
@@ -150,6 +160,15 @@ type Bias struct {
 var _ Learner = (*Bias)(nil)
 var _ Configured = (*Bias)(nil)
 
+// biasSpec registers Bias (see registry).
+var biasSpec = Spec{
+	Name:    "bias",
+	Plain:   "The average plus one offset per feature (a user who rates high, a film everyone likes). No pairs.",
+	Summary: "reference: global + per-feature biases by SGD with ℓ₂ (user + item biases on MovieLens)",
+	New:     func(c Config) Learner { return NewBias(BiasSettingsFor(c)) },
+	state:   func() stateCoder { return new(Bias) },
+}
+
 // NewBias returns a Bias learner with all biases 0.
 func NewBias(s BiasSettings) *Bias { return &Bias{s: s.withDefaults()} }
 
@@ -252,6 +271,15 @@ type Linear struct {
 var _ Learner = (*Linear)(nil)
 var _ Configured = (*Linear)(nil)
 
+// linearSpec registers Linear (see registry).
+var linearSpec = Spec{
+	Name:    "linear",
+	Plain:   "Linear (or logistic) regression: one weight per feature. No pairs.",
+	Summary: "reference: linear / logistic regression ŷ = w₀ + wᵀx by per-coordinate FTRL-Proximal",
+	New:     func(c Config) Learner { return NewLinear(LinearSettingsFor(c)) },
+	state:   func() stateCoder { return new(Linear) },
+}
+
 // NewLinear returns a Linear learner with all weights 0.
 func NewLinear(s LinearSettings) *Linear {
 	s = s.withDefaults()
@@ -298,3 +326,46 @@ func (m *Linear) MemoryBytes() int64 { return structBytes + m.ftrlLinear.memoryB
 
 // MemoryNote says how many features m holds (see MemoryNoter).
 func (m *Linear) MemoryNote() string { return countText(int64(len(m.w))) + " features" }
+
+func (m *Mean) stateCode(c *stateCodec) {
+	codeEnum(c, &m.s.Task, 2, "task")
+	c.int(&m.n)
+	c.float(&m.sum)
+	c.int(&m.pos)
+	c.int(&m.neg)
+}
+
+func (m *Bias) stateCode(c *stateCodec) {
+	s := m.s
+	c.float(&s.Eta)
+	c.float(&s.L2)
+	codeEnum(c, &s.Loss, 2, "loss")
+	if !rebuild(c, m, s, NewBias, func(x *Bias) BiasSettings { return x.s }) {
+		return
+	}
+	c.int(&m.t)
+	c.float(&m.b)
+	c.floats(&m.w)
+	c.floats(&m.n)
+	if c.violates(len(m.w) == len(m.n)) {
+		c.fail(str.Itoa(len(m.w)) + " biases with " + str.Itoa(len(m.n)) + " counts")
+	}
+}
+
+func (m *Linear) stateCode(c *stateCodec) {
+	s := m.s
+	c.float(&s.Alpha)
+	c.float(&s.Beta)
+	c.float(&s.L1)
+	c.float(&s.L2)
+	codeEnum(c, &s.Loss, 2, "loss")
+	if !rebuild(c, m, s, NewLinear, func(x *Linear) LinearSettings { return x.s }) {
+		return
+	}
+	d := len(m.w)
+	c.int(&d)
+	if c.violates(d >= 0) {
+		c.fail(str.Itoa(d) + " features")
+	}
+	c.ftrlLinear(&m.ftrlLinear, d)
+}

@@ -245,23 +245,12 @@ func (s *session) picture() *modelPicture {
 		pic.Nuclear = tr
 		pic.Rank = core.RankOf(vals, 1e-12*tr)
 	}
-	if _, ok := l.(core.Configured); ok && (exact || isConvex(l)) {
+	if _, ok := l.(core.Configured); ok && (exact || core.InBall(l)) {
 		pic.Delta = core.DeltaNow(l)
 	}
 	pic.Eig = vals[:min(len(vals), pictureEigs)]
 	pic.Millis = float64(time.Since(t0).Microseconds()) / 1000
 	return pic
-}
-
-// isConvex reports whether the learner drawn keeps C in a nuclear-norm ball
-// of radius δ (the CCFM family). It asks the learner itself, not the name of
-// the player, which for occfm-auto draws one of its experts.
-func isConvex(l core.Learner) bool {
-	switch l.(type) {
-	case *core.CCFMOGD, *core.CCFMFTRL, *core.CCFMPA, *core.CFMFTRL, *core.OCCFM, *core.OCCFMLin, *core.OCCFMK:
-		return true
-	}
-	return false
 }
 
 // featureBlock returns the leading (k−1)×(k−1) block of the k×k cells:

@@ -1,0 +1,682 @@
+package core
+
+import (
+	"encoding/binary"
+	"errors"
+	"math"
+	"math/bits"
+	"math/rand/v2"
+	"strconv"
+
+	"github.com/occfm/occfm/core/data"
+	"github.com/occfm/occfm/core/internal/str"
+)
+
+// stateCoder is implemented by every registered learner, in the learner's
+// own file: stateCode writes (c encoding) or reads (c decoding) the
+// learner's settings, defaults filled in, then every field that affects a
+// future prediction, in one fixed order, so that the two directions cannot
+// disagree. Decoding starts on the zero value of the learner type (its
+// Spec's state) and rebuilds it through its constructor once the settings
+// are read. Scratch buffers are not saved. Caches that can be rebuilt bit
+// for bit from the saved fields are rebuilt instead of saved:
+//
+//   - OCCFM's Lanczos noise vector is a fixed N(0, 1) draw per coordinate
+//     from its seeded generator: it is drawn again (and leaves the
+//     generator where it was);
+//   - FM-FTRL's generator is likewise advanced by the d·k draws of V's
+//     initial rows;
+//   - a gradient accumulator's hash index and CSR mirror are rebuilt from
+//     its pairs, the mirror from the same prefix of pairs it held, so that
+//     products with G sum in the same order;
+//   - the column-major copy of C's basis (lowRankSym.ut) is rebuilt on
+//     first use, as after any change of the basis.
+//
+// CCFM-FTRL and CFM-FTRL draw from their generators at every refresh, so
+// their generators' states are saved.
+type stateCoder interface {
+	Learner
+	stateCode(c *stateCodec)
+}
+
+// stateCodec encodes or decodes the fields of a section. Each method takes
+// a pointer: encoding appends the value to buf, decoding reads it from buf
+// into the pointer. After the first decoding error every call is a no-op
+// and err holds the error.
+type stateCodec struct {
+	dec bool
+	buf []byte
+	err error
+	// limit, when decoding, bounds in bytes what a dimension read may make
+	// the decoder allocate (see alloc); 0 means DefaultMemoryLimit. over is
+	// the error of the first dimension over it.
+	limit int64
+	over  error
+}
+
+// bytesOf returns the product of its factors, saturated at MaxInt64 (and 0
+// for a negative factor).
+func bytesOf(factors ...int) int64 {
+	f := 1.0
+	for _, x := range factors {
+		f *= float64(max(x, 0))
+	}
+	if f >= math.MaxInt64 {
+		return math.MaxInt64
+	}
+	return int64(f)
+}
+
+// alloc checks, when decoding, that allocating about n bytes for what
+// stays within the limit, before the decoder allocates them: a crafted
+// file must not make LoadModel allocate beyond its budget. It reports
+// whether decoding goes on.
+func (c *stateCodec) alloc(n int64, what string) bool {
+	if !c.dec || c.err != nil {
+		return c.err == nil
+	}
+	limit := c.limit
+	if limit == 0 {
+		limit = DefaultMemoryLimit
+	}
+	if n > limit {
+		c.fail(what + " would take " + FormatBytes(max(n, 0)))
+		c.over = str.Wrap("core: the model's "+what+" would take "+FormatBytes(max(n, 0))+
+			", "+ErrMemoryBudget.Error()+" of "+FormatBytes(limit), ErrMemoryBudget)
+		return false
+	}
+	return true
+}
+
+// fail records a decoding error (the first one wins). It is kept out of
+// line: inlined at its ~120 calls it made the wasm binary 43 KB larger.
+//
+//go:noinline
+func (c *stateCodec) fail(msg string) {
+	if c.err == nil {
+		c.err = errors.New(msg)
+	}
+}
+
+// check fails with msg unless ok (decoding only).
+func (c *stateCodec) check(ok bool, msg string) {
+	if c.dec && !ok {
+		c.fail(msg)
+	}
+}
+
+// violates reports whether the decoded data violate the condition ok, so
+// that the caller records the error: when decoding, ok is false and no
+// error was recorded yet. It is check for a message built from values,
+// which only a violation should pay for:
+//
+//	if c.violates(n >= 0) {
+//		c.fail(str.Itoa(n) + " rows")
+//	}
+func (c *stateCodec) violates(ok bool) bool { return c.dec && !ok && c.err == nil }
+
+// finish returns the decoding error of the section named name, if any,
+// including bytes left over.
+func (c *stateCodec) finish(name string) error {
+	if c.err == nil && len(c.buf) > 0 {
+		c.err = errors.New(str.Itoa(len(c.buf)) + " bytes left over")
+	}
+	if c.err != nil {
+		return corrupt("section " + str.Quote(name) + ": " + c.err.Error())
+	}
+	return nil
+}
+
+// uvarintLen is the length of the shortest (canonical) uvarint of v: a
+// longer one decodes too, but would save to other bytes.
+func uvarintLen(v uint64) int { return max(1, (bits.Len64(v)+6)/7) }
+
+// varintLen is the length of the canonical (zig-zag) varint of v.
+func varintLen(v int64) int { return uvarintLen(uint64(v<<1) ^ uint64(v>>63)) }
+
+func (c *stateCodec) uvarint() uint64 {
+	v, n := binary.Uvarint(c.buf)
+	if n <= 0 || n != uvarintLen(v) {
+		c.fail("truncated or badly encoded integer")
+		return 0
+	}
+	c.buf = c.buf[n:]
+	return v
+}
+
+func (c *stateCodec) int(p *int) {
+	if !c.dec {
+		c.buf = binary.AppendVarint(c.buf, int64(*p))
+		return
+	}
+	if c.err != nil {
+		return
+	}
+	v, n := binary.Varint(c.buf)
+	if n <= 0 || n != varintLen(v) {
+		c.fail("truncated or badly encoded integer")
+		return
+	}
+	if int64(int(v)) != v {
+		c.fail("integer " + strconv.FormatInt(v, 10) + " out of range")
+		return
+	}
+	c.buf = c.buf[n:]
+	*p = int(v)
+}
+
+// enum codes an integer-valued enumeration, checking 0 ≤ *p < n.
+func codeEnum[T ~int](c *stateCodec, p *T, n int, what string) {
+	v := int(*p)
+	c.int(&v)
+	if c.violates(v >= 0 && v < n) {
+		c.fail(what + " " + str.Itoa(v) + " out of range")
+	}
+	if c.dec && c.err == nil {
+		*p = T(v)
+	}
+}
+
+func (c *stateCodec) uint64(p *uint64) {
+	if !c.dec {
+		c.buf = binary.LittleEndian.AppendUint64(c.buf, *p)
+		return
+	}
+	if c.err != nil {
+		return
+	}
+	if len(c.buf) < 8 {
+		c.fail("truncated")
+		return
+	}
+	*p = binary.LittleEndian.Uint64(c.buf)
+	c.buf = c.buf[8:]
+}
+
+// float codes a float64: decoding rejects NaN, ±Inf and values beyond
+// maxStateValue, which no learner holds in its state unless it has
+// diverged, and which could make its loops run on NaN (see floatOrInf).
+func (c *stateCodec) float(p *float64) {
+	c.floatOrInf(p)
+	c.check(!math.IsInf(*p, 0), "infinite value in the state")
+}
+
+// maxStateValue bounds the magnitude of every value LoadModel accepts
+// (except ±Inf sentinels): far beyond any learner that has not diverged,
+// and far enough below the overflow threshold that a crafted file cannot
+// drive a learner's arithmetic to Inf and NaN.
+const maxStateValue = 1e50
+
+// floatOrInf codes a float64 that may be ±Inf (a sentinel) but not NaN.
+func (c *stateCodec) floatOrInf(p *float64) {
+	bits := math.Float64bits(*p)
+	c.uint64(&bits)
+	if c.dec && c.err == nil {
+		*p = math.Float64frombits(bits)
+		if c.violates(math.IsInf(*p, 0) || math.Abs(*p) <= maxStateValue) {
+			c.fail("value " + str.Ftoa(*p) + " out of range in the state")
+		}
+	}
+}
+
+func (c *stateCodec) bool(p *bool) {
+	if !c.dec {
+		v := byte(0)
+		if *p {
+			v = 1
+		}
+		c.buf = append(c.buf, v)
+		return
+	}
+	if c.err != nil {
+		return
+	}
+	if len(c.buf) < 1 || c.buf[0] > 1 {
+		c.fail("bad boolean")
+		return
+	}
+	*p = c.buf[0] == 1
+	c.buf = c.buf[1:]
+}
+
+// length codes a slice length whose elements take at least size bytes
+// each, checking on decoding that they can fit in what is left.
+func (c *stateCodec) length(n int, size int) int {
+	if !c.dec {
+		c.buf = binary.AppendUvarint(c.buf, uint64(n))
+		return n
+	}
+	if c.err != nil {
+		return 0
+	}
+	v := c.uvarint()
+	if c.err != nil {
+		return 0
+	}
+	if v > uint64(len(c.buf))/uint64(size) {
+		c.fail("truncated: a length of " + strconv.FormatUint(v, 10) + " does not fit in " + str.Itoa(len(c.buf)) + " bytes")
+		return 0
+	}
+	return int(v)
+}
+
+func (c *stateCodec) bytes(p *[]byte) {
+	n := c.length(len(*p), 1)
+	if !c.dec {
+		c.buf = append(c.buf, *p...)
+		return
+	}
+	if c.err != nil {
+		return
+	}
+	*p = c.buf[:n:n]
+	c.buf = c.buf[n:]
+}
+
+func (c *stateCodec) string(p *string) {
+	b := []byte(*p)
+	c.bytes(&b)
+	if c.dec && c.err == nil {
+		*p = string(b)
+	}
+}
+
+// floats codes a slice of float64, keeping nil and empty apart (some
+// learners test for nil).
+func (c *stateCodec) floats(p *[]float64) {
+	isNil := *p == nil
+	c.bool(&isNil)
+	n := c.length(len(*p), 8)
+	if !c.dec {
+		for _, v := range *p {
+			c.buf = binary.LittleEndian.AppendUint64(c.buf, math.Float64bits(v))
+		}
+		return
+	}
+	if c.err != nil {
+		return
+	}
+	if isNil {
+		if c.violates(n == 0) {
+			c.fail("nil slice of length " + str.Itoa(n))
+		}
+		*p = nil
+		return
+	}
+	s := make([]float64, n)
+	for i := range s {
+		s[i] = math.Float64frombits(binary.LittleEndian.Uint64(c.buf[8*i:]))
+		if !(math.Abs(s[i]) <= maxStateValue) {
+			c.fail("value " + str.Ftoa(s[i]) + " out of range in the state")
+			return
+		}
+	}
+	c.buf = c.buf[8*n:]
+	*p = s
+}
+
+func (c *stateCodec) int32s(p *[]int32) {
+	n := c.length(len(*p), 1)
+	if !c.dec {
+		for _, v := range *p {
+			c.buf = binary.AppendVarint(c.buf, int64(v))
+		}
+		return
+	}
+	if c.err != nil {
+		return
+	}
+	s := make([]int32, n)
+	for i := range s {
+		v, k := binary.Varint(c.buf)
+		if k <= 0 || k != varintLen(v) || int64(int32(v)) != v {
+			c.fail("bad int32")
+			return
+		}
+		c.buf = c.buf[k:]
+		s[i] = int32(v)
+	}
+	*p = s
+}
+
+// config codes a Config.
+func (c *stateCodec) config(cf *Config) {
+	codeEnum(c, &cf.Task, 2, "task")
+	c.float(&cf.Delta)
+	c.float(&cf.Eta)
+	c.uint64(&cf.Seed)
+	c.int(&cf.Rank)
+	codeEnum(c, &cf.Gamma, 3, "γ schedule")
+	hasLoss := cf.Loss != nil
+	c.bool(&hasLoss)
+	var loss Loss
+	if hasLoss && !c.dec {
+		loss = *cf.Loss
+	}
+	codeEnum(c, &loss, 2, "loss")
+	c.check(hasLoss || loss == 0, "a loss without its flag")
+	if c.dec && c.err == nil && hasLoss {
+		cf.Loss = &loss
+	}
+}
+
+// rebuild, when decoding, replaces *o with the learner that the
+// constructor mk makes from the settings s read from a file, turning its
+// panic on invalid settings into an error, and checks that mk kept s as
+// read (settings are saved with their defaults filled in). It reports
+// whether coding goes on; encoding, it does nothing and reports true.
+func rebuild[T any, S comparable](c *stateCodec, o *T, s S, mk func(S) *T, settings func(*T) S) bool {
+	if !c.dec {
+		return true
+	}
+	fresh := construct(c, func() *T { return mk(s) })
+	if c.err != nil {
+		return false
+	}
+	c.check(settings(fresh) == s, "settings are not in effective form")
+	*o = *fresh
+	return c.err == nil
+}
+
+// construct runs a learner's constructor on settings read from a file,
+// turning its panic on invalid settings into an error.
+func construct[T any](c *stateCodec, mk func() T) (t T) {
+	if c.err != nil {
+		return t
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			c.fail("invalid settings: " + str.PanicText(r))
+		}
+	}()
+	return mk()
+}
+
+// vocabulary codes a Vocabulary (model.go's "vocabulary" section).
+func (c *stateCodec) vocabulary(v *data.Vocabulary) {
+	f := string(v.Format)
+	c.string(&f)
+	v.Format = data.Format(f)
+	c.int(&v.Dim)
+	nc := c.length(len(v.Columns), 3)
+	if c.dec && c.err == nil {
+		v.Columns = make([]data.VocabularyColumn, nc)
+	}
+	for j := 0; j < nc && c.err == nil; j++ {
+		col := &v.Columns[j]
+		c.string(&col.Name)
+		codeEnum(c, &col.Role, int(data.RoleIgnore)+1, "role")
+		c.float(&col.Scale)
+	}
+	nf := c.length(len(v.Features), 2)
+	if c.dec && c.err == nil {
+		v.Features = make([]data.VocabularyFeature, nf)
+	}
+	for i := 0; i < nf && c.err == nil; i++ {
+		c.int(&v.Features[i].Field)
+		c.string(&v.Features[i].Value)
+	}
+	// The LibSVM numbering comes last, and only when renumbered, so that a
+	// vocabulary saved before it existed reads (as the identity numbering)
+	// and saves to the same bytes.
+	if v.Format == data.FormatLibSVM && (!c.dec && v.Renumbered || c.dec && c.err == nil && len(c.buf) > 0) {
+		v.Renumbered = true
+		c.int32s(&v.Indices)
+	}
+	if c.dec && c.err == nil {
+		if err := v.Check(); err != nil {
+			c.fail(err.Error())
+		}
+	}
+	if c.dec && c.err == nil && nc == 0 {
+		v.Columns = nil
+	}
+	if c.dec && c.err == nil && nf == 0 {
+		v.Features = nil
+	}
+}
+
+// maxUnbackedDim bounds a dimension that the file does not back with data
+// (C's dimension while C has no basis columns, say), so that a crafted file
+// cannot make LoadModel allocate without bound.
+const maxUnbackedDim = 1 << 16
+
+// maxSubspace bounds the k×k buffers of settings read from a file.
+const maxSubspace = 1 << 12
+
+// checkNumbering checks that the nonzero (first ≥ 1) or non-negative
+// (first = 0, −1 meaning none) entries of idx number exactly the
+// coordinates first … n−1, each once.
+func checkNumbering(c *stateCodec, idx []int32, first, n int, what string) {
+	if !c.dec || c.err != nil {
+		return
+	}
+	if n-first > len(idx) || n < first {
+		c.fail(str.Itoa(n-first) + " " + what + "s numbered by " + str.Itoa(len(idx)) + " entries")
+		return
+	}
+	seen := make([]bool, n)
+	count := 0
+	for _, v := range idx {
+		if int(v) < first {
+			if first == 1 && v == 0 || first == 0 && v == -1 {
+				continue
+			}
+			c.fail(what + " number " + str.Itoa(int(v)) + " out of range")
+			return
+		}
+		if int(v) >= n || seen[v] {
+			c.fail(what + " number " + str.Itoa(int(v)) + " out of range or repeated")
+			return
+		}
+		seen[v] = true
+		count++
+	}
+	if c.violates(count == n-first) {
+		c.fail(str.Itoa(count) + " of " + str.Itoa(n-first) + " " + what + "s numbered")
+	}
+}
+
+// lowRank codes C = U·M·Uᵀ of dimension n (already grown to n when
+// decoding): b, the row stride, the n×b values of U and M.
+func (c *stateCodec) lowRank(l *lowRankSym, n int) {
+	c.int(&l.b)
+	c.int(&l.ld)
+	b, ld := l.b, l.ld
+	if c.violates(b >= 0 && ld >= max(b, 1) && ld <= 4*b+16) {
+		c.fail("basis of " + str.Itoa(b) + " columns, stride " + str.Itoa(ld))
+	}
+	if c.err != nil {
+		return
+	}
+	var u []float64 // decoding: c.floats allocates what the file holds
+	if !c.dec {
+		u = make([]float64, 0, n*b)
+		for i := 0; i < n; i++ {
+			u = append(u, l.urow(i)...)
+		}
+	}
+	c.floats(&u)
+	c.floats(&l.m)
+	c.check(len(u) == n*b && len(l.m) == b*b, "C's factors of the wrong size")
+	if !c.dec || !c.alloc(bytesOf(8, n, ld), "basis of "+str.Itoa(n)+"×"+str.Itoa(ld)) {
+		return
+	}
+	l.u = make([]float64, n*ld)
+	for i := 0; i < n; i++ {
+		copy(l.u[i*ld:i*ld+b], u[i*b:i*b+b])
+	}
+	l.utValid = false
+}
+
+// accum codes the gradient accumulator G of dimension at most n: its pairs
+// in insertion order and how many of them the CSR mirror holds.
+func (c *stateCodec) accum(g *symAccum, n int) {
+	c.int(&g.n)
+	c.int32s(&g.row)
+	c.int32s(&g.col)
+	c.floats(&g.val)
+	c.int(&g.built)
+	if !c.dec || c.err != nil {
+		return
+	}
+	m := len(g.val)
+	c.check(len(g.row) == m && len(g.col) == m && g.built >= 0 && g.built <= m, "accumulator of inconsistent sizes")
+	if c.violates(g.n >= 0 && g.n <= n) {
+		c.fail("accumulator of dimension " + str.Itoa(g.n) + " in " + str.Itoa(n))
+	}
+	if !c.alloc(bytesOf(m, 80), "gradient sum of "+str.Itoa(m)+" pairs") {
+		return
+	}
+	g.index = make(map[uint64]int32, m)
+	top := 0 // the dimension when the mirror was built
+	for p := range m {
+		i, j := int(g.row[p]), int(g.col[p])
+		if i < 0 || i > j || j >= g.n {
+			c.fail("accumulator pair (" + str.Itoa(i) + ", " + str.Itoa(j) + ") out of range")
+			return
+		}
+		if p < g.built {
+			top = max(top, j+1)
+		}
+		if g.index[pairKey(i, j)] = int32(p); len(g.index) != p+1 {
+			c.fail("accumulator pair (" + str.Itoa(i) + ", " + str.Itoa(j) + ") repeated")
+			return
+		}
+	}
+	if m > 0 && g.n != maxCol(g.col)+1 || m == 0 && g.n != 0 {
+		c.fail("accumulator dimension " + str.Itoa(g.n) + " does not match its pairs")
+		return
+	}
+	g.rebuild(top)
+}
+
+func maxCol(col []int32) int {
+	j := 0
+	for _, v := range col {
+		j = max(j, int(v))
+	}
+	return j
+}
+
+// rebuild rebuilds the CSR mirror of the first g.built pairs, of
+// dimension top (1 + the largest index among them), as compress built it
+// when those were all the pairs.
+func (g *symAccum) rebuild(top int) {
+	if g.built == 0 {
+		g.rowPtr, g.cCol, g.cVal, g.pos = nil, nil, nil, nil
+		return
+	}
+	n, row, col, val := g.n, g.row, g.col, g.val
+	g.n, g.row, g.col, g.val = top, row[:g.built], col[:g.built], val[:g.built]
+	g.compress()
+	g.n, g.row, g.col, g.val = n, row, col, val
+}
+
+// eigSym codes C = B·R·diag(λ)·(B·R)ᵀ of the projected baselines.
+func (c *stateCodec) eigSym(e *eigSym) {
+	n := e.n
+	c.int(&n)
+	c.int(&e.b)
+	c.int(&e.r)
+	c.int(&e.ld)
+	b, r, ld := e.b, e.r, e.ld
+	if c.violates(n >= 1 && (b > 0 || n <= maxUnbackedDim)) {
+		c.fail("dimension " + str.Itoa(n))
+	}
+	// The stride only grows (it doubles when the basis is full), so it
+	// may exceed b by far after a compaction; the bound only keeps a
+	// crafted file from asking for unbounded memory.
+	if c.violates(b >= 0 && r >= 0 && r <= b && ld >= max(b, 1) && ld <= 1<<16 && n*ld <= 8*n*max(b, 1)+1<<23) {
+		c.fail("basis of " + str.Itoa(b) + " columns, rank " + str.Itoa(r) + ", stride " + str.Itoa(ld))
+	}
+	if c.err != nil {
+		return
+	}
+	var basis []float64 // decoding: c.floats allocates what the file holds
+	if !c.dec {
+		basis = make([]float64, 0, n*b)
+		for i := 0; i < n; i++ {
+			basis = append(basis, e.brow(i)...)
+		}
+	}
+	c.floats(&basis)
+	c.floats(&e.rotT)
+	c.floats(&e.lam)
+	c.check(len(basis) == n*b && len(e.lam) == r && len(e.rotT) >= r*b, "C's factors of the wrong size")
+	if !c.dec || !c.alloc(bytesOf(8, n, ld), "basis of "+str.Itoa(n)+"×"+str.Itoa(ld)) {
+		return
+	}
+	e.n = n
+	e.basis = make([]float64, n*ld)
+	for i := 0; i < n; i++ {
+		copy(e.basis[i*ld:i*ld+b], basis[i*b:i*b+b])
+	}
+}
+
+// pcg codes the state of a PCG generator.
+func (c *stateCodec) pcg(p *rand.PCG) {
+	var b []byte
+	if !c.dec {
+		b, _ = p.MarshalBinary() // never fails
+	}
+	c.bytes(&b)
+	if c.dec && c.err == nil {
+		if err := p.UnmarshalBinary(b); err != nil {
+			c.fail("generator state: " + err.Error())
+		}
+	}
+}
+
+// ftrlLinear codes w₀, w and their FTRL accumulators (the proximal
+// settings come from the learner's settings), checking that w covers d
+// features.
+func (c *stateCodec) ftrlLinear(l *ftrlLinear, d int) {
+	c.float(&l.w0)
+	c.float(&l.z0)
+	c.float(&l.n0)
+	c.floats(&l.w)
+	c.floats(&l.zw)
+	c.floats(&l.nw)
+	if c.violates(len(l.w) == d && len(l.zw) == d && len(l.nw) == d) {
+		c.fail(str.Itoa(len(l.w)) + " linear weights for " + str.Itoa(d) + " features")
+	}
+}
+
+// projected codes the state of CCFM-OGD and CCFM-PA: t and C (δ and the
+// projection method come from the settings).
+func (c *stateCodec) projected(p *projectedCCFM) {
+	c.int(&p.t)
+	if c.violates(p.t >= 0) {
+		c.fail(str.Itoa(p.t) + " rounds")
+	}
+	c.eigSym(&p.c)
+}
+
+// nested codes a learner's state as a length-prefixed section of its own,
+// so that a learner whose coding reads to the end of its bytes (OCCFM's
+// tail) can sit inside another's.
+func (c *stateCodec) nested(l stateCoder) {
+	if !c.dec {
+		sub := &stateCodec{}
+		l.stateCode(sub)
+		c.bytes(&sub.buf)
+		return
+	}
+	var b []byte
+	c.bytes(&b)
+	if c.err != nil {
+		return
+	}
+	sub := &stateCodec{dec: true, buf: b, limit: c.limit}
+	l.stateCode(sub)
+	if sub.err == nil && len(sub.buf) > 0 {
+		sub.fail(str.Itoa(len(sub.buf)) + " bytes left over")
+	}
+	if sub.err != nil {
+		c.fail(sub.err.Error())
+		if c.over == nil {
+			c.over = sub.over
+		}
+	}
+}
