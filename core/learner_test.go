@@ -22,45 +22,52 @@ func conformanceStream(task data.Task, rows int) []data.Example {
 // change x, the same seed gives identical results, and outputs are finite.
 func TestConformance(t *testing.T) {
 	for _, spec := range Learners() {
-		for _, task := range []data.Task{data.Regression, data.Classification} {
-			t.Run(spec.Name+"/"+task.String(), func(t *testing.T) {
-				cfg := Config{Task: task, Seed: 3}
-				stream := conformanceStream(task, 200)
-				probe := rand.New(rand.NewPCG(5, 6))
+		checkConformance(t, spec)
+	}
+}
 
-				// Reference run: plain predict-then-update.
-				ref := spec.New(cfg)
-				var want []float64
-				for _, ex := range stream {
-					want = append(want, Play(ref, ex, nil))
-				}
+// checkConformance runs spec's learner through the contract (see
+// TestConformance) for each task.
+func checkConformance(t *testing.T, spec Spec) {
+	t.Helper()
+	for _, task := range []data.Task{data.Regression, data.Classification} {
+		t.Run(spec.Name+"/"+task.String(), func(t *testing.T) {
+			cfg := Config{Task: task, Seed: 3}
+			stream := conformanceStream(task, 200)
+			probe := rand.New(rand.NewPCG(5, 6))
 
-				// Same seed, with extra Predict calls on random vectors between
-				// rounds (Predict must not change the state), and checks that
-				// Update leaves x untouched.
-				l := spec.New(cfg)
-				for i, ex := range stream {
-					for range 3 {
-						x := randomSparse(probe, 40, 3, false) // includes unseen features
-						if y := l.Predict(x); math.IsNaN(y) || math.IsInf(y, 0) {
-							t.Fatalf("row %d: Predict returned %v", i, y)
-						}
-					}
-					x := ex.X.Clone()
-					got := l.Predict(ex.X)
-					l.Update(ex.X, ex.Y)
-					if !slices.Equal(x.Ind, ex.X.Ind) || !slices.Equal(x.Val, ex.X.Val) {
-						t.Fatalf("row %d: Update changed x", i)
-					}
-					if got != want[i] {
-						t.Fatalf("row %d: ŷ = %v, reference run gave %v (Predict changed state, or the learner is not deterministic)", i, got, want[i])
-					}
-					if math.IsNaN(got) || math.IsInf(got, 0) {
-						t.Fatalf("row %d: ŷ = %v", i, got)
+			// Reference run: plain predict-then-update.
+			ref := spec.New(cfg)
+			var want []float64
+			for _, ex := range stream {
+				want = append(want, Play(ref, ex, nil))
+			}
+
+			// Same seed, with extra Predict calls on random vectors between
+			// rounds (Predict must not change the state), and checks that
+			// Update leaves x untouched.
+			l := spec.New(cfg)
+			for i, ex := range stream {
+				for range 3 {
+					x := randomSparse(probe, 40, 3, false) // includes unseen features
+					if y := l.Predict(x); math.IsNaN(y) || math.IsInf(y, 0) {
+						t.Fatalf("row %d: Predict returned %v", i, y)
 					}
 				}
-			})
-		}
+				x := ex.X.Clone()
+				got := l.Predict(ex.X)
+				l.Update(ex.X, ex.Y)
+				if !slices.Equal(x.Ind, ex.X.Ind) || !slices.Equal(x.Val, ex.X.Val) {
+					t.Fatalf("row %d: Update changed x", i)
+				}
+				if got != want[i] {
+					t.Fatalf("row %d: ŷ = %v, reference run gave %v (Predict changed state, or the learner is not deterministic)", i, got, want[i])
+				}
+				if math.IsNaN(got) || math.IsInf(got, 0) {
+					t.Fatalf("row %d: ŷ = %v", i, got)
+				}
+			}
+		})
 	}
 }
 
