@@ -1,6 +1,9 @@
 package core
 
-import "github.com/occfm/occfm/core/data"
+import (
+	"github.com/occfm/occfm/core/data"
+	"github.com/occfm/occfm/core/spectral"
+)
 
 // symAccum is the sparse symmetric gradient accumulator Gₜ = Σ_τ g_τ·M_τ of
 // OCCFM (Algorithm 2, line 4), where each M_τ is the sparse outer product
@@ -132,7 +135,7 @@ func (g *symAccum) mulVec(y []float64, alpha float64, v []float64) {
 // compress rebuilds the CSR mirror from all pairs (counting sort by row).
 func (g *symAccum) compress() {
 	n, m := g.n, len(g.val)
-	g.rowPtr = growInt32(g.rowPtr, n+1)
+	g.rowPtr = spectral.GrowInt32(g.rowPtr, n+1)
 	clear(g.rowPtr)
 	for p, i := range g.row {
 		g.rowPtr[i+1]++
@@ -144,7 +147,7 @@ func (g *symAccum) compress() {
 		g.rowPtr[i+1] += g.rowPtr[i]
 	}
 	e := int(g.rowPtr[n])
-	g.cCol, g.cVal, g.pos = growInt32(g.cCol, e), grown(g.cVal, e), growInt32(g.pos, 2*m)
+	g.cCol, g.cVal, g.pos = spectral.GrowInt32(g.cCol, e), spectral.Grown(g.cVal, e), spectral.GrowInt32(g.pos, 2*m)
 	// Fill by row, using rowPtr[r] as the cursor of row r, then shift back.
 	for p, i := range g.row {
 		j, v := g.col[p], g.val[p]
@@ -165,14 +168,14 @@ func (g *symAccum) compress() {
 	g.built = m
 }
 
-// growInt32 returns buf resized to length n, reallocating (with room to
-// grow) only when its capacity is too small. The contents are unspecified.
-func growInt32(buf []int32, n int) []int32 {
-	if cap(buf) < n {
-		return make([]int32, n, n+n/2)
-	}
-	return buf[:n]
-}
-
 // nnz returns the number of stored pairs {i, j}.
 func (g *symAccum) nnz() int { return len(g.val) }
+
+// memoryBytes estimates the bytes of G: per stored pair {i, j}, its hash
+// index entry (mapEntryBytes), its coordinates and value (16 bytes) and,
+// once in the CSR mirror, its two CSR entries and positions (32 bytes):
+// about 76 bytes a pair, plus the slack of the growing slices.
+func (g *symAccum) memoryBytes() int64 {
+	return int64(len(g.index))*mapEntryBytes + i32Bytes(g.row) + i32Bytes(g.col) + f64Bytes(g.val) +
+		i32Bytes(g.rowPtr) + i32Bytes(g.cCol) + f64Bytes(g.cVal) + i32Bytes(g.pos)
+}

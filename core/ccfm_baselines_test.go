@@ -3,208 +3,15 @@ package core
 import (
 	"math"
 	"math/rand/v2"
-	"slices"
 	"testing"
 	"time"
 
 	"github.com/occfm/occfm/core/data"
 	"github.com/occfm/occfm/core/internal/str"
+	"github.com/occfm/occfm/core/spectral"
 	"gonum.org/v1/gonum/floats/scalar"
 	"gonum.org/v1/gonum/mat"
 )
-
-// TestL1BallThreshold checks the sort-based ℓ₁-ball projection on cases
-// worked by hand and, on random vectors, against its optimality
-// conditions: ‖w‖₁ = δ when ‖v‖₁ > δ, |vᵢ| − |wᵢ| = θ on the support and
-// |vᵢ| ≤ θ off it, and against θ found by bisection of Σ max(|vᵢ| − θ, 0) = δ.
-func TestL1BallThreshold(t *testing.T) {
-	for _, tc := range []struct {
-		v     []float64
-		delta float64
-		theta float64
-	}{
-		{[]float64{3, 1}, 2, 1},                // w = (2, 0)
-		{[]float64{1, -1, 1}, 1.5, 0.5},        // w = (½, −½, ½)
-		{[]float64{0.5, -0.25}, 1, 0},          // inside the ball
-		{[]float64{-4}, 1, 3},                  // w = −1
-		{[]float64{2, 2, -1, 0.1}, 3, 2.0 / 3}, // w = (4/3, 4/3, −1/3, 0)
-		{[]float64{5, -3, 1, -1}, 4, 2},        // w = (3, −1, 0, 0)
-		{[]float64{1, 1, 1, 1}, 4, 0},          // on the sphere
-		{[]float64{0, 0, 7, 0, -7}, 7, 3.5},    // ties
-	} {
-		got, _ := l1BallThreshold(tc.v, tc.delta, nil)
-		if !scalar.EqualWithinAbsOrRel(got, tc.theta, 1e-14, 1e-14) {
-			t.Errorf("θ(%v, δ=%v) = %v, want %v", tc.v, tc.delta, got, tc.theta)
-		}
-	}
-	rng := rand.New(rand.NewPCG(1, 2))
-	var buf []float64
-	for trial := 0; trial < 500; trial++ {
-		m := 1 + rng.IntN(40)
-		v := make([]float64, m)
-		var l1 float64
-		for i := range v {
-			v[i] = rng.NormFloat64() * math.Exp(2*rng.NormFloat64())
-			l1 += math.Abs(v[i])
-		}
-		delta := l1 * 1.2 * rng.Float64()
-		var theta float64
-		theta, buf = l1BallThreshold(v, delta, buf)
-		if l1 <= delta {
-			if theta != 0 {
-				t.Fatalf("trial %d: θ = %v inside the ball", trial, theta)
-			}
-			continue
-		}
-		// Bisection reference: h(θ) = Σ max(|vᵢ| − θ, 0) decreases from ‖v‖₁.
-		lo, hi := 0.0, slices.Max(absAll(v))
-		for range 200 {
-			mid := (lo + hi) / 2
-			var h float64
-			for _, x := range v {
-				h += max(math.Abs(x)-mid, 0)
-			}
-			if h > delta {
-				lo = mid
-			} else {
-				hi = mid
-			}
-		}
-		if !scalar.EqualWithinAbsOrRel(theta, lo, 1e-12*l1, 1e-10) {
-			t.Fatalf("trial %d: θ = %v, bisection %v", trial, theta, lo)
-		}
-		var w1 float64
-		for _, x := range v {
-			w := softThreshold(x, theta)
-			w1 += math.Abs(w)
-			if w != 0 && math.Signbit(w) != math.Signbit(x) {
-				t.Fatalf("trial %d: sign flipped", trial)
-			}
-			if w == 0 && math.Abs(x) > theta*(1+1e-12) {
-				t.Fatalf("trial %d: |v| = %v > θ = %v but w = 0", trial, math.Abs(x), theta)
-			}
-		}
-		if !scalar.EqualWithinAbsOrRel(w1, delta, 1e-12, 1e-12) {
-			t.Fatalf("trial %d: ‖w‖₁ = %v, want δ = %v", trial, w1, delta)
-		}
-	}
-}
-
-func absAll(v []float64) []float64 {
-	out := make([]float64, len(v))
-	for i, x := range v {
-		out[i] = math.Abs(x)
-	}
-	return out
-}
-
-// TestRankOneEig checks the diagonal-plus-rank-one eigensolver against
-// mat.EigenSym on random problems, with ties in d, zero and tiny zᵢ, both
-// signs of ρ and a dominant ρ: eigenvalues within 1e-12 of the scale,
-// eigenvectors orthonormal and A·V = V·diag(ν) within 1e-12.
-func TestRankOneEig(t *testing.T) {
-	rng := rand.New(rand.NewPCG(3, 4))
-	var e rankOneEig
-	for _, tc := range []struct {
-		name string
-		gen  func(m int) ([]float64, []float64, float64)
-	}{
-		{"random", func(m int) ([]float64, []float64, float64) {
-			return randVec(rng, m), randVec(rng, m), rng.NormFloat64()
-		}},
-		{"negative rho", func(m int) ([]float64, []float64, float64) {
-			return randVec(rng, m), randVec(rng, m), -math.Abs(rng.NormFloat64())
-		}},
-		{"ties and a zero", func(m int) ([]float64, []float64, float64) {
-			d := randVec(rng, m)
-			for i := 1; i < m; i += 3 {
-				d[i] = d[i-1]
-			}
-			d[m-1] = 0
-			return d, randVec(rng, m), rng.NormFloat64()
-		}},
-		{"zero and tiny z", func(m int) ([]float64, []float64, float64) {
-			z := randVec(rng, m)
-			for i := 0; i < m; i += 2 {
-				z[i] *= []float64{0, 1e-20, 1e-9}[i%3]
-			}
-			return randVec(rng, m), z, rng.NormFloat64()
-		}},
-		{"clustered d", func(m int) ([]float64, []float64, float64) {
-			d := randVec(rng, m)
-			for i := range d {
-				d[i] = 1 + 1e-10*d[i]
-			}
-			return d, randVec(rng, m), 1e-3 * rng.NormFloat64()
-		}},
-		{"dominant rho", func(m int) ([]float64, []float64, float64) {
-			return randVec(rng, m), randVec(rng, m), 1e6
-		}},
-		{"tiny rho", func(m int) ([]float64, []float64, float64) {
-			return randVec(rng, m), randVec(rng, m), 1e-14
-		}},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			for trial := 0; trial < 40; trial++ {
-				m := 1 + trial%17
-				d, z, rho := tc.gen(m)
-				a := mat.NewSymDense(m, nil)
-				var scale float64
-				for i := 0; i < m; i++ {
-					scale = max(scale, math.Abs(d[i]))
-					for j := i; j < m; j++ {
-						v := rho * z[i] * z[j]
-						if i == j {
-							v += d[i]
-						}
-						a.SetSym(i, j, v)
-					}
-				}
-				scale = max(scale, math.Abs(rho)*dot(z, z))
-				nu := make([]float64, m)
-				v := make([]float64, m*m)
-				e.solve(d, z, rho, nu, v)
-				var es mat.EigenSym
-				es.Factorize(a, false)
-				want := es.Values(nil)
-				got := slices.Clone(nu)
-				slices.Sort(got)
-				for i := range got {
-					if !scalar.EqualWithinAbs(got[i], want[i], 1e-12*scale) {
-						t.Fatalf("trial %d (m=%d): ν = %v, EigenSym %v", trial, m, got, want)
-					}
-				}
-				vm := mat.NewDense(m, m, v)
-				var vtv, av, vl mat.Dense
-				vtv.Mul(vm.T(), vm)
-				av.Mul(a, vm)
-				vl.Mul(vm, mat.NewDiagDense(m, nu))
-				if !mat.EqualApprox(&vtv, eye(m), 1e-12) {
-					t.Fatalf("trial %d (m=%d): VᵀV ≠ I", trial, m)
-				}
-				if !mat.EqualApprox(&av, &vl, 1e-12*scale) {
-					t.Fatalf("trial %d (m=%d): A·V ≠ V·diag(ν)", trial, m)
-				}
-			}
-		})
-	}
-}
-
-func randVec(rng *rand.Rand, m int) []float64 {
-	v := make([]float64, m)
-	for i := range v {
-		v[i] = rng.NormFloat64()
-	}
-	return v
-}
-
-func eye(m int) *mat.Dense {
-	d := mat.NewDense(m, m, nil)
-	for i := 0; i < m; i++ {
-		d.Set(i, i, 1)
-	}
-	return d
-}
 
 // denseProject returns Π_K(a) for K = {‖C‖* ≤ δ} by mat.EigenSym and the
 // ℓ₁-ball projection of the spectrum: the reference the fast paths are
@@ -218,10 +25,10 @@ func denseProject(a *mat.SymDense, delta float64) *mat.SymDense {
 	vals := es.Values(nil)
 	var vecs mat.Dense
 	es.VectorsTo(&vecs)
-	theta, _ := l1BallThreshold(vals, delta, nil)
+	theta, _ := spectral.L1BallThreshold(vals, delta, nil)
 	out := mat.NewSymDense(n, nil)
 	for k, l := range vals {
-		mu := softThreshold(l, theta)
+		mu := spectral.SoftThreshold(l, theta)
 		if mu == 0 {
 			continue
 		}
@@ -482,7 +289,7 @@ func ftrlDense(o *CCFMFTRL) *mat.SymDense {
 	u := make([]float64, rows*k)
 	for i := 0; i < rows; i++ {
 		for l := 0; l < k; l++ {
-			axpy(o.vecs[i*k+l], o.rot[l*k:l*k+k], u[i*k:i*k+k])
+			spectral.Axpy(o.vecs[i*k+l], o.rot[l*k:l*k+k], u[i*k:i*k+k])
 		}
 	}
 	for i := 0; i < rows; i++ {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/occfm/occfm/core/data"
 	"github.com/occfm/occfm/core/internal/str"
+	"github.com/occfm/occfm/core/spectral"
 )
 
 // CCFMFTRLSettings configures NewCCFMFTRL. The zero value is the documented
@@ -69,7 +70,7 @@ func CCFMFTRLSettingsFor(c Config) CCFMFTRLSettings {
 	return CCFMFTRLSettings{Delta: c.Delta, Eta: c.Eta, Seed: c.Seed, Loss: c.LossOf()}
 }
 
-// CCFMFTRL is CCFM-FTRL, the baseline of §5.1 (DESIGN §3) that runs
+// CCFMFTRL is CCFM-FTRL, the baseline of §5.1 that runs
 // follow-the-regularized-leader with the squared Frobenius regularizer on
 // the CCFM model:
 //
@@ -157,8 +158,8 @@ type CCFMFTRL struct {
 	// scratch
 	a, z, alpha, abs, nu, vs, rot2 []float64
 	start, ralpha, dd              []float64 // refresh and projectDense
-	lw                             lanczosWork
-	eig                            rankOneEig
+	lw                             spectral.LanczosWork
+	eig                            spectral.RankOneEig
 
 	refreshes, matvecs int
 }
@@ -240,18 +241,18 @@ func (o *CCFMFTRL) quadG(x data.Sparse) float64 {
 // basis V·W, in O(nnz(x)·k + k²). It uses scratch space and returns it.
 func (o *CCFMFTRL) coords(x data.Sparse) []float64 {
 	k := o.k
-	o.a, o.z = grown(o.a, k), grown(o.z, k)
+	o.a, o.z = spectral.Grown(o.a, k), spectral.Grown(o.z, k)
 	a, z := o.a, o.z
 	copy(a, o.vecs[:k])
 	for p, j := range x.Ind {
 		if (j+2)*k <= len(o.vecs) {
-			axpy(x.Val[p], o.vecs[(j+1)*k:(j+2)*k], a)
+			spectral.Axpy(x.Val[p], o.vecs[(j+1)*k:(j+2)*k], a)
 		}
 	}
 	clear(z)
 	for i, ai := range a {
 		if ai != 0 {
-			axpy(ai, o.rot[i*k:i*k+k], z)
+			spectral.Axpy(ai, o.rot[i*k:i*k+k], z)
 		}
 	}
 	return z
@@ -301,12 +302,12 @@ func (o *CCFMFTRL) Update(x data.Sparse, y float64) {
 	if w != 0 && o.k > 0 {
 		k := o.k
 		z := o.coords(x)
-		o.vs = grown(o.vs, k*k)
-		o.nu = grown(o.nu, k)
-		o.eig.solve(o.lam, z, w, o.nu, o.vs)
+		o.vs = spectral.Grown(o.vs, k*k)
+		o.nu = spectral.Grown(o.nu, k)
+		o.eig.Solve(o.lam, z, w, o.nu, o.vs)
 		copy(o.lam, o.nu)
-		o.rot2 = grown(o.rot2, k*k)
-		gemm(k, k, k, o.rot[:k*k], k, o.vs[:k*k], k, o.rot2[:k*k], k)
+		o.rot2 = spectral.Grown(o.rot2, k*k)
+		spectral.Gemm(k, k, k, o.rot[:k*k], k, o.vs[:k*k], k, o.rot2[:k*k], k)
 		o.rot, o.rot2 = o.rot2, o.rot
 	}
 	o.threshold(eta)
@@ -314,21 +315,21 @@ func (o *CCFMFTRL) Update(x data.Sparse, y float64) {
 
 // threshold sets μ from the held λ for ηₜ = eta.
 func (o *CCFMFTRL) threshold(eta float64) {
-	o.alpha = grown(o.alpha, o.k)
+	o.alpha = spectral.Grown(o.alpha, o.k)
 	for i, l := range o.lam {
 		o.alpha[i] = -0.5 * eta * l
 	}
-	o.theta, o.abs = l1BallThreshold(o.alpha, o.s.Delta, o.abs)
+	o.theta, o.abs = spectral.L1BallThreshold(o.alpha, o.s.Delta, o.abs)
 	for i, al := range o.alpha {
-		o.mu[i] = softThreshold(al, o.theta)
+		o.mu[i] = spectral.SoftThreshold(al, o.theta)
 	}
 }
 
 // ftrlOp is Gₜ as a symOperator.
 type ftrlOp struct{ o *CCFMFTRL }
 
-func (f ftrlOp) dim() int             { return f.o.n }
-func (f ftrlOp) apply(y, v []float64) { f.o.g.mulVec(y, 1, v) }
+func (f ftrlOp) Dim() int             { return f.o.n }
+func (f ftrlOp) Apply(y, v []float64) { f.o.g.mulVec(y, 1, v) }
 
 // refresh recomputes the eigenpairs of Gₜ that Π_K(−ηₜGₜ/2) needs by
 // Lanczos, warm-started from the held subspace (a fixed pseudo-random
@@ -342,7 +343,7 @@ func (f ftrlOp) apply(y, v []float64) { f.o.g.mulVec(y, 1, v) }
 // refresh.
 func (o *CCFMFTRL) refresh(eta float64) {
 	n := o.n
-	o.start = grown(o.start, n)
+	o.start = spectral.Grown(o.start, n)
 	start := o.start
 	for i := range start {
 		start[i] = o.rng.NormFloat64() / math.Sqrt(float64(n))
@@ -363,23 +364,23 @@ func (o *CCFMFTRL) refresh(eta float64) {
 		tol = 1e-10
 	}
 	var (
-		res   *lanczosResult
+		res   *spectral.LanczosResult
 		alpha []float64 // αᵢ = −ηₜθᵢ/2 of the Ritz values θᵢ
 		theta float64   // the ℓ₁-ball threshold of α
 	)
 	for {
-		res = o.lw.run(ftrlOp{o}, start, m, m, m, 0)
-		o.matvecs += res.iters
-		alpha = o.ritzAlpha(res.theta, eta)
+		res = o.lw.Run(ftrlOp{o}, start, m, m, m, 0)
+		o.matvecs += res.Iters
+		alpha = o.ritzAlpha(res.Theta, eta)
 		theta = o.l1Threshold(alpha)
 		smallest := math.Abs(alpha[len(alpha)-1])
 		bad := 0
 		for i, a := range alpha {
-			if math.Abs(a) > theta && 0.5*eta*res.resid[i] > tol*theta {
+			if math.Abs(a) > theta && 0.5*eta*res.Resid[i] > tol*theta {
 				bad++
 			}
 		}
-		if len(res.theta) < m || m == n || (smallest <= theta && bad == 0) {
+		if len(res.Theta) < m || m == n || (smallest <= theta && bad == 0) {
 			break
 		}
 		m = min(n, m+m/2)
@@ -392,15 +393,15 @@ func (o *CCFMFTRL) refresh(eta float64) {
 	}
 	k = min(len(alpha), k+max(8, k/4))
 	o.k = k
-	o.vecs = grown(o.vecs, n*k)
+	o.vecs = spectral.Grown(o.vecs, n*k)
 	for c := 0; c < k; c++ {
-		for i, v := range res.vecs[c] {
+		for i, v := range res.Vecs[c] {
 			o.vecs[i*k+c] = v
 		}
 	}
-	o.lam = append(o.lam[:0], res.theta[:k]...)
-	o.mu = grown(o.mu, k)
-	o.rot = grown(o.rot, k*k)
+	o.lam = append(o.lam[:0], res.Theta[:k]...)
+	o.mu = spectral.Grown(o.mu, k)
+	o.rot = spectral.Grown(o.rot, k*k)
 	clear(o.rot)
 	for i := 0; i < k; i++ {
 		o.rot[i*k+i] = 1
@@ -412,7 +413,7 @@ func (o *CCFMFTRL) refresh(eta float64) {
 
 // ritzAlpha returns αᵢ = −ηₜθᵢ/2 for the Ritz values θ, in scratch space.
 func (o *CCFMFTRL) ritzAlpha(theta []float64, eta float64) []float64 {
-	o.ralpha = grown(o.ralpha, len(theta))
+	o.ralpha = spectral.Grown(o.ralpha, len(theta))
 	for i, th := range theta {
 		o.ralpha[i] = -0.5 * eta * th
 	}
@@ -423,7 +424,7 @@ func (o *CCFMFTRL) ritzAlpha(theta []float64, eta float64) []float64 {
 // radius δ, sorting in scratch space.
 func (o *CCFMFTRL) l1Threshold(alpha []float64) float64 {
 	var theta float64
-	theta, o.abs = l1BallThreshold(alpha, o.s.Delta, o.abs)
+	theta, o.abs = spectral.L1BallThreshold(alpha, o.s.Delta, o.abs)
 	return theta
 }
 
@@ -437,7 +438,7 @@ func ftrlWeight(c int) float64 {
 // dense matrix (the paper's cost model), in scratch space.
 func (o *CCFMFTRL) projectDense(eta float64) {
 	n := o.n
-	o.dd = grown(o.dd, n*n)
+	o.dd = spectral.Grown(o.dd, n*n)
 	d := o.dd
 	clear(d)
 	for p, v := range o.g.val {
@@ -446,8 +447,8 @@ func (o *CCFMFTRL) projectDense(eta float64) {
 		d[j*n+i] = -0.5 * eta * v
 	}
 	c := &o.dense
-	c.vals = grown(c.vals, n)
-	symEigenInPlace(d, n, c.vals[:n], &c.work)
+	c.vals = spectral.Grown(c.vals, n)
+	spectral.SymEigenInPlace(d, n, c.vals[:n], &c.work)
 	c.setEigenvectors(d, n, c.vals[:n], o.s.Delta)
 }
 
@@ -481,11 +482,11 @@ func (o *CCFMFTRL) eigenvalues() []float64 {
 	for i := range start {
 		start[i] = r.NormFloat64()
 	}
-	res := lanczos(ftrlOp{o}, start, o.n, o.n, o.n, 0)
-	for i := range res.theta {
-		res.theta[i] *= -0.5 * o.sparseEta
+	res := spectral.Lanczos(ftrlOp{o}, start, o.n, o.n, o.n, 0)
+	for i := range res.Theta {
+		res.Theta[i] *= -0.5 * o.sparseEta
 	}
-	return res.theta
+	return res.Theta
 }
 
 // Dim returns the dimension of C, 1 + the number of features seen.
@@ -502,7 +503,7 @@ func (o *CCFMFTRL) MemoryBytes() int64 {
 	if o.s.DenseProjection {
 		dd = max(dd, 8*int64(o.n)*int64(o.n))
 	}
-	return structBytes + o.g.memoryBytes() + o.lw.memoryBytes() + o.dense.memoryBytes() + o.eig.memoryBytes() + dd +
+	return structBytes + o.g.memoryBytes() + o.lw.MemoryBytes() + o.dense.memoryBytes() + o.eig.MemoryBytes() + dd +
 		sumF64Bytes(o.vecs, o.rot, o.lam, o.mu, o.a, o.z, o.alpha, o.abs, o.nu, o.vs, o.rot2, o.start, o.ralpha)
 }
 

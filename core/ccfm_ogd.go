@@ -66,7 +66,7 @@ func configOf(delta, eta float64, seed uint64, loss Loss) Config {
 	return Config{Task: task, Delta: delta, Eta: eta, Seed: seed, Loss: &loss}
 }
 
-// CCFMOGD is CCFM-OGD, the baseline of §5.1 (DESIGN §3) that runs online
+// CCFMOGD is CCFM-OGD, the baseline of §5.1 that runs online
 // gradient descent (Zinkevich 2003) on the CCFM model:
 //
 //	C₁ = 0

@@ -37,7 +37,7 @@ func CCFMPASettingsFor(c Config) CCFMPASettings {
 	return CCFMPASettings{Delta: c.Delta, Eta: c.Eta, Seed: c.Seed, Loss: c.LossOf()}
 }
 
-// CCFMPA is CCFM-PA, the baseline of §5.1 (DESIGN §3) that runs a
+// CCFMPA is CCFM-PA, the baseline of §5.1 that runs a
 // passive-aggressive step (Crammer et al. 2006, PA-I) on the CCFM model,
 // then projects onto K = {C symmetric, ‖C‖* ≤ δ}:
 //

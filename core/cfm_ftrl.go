@@ -6,6 +6,7 @@ import (
 
 	"github.com/occfm/occfm/core/data"
 	"github.com/occfm/occfm/core/internal/str"
+	"github.com/occfm/occfm/core/spectral"
 )
 
 // CFMFTRLSettings configures NewCFMFTRL. The zero value is the documented
@@ -279,7 +280,7 @@ func (m *CFMFTRL) interaction(x data.Sparse) float64 {
 	if r == 0 {
 		return 0
 	}
-	m.zx = grown(m.zx, r)
+	m.zx = spectral.Grown(m.zx, r)
 	zx := m.zx
 	clear(zx)
 	var diag float64 // Σᵢxᵢ²Zᵢᵢ
@@ -381,7 +382,7 @@ func (m *CFMFTRL) project() {
 // guard adapts the refresh interval to the change ‖Z' − Z‖_F a refresh
 // made, from Z = U·diag(μ)·Uᵀ (rows nS, rank r) to the new Z' (rows n):
 // above Tol·δ the interval halves, below Tol·δ/4 it doubles, up to 1024.
-func (m *CFMFTRL) guard(u []float64, mu []float64, nS int, res lanczosResult, mu2 []float64) {
+func (m *CFMFTRL) guard(u []float64, mu []float64, nS int, res spectral.LanczosResult, mu2 []float64) {
 	r := len(mu)
 	// ‖Z' − Z‖² = Σμ'² + Σμ² − 2Σₐᵦμ'ₐμᵦ(u'ₐᵀuᵦ)².
 	var ch float64
@@ -393,7 +394,7 @@ func (m *CFMFTRL) guard(u []float64, mu []float64, nS int, res lanczosResult, mu
 		if va == 0 {
 			continue
 		}
-		ua := res.vecs[a]
+		ua := res.Vecs[a]
 		for b, vb := range mu {
 			if vb == 0 {
 				continue
@@ -421,7 +422,7 @@ func (m *CFMFTRL) guard(u []float64, mu []float64, nS int, res lanczosResult, mu
 // the ball (then only the sparse form is exact).
 func (m *CFMFTRL) scaled(c float64) bool {
 	r := len(m.lam)
-	m.ab = grown(m.ab, r)
+	m.ab = spectral.Grown(m.ab, r)
 	for i, l := range m.lam {
 		m.ab[i] = c * math.Abs(l)
 	}
@@ -429,7 +430,7 @@ func (m *CFMFTRL) scaled(c float64) bool {
 	if inside || (m.exact && theta < c*m.next) {
 		return false
 	}
-	m.mu = grown(m.mu, r)
+	m.mu = spectral.Grown(m.mu, r)
 	for i, l := range m.lam {
 		m.mu[i] = math.Copysign(max(m.ab[i]-theta, 0), l)
 	}
@@ -465,8 +466,8 @@ type cfmOp struct {
 	scale float64
 }
 
-func (o cfmOp) dim() int             { return o.m.n }
-func (o cfmOp) apply(y, v []float64) { o.m.g.mulVec(y, o.scale, v); o.m.matvecs++ }
+func (o cfmOp) Dim() int             { return o.m.n }
+func (o cfmOp) Apply(y, v []float64) { o.m.g.mulVec(y, o.scale, v); o.m.matvecs++ }
 
 // refresh computes the eigenpairs of Aₜ = −ηₜGₜ/2 of |λ| above the
 // projection's threshold by Lanczos, warm-started from the previous
@@ -480,7 +481,7 @@ func (m *CFMFTRL) refresh(eta float64) {
 			start[i] += v
 		}
 	}
-	scale := math.Sqrt(dot(start, start))
+	scale := math.Sqrt(spectral.Dot(start, start))
 	if scale == 0 {
 		scale = 1
 	}
@@ -490,27 +491,27 @@ func (m *CFMFTRL) refresh(eta float64) {
 	a2 := 0.25 * eta * eta * m.gF2 // ‖A‖²_F
 	limit := min(m.s.MaxRank, n)
 	k := min(max(r+r/2+4, 8), limit)
-	var res lanczosResult
+	var res spectral.LanczosResult
 	var found int
 	for {
 		iters := min(n, 2*k+20)
-		res = lanczos(cfmOp{m, -0.5 * eta}, start, k+1, iters, iters, 0)
+		res = spectral.Lanczos(cfmOp{m, -0.5 * eta}, start, k+1, iters, iters, 0)
 		// Resolved pairs: the prefix whose residuals are small; the rest
 		// count towards the estimate of the next |λ|.
-		tol := 1e-6 * math.Abs(res.theta[0])
+		tol := 1e-6 * math.Abs(res.Theta[0])
 		found = 0
-		for found < min(k, len(res.theta)) && res.resid[found] <= tol {
+		for found < min(k, len(res.Theta)) && res.Resid[found] <= tol {
 			found++
 		}
-		next := res.next
-		for j := found; j < len(res.theta); j++ {
-			next = max(next, math.Abs(res.theta[j])+res.resid[j])
+		next := res.Next
+		for j := found; j < len(res.Theta); j++ {
+			next = max(next, math.Abs(res.Theta[j])+res.Resid[j])
 		}
 		m.next = next
-		m.ab = grown(m.ab, found)
+		m.ab = spectral.Grown(m.ab, found)
 		var sum, sum2 float64
 		for i := range found {
-			m.ab[i] = math.Abs(res.theta[i])
+			m.ab[i] = math.Abs(res.Theta[i])
 			sum += m.ab[i]
 			sum2 += m.ab[i] * m.ab[i]
 		}
@@ -531,8 +532,8 @@ func (m *CFMFTRL) refresh(eta float64) {
 			break
 		}
 		k = min(2*k, limit)
-		for _, v := range res.vecs[:found] {
-			axpy(1, v, start)
+		for _, v := range res.Vecs[:found] {
+			spectral.Axpy(1, v, start)
 		}
 	}
 	// The rank cap: Z takes the eigenpairs found with the threshold that
@@ -544,7 +545,7 @@ func (m *CFMFTRL) refresh(eta float64) {
 
 // adopt makes Z = Π from the first r eigenpairs of res (the projection
 // when exact is set), feeding the change of Z to the guard.
-func (m *CFMFTRL) adopt(eta, a2 float64, res lanczosResult, r int, exact bool) {
+func (m *CFMFTRL) adopt(eta, a2 float64, res spectral.LanczosResult, r int, exact bool) {
 	old, oldMu, oldN := m.u, m.mu, m.nS
 	wasLowRank := !m.sparse && len(oldMu) > 0
 	if wasLowRank {
@@ -553,7 +554,7 @@ func (m *CFMFTRL) adopt(eta, a2 float64, res lanczosResult, r int, exact bool) {
 	}
 	m.setRefresh(eta, a2, res, r, math.Inf(1), exact)
 	if !m.scaled(1) {
-		m.mu = grown(m.mu, r)
+		m.mu = spectral.Grown(m.mu, r)
 		copy(m.mu, m.lam)
 	}
 	m.sparse = false
@@ -564,21 +565,21 @@ func (m *CFMFTRL) adopt(eta, a2 float64, res lanczosResult, r int, exact bool) {
 
 // setRefresh records the first r eigenpairs of res as the refresh at the
 // current round, and restarts ΔG.
-func (m *CFMFTRL) setRefresh(eta, a2 float64, res lanczosResult, r int, nuc float64, exact bool) {
+func (m *CFMFTRL) setRefresh(eta, a2 float64, res spectral.LanczosResult, r int, nuc float64, exact bool) {
 	m.refreshes++
 	m.refreshed = true
 	m.etaS = eta
 	m.nucS = nuc
 	m.exact = exact
 	m.nS = m.n
-	m.lam = append(m.lam[:0], res.theta[:r]...)
+	m.lam = append(m.lam[:0], res.Theta[:r]...)
 	need := m.nS * r
 	if cap(m.u) < need {
 		m.u = make([]float64, need, 2*need)
 	}
 	m.u = m.u[:need]
 	for f := range r {
-		for i, v := range res.vecs[f] {
+		for i, v := range res.Vecs[f] {
 			m.u[i*r+f] = v
 		}
 	}

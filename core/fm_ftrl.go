@@ -6,6 +6,7 @@ import (
 
 	"github.com/occfm/occfm/core/data"
 	"github.com/occfm/occfm/core/internal/str"
+	"github.com/occfm/occfm/core/spectral"
 )
 
 // ftrlProximal holds the settings of per-coordinate FTRL-Proximal
@@ -266,7 +267,7 @@ func (m *FMFTRL) Predict(x data.Sparse) float64 {
 			sq += t * t
 		}
 	}
-	return y + 0.5*(dot(sum, sum)-sq)
+	return y + 0.5*(spectral.Dot(sum, sum)-sq)
 }
 
 // Update feeds ℓ'(ŷ, y)·∂ŷ/∂θ to every coordinate θ touched by x.
@@ -355,3 +356,7 @@ func (m *FMFTRL) stateCode(c *stateCodec) {
 		}
 	}
 }
+
+// memoryBytes estimates the bytes of w and its FTRL accumulators: 24 bytes
+// a feature.
+func (l *ftrlLinear) memoryBytes() int64 { return sumF64Bytes(l.w, l.zw, l.nw) }

@@ -15,7 +15,7 @@ const (
 	Squared Loss = iota
 	// Logistic is ℓ(ŷ, y) = log(1 + exp(−yŷ)) with y ∈ {−1, +1}, for binary
 	// classification. (The paper prints log(1 + 1/exp(−yŷ)); the sign is a
-	// typo, see DESIGN §1.)
+	// typo: that loss would grow with the margin yŷ, punishing right answers.)
 	Logistic
 )
 

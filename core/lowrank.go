@@ -4,9 +4,7 @@ import (
 	"math"
 
 	"github.com/occfm/occfm/core/data"
-	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/lapack"
-	"gonum.org/v1/gonum/lapack/gonum"
+	"github.com/occfm/occfm/core/spectral"
 )
 
 // lowRankSym is a symmetric n×n matrix kept in factored form
@@ -14,8 +12,7 @@ import (
 //	C = U·M·Uᵀ,
 //
 // with U an n×b matrix of orthonormal columns and M a symmetric b×b matrix
-// (DESIGN §2, "Efficient representation"). The dense n×n matrix is never
-// formed. Its nuclear norm is Σ|λᵢ(M)|. U is stored row-major with stride
+// (docs/algorithms.md). The dense n×n matrix is never formed. Its nuclear norm is Σ|λᵢ(M)|. U is stored row-major with stride
 // ld ≥ b so that the rows touched by a sparse x̂ are contiguous; n grows by
 // appending zero rows (U stays orthonormal).
 //
@@ -50,7 +47,7 @@ func (c *lowRankSym) grow(n int) {
 	if c.ld == 0 {
 		c.ld = 8
 	}
-	c.u = growRows(c.u, c.n, n, c.ld)
+	c.u = spectral.GrowRows(c.u, c.n, n, c.ld)
 	c.n = n
 	c.utValid = false
 }
@@ -66,53 +63,12 @@ func (c *lowRankSym) project(z []float64, x data.Sparse) {
 		if j+1 >= c.n {
 			continue
 		}
-		axpy(x.Val[k], c.urow(j+1), z)
+		spectral.Axpy(x.Val[k], c.urow(j+1), z)
 	}
 }
 
 // quad returns zᵀMz.
-func (c *lowRankSym) quad(z []float64) float64 { return quadForm(c.m, z) }
-
-// quadForm returns zᵀMz for the b×b row-major M, b = len(z).
-func quadForm(m, z []float64) float64 { return quadFormStride(m, len(z), z) }
-
-// quadFormStride returns vᵀAv for the leading len(v)×len(v) block of the
-// row-major a of row stride ld.
-func quadFormStride(a []float64, ld int, v []float64) float64 {
-	var q float64
-	for i, vi := range v {
-		if vi != 0 {
-			q += vi * dot(a[i*ld:i*ld+len(v)], v)
-		}
-	}
-	return q
-}
-
-// symEigen returns the eigenvalues (ascending) and eigenvectors of the
-// symmetric part ½(A + Aᵀ) of the b×b row-major A, the eigenvectors as the
-// b×b row-major vecs, column k for vals[k], both in new memory. It runs
-// LAPACK's dsyev on the upper triangle with the workspace dsyev asks for,
-// as mat.EigenSym does, so that its results are mat.EigenSym's bit for bit
-// (TestSymEigen).
-func symEigen(a []float64, b int) (vals, vecs []float64) {
-	vals, vecs = make([]float64, b), make([]float64, b*b)
-	if b == 0 {
-		return vals, vecs
-	}
-	for i := 0; i < b; i++ {
-		for j := i; j < b; j++ {
-			vecs[i*b+j] = 0.5 * (a[i*b+j] + a[j*b+i])
-		}
-	}
-	impl := gonum.Implementation{}
-	q := []float64{0}
-	impl.Dsyev(lapack.EVCompute, blas.Upper, b, vecs, b, vals, q, -1)
-	work := make([]float64, int(q[0]))
-	if !impl.Dsyev(lapack.EVCompute, blas.Upper, b, vecs, b, vals, work, len(work)) {
-		panic("core: eigendecomposition of a small symmetric matrix failed")
-	}
-	return vals, vecs
-}
+func (c *lowRankSym) quad(z []float64) float64 { return spectral.QuadForm(c.m, z) }
 
 // diag returns C_ii = U_i·M·U_iᵀ.
 func (c *lowRankSym) diag(i int) float64 {
@@ -150,16 +106,16 @@ func (c *lowRankSym) addLeading(w float64, v []float64) {
 // scratch has grown.
 func (c *lowRankSym) eigenTo() {
 	b := c.b
-	c.vals, c.vecs, c.m2 = grown(c.vals, b), grown(c.vecs, b*b), grown(c.m2, b*b)
+	c.vals, c.vecs, c.m2 = spectral.Grown(c.vals, b), spectral.Grown(c.vecs, b*b), spectral.Grown(c.m2, b*b)
 	copy(c.m2, c.m[:b*b])
 	if b <= 8 {
-		jacobiEigen(c.m2, b, c.vals, c.vecs)
+		spectral.JacobiEigen(c.m2, b, c.vals, c.vecs)
 	} else {
 		// Jacobi's sweeps grow as b³ per sweep: LAPACK beyond tiny sizes.
-		symEigenInPlace(c.m2, b, c.vals, &c.work)
+		spectral.SymEigenInPlace(c.m2, b, c.vals, &c.work)
 		copy(c.vecs, c.m2[:b*b])
 	}
-	c.order = orderByAbs(c.order, c.vals[:b])
+	c.order = spectral.OrderByAbs(c.order, c.vals[:b])
 }
 
 // eigenvalues returns the eigenvalues of M (the nonzero eigenvalues of C)
@@ -194,15 +150,15 @@ func (c *lowRankSym) mulVec(y []float64, alpha float64, v []float64) {
 		return
 	}
 	c.colMajor()
-	c.ta, c.tma = grown(c.ta, b), grown(c.tma, b)
+	c.ta, c.tma = spectral.Grown(c.ta, b), spectral.Grown(c.tma, b)
 	for a := 0; a < b; a++ {
-		c.ta[a] = dot(c.ut[a*n:(a+1)*n], v[:n])
+		c.ta[a] = spectral.Dot(c.ut[a*n:(a+1)*n], v[:n])
 	}
 	for a := 0; a < b; a++ {
-		c.tma[a] = alpha * dot(c.m[a*b:a*b+b], c.ta)
+		c.tma[a] = alpha * spectral.Dot(c.m[a*b:a*b+b], c.ta)
 	}
 	for a := 0; a < b; a++ {
-		axpy(c.tma[a], c.ut[a*n:(a+1)*n], y[:n])
+		spectral.Axpy(c.tma[a], c.ut[a*n:(a+1)*n], y[:n])
 	}
 }
 
@@ -212,7 +168,7 @@ func (c *lowRankSym) colMajor() {
 		return
 	}
 	b, n := c.b, c.n
-	c.ut = grown(c.ut, b*n)
+	c.ut = spectral.Grown(c.ut, b*n)
 	for i := 0; i < n; i++ {
 		for a, uia := range c.urow(i) {
 			c.ut[a*n+i] = uia
@@ -259,7 +215,7 @@ func (c *lowRankSym) dropped(r int, onDrop func(lambda float64, q []float64)) {
 	if r == b {
 		return
 	}
-	c.q = grown(c.q, n)
+	c.q = spectral.Grown(c.q, n)
 	for _, o := range c.order[r:b] {
 		q := c.q[:n]
 		for i := 0; i < n; i++ {
@@ -337,7 +293,7 @@ func (c *lowRankSym) rebase(s [][]float64, rule dropRule, bound float64, onDrop 
 	if onDrop != nil && f == 1 {
 		c.dropped(r, onDrop)
 	}
-	c.q = grown(c.q, n*r) // row-major n×r
+	c.q = spectral.Grown(c.q, n*r) // row-major n×r
 	q := c.q
 	clear(q)
 	for i := 0; i < n; i++ {
@@ -354,7 +310,7 @@ func (c *lowRankSym) rebase(s [][]float64, rule dropRule, bound float64, onDrop 
 	// New basis, column-major in cb: the k vectors s, then the part of Q
 	// outside span(s), orthonormalized by modified Gram-Schmidt (twice),
 	// dropping columns that vanish.
-	c.cb = grown(c.cb, (k+r)*n)
+	c.cb = spectral.Grown(c.cb, (k+r)*n)
 	col := func(a int) []float64 { return c.cb[a*n : (a+1)*n] }
 	for a, sa := range s {
 		copy(col(a), sa)
@@ -368,26 +324,26 @@ func (c *lowRankSym) rebase(s [][]float64, rule dropRule, bound float64, onDrop 
 		for pass := 0; pass < 2; pass++ {
 			for a := 0; a < nb; a++ {
 				u := col(a)
-				axpy(-dot(v, u), u, v)
+				spectral.Axpy(-spectral.Dot(v, u), u, v)
 			}
 		}
-		if normalize(v) > 1e-10 {
+		if spectral.Normalize(v) > 1e-10 {
 			nb++
 		}
 	}
 	// P = U'ᵀQ (nb×r), M' = P·diag(fΛ)·Pᵀ.
-	c.p = grown(c.p, nb*r)
+	c.p = spectral.Grown(c.p, nb*r)
 	p := c.p
 	clear(p)
 	for a := 0; a < nb; a++ {
 		pa := p[a*r : a*r+r]
 		for i, ui := range col(a) {
 			if ui != 0 {
-				axpy(ui, q[i*r:i*r+r], pa)
+				spectral.Axpy(ui, q[i*r:i*r+r], pa)
 			}
 		}
 	}
-	c.m = grown(c.m, nb*nb)
+	c.m = spectral.Grown(c.m, nb*nb)
 	for a := 0; a < nb; a++ {
 		for e := a; e < nb; e++ {
 			var t float64
@@ -412,7 +368,7 @@ func (c *lowRankSym) rebase(s [][]float64, rule dropRule, bound float64, onDrop 
 		}
 	}
 	c.b = nb
-	c.ut = grown(c.ut, nb*n)
+	c.ut = spectral.Grown(c.ut, nb*n)
 	copy(c.ut, c.cb[:nb*n])
 	c.utValid = true
 	return dropped + (1-f)*norm, f == 1
@@ -427,36 +383,18 @@ func (c *lowRankSym) dense() []float64 {
 		ui := c.urow(i)
 		mu := make([]float64, c.b)
 		for a := range mu {
-			mu[a] = dot(c.m[a*c.b:a*c.b+c.b], ui)
+			mu[a] = spectral.Dot(c.m[a*c.b:a*c.b+c.b], ui)
 		}
 		for j := i; j < n; j++ {
-			v := dot(c.urow(j), mu)
+			v := spectral.Dot(c.urow(j), mu)
 			d[i*n+j], d[j*n+i] = v, v
 		}
 	}
 	return d
 }
 
-// growRows extends the row-major buffer buf of rows×ld values from rows to
-// n > rows rows by appending zero rows, reallocating (with room to double)
-// only when its capacity is too small.
-func growRows(buf []float64, rows, n, ld int) []float64 {
-	need := n * ld
-	if need > cap(buf) {
-		b := make([]float64, need, 2*need)
-		copy(b, buf)
-		return b
-	}
-	buf = buf[:need]
-	clear(buf[rows*ld:])
-	return buf
-}
-
-// grown returns buf resized to length n, reallocating only when its
-// capacity is too small. The contents are unspecified.
-func grown(buf []float64, n int) []float64 {
-	if cap(buf) < n {
-		return make([]float64, n, 2*n)
-	}
-	return buf[:n]
+// memoryBytes estimates the bytes of C = U·M·Uᵀ: U (n×ld), its
+// column-major copy (n×b), M and the b×b scratch.
+func (c *lowRankSym) memoryBytes() int64 {
+	return sumF64Bytes(c.u, c.m, c.ut, c.ta, c.tma, c.vals, c.vecs, c.work, c.q, c.cb, c.p, c.m2) + intBytes(c.order)
 }

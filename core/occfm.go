@@ -6,6 +6,7 @@ import (
 
 	"github.com/occfm/occfm/core/data"
 	"github.com/occfm/occfm/core/internal/str"
+	"github.com/occfm/occfm/core/spectral"
 )
 
 // Schedule is a step-size schedule γₜ for the Frank-Wolfe update
@@ -40,7 +41,7 @@ type GradientSum int
 
 const (
 	// ThroughT sums ∇f₁ … ∇fₜ, including the current round's gradient, as
-	// the paper's proofs do (DESIGN §2).
+	// the paper's proofs do.
 	ThroughT GradientSum = iota
 	// ThroughPrevious sums ∇f₁ … ∇fₜ₋₁, as Algorithm 2 line 4 is printed.
 	ThroughPrevious
@@ -53,7 +54,7 @@ type LMOMethod int
 const (
 	// LMOTracked keeps a small subspace S (n×k) of dominant eigenvectors of
 	// H = −∇F and the k×k matrix SᵀHS up to date under the rank-one changes
-	// of G and C (DESIGN §2, "Faster than the textbook"), and takes q = S·v
+	// of G and C (docs/algorithms.md), and takes q = S·v
 	// from a Rayleigh-Ritz step on it. C is stored in a basis whose leading
 	// columns are S, so a step costs O(nnz(x)·(b + k²) + b² + k³) for C of
 	// b basis columns, independent of the dimension. A certificate (see
@@ -295,7 +296,7 @@ type OCCFM struct {
 
 	rng   *rand.Rand
 	noise []float64 // a fixed N(0, 1) draw per coordinate, for Lanczos starts
-	lw    lanczosWork
+	lw    spectral.LanczosWork
 
 	z     []float64 // scratch: Uᵀx̂
 	start []float64 // scratch: Lanczos start
@@ -433,7 +434,7 @@ func (o *OCCFM) predict(x data.Sparse) float64 {
 	if o.c.b == 0 {
 		return 0
 	}
-	o.z = grown(o.z, o.c.b)
+	o.z = spectral.Grown(o.z, o.c.b)
 	o.c.project(o.z, x)
 	y := 0.5 * o.c.quad(o.z)
 	if o.s.NoSelfInteractions {
@@ -501,7 +502,7 @@ func (o *OCCFM) addGradient(w float64, x data.Sparse, fresh bool, mc float64) {
 		xx += v * v
 		dmax = max(dmax, v*v)
 	}
-	rr := max(xx-dot(a, a), 0) // ‖r‖², r = (I−SSᵀ)x̂
+	rr := max(xx-spectral.Dot(a, a), 0) // ‖r‖², r = (I−SSᵀ)x̂
 	if c > 0 {
 		o.eDp += c * rr
 	} else {
@@ -517,14 +518,14 @@ func (o *OCCFM) addGradient(w float64, x data.Sparse, fresh bool, mc float64) {
 		o.xD += math.Abs(c) * dmax
 	}
 	for i := 0; i < sk; i++ {
-		axpy(c*a[i], a, o.tG[i*k:i*k+sk])
+		spectral.Axpy(c*a[i], a, o.tG[i*k:i*k+sk])
 	}
 	if o.s.NoSelfInteractions {
 		for p, j := range x.Ind {
 			sj := o.c.urow(j + 1)[:sk]
 			v2 := x.Val[p] * x.Val[p]
 			for i := 0; i < sk; i++ {
-				axpy(-c*v2*sj[i], sj, o.tG[i*k:i*k+sk])
+				spectral.Axpy(-c*v2*sj[i], sj, o.tG[i*k:i*k+sk])
 			}
 		}
 	}
@@ -549,7 +550,7 @@ func (o *OCCFM) step(x data.Sparse) {
 	var qgq float64 // qᵀGq = −vᵀ(−ηSᵀGS)v/η
 	o.lsBinds = false
 	if lambda != 0 {
-		qgq = -quadFormStride(o.tG, o.k, v) / o.s.Eta
+		qgq = -spectral.QuadFormStride(o.tG, o.k, v) / o.s.Eta
 		if !o.s.PaperStep {
 			ls := o.lineSearch(lambda, v)
 			if o.phiErr > 0 && ls.step(o.phi-o.phiErr) < gamma {
@@ -602,7 +603,7 @@ func (o *OCCFM) lineSearch(lambda float64, v []float64) lineStep {
 	}
 	d := o.s.Delta
 	sgn := math.Copysign(1, lambda)
-	qcq := quadFormStride(o.c.m, b, v)
+	qcq := spectral.QuadFormStride(o.c.m, b, v)
 	return lineStep{hq: d * math.Abs(lambda), eta: o.s.Eta, cc2: 2 * cc, den: 2 * (d*d - 2*d*sgn*qcq + cc)}
 }
 
@@ -647,10 +648,10 @@ func (o *OCCFM) applyH(y, v []float64) {
 // dropPhi keeps ⟨G, C⟩ exact when rebase drops the eigenpair (λ, q) of
 // C: ⟨G, C⟩ −= λ·qᵀGq, one product with G.
 func (o *OCCFM) dropPhi(lambda float64, q []float64) {
-	o.hr = grown(o.hr, len(q))
+	o.hr = spectral.Grown(o.hr, len(q))
 	clear(o.hr)
 	o.g.mulVec(o.hr, 1, q)
-	o.phi -= lambda * dot(q, o.hr)
+	o.phi -= lambda * spectral.Dot(q, o.hr)
 }
 
 // innerGC returns ⟨G, C⟩ = tr(M·UᵀGU) for C = U·M·Uᵀ: b products with G
@@ -664,14 +665,14 @@ func (o *OCCFM) innerGC() float64 {
 		return 0
 	}
 	o.c.colMajor()
-	o.hr = grown(o.hr, n)
+	o.hr = spectral.Grown(o.hr, n)
 	var s float64
 	for a := 0; a < b; a++ {
 		clear(o.hr)
 		o.g.mulVec(o.hr, 1, o.c.ut[a*n:(a+1)*n])
 		for e := 0; e < b; e++ {
 			if m := o.c.m[e*b+a]; m != 0 {
-				s += m * dot(o.c.ut[e*n:(e+1)*n], o.hr)
+				s += m * spectral.Dot(o.c.ut[e*n:(e+1)*n], o.hr)
 			}
 		}
 	}
@@ -711,7 +712,7 @@ func square(x float64) float64 { return x * x }
 // MemoryBytes estimates the bytes o holds (see Sized and OCCFM's memory):
 // G's stored pairs dominate, then C's basis and S's certificate.
 func (o *OCCFM) MemoryBytes() int64 {
-	return structBytes + o.g.memoryBytes() + o.c.memoryBytes() + o.lw.memoryBytes() + o.gb.memoryBytes() +
+	return structBytes + o.g.memoryBytes() + o.c.memoryBytes() + o.lw.MemoryBytes() + o.gb.memoryBytes() +
 		i32Bytes(o.feat) + intBytes(o.xi.Ind) + f64Bytes(o.xi.Val) +
 		sumF64Bytes(o.tG, o.hr, o.b0, o.e, o.f, o.kB, o.bx, o.noise, o.z, o.start, o.v, o.vals, o.aS, o.wk, o.ev, o.blk, o.blkVals, o.blkWork)
 }

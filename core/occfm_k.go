@@ -7,6 +7,7 @@ import (
 
 	"github.com/occfm/occfm/core/data"
 	"github.com/occfm/occfm/core/internal/str"
+	"github.com/occfm/occfm/core/spectral"
 )
 
 // OCCFMKSettings configures NewOCCFMK. The zero value is the documented
@@ -206,7 +207,7 @@ type OCCFMK struct {
 
 	src *rand.PCG // rng's source, whose state a model file records
 	rng *rand.Rand
-	lw  lanczosWork
+	lw  spectral.LanczosWork
 
 	// scratch
 	z, u, ab, aw, av, st, abs []float64
@@ -502,7 +503,7 @@ func (m *OCCFMK) diagonalize() {
 		copy(ab[a*kc:a*kc+kc], m.a[a*ld:a*ld+kc])
 	}
 	lam := m.u[:kc]
-	jacobiEigen(ab, kc, lam, vecs)
+	spectral.JacobiEigen(ab, kc, lam, vecs)
 	tmp := ab[:kc] // ab is spent
 	for j := 0; j < kc; j++ {
 		row := m.w[j*ld : j*ld+kc]
@@ -541,10 +542,10 @@ func (m *OCCFMK) project() {
 	for a := range alpha {
 		alpha[a] = -0.5 * m.eta() * m.a[a*ld+a]
 	}
-	m.theta, m.abs = l1BallThreshold(alpha, m.Delta(), m.abs)
+	m.theta, m.abs = spectral.L1BallThreshold(alpha, m.Delta(), m.abs)
 	m.active = m.active[:0]
 	for a := range alpha {
-		alpha[a] = softThreshold(alpha[a], m.theta)
+		alpha[a] = spectral.SoftThreshold(alpha[a], m.theta)
 		if alpha[a] != 0 {
 			m.active = append(m.active, a)
 		}
@@ -651,8 +652,8 @@ func cmpFloat(a, b float64) int {
 // kOp is G as a symOperator.
 type kOp struct{ m *OCCFMK }
 
-func (o kOp) dim() int             { return o.m.d }
-func (o kOp) apply(y, v []float64) { o.m.g.mulVec(y, 1, v) }
+func (o kOp) Dim() int             { return o.m.d }
+func (o kOp) Apply(y, v []float64) { o.m.g.mulVec(y, 1, v) }
 
 // refresh recomputes S: the k Ritz vectors of G of largest |θ| from a
 // Lanczos run of 3k steps (at most d), warm-started from S's directions of
@@ -662,7 +663,7 @@ func (m *OCCFMK) refresh() {
 	if d == 0 || m.g.nnz() == 0 {
 		return
 	}
-	m.st = grown(m.st, d)
+	m.st = spectral.Grown(m.st, d)
 	st := m.st
 	for i := range st {
 		st[i] = m.rng.NormFloat64() / math.Sqrt(float64(d))
@@ -674,17 +675,17 @@ func (m *OCCFMK) refresh() {
 		}
 	}
 	steps := min(d, 3*k+8)
-	res := m.lw.run(kOp{m}, st, min(k, steps), steps, steps, 0)
+	res := m.lw.Run(kOp{m}, st, min(k, steps), steps, steps, 0)
 	m.refreshes++
 	m.last = m.t
-	kc := len(res.vecs)
+	kc := len(res.Vecs)
 	clear(m.sb[:d*ld])
 	clear(m.yb[:d*ld])
 	for c := 0; c < kc; c++ {
-		for i, v := range res.vecs[c] {
+		for i, v := range res.Vecs[c] {
 			m.sb[i*ld+c] = v
 		}
-		for i, v := range res.ay[c] {
+		for i, v := range res.Ay[c] {
 			m.yb[i*ld+c] = v
 		}
 	}
@@ -786,7 +787,7 @@ func (m *OCCFMK) MemoryBytes() int64 {
 	} else {
 		b += m.lin.memoryBytes()
 	}
-	return b + int64(8*len(m.lw.qb))
+	return b + int64(8*len(m.lw.Qb))
 }
 
 // MemoryNote says what holds m's memory (see MemoryNoter).

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/occfm/occfm/core/data"
+	"github.com/occfm/occfm/core/spectral"
 )
 
 // This file holds OCCFM's linear minimization oracle (Algorithm 2 line 5,
@@ -15,8 +16,8 @@ import (
 // occfmH is H = −ηG − 2C as a matrix-free operator for Lanczos.
 type occfmH struct{ o *OCCFM }
 
-func (h occfmH) dim() int             { return h.o.n }
-func (h occfmH) apply(y, v []float64) { h.o.applyH(y, v) }
+func (h occfmH) Dim() int             { return h.o.n }
+func (h occfmH) Apply(y, v []float64) { h.o.applyH(y, v) }
 
 // trackB adds c·r·aᵀ to B, r = x̂ − S·a = (I−SSᵀ)x̂ with ‖r‖² = rr:
 // E += c·x̂aᵀ, F += c·aaᵀ, and K = BᵀB += c(Bᵀr·aᵀ + a·rᵀB) + c²‖r‖²aaᵀ,
@@ -35,23 +36,23 @@ func (o *OCCFM) trackB(c float64, x data.Sparse, a []float64, rr float64) {
 			ki[j] += c * (bx[i]*a[j] + a[i]*bx[j] + c*rr*a[i]*a[j])
 		}
 	}
-	axpy(c, a, o.e[:sk])
+	spectral.Axpy(c, a, o.e[:sk])
 	for p, j := range x.Ind {
-		axpy(c*x.Val[p], a, o.e[(j+1)*k:(j+1)*k+sk])
+		spectral.Axpy(c*x.Val[p], a, o.e[(j+1)*k:(j+1)*k+sk])
 	}
 	for i := 0; i < sk; i++ {
-		axpy(c*a[i], a, o.f[i*k:i*k+sk])
+		spectral.Axpy(c*a[i], a, o.f[i*k:i*k+sk])
 	}
 }
 
 // addBRow sets bx += v·Bⱼ for row j of B = B₀ + E − S·F.
 func (o *OCCFM) addBRow(bx []float64, j int, v float64) {
 	k, sk := o.k, o.sk
-	axpy(v, o.b0[j*k:j*k+sk], bx)
-	axpy(v, o.e[j*k:j*k+sk], bx)
+	spectral.Axpy(v, o.b0[j*k:j*k+sk], bx)
+	spectral.Axpy(v, o.e[j*k:j*k+sk], bx)
 	for l, sl := range o.c.urow(j)[:sk] {
 		if sl != 0 {
-			axpy(-v*sl, o.f[l*k:l*k+sk], bx)
+			spectral.Axpy(-v*sl, o.f[l*k:l*k+sk], bx)
 		}
 	}
 }
@@ -168,7 +169,7 @@ func (o *OCCFM) certified(theta float64) bool {
 			w[i*sk+i] += kb / g
 		}
 		vals := o.bx[:sk] // free until the next trackB
-		jacobiEigen(w, sk, vals, nil)
+		spectral.JacobiEigen(w, sk, vals, nil)
 		lmax := vals[0]
 		for _, l := range vals[1:] {
 			lmax = max(lmax, l)
@@ -232,8 +233,8 @@ func (o *OCCFM) ritz() (float64, []float64) {
 		}
 	}
 	vals, ev := o.vals[:sk], o.ev[:sk*sk]
-	jacobiEigen(w, sk, vals, ev)
-	top := argMaxAbs(vals)
+	spectral.JacobiEigen(w, sk, vals, ev)
+	top := spectral.ArgMaxAbs(vals)
 	v := o.v[:sk]
 	for i := range v {
 		v[i] = ev[i*sk+top]
@@ -271,15 +272,15 @@ func (o *OCCFM) refresh(x data.Sparse) float64 {
 		// whose share of ⟨G, C⟩ is rounding: no product with G for them.
 		rule, rebaseDrop = dropRule{maxRank: kept}, nil
 	}
-	o.start = grown(o.start, n)
+	o.start = spectral.Grown(o.start, n)
 	start := o.start
 	clear(start)
 	if _, v := o.ritz(); v != nil {
 		for i := 0; i < n; i++ {
-			start[i] = dot(o.c.urow(i)[:o.sk], v)
+			start[i] = spectral.Dot(o.c.urow(i)[:o.sk], v)
 		}
 	}
-	axpy(1e-3/math.Sqrt(float64(n)), o.noise[:n], start)
+	spectral.Axpy(1e-3/math.Sqrt(float64(n)), o.noise[:n], start)
 	start[0] += 1e-3
 	for p, j := range x.Ind {
 		if j+1 < n {
@@ -292,9 +293,9 @@ func (o *OCCFM) refresh(x data.Sparse) float64 {
 		// The reference: enough steps to resolve near-ties at the top.
 		minIter, tol = max(k+2, 20), 1e-10
 	}
-	res := o.lw.runValues(occfmH{o}, start, k, minIter, 60, tol)
+	res := o.lw.RunValues(occfmH{o}, start, k, minIter, 60, tol)
 	o.refreshes++
-	o.matvecs += res.iters
+	o.matvecs += res.Iters
 	o.since = 0
 	// S keeps the Ritz pairs that converged (residual ≤ 1e-3·|θ₁|; always
 	// the first): the others would only loosen the certificate's ‖B‖, and
@@ -306,44 +307,44 @@ func (o *OCCFM) refresh(x data.Sparse) float64 {
 	// 8.5k rows/s and 0.081. The accuracy it gave up was measurable, so it
 	// was left out.)
 	sk := 1
-	for sk < len(res.theta) && res.resid[sk] <= 1e-3*math.Abs(res.theta[0]) {
+	for sk < len(res.Theta) && res.Resid[sk] <= 1e-3*math.Abs(res.Theta[0]) {
 		sk++
 	}
-	rest := res.next
-	for j := sk; j < len(res.theta); j++ {
-		rest = max(rest, math.Abs(res.theta[j])+res.resid[j])
+	rest := res.Next
+	for j := sk; j < len(res.Theta); j++ {
+		rest = max(rest, math.Abs(res.Theta[j])+res.Resid[j])
 	}
-	sk = min(sk, len(res.theta))
-	o.lw.assemble(sk)
-	res.theta = res.theta[:sk]
+	sk = min(sk, len(res.Theta))
+	o.lw.Assemble(sk)
+	res.Theta = res.Theta[:sk]
 	shs := o.wk[:sk*sk] // SᵀHS, from the Lanczos relation
 	for l := 0; l < sk; l++ {
 		for j := 0; j < sk; j++ {
-			shs[l*sk+j] = dot(res.vecs[l], res.ay[j])
+			shs[l*sk+j] = spectral.Dot(res.Vecs[l], res.Ay[j])
 		}
 	}
 	// −ηSᵀGS = SᵀHS + 2SᵀCS, with C before the recompression (the one in
 	// H of the Lanczos run).
 	clear(o.tG)
-	o.hr = grown(o.hr, n)
+	o.hr = spectral.Grown(o.hr, n)
 	for i := 0; i < sk; i++ {
 		clear(o.hr)
-		o.c.mulVec(o.hr, 2, res.vecs[i])
+		o.c.mulVec(o.hr, 2, res.Vecs[i])
 		for j := 0; j < sk; j++ {
-			o.tG[i*o.k+j] = shs[j*sk+i] + dot(res.vecs[j], o.hr)
+			o.tG[i*o.k+j] = shs[j*sk+i] + spectral.Dot(res.Vecs[j], o.hr)
 		}
 	}
 	// ‖G‖₂ ≤ (‖H‖₂ + 2‖C‖₂)/η for the bound on ⟨G, C⟩'s change is
 	// estimated from Lanczos' top |θ| and residual, with a factor 2 of
 	// margin: an estimate, not a certificate.
-	dropped, only := o.c.rebase(res.vecs, rule, o.s.Delta, rebaseDrop)
+	dropped, only := o.c.rebase(res.Vecs, rule, o.s.Delta, rebaseDrop)
 	switch {
 	case o.s.PaperStep || truncated+dropped == 0:
 	case !only:
 		o.phi, o.phiErr = o.innerGC(), 0
 	case onDrop == nil:
-		if len(res.theta) > 0 {
-			o.gBound = 2 * (math.Abs(res.theta[0]) + res.resid[0] + o.lmoTol(res.theta[0]) + 2*o.s.Delta) / o.s.Eta
+		if len(res.Theta) > 0 {
+			o.gBound = 2 * (math.Abs(res.Theta[0]) + res.Resid[0] + o.lmoTol(res.Theta[0]) + 2*o.s.Delta) / o.s.Eta
 		}
 		o.phiErr += o.gBound * (truncated + dropped)
 	}
@@ -355,13 +356,13 @@ func (o *OCCFM) refresh(x data.Sparse) float64 {
 	o.drop = 2 * dropped
 	o.restP, o.restN, o.xB, o.xD = rest+o.drop, rest+o.drop, 0, 0
 	// B₀ = H·S − S·(SᵀHS), from the Lanczos relation.
-	o.b0 = grown(o.b0, n*o.k)
+	o.b0 = spectral.Grown(o.b0, n*o.k)
 	clear(o.b0)
 	for j := 0; j < sk; j++ {
 		for i := 0; i < n; i++ {
-			v := res.ay[j][i]
+			v := res.Ay[j][i]
 			for l := 0; l < sk; l++ {
-				v -= res.vecs[l][i] * shs[l*sk+j]
+				v -= res.Vecs[l][i] * shs[l*sk+j]
 			}
 			o.b0[i*o.k+j] = v
 		}
@@ -370,7 +371,7 @@ func (o *OCCFM) refresh(x data.Sparse) float64 {
 	if sk == 0 {
 		return 0
 	}
-	return res.theta[0]
+	return res.Theta[0]
 }
 
 // dropRule is the recompression of a refresh: C's eigenpairs of smallest
@@ -395,21 +396,21 @@ func (o *OCCFM) dropRule() dropRule {
 // blocks outside S·S.
 func (o *OCCFM) restart() {
 	n, k, sk, b := o.n, o.k, o.sk, o.c.b
-	o.e = grown(o.e, n*k)
+	o.e = spectral.Grown(o.e, n*k)
 	clear(o.e)
 	clear(o.f)
 	clear(o.kB)
 	for i := 0; i < n; i++ {
 		bi := o.b0[i*k : i*k+sk]
 		for j := 0; j < sk; j++ {
-			axpy(bi[j], bi, o.kB[j*k:j*k+sk])
+			spectral.Axpy(bi[j], bi, o.kB[j*k:j*k+sk])
 		}
 	}
 	o.eDp, o.eDn, o.cs = 0, 0, 1
 	rho2 := 1.0
 	if sk > 0 {
 		s0 := o.c.urow(0)[:sk]
-		rho2 -= dot(s0, s0)
+		rho2 -= spectral.Dot(s0, s0)
 	}
 	o.gb.reset(rho2)
 	if o.oldCert {
@@ -446,24 +447,24 @@ func (o *OCCFM) blockNorms() (bw, dwPos, dwNeg float64) {
 		return 0, 0, 0
 	}
 	m := o.c.m
-	o.blk = grown(o.blk, max(w*w, sk*sk))
-	o.blkVals = grown(o.blkVals, max(w, sk))
+	o.blk = spectral.Grown(o.blk, max(w*w, sk*sk))
+	o.blkVals = spectral.Grown(o.blkVals, max(w, sk))
 	// ‖M_SW‖₂² = λmax(M_SW·M_WS), an sk×sk Gram matrix.
 	if sk > 0 {
 		g := o.blk[:sk*sk]
 		for i := 0; i < sk; i++ {
 			for j := i; j < sk; j++ {
-				v := dot(m[i*b+sk:i*b+b], m[j*b+sk:j*b+b])
+				v := spectral.Dot(m[i*b+sk:i*b+b], m[j*b+sk:j*b+b])
 				g[i*sk+j], g[j*sk+i] = v, v
 			}
 		}
-		symEigenInPlace(g, sk, o.blkVals[:sk], &o.blkWork)
+		spectral.SymEigenInPlace(g, sk, o.blkVals[:sk], &o.blkWork)
 		bw = math.Sqrt(max(o.blkVals[sk-1], 0))
 	}
 	d := o.blk[:w*w]
 	for i := 0; i < w; i++ {
 		copy(d[i*w:i*w+w], m[(sk+i)*b+sk:(sk+i)*b+b])
 	}
-	symEigenInPlace(d, w, o.blkVals[:w], &o.blkWork)
+	spectral.SymEigenInPlace(d, w, o.blkVals[:w], &o.blkWork)
 	return bw, max(o.blkVals[w-1], 0), max(-o.blkVals[0], 0)
 }

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/occfm/occfm/core/data"
+	"github.com/occfm/occfm/core/spectral"
 )
 
 // BiasCoord is the index MatrixBlock and StepBlocks take for x̂'s constant
@@ -65,7 +66,7 @@ func (o *OCCFM) block(idx []int, mm []float64, b int, dst []float64) {
 		wi := w[i*b : (i+1)*b]
 		for p, ap := range a[:b] {
 			if ap != 0 {
-				axpy(ap, mm[p*b:(p+1)*b], wi)
+				spectral.Axpy(ap, mm[p*b:(p+1)*b], wi)
 			}
 		}
 	}
@@ -76,7 +77,7 @@ func (o *OCCFM) block(idx []int, mm []float64, b int, dst []float64) {
 			if a == nil {
 				continue
 			}
-			v := dot(wi, a[:b])
+			v := spectral.Dot(wi, a[:b])
 			dst[i*k+jj], dst[jj*k+i] = v, v
 		}
 	}
@@ -169,7 +170,7 @@ func (o *OCCFM) StepBlocks(idx []int, before, atom, after, grad []float64) bool 
 			q := make([]float64, k)
 			for i, j := range idx {
 				if a := o.urowOf(j); a != nil {
-					q[i] = dot(a[:tr.sk], tr.v)
+					q[i] = spectral.Dot(a[:tr.sk], tr.v)
 				}
 			}
 			s := tr.step.Delta * math.Copysign(1, tr.step.Lambda)

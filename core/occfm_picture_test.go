@@ -7,6 +7,7 @@ import (
 
 	"github.com/occfm/occfm/core/data"
 	"github.com/occfm/occfm/core/demo"
+	"github.com/occfm/occfm/core/spectral"
 )
 
 // pictureIdx returns the coordinates of the whole of C for a stream of dim
@@ -222,7 +223,7 @@ func TestQuadraticBlock(t *testing.T) {
 			case j == BiasCoord:
 				w = fm.w[i]
 			case i != j:
-				w = dot(fm.v[i*r:(i+1)*r], fm.v[j*r:(j+1)*r])
+				w = spectral.Dot(fm.v[i*r:(i+1)*r], fm.v[j*r:(j+1)*r])
 			}
 			if math.Abs(got[a*k+b]-w) > 1e-10 {
 				t.Errorf("fm-ftrl: polarized C[%d,%d] = %v, from V %v", i, j, got[a*k+b], w)
@@ -256,7 +257,7 @@ func TestBlockSpectrum(t *testing.T) {
 			t.Errorf("k=%d: Σλ = %v, tr A = %v", k, sum, tr)
 		}
 		for i := 0; i < k; i++ {
-			av := dot(a[i*k:(i+1)*k], lead)
+			av := spectral.Dot(a[i*k:(i+1)*k], lead)
 			if math.Abs(av-vals[0]*lead[i]) > 1e-9*math.Abs(vals[0]) {
 				t.Errorf("k=%d: (Av)[%d] = %v, λ₁v = %v", k, i, av, vals[0]*lead[i])
 			}

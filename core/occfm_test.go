@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/occfm/occfm/core/data"
+	"github.com/occfm/occfm/core/spectral"
 	"gonum.org/v1/gonum/diff/fd"
 	"gonum.org/v1/gonum/floats/scalar"
 	"gonum.org/v1/gonum/mat"
@@ -112,7 +113,7 @@ func topEigen(t *testing.T, a *mat.SymDense) (float64, []float64) {
 		t.Fatal("EigenSym failed")
 	}
 	vals := es.Values(nil)
-	top := argMaxAbs(vals)
+	top := spectral.ArgMaxAbs(vals)
 	var vecs mat.Dense
 	es.VectorsTo(&vecs)
 	return vals[top], mat.Col(nil, top, &vecs)
@@ -127,92 +128,6 @@ func nuclear(a *mat.SymDense) float64 {
 		s += math.Abs(v)
 	}
 	return s
-}
-
-// denseOp wraps a dense symmetric matrix as a symOperator.
-type denseOp struct{ a *mat.SymDense }
-
-func (d denseOp) dim() int { return d.a.SymmetricDim() }
-func (d denseOp) apply(y, v []float64) {
-	var r mat.VecDense
-	r.MulVec(d.a, mat.NewVecDense(len(v), v))
-	for i := range y {
-		y[i] += r.AtVec(i)
-	}
-}
-
-// TestLanczosVsEigenSym checks the matrix-free LMO against the dense
-// reference on random symmetric matrices whose dominant eigenvalue is
-// positive, negative, or nearly tied with the other end.
-func TestLanczosVsEigenSym(t *testing.T) {
-	for _, tc := range []struct {
-		name  string
-		n     int
-		shift float64 // added to the planted extreme eigenvalues
-	}{
-		{"positive dominant", 30, 5},
-		{"negative dominant", 30, -5},
-		{"near tie", 40, 0},
-		{"tiny", 3, 2},
-		{"larger", 120, -3},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			rng := rand.New(rand.NewPCG(7, uint64(tc.n)))
-			// A = Q·diag(λ)·Qᵀ with a planted spectrum.
-			n := tc.n
-			var qr mat.QR
-			g := mat.NewDense(n, n, nil)
-			for i := 0; i < n; i++ {
-				for j := 0; j < n; j++ {
-					g.Set(i, j, rng.NormFloat64())
-				}
-			}
-			qr.Factorize(g)
-			var q mat.Dense
-			qr.QTo(&q)
-			lam := make([]float64, n)
-			for i := range lam {
-				lam[i] = 2*rng.Float64() - 1
-			}
-			lam[0] = 3 + math.Max(tc.shift, 0)
-			lam[n-1] = -3 + math.Min(tc.shift, 0)
-			if tc.shift == 0 {
-				lam[n-1] = -3.001
-			}
-			a := mat.NewSymDense(n, nil)
-			for i := 0; i < n; i++ {
-				for j := i; j < n; j++ {
-					var s float64
-					for k := 0; k < n; k++ {
-						s += q.At(i, k) * lam[k] * q.At(j, k)
-					}
-					a.SetSym(i, j, s)
-				}
-			}
-			want, wantVec := topEigen(t, a)
-			start := make([]float64, n)
-			for i := range start {
-				start[i] = rng.NormFloat64()
-			}
-			res := lanczos(denseOp{a}, start, 3, 5, n, 1e-10)
-			if !scalar.EqualWithinAbsOrRel(res.theta[0], want, 1e-9, 1e-9) {
-				t.Errorf("λ = %v, want %v (EigenSym)", res.theta[0], want)
-			}
-			if c := math.Abs(dot(res.vecs[0], wantVec)); !scalar.EqualWithinAbs(c, 1, 1e-8) {
-				t.Errorf("|⟨q, q_ref⟩| = %v, want 1", c)
-			}
-			// The free products A·s from the Lanczos relation are exact.
-			for i, s := range res.vecs {
-				var as mat.VecDense
-				as.MulVec(a, mat.NewVecDense(n, s))
-				for j := 0; j < n; j++ {
-					if !scalar.EqualWithinAbs(as.AtVec(j), res.ay[i][j], 1e-9) {
-						t.Fatalf("A·s[%d] from the Lanczos relation is off at %d: %v vs %v", i, j, res.ay[i][j], as.AtVec(j))
-					}
-				}
-			}
-		})
-	}
 }
 
 // occfmCases are the settings the invariant and cross-check tests sweep.
@@ -245,15 +160,15 @@ func plantedStream(seed uint64, d, rows int, classify bool) []data.Example {
 		u[i] = rng.NormFloat64()
 		w[i] = rng.NormFloat64()
 	}
-	normalize(u)
-	normalize(w)
+	spectral.Normalize(u)
+	spectral.Normalize(w)
 	out := make([]data.Example, rows)
 	for t := range out {
 		// The feature space grows: early rows only use the first features.
 		dt := min(d, 4+t/3)
 		x := randomSparse(rng, dt, min(3, dt), t%2 == 0)
 		xh := augmented(x, d+1)
-		y := 0.5 * (4*sq(dot(u, xh)) - 2*sq(dot(w, xh)))
+		y := 0.5 * (4*sq(spectral.Dot(u, xh)) - 2*sq(spectral.Dot(w, xh)))
 		if classify {
 			y = math.Copysign(1, y-0.5)
 		} else {
@@ -457,7 +372,7 @@ func TestOCCFMLMOAccuracy(t *testing.T) {
 				t.Fatal(err)
 			}
 			o := l.(*OCCFM)
-			var lw lanczosWork
+			var lw spectral.LanczosWork
 			rng := rand.New(rand.NewPCG(7, 7))
 			var worst, worstAt, checked = 0.0, 0, 0
 			testLMOCheck = func(o *OCCFM) func(float64) {
@@ -470,8 +385,8 @@ func TestOCCFMLMOAccuracy(t *testing.T) {
 					for i := range start {
 						start[i] = rng.NormFloat64()
 					}
-					res := lw.run(occfmH{o}, start, 1, min(o.n, 30), 400, 1e-10)
-					want := res.theta[0]
+					res := lw.Run(occfmH{o}, start, 1, min(o.n, 30), 400, 1e-10)
+					want := res.Theta[0]
 					checked++
 					rel := (math.Abs(want) - math.Abs(got)) / o.lmoTol(want)
 					if math.Abs(got) > math.Abs(want)*(1+1e-6)+1e-12 {

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/occfm/occfm/core/data"
+	"github.com/occfm/occfm/core/spectral"
 )
 
 // QuadraticBlock writes, for a model whose prediction ŷ = p(x) is a
@@ -88,7 +89,7 @@ func BlockSpectrum(a []float64, k int) (vals, lead []float64) {
 	}
 	m := make([]float64, k*k)
 	copy(m, a[:k*k])
-	// symEigenInPlace reads the lower triangle: make the block exactly
+	// SymEigenInPlace reads the lower triangle: make the block exactly
 	// symmetric first.
 	for i := 0; i < k; i++ {
 		for j := 0; j < i; j++ {
@@ -98,8 +99,8 @@ func BlockSpectrum(a []float64, k int) (vals, lead []float64) {
 	}
 	raw := make([]float64, k)
 	var work []float64
-	symEigenInPlace(m, k, raw, &work)
-	order := orderByAbs(nil, raw)
+	spectral.SymEigenInPlace(m, k, raw, &work)
+	order := spectral.OrderByAbs(nil, raw)
 	vals = make([]float64, k)
 	for n, i := range order {
 		vals[n] = raw[i]
@@ -118,4 +119,17 @@ func BlockSpectrum(a []float64, k int) (vals, lead []float64) {
 		}
 	}
 	return vals, lead
+}
+
+// RankOf returns how many of vals exceed tol in absolute value: the rank
+// of a symmetric matrix from its eigenvalues, those within tol of 0 counted
+// as 0.
+func RankOf(vals []float64, tol float64) int {
+	r := 0
+	for _, v := range vals {
+		if math.Abs(v) > tol {
+			r++
+		}
+	}
+	return r
 }

@@ -7,9 +7,9 @@ import (
 	"github.com/occfm/occfm/core/internal/str"
 )
 
-// This file holds three honest references for the paper's learners (DESIGN
-// §3): a learner that ignores x, the classic biases model, and a linear
-// model. A factorization machine that cannot beat them has not learned an
+// This file holds three honest references for the paper's learners: a
+// learner that ignores x, the classic biases model, and a linear model. A
+// factorization machine that cannot beat them has not learned an
 // interaction.
 
 // MeanSettings configures NewMean. The zero value is the Regression task.

@@ -5,6 +5,7 @@ import (
 	"sort"
 
 	"github.com/occfm/occfm/core/data"
+	"github.com/occfm/occfm/core/spectral"
 )
 
 // ComparatorSettings configures NewComparator. The zero value is δ = 10,
@@ -27,7 +28,7 @@ type ComparatorSettings struct {
 //
 //	F* = min over C ∈ K of F(C) = Σₜ fₜ(C),  fₜ(C) = ℓ(½x̂ₜᵀCx̂ₜ, yₜ),
 //
-// over the rows it holds, by batch Frank-Wolfe (DESIGN §4): the same linear
+// over the rows it holds, by batch Frank-Wolfe: the same linear
 // minimization oracle as OCCFM (Theorem 1: Ĉ = δ·sign(λ)·qqᵀ for the
 // eigenpair of −∇F(C) of largest |λ|) on the full-batch gradient, with an
 // exact line search. Its duality gap g = ⟨∇F(Cₖ), Cₖ − Ĉₖ⟩ certifies
@@ -155,9 +156,9 @@ type gradOp struct {
 	d []float64 // ℓ'(ŷₜ, yₜ)
 }
 
-func (g gradOp) dim() int { return g.c.n }
+func (g gradOp) Dim() int { return g.c.n }
 
-func (g gradOp) apply(y, v []float64) {
+func (g gradOp) Apply(y, v []float64) {
 	c := g.c
 	for t, dt := range g.d {
 		if dt == 0 {
@@ -215,18 +216,18 @@ func (c *Comparator) step() bool {
 		q[0] += 1
 		c.q = q
 	}
-	res := lanczos(gradOp{c, d}, c.q, 1, min(c.n, 20), 80, 1e-10)
-	if len(res.theta) == 0 || res.theta[0] == 0 {
+	res := spectral.Lanczos(gradOp{c, d}, c.q, 1, min(c.n, 20), 80, 1e-10)
+	if len(res.Theta) == 0 || res.Theta[0] == 0 {
 		c.gap = max(inner, 0)
 		return false
 	}
-	lam, q := res.theta[0], res.vecs[0]
-	c.lambda, c.resid = lam, res.resid[0]
+	lam, q := res.Theta[0], res.Vecs[0]
+	c.lambda, c.resid = lam, res.Resid[0]
 	copy(c.q, q)
 	// ⟨∇F, Ĉ⟩ = −δ|λ| for Ĉ = δ·sign(λ)·qqᵀ, so g = ⟨∇F, Cₖ⟩ + δ|λ|. The
 	// Ritz value is within its residual of an eigenvalue: adding it keeps g
 	// an upper bound.
-	c.gap = inner + c.s.Delta*(math.Abs(lam)+res.resid[0])
+	c.gap = inner + c.s.Delta*(math.Abs(lam)+res.Resid[0])
 	sign := math.Copysign(1, lam)
 	// Direction in prediction space: dₜ = ŷₜ(Ĉ) − ŷₜ(Cₖ).
 	dir := make([]float64, T)
@@ -286,7 +287,7 @@ func (c *Comparator) correct(iters int) {
 	for t := 0; t < T; t++ {
 		zt := z[t*b : t*b+b]
 		c.c.project(zt, c.row(t, nil))
-		lip += curv * square(0.5*dot(zt, zt))
+		lip += curv * square(0.5*spectral.Dot(zt, zt))
 	}
 	if lip == 0 {
 		return
@@ -296,7 +297,7 @@ func (c *Comparator) correct(iters int) {
 		clear(grad)
 		for t := 0; t < T; t++ {
 			zt := z[t*b : t*b+b]
-			yhat[t] = 0.5 * quadForm(m, zt)
+			yhat[t] = 0.5 * spectral.QuadForm(m, zt)
 			if c.s.NoSelfInteractions {
 				yhat[t] = c.atomless(t, m, zt)
 			}
@@ -305,7 +306,7 @@ func (c *Comparator) correct(iters int) {
 				w := 0.5 * c.s.Loss.Deriv(yhat[t], c.y[t])
 				for i, zi := range zt {
 					if zi != 0 {
-						axpy(w*zi, zt, grad[i*b:i*b+b])
+						spectral.Axpy(w*zi, zt, grad[i*b:i*b+b])
 					}
 				}
 			}
@@ -346,9 +347,9 @@ func (c *Comparator) correct(iters int) {
 
 // atomless is ŷₜ without the feature diagonal for C = U·M·Uᵀ.
 func (c *Comparator) atomless(t int, m, zt []float64) float64 {
-	y := 0.5 * quadForm(m, zt)
+	y := 0.5 * spectral.QuadForm(m, zt)
 	for k := c.off[t]; k < c.off[t+1]; k++ {
-		y -= 0.5 * c.val[k] * c.val[k] * quadForm(m, c.c.urow(int(c.ind[k])+1))
+		y -= 0.5 * c.val[k] * c.val[k] * spectral.QuadForm(m, c.c.urow(int(c.ind[k])+1))
 	}
 	return y
 }
@@ -357,7 +358,7 @@ func (c *Comparator) atomless(t int, m, zt []float64) float64 {
 // matrix a (row-major) onto {‖M‖* ≤ δ}: eigendecompose, project the
 // eigenvalues onto the ℓ₁ ball of radius δ (Duchi et al. 2008), rebuild.
 func projectNuclear(a []float64, b int, delta float64) []float64 {
-	vals, vecs := symEigen(a, b)
+	vals, vecs := spectral.SymEigen(a, b)
 	shrinkL1(vals, delta)
 	out := make([]float64, b*b)
 	for k, v := range vals {
@@ -511,7 +512,7 @@ type RegretPoint struct {
 }
 
 // Regret follows the regret of one or more learners on the same stream
-// against the comparator in hindsight (DESIGN §4), at checkpoints. Observe
+// against the comparator in hindsight, at checkpoints. Observe
 // records each round; Solve does bounded comparator work for the oldest
 // pending checkpoint, so a caller can interleave it with learning (the
 // comparator may lag behind the stream).

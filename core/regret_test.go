@@ -7,6 +7,7 @@ import (
 
 	"github.com/occfm/occfm/core/data"
 	"github.com/occfm/occfm/core/demo"
+	"github.com/occfm/occfm/core/spectral"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -79,7 +80,7 @@ func exactFStar(rows []data.Example, n int, delta float64, loss Loss) float64 {
 	var lip float64
 	for _, ex := range rows {
 		xh := augmented(ex.X, n)
-		lip += 2 * sq(0.5*dot(xh, xh))
+		lip += 2 * sq(0.5*spectral.Dot(xh, xh))
 	}
 	x := mat.NewSymDense(n, nil)
 	yk := mat.NewSymDense(n, nil)

@@ -9,7 +9,7 @@ import (
 )
 
 // pictureAPI adds picture() and fwStep() to the page's API: plain objects,
-// the matrices as typed arrays copied in one call each (STYLE 10: no call
+// the matrices as typed arrays copied in one call each (no call
 // per value across the bridge).
 func (b *bridge) pictureAPI(fn func(string, func([]js.Value) any)) {
 	fn("picture", func([]js.Value) any {

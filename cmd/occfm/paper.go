@@ -89,7 +89,7 @@ type paperSet struct {
 }
 
 // paperSets are the data sets of the paper's §5 with its hyperparameters
-// (δ for CCFM and CFM, the rank for FM; DESIGN §3), in table order, plus our
+// (δ for CCFM and CFM, the rank for FM), in table order, plus our
 // extra rows. The numbers are the paper's Tables 2 and 3.
 var paperSets = []paperSet{
 	{Key: "ml-100k", Title: "MovieLens-100K", Table: 2, Task: data.Regression,

@@ -1,6 +1,6 @@
 //go:build !(amd64 || arm64) || noasm
 
-package core
+package spectral
 
 // dotLong returns a·b for len(a) = len(b) ≥ 16. Without gonum's assembly
 // (js/wasm among others) the loop is unrolled four ways, with four partial

@@ -1,6 +1,6 @@
 //go:build (amd64 || arm64) && !noasm
 
-package core
+package spectral
 
 import "gonum.org/v1/gonum/floats"
 

@@ -1,49 +1,49 @@
-package core
+package spectral
 
 import "math"
 
-// symOperator is a symmetric linear operator on ℝⁿ given by its product:
-// apply sets y = y + A·v.
-type symOperator interface {
-	dim() int
-	apply(y, v []float64)
+// Operator is a symmetric linear operator on ℝⁿ given by its product:
+// Apply sets y = y + A·v.
+type Operator interface {
+	Dim() int
+	Apply(y, v []float64)
 }
 
-// lanczosResult holds Ritz pairs of a Lanczos run, sorted by decreasing |θ|,
+// LanczosResult holds Ritz pairs of a Lanczos run, sorted by decreasing |θ|,
 // and the residual norms ‖A·s − θ·s‖ of the Ritz vectors.
-type lanczosResult struct {
-	theta []float64   // Ritz values
-	vecs  [][]float64 // Ritz vectors (unit, length n)
-	resid []float64   // residual norm of each Ritz pair
-	ay    [][]float64 // A·vecs[i], from the Lanczos relation (no extra product)
-	iters int         // number of products with A
-	// next is |θ| + residual of the largest Ritz pair not kept (0 if none):
+type LanczosResult struct {
+	Theta []float64   // Ritz values
+	Vecs  [][]float64 // Ritz vectors (unit, length n)
+	Resid []float64   // residual norm of each Ritz pair
+	Ay    [][]float64 // A·vecs[i], from the Lanczos relation (no extra product)
+	Iters int         // number of products with A
+	// Next is |θ| + residual of the largest Ritz pair not kept (0 if none):
 	// an estimate of the largest |λ| of A outside span(vecs).
-	next float64
+	Next float64
 }
 
-// lanczos runs the symmetric Lanczos process with full
+// Lanczos runs the symmetric Lanczos process with full
 // reorthogonalization on op from start (need not be unit; a zero start is
 // replaced by the all-ones direction), for at most maxIter steps, stopping
 // early once the Ritz pair of largest |θ| has residual at most tol·|θ| after
 // at least minIter steps. It returns the keep Ritz pairs of largest |θ|.
 // Both ends of the spectrum are resolved, unlike the power method, which
-// crawls when λ_max ≈ −λ_min (DESIGN §2). It allocates its result; a
+// crawls when λ_max ≈ −λ_min. It allocates its result; a
 // learner that refreshes often keeps a lanczosWork instead.
 //
 // With Qⱼ the Lanczos basis and Tⱼ = QⱼᵀAQⱼ tridiagonal, A·Qⱼ = Qⱼ·Tⱼ +
 // βⱼ·qⱼ₊₁·eⱼᵀ, so A·s for a Ritz vector s = Qⱼ·v is θ·s + βⱼ·vⱼ·qⱼ₊₁: the
 // products A·s come for free.
-func lanczos(op symOperator, start []float64, keep, minIter, maxIter int, tol float64) lanczosResult {
-	var lw lanczosWork
-	return *lw.run(op, start, keep, minIter, maxIter, tol)
+func Lanczos(op Operator, start []float64, keep, minIter, maxIter int, tol float64) LanczosResult {
+	var lw LanczosWork
+	return *lw.Run(op, start, keep, minIter, maxIter, tol)
 }
 
-// lanczosWork is the reusable workspace of a Lanczos run: once it has
-// grown to the problem's size, run allocates nothing. The result it returns
+// LanczosWork is the reusable workspace of a Lanczos run: once it has
+// Grown to the problem's size, run allocates nothing. The result it returns
 // points into the workspace and is valid until the next run.
-type lanczosWork struct {
-	qb    []float64   // (maxIter+1)×n backing of the Lanczos basis
+type LanczosWork struct {
+	Qb    []float64   // (maxIter+1)×n backing of the Lanczos basis
 	q     [][]float64 // the basis vectors, slices of qb
 	w     []float64
 	alpha []float64
@@ -53,58 +53,58 @@ type lanczosWork struct {
 	work  []float64
 	order []int
 	vb    []float64 // keep×n backing of the Ritz vectors and their products
-	res   lanczosResult
+	res   LanczosResult
 }
 
-// run is lanczos on the workspace.
-func (lw *lanczosWork) run(op symOperator, start []float64, keep, minIter, maxIter int, tol float64) *lanczosResult {
+// Run is lanczos on the workspace.
+func (lw *LanczosWork) Run(op Operator, start []float64, keep, minIter, maxIter int, tol float64) *LanczosResult {
 	return lw.iterate(op, start, keep, minIter, maxIter, tol, false)
 }
 
-// runValues is run without assembling the Ritz vectors: call assemble for
+// RunValues is run without assembling the Ritz vectors: call assemble for
 // those needed.
-func (lw *lanczosWork) runValues(op symOperator, start []float64, keep, minIter, maxIter int, tol float64) *lanczosResult {
+func (lw *LanczosWork) RunValues(op Operator, start []float64, keep, minIter, maxIter int, tol float64) *LanczosResult {
 	return lw.iterate(op, start, keep, minIter, maxIter, tol, true)
 }
 
-func (lw *lanczosWork) iterate(op symOperator, start []float64, keep, minIter, maxIter int, tol float64, lazy bool) *lanczosResult {
-	n := op.dim()
+func (lw *LanczosWork) iterate(op Operator, start []float64, keep, minIter, maxIter int, tol float64, lazy bool) *LanczosResult {
+	n := op.Dim()
 	maxIter = min(maxIter, n)
 	minIter = min(minIter, maxIter)
 	keep = min(keep, maxIter)
-	lw.qb = grown(lw.qb, (maxIter+1)*n)
+	lw.Qb = Grown(lw.Qb, (maxIter+1)*n)
 	lw.q = lw.q[:0]
-	v := lw.qb[:n]
+	v := lw.Qb[:n]
 	copy(v, start)
-	if normalize(v) == 0 {
+	if Normalize(v) == 0 {
 		for i := range v {
 			v[i] = 1 / math.Sqrt(float64(n))
 		}
 	}
 	lw.q = append(lw.q, v)
 	lw.alpha, lw.beta = lw.alpha[:0], lw.beta[:0]
-	lw.w = grown(lw.w, n)
+	lw.w = Grown(lw.w, n)
 	w := lw.w
 	iters := 0
 	for j := 0; j < maxIter; j++ {
 		clear(w)
-		op.apply(w, lw.q[j])
+		op.Apply(w, lw.q[j])
 		iters++
-		a := dot(w, lw.q[j])
+		a := Dot(w, lw.q[j])
 		lw.alpha = append(lw.alpha, a)
 		// The three-term recurrence, then full reorthogonalization against
 		// the whole basis, repeated when it removed more than half of w
 		// (Daniel-Gragg-Kaufman-Stewart; "twice is enough").
-		axpy(-a, lw.q[j], w)
+		Axpy(-a, lw.q[j], w)
 		if j > 0 {
-			axpy(-lw.beta[j-1], lw.q[j-1], w)
+			Axpy(-lw.beta[j-1], lw.q[j-1], w)
 		}
-		b := math.Sqrt(dot(w, w))
+		b := math.Sqrt(Dot(w, w))
 		for pass := 0; pass < 2; pass++ {
 			for _, qi := range lw.q {
-				axpy(-dot(w, qi), qi, w)
+				Axpy(-Dot(w, qi), qi, w)
 			}
-			nb := math.Sqrt(dot(w, w))
+			nb := math.Sqrt(Dot(w, w))
 			stop := nb >= 0.5*b
 			b = nb
 			if stop {
@@ -117,7 +117,7 @@ func (lw *lanczosWork) iterate(op symOperator, start []float64, keep, minIter, m
 		// vectors, O(m³): do it at minIter and then every fourth step.
 		if !done && m >= minIter && (m-minIter)%4 == 0 {
 			th, z := lw.tridiag()
-			top := argMaxAbs(th)
+			top := ArgMaxAbs(th)
 			if b*math.Abs(z[(m-1)*m+top]) <= tol*math.Abs(th[top]) {
 				done = true
 			}
@@ -129,7 +129,7 @@ func (lw *lanczosWork) iterate(op symOperator, start []float64, keep, minIter, m
 			return lw.ritz(b, keep, iters)
 		}
 		lw.beta = append(lw.beta, b)
-		next := lw.qb[m*n : (m+1)*n]
+		next := lw.Qb[m*n : (m+1)*n]
 		for i := range next {
 			next[i] = w[i] / b
 		}
@@ -140,13 +140,13 @@ func (lw *lanczosWork) iterate(op symOperator, start []float64, keep, minIter, m
 
 // tridiag returns the eigenvalues (ascending) and the m×m row-major
 // eigenvector matrix of the current tridiagonal T, in workspace memory.
-func (lw *lanczosWork) tridiag() ([]float64, []float64) {
+func (lw *LanczosWork) tridiag() ([]float64, []float64) {
 	m := len(lw.alpha)
 	lw.d = append(lw.d[:0], lw.alpha...)
 	lw.e = append(lw.e[:0], lw.beta[:m-1]...)
 	lw.e = append(lw.e, 0)
-	lw.z = grown(lw.z, m*m)
-	lw.work = grown(lw.work, max(1, 2*m-2))
+	lw.z = Grown(lw.z, m*m)
+	lw.work = Grown(lw.work, max(1, 2*m-2))
 	tridiagEigenTo(lw.d, lw.e, lw.z, lw.work)
 	return lw.d, lw.z
 }
@@ -155,59 +155,59 @@ func (lw *lanczosWork) tridiag() ([]float64, []float64) {
 // decomposition with basis q[:m], tridiagonal (alpha, beta) and remainder
 // w = b·qₘ₊₁ (w is the unnormalized next vector), their residuals and next,
 // and assembles the first keep Ritz vectors (see assemble).
-func (lw *lanczosWork) ritz(b float64, keep, iters int) *lanczosResult {
+func (lw *LanczosWork) ritz(b float64, keep, iters int) *LanczosResult {
 	res := lw.ritzValues(b, keep, iters)
-	lw.assemble(len(res.theta))
+	lw.Assemble(len(res.Theta))
 	return res
 }
 
 // ritzValues is ritz without the vectors: res.vecs and res.ay are empty.
-func (lw *lanczosWork) ritzValues(b float64, keep, iters int) *lanczosResult {
+func (lw *LanczosWork) ritzValues(b float64, keep, iters int) *LanczosResult {
 	m := len(lw.alpha)
 	th, z := lw.tridiag()
-	lw.order = orderByAbs(lw.order, th)
+	lw.order = OrderByAbs(lw.order, th)
 	keep = min(keep, m)
 	res := &lw.res
-	res.iters, res.next = iters, 0
-	res.theta, res.vecs, res.ay, res.resid = res.theta[:0], res.vecs[:0], res.ay[:0], res.resid[:0]
+	res.Iters, res.Next = iters, 0
+	res.Theta, res.Vecs, res.Ay, res.Resid = res.Theta[:0], res.Vecs[:0], res.Ay[:0], res.Resid[:0]
 	for _, k := range lw.order[:keep] {
-		res.theta = append(res.theta, th[k])
-		res.resid = append(res.resid, b*math.Abs(z[(m-1)*m+k]))
+		res.Theta = append(res.Theta, th[k])
+		res.Resid = append(res.Resid, b*math.Abs(z[(m-1)*m+k]))
 	}
 	if keep < m {
 		k := lw.order[keep]
-		res.next = math.Abs(th[k]) + b*math.Abs(z[(m-1)*m+k])
+		res.Next = math.Abs(th[k]) + b*math.Abs(z[(m-1)*m+k])
 	}
 	return res
 }
 
-// assemble sets res.vecs and res.ay to the first cnt Ritz vectors s = Qⱼv
+// Assemble sets res.vecs and res.ay to the first cnt Ritz vectors s = Qⱼv
 // and their products A·s = θs + βⱼvⱼqⱼ₊₁, after ritzValues.
-func (lw *lanczosWork) assemble(cnt int) {
+func (lw *LanczosWork) Assemble(cnt int) {
 	m := len(lw.alpha)
 	n := len(lw.w)
 	th, z := lw.d, lw.z
 	res := &lw.res
-	res.vecs, res.ay = res.vecs[:0], res.ay[:0]
-	lw.vb = grown(lw.vb, 2*cnt*n)
+	res.Vecs, res.Ay = res.Vecs[:0], res.Ay[:0]
+	lw.vb = Grown(lw.vb, 2*cnt*n)
 	for r, k := range lw.order[:cnt] {
 		s := lw.vb[2*r*n : (2*r+1)*n]
 		clear(s)
 		for j := 0; j < m; j++ {
-			axpy(z[j*m+k], lw.q[j], s)
+			Axpy(z[j*m+k], lw.q[j], s)
 		}
 		as := lw.vb[(2*r+1)*n : (2*r+2)*n]
 		for i := range as {
 			as[i] = th[k] * s[i]
 		}
 		// w = b·qₘ₊₁ already, so A·s = θs + vₘ·w.
-		axpy(z[(m-1)*m+k], lw.w, as)
-		res.vecs = append(res.vecs, s)
-		res.ay = append(res.ay, as)
+		Axpy(z[(m-1)*m+k], lw.w, as)
+		res.Vecs = append(res.Vecs, s)
+		res.Ay = append(res.Ay, as)
 	}
 }
 
-func argMaxAbs(x []float64) int {
+func ArgMaxAbs(x []float64) int {
 	best := 0
 	for i, v := range x {
 		if math.Abs(v) > math.Abs(x[best]) {
@@ -217,9 +217,9 @@ func argMaxAbs(x []float64) int {
 	return best
 }
 
-// orderByAbs returns the indices of x by decreasing |x[i]|, in idx's
+// OrderByAbs returns the indices of x by decreasing |x[i]|, in idx's
 // memory (insertion sort: the slices are short).
-func orderByAbs(idx []int, x []float64) []int {
+func OrderByAbs(idx []int, x []float64) []int {
 	idx = idx[:0]
 	for i := range x {
 		idx = append(idx, i)
@@ -232,7 +232,7 @@ func orderByAbs(idx []int, x []float64) []int {
 	return idx
 }
 
-func dot(a, b []float64) float64 {
+func Dot(a, b []float64) float64 {
 	if len(a) >= 16 {
 		return dotLong(a, b[:len(a)])
 	}
@@ -243,8 +243,8 @@ func dot(a, b []float64) float64 {
 	return s
 }
 
-// axpy sets y = y + α·x.
-func axpy(alpha float64, x, y []float64) {
+// Axpy sets y = y + α·x.
+func Axpy(alpha float64, x, y []float64) {
 	if len(x) >= 16 {
 		axpyLong(alpha, x, y[:len(x)])
 		return
@@ -254,9 +254,9 @@ func axpy(alpha float64, x, y []float64) {
 	}
 }
 
-// normalize scales v to unit length and returns its former norm.
-func normalize(v []float64) float64 {
-	nrm := math.Sqrt(dot(v, v))
+// Normalize scales v to unit length and returns its former norm.
+func Normalize(v []float64) float64 {
+	nrm := math.Sqrt(Dot(v, v))
 	if nrm == 0 {
 		return 0
 	}
@@ -264,4 +264,25 @@ func normalize(v []float64) float64 {
 		v[i] /= nrm
 	}
 	return nrm
+}
+
+// MemoryBytes estimates the bytes of a Lanczos workspace: its basis
+// ((maxIter+1)×n) and Ritz vectors (keep×n) dominate.
+func (lw *LanczosWork) MemoryBytes() int64 {
+	r := &lw.res
+	return sumF64Bytes(lw.Qb, lw.w, lw.alpha, lw.beta, lw.d, lw.e, lw.z, lw.work, lw.vb, r.Theta, r.Resid) +
+		intBytes(lw.order) + 24*int64(cap(lw.q)+cap(r.Vecs)+cap(r.Ay))
+}
+
+// f64Bytes and intBytes are the bytes held by a slice's capacity.
+func f64Bytes(s []float64) int64 { return 8 * int64(cap(s)) }
+func intBytes(s []int) int64     { return 8 * int64(cap(s)) }
+
+// sumF64Bytes is f64Bytes summed over ss.
+func sumF64Bytes(ss ...[]float64) int64 {
+	var n int64
+	for _, s := range ss {
+		n += f64Bytes(s)
+	}
+	return n
 }
