@@ -130,7 +130,8 @@ bench: dist
 ## not gzipped (a host that does not compress), and a second visit (service
 ## worker in control; the server waits 40 ms before each answer). The median
 ## of LOAD_RUNS rounds, in bench-results/load.json. About a minute and a half;
-## no threshold.
+## no threshold on the times, but a throttled round fails when the wasm
+## arrives faster than 10 Mbit/s allows (the throttle did not apply).
 LOAD_RUNS ?= 3
 bench-load: dist
 	command -v chromium >/dev/null || { apt-get update && apt-get install -y chromium; }

@@ -14,7 +14,9 @@
 // It runs only when OCCFM_BENCH names the results folder (make bench sets
 // bench-results) and writes load.json there; OCCFM_BENCH_LOAD_RUNS (default
 // 3) rounds, each condition once per round, and the median is reported. No
-// threshold: a measurement, not a test.
+// threshold on the times: a measurement, not a test. A throttled round fails
+// when the throttle did not reach the page (see throttled), since its time
+// would then be the unthrottled one under the throttled name.
 package main
 
 import (
@@ -33,6 +35,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
@@ -226,6 +229,10 @@ func TestBenchLoad(t *testing.T) {
 		}
 		sum.MedianMS, sum.WasmMedian, sum.ReadyMedian = median(sum.FirstRowMS), median(wasmEnd), median(ready)
 		rep.Summary = append(rep.Summary, sum)
+		if len(sum.FirstRowMS) == 0 {
+			t.Logf("%s: no round succeeded (see the errors above)", c.Name)
+			continue
+		}
 		t.Logf("%s: first row at %.2f s (median of %d: %v ms); wasm received at %.2f s, Go ready at %.2f s; the server sent %d responses, %d body bytes",
 			c.Name, sum.MedianMS/1000, len(sum.FirstRowMS), roundAll(sum.FirstRowMS), sum.WasmMedian/1000, sum.ReadyMedian/1000, sum.ServerReqs, sum.ServerBytes)
 	}
@@ -271,7 +278,7 @@ func pageLoad(t *testing.T, c loadCondition, rep *loadReport) (clock loadClock, 
 		if c.Warm {
 			counter.delay.Store(int64(c.Latency * float64(time.Millisecond)))
 		} else if c.DownMbit > 0 {
-			_, e := chromedp.Call(s.ctx, network.EmulateNetworkConditionsByRule, network.EmulateNetworkConditionsByRuleParams{
+			res, e := chromedp.Call(s.ctx, emulateByRule, emulateByRuleParams{
 				MatchedNetworkConditions: []*network.Conditions{{
 					URLPattern:         "", // every request
 					Latency:            c.Latency,
@@ -281,6 +288,10 @@ func pageLoad(t *testing.T, c loadCondition, rep *loadReport) (clock loadClock, 
 			})
 			if e != nil {
 				err = fmt.Errorf("Network.emulateNetworkConditionsByRule: %w", e)
+				return
+			}
+			if len(res.RuleIDs) != 1 {
+				err = fmt.Errorf("Network.emulateNetworkConditionsByRule answered rule ids %q, want one for the one rule", res.RuleIDs)
 				return
 			}
 		}
@@ -304,12 +315,49 @@ func pageLoad(t *testing.T, c loadCondition, rep *loadReport) (clock loadClock, 
 		if sw := evalJS[bool](s, `!!(navigator.serviceWorker && navigator.serviceWorker.controller)`); sw != c.Warm {
 			err = fmt.Errorf("service worker in control: %v, want %v", sw, c.Warm)
 		}
+		if err == nil && c.DownMbit > 0 && !c.Warm {
+			err = throttled(c, clock)
+		}
 		s.checkExceptions()
 	})
 	if err == nil && clock.FirstRow == nil {
 		err = fmt.Errorf("the run failed (see its log)")
 	}
 	return clock, reqs, body, err
+}
+
+// emulateByRule is Network.emulateNetworkConditionsByRule with the
+// parameters of Chromium 148's protocol (its /json/protocol): there, offline
+// is a required parameter of the command itself, next to
+// matchedNetworkConditions, and a call without it fails with "Invalid
+// parameters (-32602)". cdproto's EmulateNetworkConditionsByRuleParams
+// follows a later protocol, where offline is a field of each NetworkConditions
+// and the command takes emulateOfflineServiceWorker instead, so it cannot
+// send the top-level offline. emulateByRuleParams sends both: Chromium 148
+// ignores the per-condition fields it does not know (network.Conditions
+// carries offline and packetReordering). A browser that rejected the
+// top-level offline would fail this call with an error, not skip the
+// throttle.
+var emulateByRule = cdp.Command[emulateByRuleParams, network.EmulateNetworkConditionsByRuleResult]{Method: network.CommandEmulateNetworkConditionsByRule}
+
+type emulateByRuleParams struct {
+	Offline                  bool                  `json:"offline"`
+	MatchedNetworkConditions []*network.Conditions `json:"matchedNetworkConditions"`
+}
+
+// throttled checks that the network emulation of c reached the page: the
+// wasm's download, from its request to its last byte, takes at least the
+// time its body as received needs at c's download rate. A throttle that
+// does not apply leaves it at loopback speed, under 0.1 s here.
+func throttled(c loadCondition, clock loadClock) error {
+	if clock.WasmEncoded <= 0 || clock.WasmEnd <= 0 {
+		return fmt.Errorf("occfm.wasm has no resource timing (encodedBodySize %.0f, responseEnd %.0f ms): cannot check that the %v Mbit/s throttle applied", clock.WasmEncoded, clock.WasmEnd, c.DownMbit)
+	}
+	need := clock.WasmEncoded * 8 / (c.DownMbit * 1e6) * 1000
+	if took := clock.WasmEnd - clock.WasmStart; took < need {
+		return fmt.Errorf("the network throttle did not apply: occfm.wasm (%.0f bytes as received) downloaded in %.0f ms, while %v Mbit/s needs at least %.0f ms for it", clock.WasmEncoded, took, c.DownMbit, need)
+	}
+	return nil
 }
 
 // identityHandler serves through h as if the browser accepted no
