@@ -325,7 +325,7 @@ func (o *CCFMFTRL) threshold(eta float64) {
 	}
 }
 
-// ftrlOp is Gₜ as a symOperator.
+// ftrlOp is Gₜ as a spectral.Operator.
 type ftrlOp struct{ o *CCFMFTRL }
 
 func (f ftrlOp) Dim() int             { return f.o.n }

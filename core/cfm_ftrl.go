@@ -3,6 +3,7 @@ package core
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 
 	"github.com/occfm/occfm/core/data"
 	"github.com/occfm/occfm/core/internal/str"
@@ -426,7 +427,7 @@ func (m *CFMFTRL) scaled(c float64) bool {
 	for i, l := range m.lam {
 		m.ab[i] = c * math.Abs(l)
 	}
-	theta, inside := l1Threshold(m.ab, m.s.Delta)
+	theta, inside := spectral.SortedL1Threshold(m.ab, m.s.Delta)
 	if inside || (m.exact && theta < c*m.next) {
 		return false
 	}
@@ -435,29 +436,6 @@ func (m *CFMFTRL) scaled(c float64) bool {
 		m.mu[i] = math.Copysign(max(m.ab[i]-theta, 0), l)
 	}
 	return true
-}
-
-// l1Threshold returns the θ ≥ 0 with Σᵢmax(aᵢ − θ, 0) = r for a ≥ 0 sorted
-// decreasingly (Duchi et al. 2008), and inside = true with θ = 0 when
-// Σaᵢ ≤ r.
-func l1Threshold(a []float64, r float64) (theta float64, inside bool) {
-	var sum float64
-	for _, v := range a {
-		sum += v
-	}
-	if sum <= r {
-		return 0, true
-	}
-	var cum float64
-	for i, v := range a {
-		cum += v
-		th := (cum - r) / float64(i+1)
-		if v <= th {
-			break
-		}
-		theta = th
-	}
-	return theta, false
 }
 
 // cfmOp is A = scale·G on the rows of G.
@@ -524,7 +502,7 @@ func (m *CFMFTRL) refresh(eta float64) {
 				m.sparse = true
 				return
 			}
-		} else if theta, _ := l1Threshold(m.ab, m.s.Delta); theta >= next || found == n {
+		} else if theta, _ := spectral.SortedL1Threshold(m.ab, m.s.Delta); theta >= next || found == n {
 			m.adopt(eta, a2, res, found, true)
 			return
 		}
@@ -676,7 +654,7 @@ func (m *CFMFTRL) stateCode(c *stateCodec) {
 	for k := range m.dG {
 		keys = append(keys, k)
 	}
-	sortUint64(keys)
+	slices.Sort(keys)
 	cnt := c.length(len(keys), 16)
 	for i := range cnt {
 		var k uint64
@@ -716,14 +694,6 @@ func (m *CFMFTRL) stateCode(c *stateCodec) {
 	c.int(&m.matvecs)
 	c.int(&m.inexact)
 	c.maxRowNonzeros(&m.s.MaxRowNonzeros)
-}
-
-func sortUint64(a []uint64) {
-	for i := 1; i < len(a); i++ {
-		for j := i; j > 0 && a[j] < a[j-1]; j-- {
-			a[j], a[j-1] = a[j-1], a[j]
-		}
-	}
 }
 
 // pairVisits counts the pair terms read or written (see pairCounter).

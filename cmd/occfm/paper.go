@@ -16,6 +16,7 @@ import (
 
 	"github.com/occfm/occfm/core"
 	"github.com/occfm/occfm/core/data"
+	"github.com/occfm/occfm/core/evaluate"
 )
 
 // paperLearner is one row of the paper's tables: a label and a learner
@@ -217,13 +218,13 @@ type paperResult struct {
 	Dense bool `json:"dense,omitempty"`
 	// Progressive and HeldOut map a metric name (rmse, mae, error_rate,
 	// auc, logloss, avg_loss) to its mean and standard deviation.
-	Progressive   map[string]core.Stat `json:"progressive"`
-	HeldOut       map[string]core.Stat `json:"held_out"`
-	Seconds       core.Stat            `json:"seconds"`
-	UpdatesPerSec float64              `json:"updates_per_sec"`
-	Paper         []float64            `json:"paper,omitempty"`
+	Progressive   map[string]evaluate.Stat `json:"progressive"`
+	HeldOut       map[string]evaluate.Stat `json:"held_out"`
+	Seconds       evaluate.Stat            `json:"seconds"`
+	UpdatesPerSec float64                  `json:"updates_per_sec"`
+	Paper         []float64                `json:"paper,omitempty"`
 	// Trace is the loss-versus-time curve of the first pass.
-	Trace []core.TracePoint `json:"trace"`
+	Trace []evaluate.TracePoint `json:"trace"`
 	// Error is set when the learner failed (a panic), and the metrics are
 	// then empty.
 	Error string `json:"error,omitempty"`
@@ -381,17 +382,17 @@ func runPaperLearner(rows []data.Example, set paperSet, pl paperLearner, s paper
 		build = pl.Dense
 		r.Dense = true
 	}
-	ps := core.ProtocolSettings{Runs: s.runs, Folds: s.folds, FoldsRun: s.foldsRun, Seed: s.seed}
-	passes := core.Evaluate(rows, set.Task, core.TaskLoss(set.Task), func() core.Learner { return build(cfg) }, ps, nil)
-	r.Progressive = statsOf(passes, func(p core.Pass) core.Summary { return p.Progressive }, set.Task)
-	r.HeldOut = statsOf(passes, func(p core.Pass) core.Summary { return p.HeldOut }, set.Task)
+	ps := evaluate.Settings{Runs: s.runs, Folds: s.folds, FoldsRun: s.foldsRun, Seed: s.seed}
+	passes := evaluate.Protocol(rows, set.Task, core.TaskLoss(set.Task), func() core.Learner { return build(cfg) }, ps, nil)
+	r.Progressive = statsOf(passes, func(p evaluate.Pass) core.Summary { return p.Progressive }, set.Task)
+	r.HeldOut = statsOf(passes, func(p evaluate.Pass) core.Summary { return p.HeldOut }, set.Task)
 	var secs []float64
 	rowsPlayed := 0
 	for _, p := range passes {
 		secs = append(secs, p.Seconds)
 		rowsPlayed += p.Progressive.Rows
 	}
-	r.Seconds = core.MeanStd(secs)
+	r.Seconds = evaluate.MeanStd(secs)
 	if total := r.Seconds.Mean * float64(r.Seconds.N); total > 0 {
 		r.UpdatesPerSec = float64(rowsPlayed) / total
 	}
@@ -400,7 +401,7 @@ func runPaperLearner(rows []data.Example, set paperSet, pl paperLearner, s paper
 }
 
 // statsOf aggregates one summary of every pass into mean ± std per metric.
-func statsOf(passes []core.Pass, pick func(core.Pass) core.Summary, task data.Task) map[string]core.Stat {
+func statsOf(passes []evaluate.Pass, pick func(evaluate.Pass) core.Summary, task data.Task) map[string]evaluate.Stat {
 	metrics := map[string]func(core.Summary) float64{
 		"avg_loss": func(s core.Summary) float64 { return s.AvgLoss },
 	}
@@ -412,7 +413,7 @@ func statsOf(passes []core.Pass, pick func(core.Pass) core.Summary, task data.Ta
 		metrics["rmse"] = func(s core.Summary) float64 { return s.RMSE }
 		metrics["mae"] = func(s core.Summary) float64 { return s.MAE }
 	}
-	out := map[string]core.Stat{}
+	out := map[string]evaluate.Stat{}
 	for name, f := range metrics {
 		var xs []float64
 		for _, p := range passes {
@@ -421,7 +422,7 @@ func statsOf(passes []core.Pass, pick func(core.Pass) core.Summary, task data.Ta
 			}
 		}
 		if len(xs) > 0 {
-			out[name] = core.MeanStd(xs)
+			out[name] = evaluate.MeanStd(xs)
 		}
 	}
 	return out

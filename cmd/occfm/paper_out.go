@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/occfm/occfm/core"
+	"github.com/occfm/occfm/core/evaluate"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
@@ -16,7 +17,7 @@ import (
 
 // fmtStat prints mean ± std with four decimals (just the mean for one
 // pass), or "–" when there is nothing to print.
-func fmtStat(s core.Stat) string {
+func fmtStat(s evaluate.Stat) string {
 	switch {
 	case s.N == 0 || math.IsNaN(s.Mean):
 		return "–"

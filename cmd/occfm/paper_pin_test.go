@@ -16,6 +16,7 @@ import (
 
 	"github.com/occfm/occfm/core"
 	"github.com/occfm/occfm/core/data"
+	"github.com/occfm/occfm/core/evaluate"
 )
 
 var updatePaperPin = flag.Bool("update-paper-pin", false, "rewrite testdata/paper-pin.json from this build")
@@ -126,7 +127,7 @@ func pinSet(t *testing.T, dir string, set paperSet) pinnedSet {
 	// The orders, from the cheapest learner: they depend on the row count
 	// and the seed only.
 	mean := func() core.Learner { return core.NewMean(core.MeanSettings{}) }
-	for _, pass := range core.Evaluate(rows, set.Task, core.TaskLoss(set.Task), mean, core.ProtocolSettings{Runs: 2, Seed: 1}, nil) {
+	for _, pass := range evaluate.Protocol(rows, set.Task, core.TaskLoss(set.Task), mean, evaluate.Settings{Runs: 2, Seed: 1}, nil) {
 		p.Orders = append(p.Orders, hex(pass.Order))
 	}
 	if dim > paperPinMaxDim {

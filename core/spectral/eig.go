@@ -255,3 +255,26 @@ func SymEigenInPlace(a []float64, m int, vals []float64, work *[]float64) {
 		panic("core: symmetric eigendecomposition failed")
 	}
 }
+
+// SortedL1Threshold returns the θ ≥ 0 with Σᵢmax(aᵢ − θ, 0) = r for a ≥ 0
+// sorted decreasingly (Duchi et al. 2008), and inside = true with θ = 0
+// when Σaᵢ ≤ r.
+func SortedL1Threshold(a []float64, r float64) (theta float64, inside bool) {
+	var sum float64
+	for _, v := range a {
+		sum += v
+	}
+	if sum <= r {
+		return 0, true
+	}
+	var cum float64
+	for i, v := range a {
+		cum += v
+		th := (cum - r) / float64(i+1)
+		if v <= th {
+			break
+		}
+		theta = th
+	}
+	return theta, false
+}

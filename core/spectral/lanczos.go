@@ -29,7 +29,7 @@ type LanczosResult struct {
 // at least minIter steps. It returns the keep Ritz pairs of largest |θ|.
 // Both ends of the spectrum are resolved, unlike the power method, which
 // crawls when λ_max ≈ −λ_min. It allocates its result; a
-// learner that refreshes often keeps a lanczosWork instead.
+// learner that refreshes often keeps a LanczosWork instead.
 //
 // With Qⱼ the Lanczos basis and Tⱼ = QⱼᵀAQⱼ tridiagonal, A·Qⱼ = Qⱼ·Tⱼ +
 // βⱼ·qⱼ₊₁·eⱼᵀ, so A·s for a Ritz vector s = Qⱼ·v is θ·s + βⱼ·vⱼ·qⱼ₊₁: the

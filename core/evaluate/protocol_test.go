@@ -1,35 +1,37 @@
-package core
+package evaluate
 
 import (
 	"math"
 	"math/rand/v2"
 	"testing"
 
+	"github.com/occfm/occfm/core"
 	"github.com/occfm/occfm/core/data"
+	"github.com/occfm/occfm/core/demo"
 )
 
-// TestEvaluateProtocol checks the §5.1 protocol's bookkeeping: fold sizes,
+// TestProtocol checks the §5.1 protocol's bookkeeping: fold sizes,
 // the number of passes, the held-out rows partitioning the data, the trace,
 // determinism, and that a pass equals a plain Play loop over its order.
-func TestEvaluateProtocol(t *testing.T) {
+func TestProtocol(t *testing.T) {
 	for _, tc := range []struct {
 		name                string
 		task                data.Task
 		rows                int
-		s                   ProtocolSettings
+		s                   Settings
 		wantPasses, heldOut int // heldOut: total held-out rows over passes
 		wantTrain           func(fold int) int
 	}{
-		{"default five folds", data.Regression, 103, ProtocolSettings{}, 5, 103, func(f int) int { return 103 - ((f+1)*103/5 - f*103/5) }},
-		{"two runs three folds", data.Classification, 90, ProtocolSettings{Runs: 2, Folds: 3, Seed: 7}, 6, 180, func(int) int { return 60 }},
-		{"quick: one fold", data.Regression, 50, ProtocolSettings{FoldsRun: 1, Seed: 3}, 1, 10, func(int) int { return 40 }},
-		{"no held-out fold", data.Classification, 40, ProtocolSettings{Folds: 1, Runs: 3}, 3, 0, func(int) int { return 40 }},
+		{"default five folds", data.Regression, 103, Settings{}, 5, 103, func(f int) int { return 103 - ((f+1)*103/5 - f*103/5) }},
+		{"two runs three folds", data.Classification, 90, Settings{Runs: 2, Folds: 3, Seed: 7}, 6, 180, func(int) int { return 60 }},
+		{"quick: one fold", data.Regression, 50, Settings{FoldsRun: 1, Seed: 3}, 1, 10, func(int) int { return 40 }},
+		{"no held-out fold", data.Classification, 40, Settings{Folds: 1, Runs: 3}, 3, 0, func(int) int { return 40 }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			rows := conformanceStream(tc.task, tc.rows)
-			loss := TaskLoss(tc.task)
-			newL := func() Learner { return NewOCCFM(OCCFMSettings{Loss: loss}) }
-			passes := Evaluate(rows, tc.task, loss, newL, tc.s, nil)
+			rows := demoRows(t, tc.task, tc.rows)
+			loss := core.TaskLoss(tc.task)
+			newL := func() core.Learner { return core.NewOCCFM(core.OCCFMSettings{Loss: loss}) }
+			passes := Protocol(rows, tc.task, loss, newL, tc.s, nil)
 			if len(passes) != tc.wantPasses {
 				t.Fatalf("%d passes, want %d", len(passes), tc.wantPasses)
 			}
@@ -56,7 +58,7 @@ func TestEvaluateProtocol(t *testing.T) {
 				t.Errorf("held-out rows %d, want %d (the folds partition the data)", heldOut, tc.heldOut)
 			}
 			// Same settings, same results.
-			again := Evaluate(rows, tc.task, loss, newL, tc.s, nil)
+			again := Protocol(rows, tc.task, loss, newL, tc.s, nil)
 			for i := range passes {
 				if passes[i].Progressive != again[i].Progressive || passes[i].HeldOut != again[i].HeldOut {
 					t.Fatalf("pass %d differs on a second call: %+v vs %+v", i, passes[i].Progressive, again[i].Progressive)
@@ -66,27 +68,27 @@ func TestEvaluateProtocol(t *testing.T) {
 	}
 }
 
-// TestEvaluateMatchesPlay cross-checks one pass of Evaluate against a plain
+// TestProtocolMatchesPlay cross-checks one pass of Protocol against a plain
 // Play loop: with one fold and one run, the training order is the seeded
 // permutation, so replaying every row through Play in that order must give
 // the same progressive metrics up to the order of summation.
-func TestEvaluateMatchesPlay(t *testing.T) {
-	rows := conformanceStream(data.Regression, 300)
-	s := ProtocolSettings{Folds: 1, TracePoints: 7}
-	newL := func() Learner { return NewOCCFM(OCCFMSettings{}) }
-	got := Evaluate(rows, data.Regression, Squared, newL, s, nil)[0].Progressive
+func TestProtocolMatchesPlay(t *testing.T) {
+	rows := demoRows(t, data.Regression, 300)
+	s := Settings{Folds: 1, TracePoints: 7}
+	newL := func() core.Learner { return core.NewOCCFM(core.OCCFMSettings{}) }
+	got := Protocol(rows, data.Regression, core.Squared, newL, s, nil)[0].Progressive
 
-	// The same permutations as Evaluate: the split, then run 0's shuffle.
+	// The same permutations as Protocol: the split, then run 0's shuffle.
 	order := rand.New(rand.NewPCG(1, 0x5eed)).Perm(len(rows))
 	rand.New(rand.NewPCG(1, 1)).Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
 	l := newL()
-	m := NewMetrics(data.Regression, Squared)
+	m := core.NewMetrics(data.Regression, core.Squared)
 	for _, i := range order {
-		Play(l, rows[i], m)
+		core.Play(l, rows[i], m)
 	}
 	want := m.Summary()
 	if got.Rows != want.Rows || math.Abs(got.RMSE-want.RMSE) > 1e-12 || math.Abs(got.MAE-want.MAE) > 1e-12 {
-		t.Errorf("Evaluate: %+v\nPlay loop: %+v", got, want)
+		t.Errorf("Protocol: %+v\nPlay loop: %+v", got, want)
 	}
 }
 
@@ -107,4 +109,21 @@ func TestMeanStd(t *testing.T) {
 	if s := MeanStd(nil); !math.IsNaN(s.Mean) || s.N != 0 {
 		t.Errorf("MeanStd(nil) = %+v, want NaN mean", s)
 	}
+}
+
+// demoRows returns the first rows rows of the planted demo of task, seed 1.
+func demoRows(t *testing.T, task data.Task, rows int) []data.Example {
+	name := "planted-regression"
+	if task == data.Classification {
+		name = "planted-classification"
+	}
+	d, _ := demo.ByName(name)
+	s := d.NewRows(1, rows)
+	out := make([]data.Example, rows)
+	for i := range out {
+		if err := s.Next(&out[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return out
 }

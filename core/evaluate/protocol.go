@@ -1,4 +1,4 @@
-package core
+package evaluate
 
 import (
 	"encoding/binary"
@@ -7,14 +7,15 @@ import (
 	"math/rand/v2"
 	"time"
 
+	"github.com/occfm/occfm/core"
 	"github.com/occfm/occfm/core/data"
 )
 
-// ProtocolSettings configures Evaluate, the experimental protocol of the
+// Settings configures Protocol, the experimental protocol of the
 // paper's §5.1: k-fold cross-validation, and for every fold several passes
 // over the training folds in fresh random orders, predict-then-update. The
 // zero value is one run of five-fold cross-validation with seed 1.
-type ProtocolSettings struct {
+type Settings struct {
 	// Runs is the number of random permutations of the training rows per
 	// fold. Zero means 1; the paper uses 20.
 	Runs int
@@ -31,7 +32,7 @@ type ProtocolSettings struct {
 	TracePoints int
 }
 
-func (s ProtocolSettings) withDefaults() ProtocolSettings {
+func (s Settings) withDefaults() Settings {
 	if s.Runs == 0 {
 		s.Runs = 1
 	}
@@ -48,7 +49,7 @@ func (s ProtocolSettings) withDefaults() ProtocolSettings {
 		s.TracePoints = 200
 	}
 	if s.Runs < 0 || s.Folds < 1 || s.FoldsRun < 0 || s.TracePoints < 2 {
-		panic("core: invalid ProtocolSettings")
+		panic("core: invalid Settings")
 	}
 	return s
 }
@@ -73,10 +74,10 @@ type Pass struct {
 	Order uint64
 	// Progressive holds the predict-then-update metrics over the training
 	// rows, each scored before the learner saw its label.
-	Progressive Summary
+	Progressive core.Summary
 	// HeldOut holds the metrics of the final model on the held-out fold
 	// (predictions only, no updates). Its Rows is 0 when Folds is 1.
-	HeldOut Summary
+	HeldOut core.Summary
 	// Seconds is the wall-clock time of the training pass (Predict and
 	// Update of every row, not the metrics).
 	Seconds float64
@@ -84,14 +85,14 @@ type Pass struct {
 	Trace []TracePoint
 }
 
-// Evaluate plays the §5.1 protocol for one learner on rows, whose labels
+// Protocol plays the §5.1 protocol for one learner on rows, whose labels
 // must already be in task's form. The rows are split into s.Folds folds by
 // a seeded permutation; for each of the first s.FoldsRun folds and each of
 // s.Runs runs, a fresh learner from newLearner streams the other folds'
 // rows in a fresh seeded order (predict-then-update), then predicts the
-// held-out fold. The loss of the metrics is loss. Evaluate calls progress,
+// held-out fold. The loss of the metrics is loss. Protocol calls progress,
 // when not nil, after each pass. rows is not changed.
-func Evaluate(rows []data.Example, task data.Task, loss Loss, newLearner func() Learner, s ProtocolSettings, progress func(Pass)) []Pass {
+func Protocol(rows []data.Example, task data.Task, loss core.Loss, newLearner func() core.Learner, s Settings, progress func(Pass)) []Pass {
 	s = s.withDefaults()
 	n := len(rows)
 	split := rand.New(rand.NewPCG(s.Seed, 0x5eed)).Perm(n)
@@ -111,7 +112,7 @@ func Evaluate(rows []data.Example, task data.Task, loss Loss, newLearner func() 
 			l := newLearner()
 			p.Progressive, p.Seconds, p.Trace = trainPass(l, rows, order, task, loss, s.TracePoints)
 			if hi > lo {
-				m := NewMetrics(task, loss)
+				m := core.NewMetrics(task, loss)
 				for _, i := range split[lo:hi] {
 					m.Add(l.Predict(rows[i].X), rows[i].Y)
 				}
@@ -145,8 +146,8 @@ func orderHash(train, held []int) uint64 {
 // points (evenly spaced in rows, always including the last row). Rows are
 // played in blocks between trace points; only the learner's Predict and
 // Update calls are on the clock, as in the paper's efficiency figures.
-func trainPass(l Learner, rows []data.Example, order []int, task data.Task, loss Loss, points int) (Summary, float64, []TracePoint) {
-	m := NewMetrics(task, loss)
+func trainPass(l core.Learner, rows []data.Example, order []int, task data.Task, loss core.Loss, points int) (core.Summary, float64, []TracePoint) {
+	m := core.NewMetrics(task, loss)
 	every := max(1, (len(order)+points-2)/(points-1))
 	trace := make([]TracePoint, 0, points)
 	yhat := make([]float64, every)

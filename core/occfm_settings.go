@@ -1,0 +1,435 @@
+package core
+
+import (
+	"math"
+	"slices"
+)
+
+// Schedule is a step-size schedule γₜ for the Frank-Wolfe update
+// Cₜ₊₁ = (1 − γₜ)Cₜ + γₜĈₜ. The zero value is InvSqrt.
+type Schedule int
+
+const (
+	// InvSqrt is γₜ = 1/√t, the paper's choice (Algorithm 2, footnote 3).
+	InvSqrt Schedule = iota
+	// Harmonic is γₜ = 2/(t + 1), the classic batch Frank-Wolfe step.
+	Harmonic
+	// Constant is γₜ = OCCFMSettings.GammaConst.
+	Constant
+)
+
+// String returns "1/sqrt(t)", "2/(t+1)" or "constant".
+func (s Schedule) String() string {
+	switch s {
+	case InvSqrt:
+		return "1/sqrt(t)"
+	case Harmonic:
+		return "2/(t+1)"
+	case Constant:
+		return "constant"
+	}
+	return "Schedule(?)"
+}
+
+// GradientSum says which gradients the accumulator Gₜ holds when OCCFM
+// builds −∇Fₜ(Cₜ). The zero value is ThroughT.
+type GradientSum int
+
+const (
+	// ThroughT sums ∇f₁ … ∇fₜ, including the current round's gradient, as
+	// the paper's proofs do.
+	ThroughT GradientSum = iota
+	// ThroughPrevious sums ∇f₁ … ∇fₜ₋₁, as Algorithm 2 line 4 is printed.
+	ThroughPrevious
+)
+
+// LMOMethod selects how OCCFM finds the eigenpair of −∇Fₜ(Cₜ) of largest
+// |λ|. The zero value is LMOTracked.
+type LMOMethod int
+
+const (
+	// LMOTracked keeps a small subspace S (n×k) of dominant eigenvectors of
+	// H = −∇F and the k×k matrix SᵀHS up to date under the rank-one changes
+	// of G and C (docs/algorithms.md), and takes q = S·v
+	// from a Rayleigh-Ritz step on it. C is stored in a basis whose leading
+	// columns are S, so a step costs O(nnz(x)·(b + k²) + b² + k³) for C of
+	// b basis columns, independent of the dimension. A certificate (see
+	// OCCFM.certified) checks at every step that the Ritz value is within
+	// the error Frank-Wolfe allows at that step (OCCFM.lmoTol) of the true
+	// largest |λ|; when it cannot, S is refreshed by a warm-started Lanczos
+	// run, O(nnz(G) + n·b) per product. A periodic guard refreshes anyway
+	// every so many certified steps and compares the two values: the
+	// interval halves when they differ by more than the allowed error and
+	// doubles, up to 1024 steps, when they agree within it (within a
+	// quarter of it under the fixed RefreshTol rule of old model files).
+	LMOTracked LMOMethod = iota
+	// LMOLanczos runs a warm-started Lanczos solve (full reorthogonalization)
+	// on every step: the reference, O(nnz(G)) or more per step.
+	LMOLanczos
+)
+
+// OCCFMSettings configures NewOCCFM. The zero value is the documented
+// default of every field.
+type OCCFMSettings struct {
+	// Delta is the nuclear-norm bound δ of K. Zero means 10, the paper's
+	// value for MovieLens.
+	Delta float64
+	// Eta is η, the weight of the gradient sum in Fₜ (Algorithm 2 line 4).
+	// Zero means DefaultEtaFor(Loss, Delta). The theory's choice η = D/(4G·T^¾) with D = 2δ
+	// needs the horizon T and a gradient bound G; see TheoryEta.
+	Eta float64
+	// Gamma is the step-size schedule; the zero value is InvSqrt.
+	Gamma Schedule
+	// GammaConst is γ for the Constant schedule. Zero means 0.01.
+	GammaConst float64
+	// Loss is the loss ℓ(ŷ, y); the zero value is Squared.
+	Loss Loss
+	// GradientSum selects Gₜ or Gₜ₋₁ in −∇Fₜ; the zero value is ThroughT.
+	GradientSum GradientSum
+	// NoSelfInteractions drops the feature diagonal of Z from ŷ:
+	// ŷ = ½⟨C, x̂x̂ᵀ − diag(0; x∘x)⟩. The default (false) is the paper's
+	// all-pairs form ½x̂ᵀCx̂.
+	NoSelfInteractions bool
+	// RecompressTol is ε: whenever the LMO subspace is refreshed, C is
+	// re-diagonalized and its eigenpairs of smallest |λ| with total at most
+	// ε·‖C‖* are dropped (this only lowers ‖C‖*, so C stays in K; model
+	// files written before the rule drop up to ε·δ, see dropRule). Zero means
+	// 1e-3: on MovieLens-100K it leaves the progressive RMSE unchanged to four
+	// digits against 1e-6 while keeping the rank small.
+	RecompressTol float64
+	// PaperStep takes γₜ from the schedule alone, as the paper does (and
+	// `occfm paper`). By default (false) the step is min(γₜ, γ*) with γ*
+	// the exact line-search step on Fₜ along Ĉₜ − Cₜ (see OCCFM.lineSearch),
+	// so that a large δ does not make the first steps jump to a vertex of
+	// a huge ball.
+	PaperStep bool
+	// MaxRank caps the rank of C: whenever the LMO subspace is refreshed,
+	// C's eigenpairs of smallest |λ| beyond MaxRank are dropped, like
+	// RecompressTol's (this only lowers ‖C‖*, so C stays in K). It bounds
+	// the per-row cost O(nnz(x)·b + b²) and a refresh's O(n·b²) at large δ,
+	// where the line-search steps leave many atoms of similar weight (b
+	// reached 100 on MovieLens-100K at δ = 100 without it; the cap of 16
+	// against 32 doubled the speed there, 2.8k against 1.5k updates/s over
+	// the first 10,000 rows). Zero means
+	// DefaultMaxRank; negative means no cap.
+	MaxRank int
+	// LMO selects the eigen-solver; the zero value is LMOTracked.
+	LMO LMOMethod
+	// Subspace is the size k of the tracked subspace. Zero means 6.
+	Subspace int
+	// RefreshTol, when positive, is a fixed eigenvalue error the LMOTracked
+	// certificate and guard allow, relative to max(|λ|, 2δ): the rule of
+	// model files written before the LMO's accuracy was tied to γₜ (they
+	// store 1e-3). Zero (the default) ties it to the step: see LMOSlack.
+	RefreshTol float64
+	// LMOSlack is κ in the LMO's allowed value gap εₜ = κ·γₜ·D², D = 2δ:
+	// the atom Ĉ the LMO returns satisfies ⟨Ĉ, −∇Fₜ⟩ ≥ max_K ⟨·, −∇Fₜ⟩ − εₜ,
+	// that is, its |λ| is within εₜ/δ = 4κγₜδ of the largest. Zero means
+	// DefaultLMOSlack. See OCCFM.lmoTol for the bound and its source.
+	LMOSlack float64
+	// Seed seeds the small perturbation of Lanczos start vectors that keeps
+	// both ends of the spectrum in reach. Zero means 1.
+	Seed uint64
+	// MaxRowNonzeros is the most nonzeros a row may have for a Guarded
+	// learner to learn it (see RowLimited): each row stores its
+	// nnz·(nnz+1)/2 pairs in G, so one row of 5,000 would cost about 1 GB.
+	// Zero means DefaultMaxRowNonzeros; negative means no limit. The
+	// learner itself learns any row it is given.
+	MaxRowNonzeros int
+}
+
+// DefaultEta is the default η of OCCFM at the default δ = 10 (see
+// DefaultEtaFor). It was chosen on MovieLens-100K, IJCNN1 and a9a over
+// several shuffles; docs/algorithms.md records the measurements.
+const DefaultEta = 1
+
+// DefaultEtaFor returns OCCFM's default η for a loss and δ: DefaultEta for
+// the logistic loss at any δ and for the squared loss at δ ≤ 10; for the
+// squared loss at a larger δ, 10/δ, but never below 0.1.
+//
+// Why the squared loss needs it: Fₜ(C) = η⟨Gₜ, C⟩ + ‖C‖² is minimized over
+// the whole space at −ηGₜ/2, and once δ is large enough that the ball no
+// longer binds, the line-search steps follow that point. Each row then
+// moves it by −(η/2)(ŷ − y)·x̂x̂ᵀ, which changes the row's own prediction by
+// −(η/4)‖x̂‖⁴·(ŷ − y): with η = 1 and a user and an item (‖x̂‖² = 3), 2.25
+// times the residual, an overshoot that grows into an oscillation (progressive
+// RMSE 1.35 on MovieLens-100K at δ = 100, divergence on the
+// planted-regression demo from δ = 300). At δ = 10 the ball binds and bounds
+// every step, and η = 1 is best. The logistic loss has a bounded gradient
+// and curvature, and η = 1 is best or near it at every δ measured (IJCNN1's
+// error 0.054 at δ = 100). The floor 0.1 was chosen on MovieLens-100K and the
+// ratings and planted-regression demos over δ = 30 to 10⁴ (docs/algorithms.md's
+// table): 0.1 or 0.03 was best at every δ ≥ 100, and 0.01 learned too
+// slowly everywhere. It is the η at which a row of ‖x̂‖² = 3 corrects
+// about a quarter of its own residual; data of much larger ‖x̂‖ may need a
+// smaller η, which the guard's advice then names.
+func DefaultEtaFor(loss Loss, delta float64) float64 {
+	if loss != Squared || delta <= 10 {
+		return DefaultEta
+	}
+	return max(10/delta, 0.1)
+}
+
+// DefaultLMOSlack is the default κ of OCCFMSettings.LMOSlack.
+const DefaultLMOSlack = 4
+
+// DefaultMaxRank is the default of OCCFMSettings.MaxRank. It does not bind
+// at the default δ = 10 on MovieLens-100K, IJCNN1 or a9a (C's rank stays
+// at 3 to 15 there).
+const DefaultMaxRank = 16
+
+// TheoryEta returns Theorem 3's learning rate η = D/(4G·T^¾) for D = 2δ,
+// a bound G on the gradients' Frobenius norm and horizon T.
+func TheoryEta(delta, g float64, t int) float64 {
+	return 2 * delta / (4 * g * math.Pow(float64(t), 0.75))
+}
+
+func (s OCCFMSettings) withDefaults() OCCFMSettings {
+	s.MaxRowNonzeros = zeroDefault(s.MaxRowNonzeros, DefaultMaxRowNonzeros, -1)
+	if s.Delta == 0 {
+		s.Delta = DefaultDelta
+	}
+	if s.Eta == 0 {
+		s.Eta = DefaultEtaFor(s.Loss, s.Delta)
+	}
+	if s.GammaConst == 0 {
+		s.GammaConst = 0.01
+	}
+	if s.RecompressTol == 0 {
+		s.RecompressTol = 1e-3
+	}
+	if s.Subspace == 0 {
+		s.Subspace = 6
+	}
+	if s.LMOSlack == 0 {
+		s.LMOSlack = DefaultLMOSlack
+	}
+	s.MaxRank = zeroDefault(s.MaxRank, DefaultMaxRank, -1)
+	if s.Seed == 0 {
+		s.Seed = 1
+	}
+	if s.Delta < 0 || s.Eta < 0 || s.GammaConst < 0 || s.GammaConst > 1 || s.Subspace < 1 {
+		panic("core: invalid OCCFMSettings")
+	}
+	return s
+}
+
+// OCCFMSettingsFor maps the common registry Config onto OCCFM settings:
+// δ, η, the seed, the γ schedule and the loss.
+func OCCFMSettingsFor(c Config) OCCFMSettings {
+	return OCCFMSettings{Delta: c.Delta, Eta: c.Eta, Loss: c.LossOf(), Seed: c.Seed, Gamma: c.Gamma}
+}
+
+// OCCFMKSettings configures NewOCCFMK. The zero value is the documented
+// default of every field.
+type OCCFMKSettings struct {
+	// Delta is the bound δ on ‖C‖*, C the d×d matrix of pair weights.
+	// Zero means the ball grows with the data: δₜ = DefaultOCCFMKDeltaScale
+	// ·√nₜ, nₜ the features seen in learned rows so far (see OCCFMK).
+	Delta float64
+	// Eta is FTRL's η: Cₜ₊₁ = Π_K(−ηₜ·Gₜ/2) with ηₜ = η/sₜ, sₜ the row
+	// scale (1 on one-hot user × item rows; see OCCFMK). Zero means
+	// DefaultOCCFMKEta.
+	Eta float64
+	// Rank is k, the dimension the tracked subspace S is cut back to; it
+	// holds up to 2k directions between cuts. Zero means DefaultOCCFMKRank.
+	Rank int
+	// Tol is the certified error a subspace may reach, relative to ‖C‖_F,
+	// before it is recomputed (see OCCFMK). Zero means 0.25.
+	Tol float64
+	// MinGap is the fewest rows between two recomputations (more once G
+	// holds over 1000·MinGap pairs): it bounds the work per row (see
+	// refreshGap). Zero means 100.
+	MinGap int
+	// Affine is the rule of w₀ and w. The zero value is AffineBias.
+	Affine AffineRule
+	// Loss is the loss ℓ(ŷ, y); the zero value is Squared.
+	Loss Loss
+	// Seed seeds the random part of the Lanczos start vectors. Zero means 1.
+	Seed uint64
+	// MaxRowNonzeros is the most nonzeros a row may have for a Guarded
+	// learner to learn it (see RowLimited): each row stores its
+	// nnz·(nnz−1)/2 pairs in G. Zero means DefaultMaxRowNonzeros; negative
+	// means no limit. The learner itself learns any row it is given.
+	MaxRowNonzeros int
+}
+
+// AffineRule says how OCCFMK learns its affine part w₀ + wᵀx.
+type AffineRule int
+
+const (
+	// AffineBias is Bias's rule (per-coordinate 1/n steps with ℓ₂, see
+	// Bias) on the derivative at the joint prediction.
+	AffineBias AffineRule = iota
+	// AffineFTRL is Linear's per-coordinate FTRL-Proximal.
+	AffineFTRL
+)
+
+// The defaults of OCCFMKSettings, chosen on ML-100K (three shuffles), the
+// ratings demo (three seeds), ML-1M and the synthetic catalog's
+// personalization (TestPersonalPlantedTastes). No fixed δ suits them all:
+// ML-1M (9,746 features) does better at larger δ (progressive RMSE 0.9116
+// at 400, 0.9077 at 800, 0.9043 at 1500), the ratings demo (800 features)
+// at smaller (0.644 at 800, 0.522 at 424, 0.517 at 400, 0.509 at 339),
+// ML-100K (2,625 features) alike from 400 to 770 (0.9533–0.9538). δ grows
+// as √n, n the features seen: the scale 12 gives ML-1M 0.9054, the ratings
+// demo 0.5088 / 0.5037 / 0.5085 and ML-100K 0.9532, against 0.9079,
+// 0.5094 / 0.5004 / 0.5099 and 0.9537 with 8 and 0.528 on the ratings demo
+// with 16; with 8 the synthetic catalog's hits@10 fall below fm-ftrl's.
+const (
+	DefaultOCCFMKDeltaScale = 12
+	DefaultOCCFMKEta        = 3
+	DefaultOCCFMKRank       = 24
+)
+
+// OCCFMKSettingsFor maps the common registry Config onto OCCFMK settings:
+// δ, η, the rank k, the seed and the loss.
+func OCCFMKSettingsFor(c Config) OCCFMKSettings {
+	return OCCFMKSettings{Delta: c.Delta, Eta: c.Eta, Rank: c.Rank, Seed: c.Seed, Loss: c.LossOf()}
+}
+
+func (s OCCFMKSettings) withDefaults() OCCFMKSettings {
+	if s.Eta == 0 {
+		s.Eta = DefaultOCCFMKEta
+	}
+	if s.Rank == 0 {
+		s.Rank = DefaultOCCFMKRank
+	}
+	if s.Tol == 0 {
+		s.Tol = 0.25
+	}
+	if s.MinGap == 0 {
+		s.MinGap = 100
+	}
+	if s.Seed == 0 {
+		s.Seed = 1
+	}
+	s.MaxRowNonzeros = zeroDefault(s.MaxRowNonzeros, DefaultMaxRowNonzeros, -1)
+	if !(s.Delta >= 0) || math.IsInf(s.Delta, 1) || !(s.Eta > 0) || s.Rank < 1 || !(s.Tol > 0) || s.MinGap < 1 || s.Affine < AffineBias || s.Affine > AffineFTRL {
+		panic("core: invalid OCCFMKSettings")
+	}
+	return s
+}
+
+// DefaultAutoDeltas is the default grid of δ of OCCFMAuto's OCCFMLin
+// experts: a factor of 10 apart, from δ = 10 (the paper's MovieLens value)
+// to 1000 (above the ratings demo's ‖C‖* ≈ 700).
+var DefaultAutoDeltas = []float64{10, 100, 1000}
+
+// DefaultAutoPairs is the default grid of α of OCCFMAuto's CCFMPairs
+// experts: Linear's α, and ten times it, which all-pairs logistic
+// regression needs on IJCNN1 (2.99 % against 6.47 % error in file order,
+// 4.35 % against 7.13 % shuffled) and which loses on planted-classification
+// (11.7 % against 10.0 %).
+var DefaultAutoPairs = []float64{DefaultLinearAlpha, 10 * DefaultLinearAlpha}
+
+// DefaultAutoTastes is the default grid of δ of OCCFMAuto's OCCFMK
+// experts: OCCFMK's own default (0: the ball that grows as 12·√n), the
+// expert that learns low-rank tastes.
+var DefaultAutoTastes = []float64{0}
+
+// DefaultAutoRetire is the default OCCFMAutoSettings.Retire: e⁻²⁰ ≈ 2·10⁻⁹.
+const DefaultAutoRetire = 20
+
+// autoRecent discounts the losses that tell whether an expert is still
+// losing ground: a window of about 1/(1 − autoRecent) = 1,000 rows.
+const autoRecent = 0.999
+
+// autoTrial is the number of rows every expert learns before any can be
+// retired, and autoGap the least relative gap Lₖ/L_best − 1 that retires.
+// Without them, IJCNN1 in file order retired δ = 100 at row 3,265, 20 nats
+// (2 %) behind δ = 10, and ended at 7.06 % error instead of 5.24 %.
+const (
+	autoTrial = 10_000
+	autoGap   = 0.03
+)
+
+// OCCFMAutoSettings configures NewOCCFMAuto. The zero value is the
+// documented default of every field.
+type OCCFMAutoSettings struct {
+	// Deltas is the grid of δ of the OCCFMLin experts, each positive and
+	// finite. Nil means DefaultAutoDeltas.
+	Deltas []float64
+	// Retire is R of the retirement rule (see OCCFMAuto). Zero means
+	// DefaultAutoRetire; negative means never.
+	Retire float64
+	// Pairs is the grid of α of the CCFMPairs experts, each positive and
+	// finite. Nil means DefaultAutoPairs; empty (not nil) means none.
+	Pairs []float64
+	// Etas is the grid of η of the OCCFMLin experts: one expert for each δ
+	// of Deltas and each η of Etas, where 0 means OCCFM's default at that δ
+	// (DefaultEtaFor). Nil means {0}.
+	Etas []float64
+	// Tastes is the grid of δ of the OCCFMK experts (with OCCFMK's other
+	// defaults), each finite and positive, or 0 for OCCFMK's default
+	// growing ball. Nil means DefaultAutoTastes; empty (not nil) means
+	// none.
+	Tastes []float64
+	// Loss is the loss ℓ(ŷ, y); the zero value is Squared.
+	Loss Loss
+	// Seed seeds the OCCFMLin experts. Zero means 1.
+	Seed uint64
+}
+
+func (s OCCFMAutoSettings) withDefaults() OCCFMAutoSettings {
+	if s.Deltas == nil {
+		s.Deltas = DefaultAutoDeltas
+	}
+	s.Deltas = append([]float64(nil), s.Deltas...)
+	if s.Etas == nil {
+		s.Etas = []float64{0}
+	}
+	s.Etas = append([]float64(nil), s.Etas...)
+	if s.Pairs == nil {
+		s.Pairs = DefaultAutoPairs
+	}
+	s.Pairs = slices.Clone(s.Pairs)
+	if s.Tastes == nil {
+		s.Tastes = DefaultAutoTastes
+	}
+	s.Tastes = slices.Clone(s.Tastes)
+	if s.Retire == 0 {
+		s.Retire = DefaultAutoRetire
+	}
+	if s.Seed == 0 {
+		s.Seed = 1
+	}
+	if len(s.Deltas)*len(s.Etas)+len(s.Pairs)+len(s.Tastes) > maxAutoExperts-2 || len(s.Etas) == 0 || math.IsNaN(s.Retire) {
+		panic("core: invalid OCCFMAutoSettings")
+	}
+	for _, a := range s.Pairs {
+		if !(a > 0) || math.IsInf(a, 0) {
+			panic("core: invalid OCCFMAutoSettings")
+		}
+	}
+	for _, e := range s.Etas {
+		if !(e >= 0) || math.IsInf(e, 0) {
+			panic("core: invalid OCCFMAutoSettings")
+		}
+	}
+	for _, d := range s.Deltas {
+		if !(d > 0) || math.IsInf(d, 0) {
+			panic("core: invalid OCCFMAutoSettings")
+		}
+	}
+	for _, d := range s.Tastes {
+		if !(d >= 0) || math.IsInf(d, 0) {
+			panic("core: invalid OCCFMAutoSettings")
+		}
+	}
+	return s
+}
+
+// maxAutoExperts bounds the experts of an OCCFMAuto (and of a model file).
+const maxAutoExperts = 64
+
+// OCCFMAutoSettingsFor maps the common registry Config onto OCCFMAuto
+// settings: the loss and the seed. It needs no δ and no η; a Config.Delta
+// makes the grid that one δ.
+func OCCFMAutoSettingsFor(c Config) OCCFMAutoSettings {
+	s := OCCFMAutoSettings{Loss: c.LossOf(), Seed: c.Seed}
+	if c.Delta > 0 {
+		s.Deltas = []float64{c.Delta}
+	}
+	return s
+}
