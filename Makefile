@@ -50,14 +50,14 @@ test-wasm:
 	GOOS=js GOARCH=wasm $(GO) test -count=1 -short -exec="$(WASMEXEC)" ./core/... ./cmd/... ./wasm/...
 
 ## test-e2e: the page built by `make dist`, driven in headless Chromium by
-## chromedp (e2e_test.go, build tag e2e). Installs Debian's chromium when it
+## chromedp (e2e/, build tag e2e). Installs Debian's chromium when it
 ## is missing (apt-get: needs root, as in CI). E2E_SHOTS=dir keeps the
 ## screenshots. About 6 minutes on a quiet 2-core machine; the 40-minute
 ## -timeout only stops a run that would never end (see e2eHang).
 test-e2e: dist
 	command -v chromium >/dev/null || { apt-get update && apt-get install -y chromium; }
-	$(GO) vet -tags e2e .
-	$(GO) test -tags e2e -count=1 -v -timeout 40m -run E2E .
+	$(GO) vet -tags e2e ./e2e
+	$(GO) test -tags e2e -count=1 -v -timeout 40m -run E2E ./e2e
 
 ## dist: the static page in dist/ (git-ignored), servable by any static host.
 ## uPlot comes from npm (ui/package.json); only dist/ gets a copy of it.
@@ -102,7 +102,7 @@ paper:
 
 ## bench: the Go benchmarks of the core (bench-results/core-bench.txt), then
 ## the page in headless Chromium against the same core natively
-## (bench_e2e_test.go, build tag e2e): updates/s of every learner on
+## (e2e/bench_test.go, build tag e2e): updates/s of every learner on
 ## ML-100K and IJCNN1 (and of OCCFM at δ = 100 and 1000), peak memory of OCCFM on ML-1M, click latency at full
 ## speed, the page's cold load (bench-load below), Save/Load model after
 ## ML-100K (TestBenchModel) and Personalize's ratings on ML-100K
@@ -121,9 +121,9 @@ bench: dist
 		status=$$?; cat bench-results/core-bench.txt; exit $$status
 	command -v chromium >/dev/null || { apt-get update && apt-get install -y chromium; }
 	OCCFM_BENCH=bench-results OCCFM_BENCH_SECONDS=$(BENCH_SECONDS) OCCFM_BENCH_LOAD_RUNS=$(LOAD_RUNS) \
-		$(GO) test -tags e2e -count=1 -v -timeout 90m -run '^TestBench(Load|Picture|Model|Personal)?$$' .
+		$(GO) test -tags e2e -count=1 -v -timeout 90m -run '^TestBench(Load|Picture|Model|Personal)?$$' ./e2e
 
-## bench-load: the page's cold load alone (bench_load_test.go): from the start
+## bench-load: the page's cold load alone (e2e/bench_load_test.go): from the start
 ## of the navigation to the first row learned, in a fresh browser profile with
 ## the cache disabled, under Chromium's emulation of 10 Mbit/s down, 5 up and
 ## 40 ms of latency; as references, unthrottled, throttled with the wasm
@@ -137,7 +137,7 @@ bench-load: dist
 	command -v chromium >/dev/null || { apt-get update && apt-get install -y chromium; }
 	mkdir -p bench-results
 	OCCFM_BENCH=bench-results OCCFM_BENCH_LOAD_RUNS=$(LOAD_RUNS) \
-		$(GO) test -tags e2e -count=1 -v -timeout 30m -run '^TestBenchLoad$$' .
+		$(GO) test -tags e2e -count=1 -v -timeout 30m -run '^TestBenchLoad$$' ./e2e
 
 ## stress: bounded memory on big generated files (temporary, removed after):
 ## occfm run streams a $(STRESS_CLI) LibSVM file (occfm gen) and must peak
@@ -153,9 +153,9 @@ STRESS_PAGE ?= 200M
 stress: dist
 	OCCFM_STRESS=$(STRESS_CLI) $(GO) test -count=1 -v -timeout 30m -run '^TestStreamBigFile$$' ./cmd/occfm
 	OCCFM_STRESS_HOSTILE=1 $(GO) test -count=1 -v -timeout 60m -run '^TestStressHostile(ModelFile)?$$' ./cmd/occfm
-	OCCFM_STRESS_HOSTILE=1 $(GO) test -tags e2e -count=1 -v -timeout 60m -run '^TestE2EHostile$$' .
+	OCCFM_STRESS_HOSTILE=1 $(GO) test -tags e2e -count=1 -v -timeout 60m -run '^TestE2EHostile$$' ./e2e
 	command -v chromium >/dev/null || { apt-get update && apt-get install -y chromium; }
-	OCCFM_STRESS_PAGE=$(STRESS_PAGE) $(GO) test -tags e2e -count=1 -v -timeout 30m -run '^TestE2EBigFile$$' .
+	OCCFM_STRESS_PAGE=$(STRESS_PAGE) $(GO) test -tags e2e -count=1 -v -timeout 30m -run '^TestE2EBigFile$$' ./e2e
 
 ## fuzz: run every fuzz target of core's packages (readers, model files,
 ## catalogs) for $(FUZZTIME) inputs each (seeds: each package's testdata and

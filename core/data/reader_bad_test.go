@@ -17,7 +17,7 @@ import (
 
 // badCase is one entry of ../../testdata/bad.json: a file of ../../testdata/bad
 // and what reading it gives. The command line (cmd/occfm) and the page
-// (e2e_bad_test.go) check the same table.
+// (e2e/bad_test.go) check the same table.
 type badCase struct {
 	File   string      `json:"file"`
 	Format data.Format `json:"format"` // forced format, or "" for auto

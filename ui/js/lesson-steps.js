@@ -22,7 +22,7 @@
 //             file button
 //
 // The numbers quoted were read off the page itself (seed 1, the defaults
-// otherwise): see e2e_lesson_test.go.
+// otherwise): see e2e/lesson_test.go.
 
 export const STEPS = Object.freeze([
   {

@@ -4,7 +4,7 @@
 // boots and learns again with the server gone, from a reload and from a link
 // with a #hash; without the worker the same reload fails. A new deploy is
 // picked up on the next online reload and then kept for offline.
-package main
+package e2e
 
 import (
 	"context"
@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/occfm/occfm/internal/server"
 )
 
 // pageServer is a server of the page that a test can stop: the network lost.
@@ -223,7 +224,7 @@ func TestE2EOffline(t *testing.T) {
 		t.Error("the offline reload is not controlled by the service worker")
 	}
 	// The cached page keeps serve.go's headers, its policy among them.
-	if csp := awaitJS[string](s, `fetch("./").then((r) => r.headers.get("Content-Security-Policy") || "")`); csp != contentSecurityPolicy+"; frame-ancestors 'none'" {
+	if csp := awaitJS[string](s, `fetch("./").then((r) => r.headers.get("Content-Security-Policy") || "")`); csp != server.ContentSecurityPolicy+"; frame-ancestors 'none'" {
 		t.Errorf("the cached page's Content-Security-Policy header: %q", csp)
 	}
 

@@ -19,7 +19,7 @@
 // OCCFM_BENCH_SECONDS caps each throughput run (default 20 s of learning; a
 // learner that is slower learns fewer rows, and native plays the same
 // ones).
-package main
+package e2e
 
 import (
 	"bufio"
@@ -170,7 +170,7 @@ func TestBench(t *testing.T) {
 	}
 	rep := &benchReport{
 		Date:       time.Now().UTC().Format(time.RFC3339),
-		Command:    "make bench (go test -tags e2e -run '^TestBench$' . with OCCFM_BENCH=" + out + fmt.Sprintf(", OCCFM_BENCH_SECONDS=%g)", capSec),
+		Command:    "make bench (go test -tags e2e -run '^TestBench$' ./e2e with OCCFM_BENCH=" + out + fmt.Sprintf(", OCCFM_BENCH_SECONDS=%g)", capSec),
 		Commit:     gitCommit(),
 		Machine:    machine(),
 		CapSeconds: capSec,

@@ -2,7 +2,7 @@
 
 // End-to-end tests of the Personalize view: the person rates items
 // and the recommendations adapt, in the page. Helpers: e2e_test.go.
-package main
+package e2e
 
 import (
 	"context"

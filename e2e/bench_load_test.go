@@ -17,7 +17,7 @@
 // threshold on the times: a measurement, not a test. A throttled round fails
 // when the throttle did not reach the page (see throttled), since its time
 // would then be the unthrottled one under the throttled name.
-package main
+package e2e
 
 import (
 	"bytes"
@@ -188,7 +188,7 @@ func TestBenchLoad(t *testing.T) {
 	gz := gzip9(t, wasm)
 	rep := &loadReport{
 		Date:      time.Now().UTC().Format(time.RFC3339),
-		Command:   fmt.Sprintf("go test -tags e2e -run '^TestBenchLoad$' . with OCCFM_BENCH=%s, OCCFM_BENCH_LOAD_RUNS=%d", out, rounds),
+		Command:   fmt.Sprintf("go test -tags e2e -run '^TestBenchLoad$' ./e2e with OCCFM_BENCH=%s, OCCFM_BENCH_LOAD_RUNS=%d", out, rounds),
 		Commit:    gitCommit(),
 		Machine:   machine(),
 		WasmBytes: int64(len(wasm)),

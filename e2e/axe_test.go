@@ -1,6 +1,6 @@
 //go:build e2e
 
-package main
+package e2e
 
 // Accessibility: axe-core, from npm (ui/package.json's
 // devDependencies), run in headless Chromium on both views at a phone, a

@@ -1,4 +1,4 @@
-package main
+package server
 
 import (
 	"bytes"
@@ -13,10 +13,10 @@ import (
 	"testing"
 )
 
-// TestServeHeaders checks that the server sends the page's security headers
+// TestHeaders checks that the server sends the page's security headers
 // and that ui/index.html's <meta> policy is the same as the header's.
-func TestServeHeaders(t *testing.T) {
-	srv := httptest.NewServer(newHandler("ui"))
+func TestHeaders(t *testing.T) {
+	srv := httptest.NewServer(Handler("../../ui"))
 	defer srv.Close()
 	res, err := http.Get(srv.URL + "/index.html")
 	if err != nil {
@@ -27,7 +27,7 @@ func TestServeHeaders(t *testing.T) {
 		t.Fatalf("GET /index.html: %s", res.Status)
 	}
 	for k, want := range map[string]string{
-		"Content-Security-Policy": contentSecurityPolicy + "; frame-ancestors 'none'",
+		"Content-Security-Policy": ContentSecurityPolicy + "; frame-ancestors 'none'",
 		"X-Content-Type-Options":  "nosniff",
 		"Referrer-Policy":         "no-referrer",
 		"Cache-Control":           "no-cache",
@@ -37,7 +37,7 @@ func TestServeHeaders(t *testing.T) {
 		}
 	}
 
-	html, err := os.ReadFile("ui/index.html")
+	html, err := os.ReadFile("../../ui/index.html")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,8 +45,8 @@ func TestServeHeaders(t *testing.T) {
 	if m == nil {
 		t.Fatal("ui/index.html has no Content-Security-Policy <meta>")
 	}
-	if string(m[1]) != contentSecurityPolicy {
-		t.Errorf("ui/index.html's policy\n\t%s\ndiffers from serve.go's\n\t%s", m[1], contentSecurityPolicy)
+	if string(m[1]) != ContentSecurityPolicy {
+		t.Errorf("ui/index.html's policy\n\t%s\ndiffers from the server's\n\t%s", m[1], ContentSecurityPolicy)
 	}
 }
 
@@ -65,7 +65,7 @@ func TestServeGzip(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	srv := httptest.NewServer(newHandler(dir))
+	srv := httptest.NewServer(Handler(dir))
 	defer srv.Close()
 	for _, tc := range []struct {
 		path, accept string

@@ -1,6 +1,6 @@
 //go:build e2e
 
-package main
+package e2e
 
 // The guided lesson and presenter mode: every step of the lesson (lesson=N
 // in the link) sets the page up as it says and the demo learns; Next, Prev,

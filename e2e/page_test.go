@@ -1,6 +1,6 @@
 //go:build e2e
 
-package main
+package e2e
 
 // What a class, a phone or a demo builder needs of the page, one test
 // each.

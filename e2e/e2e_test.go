@@ -3,10 +3,11 @@
 // End-to-end tests of the page built by `make dist`: chromedp drives Debian's
 // headless Chromium against an httptest.Server that serves dist/ as serve.go
 // does. Run them with `make test-e2e` (or
-// `go test -tags e2e -count=1 -v -run E2E .` after `make dist`).
+// `go test -tags e2e -count=1 -v -run E2E ./e2e` after `make dist`). They
+// run from the repository's root (see TestMain).
 //
 // E2E_SHOTS=/some/dir keeps a copy of every screenshot there.
-package main
+package e2e
 
 import (
 	"bytes"
@@ -31,8 +32,8 @@ import (
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
-
 	"github.com/occfm/occfm/core"
+	"github.com/occfm/occfm/internal/server"
 )
 
 const (
@@ -43,7 +44,18 @@ const (
 
 // e2eHandler serves dir as serve.go does, with the page's security headers
 // (Content-Security-Policy and the rest): newHandler.
-func e2eHandler(dir string) http.Handler { return newHandler(dir) }
+func e2eHandler(dir string) http.Handler { return server.Handler(dir) }
+
+// TestMain runs the page's tests from the repository's root, as make does:
+// the paths they name (dist/, testdata/, ui/node_modules/, ../shared/data,
+// ./cmd/occfm) are the root's.
+func TestMain(m *testing.M) {
+	if err := os.Chdir(".."); err != nil {
+		fmt.Fprintln(os.Stderr, "e2e:", err)
+		os.Exit(1)
+	}
+	os.Exit(m.Run())
+}
 
 // chromiumPath is Debian's /usr/bin/chromium, or the first chromium-like
 // browser on PATH.

@@ -4,7 +4,7 @@
 // Content-Security-Policy holds and is enforced, file content shows as text,
 // and a big file streams through the page in bounded memory.
 
-package main
+package e2e
 
 import (
 	"bufio"
