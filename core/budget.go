@@ -1,6 +1,7 @@
 package core
 
 import (
+	"github.com/occfm/occfm/core/data"
 	"errors"
 	"math"
 	"strconv"
@@ -254,3 +255,76 @@ func countText(n int64) string {
 	}
 	return str.Thousands(n)
 }
+
+// BudgetCheck holds a Run to a MemoryBudget after every row, at O(1) a
+// row: calling MemoryBytes on every part every row would cost as much as a
+// fast learner's update, so the parts that do not change while player j
+// plays a batch (the other players, the comparator, the dictionaries, the
+// rows held in memory) are summed once per batch, and only player j's
+// learner and metrics are asked each row. A nil *BudgetCheck checks
+// nothing.
+type BudgetCheck struct {
+	// Every spaces the checks: after every Every-th row of the run, and
+	// after any row of more than Wide nonzeros. Zero means every row. A
+	// row of at most Wide nonzeros adds at most Wide² pairs to a
+	// learner's gradient sum, so a spaced check lets a run pass the budget
+	// by a bounded amount, for a cost of O(learners) calls of MemoryBytes
+	// every Every rows (the page spaces its checks: each call is dearer
+	// under wasm than the row of a fast learner).
+	Every, Wide int
+
+	budget MemoryBudget
+	parts  []MemoryPart // the players' learners and metrics (2 a player), then the rest
+	sizes  []int64      // the parts' MemoryBytes at the batch's start
+	rest   int64        // the sum of every part but player j's two
+}
+
+// NewBudgetCheck returns the check of the players' learners and metrics
+// and of the other parts of a run, against b.
+func NewBudgetCheck(b MemoryBudget, players []*Player, rest ...MemoryPart) *BudgetCheck {
+	c := &BudgetCheck{budget: b}
+	for _, p := range players {
+		var size Sized = zeroSize{}
+		if s, ok := p.Learner.(Sized); ok {
+			size = s
+		}
+		c.parts = append(c.parts, MemoryPart{Name: p.Name, Value: size},
+			MemoryPart{Name: p.Name + " metrics", Value: p.Metrics})
+	}
+	c.parts = append(c.parts, rest...)
+	c.sizes = make([]int64, len(c.parts))
+	return c
+}
+
+// zeroSize stands for a learner that does not say its size.
+type zeroSize struct{}
+
+func (zeroSize) MemoryBytes() int64 { return 0 }
+
+// start prepares the rows of player j's batch.
+func (c *BudgetCheck) start(j int) {
+	if c == nil {
+		return
+	}
+	c.rest = 0
+	for i, p := range c.parts {
+		if i == 2*j || i == 2*j+1 {
+			continue
+		}
+		c.sizes[i] = p.Value.MemoryBytes()
+		c.rest += c.sizes[i]
+	}
+}
+
+// over reports whether the run, after player j's row ex, the run's row
+// number row (1-based), holds more than the budget, when a check is due.
+func (c *BudgetCheck) over(j, row int, ex data.Example) bool {
+	if c == nil || c.Every > 1 && row%c.Every != 0 && len(ex.X.Ind) <= c.Wide {
+		return false
+	}
+	return c.rest+c.parts[2*j].Value.MemoryBytes()+c.parts[2*j+1].Value.MemoryBytes() > c.budget.Max()
+}
+
+// Err is the budget's error for the parts as they are now (see
+// MemoryBudget.Check): their sizes, the largest named.
+func (c *BudgetCheck) Err() error { return c.budget.Check(c.parts...) }

@@ -49,7 +49,7 @@ func (g *guardStatus) appendJSON(b []byte) []byte {
 // guardStatusOf returns whether a player's predictions are clipped, and
 // its guard's status when the guard did anything.
 func guardStatusOf(p *player) (clip bool, st *guardStatus) {
-	g, ok := p.learner.(*core.Guarded)
+	g, ok := p.Learner.(*core.Guarded)
 	if !ok {
 		return false, nil
 	}
@@ -74,8 +74,8 @@ func guardStatusOf(p *player) (clip bool, st *guardStatus) {
 // inner returns the learner a player's guard wraps, for the views that
 // inspect the model.
 func (p *player) inner() core.Learner {
-	if g, ok := p.learner.(*core.Guarded); ok {
+	if g, ok := p.Learner.(*core.Guarded); ok {
 		return g.Learner()
 	}
-	return p.learner
+	return p.Learner
 }

@@ -97,7 +97,8 @@ func newSessionFrom(cfg config, m core.Model) (*session, error) {
 	if err != nil {
 		return nil, err
 	}
-	s.players[0].learner = g
+	s.players[0].Learner = g
+	s.run = nil
 	s.base = &m
 	return s, nil
 }
@@ -111,8 +112,8 @@ func (s *session) model() (core.Model, error) {
 	if p == nil {
 		return core.Model{}, errors.New("nothing to save yet: the learners start once the task is known")
 	}
-	m := core.Model{Name: p.name, Config: s.config, Learner: p.learner, Rows: s.rows}
-	if g, ok := p.learner.(*core.Guarded); ok {
+	m := core.Model{Name: p.Name, Config: s.config, Learner: p.Learner, Rows: s.rows}
+	if g, ok := p.Learner.(*core.Guarded); ok {
 		// The learner the guard wraps, and the guard's state.
 		gm := g.Model()
 		m.Learner, m.Extra = gm.Learner, gm.Extra

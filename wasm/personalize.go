@@ -175,7 +175,7 @@ func (pe *personalView) build() error {
 	if listed == 0 {
 		return errors.New("no item of the item list is in the ratings: are the two files of the same MovieLens set?")
 	}
-	p, err := personal.NewPersonalizer(pe.s.players[0].learner, cat, names.Dim())
+	p, err := personal.NewPersonalizer(pe.s.players[0].Learner, cat, names.Dim())
 	if err != nil {
 		return err
 	}
@@ -234,7 +234,7 @@ func (s *personalSnapshot) appendJSON(b []byte) []byte {
 func (pe *personalView) snapshotJSON() string {
 	s := pe.s
 	snap := personalSnapshot{State: s.state, Error: s.err, Rows: s.rows, Skipped: s.bad.Skipped,
-		Seconds: s.elapsed.Seconds(), Ready: pe.p != nil, Learner: pe.cfg.Learner}
+		Seconds: s.learnTime().Seconds(), Ready: pe.p != nil, Learner: pe.cfg.Learner}
 	if pe.err != "" {
 		snap.State, snap.Error = "error", pe.err
 	}

@@ -184,7 +184,7 @@ func (s *session) picture() *modelPicture {
 	if p == nil {
 		return nil
 	}
-	pic := &modelPicture{Learner: p.name, Note: note}
+	pic := &modelPicture{Learner: p.Name, Note: note}
 	if l == nil {
 		return pic
 	}
@@ -312,14 +312,14 @@ func (s *session) fwStep() *stepPicture {
 	if p == nil {
 		return &stepPicture{Why: "no learner yet"}
 	}
-	sp := &stepPicture{Learner: p.name, Note: note}
+	sp := &stepPicture{Learner: p.Name, Note: note}
 	tr, ok := l.(stepTracer)
 	if l == nil {
 		sp.Why = note
 		return sp
 	}
 	if !ok {
-		sp.Why = p.name + " takes no Frank-Wolfe step: follow occfm or occfm-lin to see one"
+		sp.Why = p.Name + " takes no Frank-Wolfe step: follow occfm or occfm-lin to see one"
 		return sp
 	}
 	st, ok := tr.LastStep()

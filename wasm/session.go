@@ -75,14 +75,14 @@ type session struct {
 	state    string // waiting, running, done, error
 	err      string
 	deferred string // an error met while guessing the task, after the pending rows
-	elapsed  time.Duration
 
 	points    [][]float64 // stored checkpoints
 	sent      int         // points already in a snapshot
 	spacing   int
 	decimated bool
 	preview   *preview
-	memParts  []core.MemoryPart // what memoryBudget checks, listed at its first call
+	run       *core.Run     // plays the rows through the players (made at the first step)
+	until     time.Duration // the clock at which the step in progress stops learning
 
 	// warningsSent is how many warnings the page has (the preview's, then
 	// the snapshots').
@@ -94,9 +94,8 @@ type session struct {
 	// regretCredit is the time the comparator has earned (regretShare of
 	// the learners' time while it had work) and not yet spent.
 	regretCredit time.Duration
-	losses       []float64 // scratch: this round's loss per learner
-	regSent      int       // regret points already in a snapshot
-	delta        float64   // δ in effect for the first learner, 0 for none (occfm-auto)
+	regSent      int     // regret points already in a snapshot
+	delta        float64 // δ in effect for the first learner, 0 for none (occfm-auto)
 
 	config core.Config // the learners' common settings (setTask)
 	base   *core.Model // the loaded model the first learner continues, or nil (model.go)
@@ -187,16 +186,16 @@ func (s *session) setTask(t data.Task) {
 		c.Loss = &l
 	}
 	s.players = s.players[:0]
-	s.memParts = nil // listed again at the next check
+	s.run = nil // made again, for these players, at the next step
 	guard := s.guardSettings(t)
 	for _, name := range s.cfg.Learners {
 		l, _ := core.NewGuarded(name, c, guard) // names were checked in newSession
-		s.players = append(s.players, &player{name: name, learner: l, metrics: core.NewMetrics(t, c.LossOf())})
+		s.players = append(s.players, &player{Player: core.Player{Name: name, Learner: l, Metrics: core.NewMetrics(t, c.LossOf())}})
 	}
 	s.setFollow(s.cfg.Follow)
 	s.config = c
 	s.delta = c.Delta
-	if cf, ok := s.players[0].learner.(core.Configured); ok {
+	if cf, ok := s.players[0].Learner.(core.Configured); ok {
 		s.delta = cf.Config().Delta
 	}
 	if !s.cfg.NoRegret {
@@ -228,7 +227,7 @@ func (s *session) setFollow(name string) bool {
 	s.cfg.Follow, s.follow = name, 0
 	found := false
 	for i, p := range s.players {
-		if p.name == name {
+		if p.Name == name {
 			s.follow, found = i, true
 			break
 		}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"io"
 	"math"
 	"strconv"
@@ -13,14 +14,11 @@ import (
 
 // player is one learner racing on the session's rows.
 type player struct {
-	name    string
-	learner core.Learner
-	metrics *core.Metrics
-	elapsed time.Duration
-	tally   tally        // the checkpoints' metrics, kept row by row
-	sum     core.Summary // the last metrics.Summary(), from clock() sumAt
-	sumAt   time.Duration
-	summed  bool
+	core.Player
+	tally  tally        // the checkpoints' metrics, kept row by row
+	sum    core.Summary // the last metrics.Summary(), from clock() sumAt
+	sumAt  time.Duration
+	summed bool
 }
 
 // tally keeps what a checkpoint shows, in O(1) a row, the way core.Metrics
@@ -123,7 +121,10 @@ func (s *session) next() int {
 const skipCheck = 32
 
 // step learns at most maxRows rows (0: no limit) until the deadline and
-// returns the number learned.
+// returns the number learned. The rows go through core.Run, the loop the
+// command line plays them with, one row a batch: a row can cost from
+// microseconds to milliseconds (a Lanczos refresh), so the deadline is
+// checked after every row, on the clock the last learner read.
 func (s *session) step(deadline time.Time, maxRows int) int {
 	if s.state == "done" {
 		// The comparator may still owe checkpoints.
@@ -143,45 +144,115 @@ func (s *session) step(deadline time.Time, maxRows int) int {
 	if !s.taskSet && !s.guessTask(deadline) {
 		return 0
 	}
-	n, skipped := 0, 0
 	start := clock()
 	end := start + time.Until(deadline)
-	now, learnUntil := start, end
+	s.until = end
 	solving := s.reg != nil && s.reg.Pending() > 0
 	if solving && s.regretCredit > 0 {
 		// The comparator has earned time: the end of the slice, up to
 		// half of it.
-		learnUntil = end - min(s.regretCredit, (end-start)/2)
+		s.until = end - min(s.regretCredit, (end-start)/2)
 	}
+	n, err := s.runner().Step(s.until, maxRows)
 	timedOut := false
-	for maxRows <= 0 || n < maxRows {
-		// Rows can cost from microseconds to milliseconds (a Lanczos
-		// refresh), so the deadline is checked before every row, on the
-		// clock the last learner read.
-		if (n > 0 || skipped > 0) && now >= learnUntil {
-			timedOut = true
-			break
-		}
-		var ex data.Example
+	switch {
+	case err == nil:
+		timedOut = maxRows <= 0 || n < maxRows
+	case err == errLate:
+		timedOut = true
+	case err == errNoRow:
+		// The reader stopped for now: waiting, done or failed (s.state).
+	default:
+		s.fail(err) // over the memory budget
+	}
+	if solving {
+		s.regretCredit = min(s.regretCredit+time.Duration(float64(clock()-start)*regretShare/(1-regretShare)), maxRegretCredit)
+	}
+	// Stopped by the clock, the comparator spends its credit; stopped by
+	// maxRows or the stream, it may have the rest of the slice.
+	s.solveRegret(end, timedOut)
+	return n
+}
+
+// errNoRow and errLate stop a step from the row source (sessionRows): no
+// row now (the stream waits for data, has ended or failed: s.state says
+// which), or the deadline passed while skipping malformed rows.
+var (
+	errNoRow = errors.New("no row now")
+	errLate  = errors.New("past the deadline")
+)
+
+// runner returns the session's core.Run, made for the current players on
+// first use: rows from sessionRows, the comparator, the memory budget, and
+// what the views record of each row (played).
+func (s *session) runner() *core.Run {
+	if s.run != nil {
+		return s.run
+	}
+	ps := make([]*core.Player, len(s.players))
+	for i, p := range s.players {
+		ps[i] = &p.Player
+	}
+	var rest []core.MemoryPart
+	if s.reg != nil {
+		rest = append(rest, core.MemoryPart{Name: "regret comparator", Value: s.reg})
+	}
+	if s.stream != nil {
+		rest = append(rest, core.MemoryPart{Name: "feature dictionaries", Value: s.stream})
+	}
+	budget := core.NewBudgetCheck(core.MemoryBudget{Limit: s.cfg.MaxMemory}, ps, rest...)
+	budget.Every, budget.Wide = memoryEvery, wideRow
+	s.run = &core.Run{
+		Source:  sessionRows{s},
+		Players: ps,
+		Regret:  s.reg,
+		Budget:  budget,
+		Batch:   1,
+		Clock:   clock,
+		Row:     s.played,
+	}
+	return s.run
+}
+
+// memoryEvery and wideRow space the session's budget checks (see
+// core.BudgetCheck): every memoryEvery rows, and after any row of more than
+// wideRow nonzeros, which adds at most wideRow² pairs to a learner's
+// gradient sum (about 400 KB): the run passes the budget by at most a few
+// MB before it is stopped.
+const (
+	memoryEvery = 16
+	wideRow     = 64
+)
+
+// sessionRows is the session's rows as a data.ExampleSource: first the rows
+// read to guess the task, then the stream's, each label mapped to the task
+// (core.BadRows.Label) and malformed rows skipped or failed by s.bad.
+type sessionRows struct{ s *session }
+
+func (r sessionRows) Next(ex *data.Example) error {
+	s := r.s
+	skipped := 0
+	for {
 		var line int
 		if len(s.pending) > 0 {
-			ex, line = s.pending[0].ex, s.pending[0].line
+			*ex, line = s.pending[0].ex, s.pending[0].line
 			s.pending = s.pending[1:]
 		} else if s.deferred != "" {
 			s.state, s.err, s.deferred = "error", s.deferred, ""
-			break
+			return errNoRow
 		} else {
-			r := s.next()
-			if r == rowNone {
-				break
-			}
-			if r == rowSkipped {
-				if skipped++; skipped%skipCheck == 0 {
-					now = clock()
+			switch s.next() {
+			case rowNone:
+				return errNoRow
+			case rowSkipped:
+				// A file of malformed rows must not hold a slice past its
+				// deadline.
+				if skipped++; skipped%skipCheck == 0 && clock() >= s.until {
+					return errLate
 				}
 				continue
 			}
-			ex, line = s.ex, s.lineOf()
+			*ex, line = s.ex, s.lineOf()
 		}
 		y, err := s.bad.Label(s.task, s.cfg.File, line, ex.Y)
 		if s.bad.Skip(err) {
@@ -190,21 +261,11 @@ func (s *session) step(deadline time.Time, maxRows int) int {
 		}
 		if err != nil {
 			s.fail(err)
-			break
+			return errNoRow
 		}
-		now = s.play(data.Example{X: ex.X, Y: y}, clock())
-		n++
-		if s.state == "error" {
-			break // over the memory budget
-		}
+		ex.Y = y
+		return nil
 	}
-	if solving {
-		s.regretCredit = min(s.regretCredit+time.Duration(float64(now-start)*regretShare/(1-regretShare)), maxRegretCredit)
-	}
-	// Stopped by the clock, the comparator spends its credit; stopped by
-	// maxRows or the stream, it may have the rest of the slice.
-	s.solveRegret(end, timedOut)
-	return n
 }
 
 func (s *session) lineOf() int {
@@ -251,31 +312,12 @@ func (s *session) guessTask(deadline time.Time) bool {
 	return true
 }
 
-// play runs one round for every learner and records what the views show.
-// now is the clock (time since clockBase) after the row was read; play
-// returns it after the last learner, reading the clock once per learner:
-// each reading crosses into JS under wasm (performance.now).
-func (s *session) play(ex data.Example, now time.Duration) time.Duration {
-	var shown float64 // the followed learner's ŷ, for the latest predictions
-	follow := min(s.follow, len(s.players)-1)
+// played records what the views show of a row every learner has played
+// (core.Run's Row): the checkpoints' tallies, the features and labels seen,
+// the latest predictions, the curves' checkpoints.
+func (s *session) played(ex data.Example, yhat, loss []float64) {
 	for i, p := range s.players {
-		yhat := core.Play(p.learner, ex, p.metrics)
-		t := clock()
-		d := t - now
-		now = t
-		p.elapsed += d
-		s.elapsed += d
-		if i == follow {
-			shown = yhat
-		}
-		loss := p.metrics.Loss().Value(yhat, ex.Y)
-		p.tally.add(yhat, ex.Y, loss)
-		if s.reg != nil {
-			s.losses = append(s.losses[:i], loss)
-		}
-	}
-	if s.reg != nil {
-		s.reg.Observe(ex, s.losses[:len(s.players)])
+		p.tally.add(yhat[i], ex.Y, loss[i])
 	}
 	if s.observe != nil {
 		s.observe(ex)
@@ -283,51 +325,21 @@ func (s *session) play(ex data.Example, now time.Duration) time.Duration {
 	s.countFeatures(ex.X)
 	s.labels.add(ex.Y)
 	s.rows++
-	if s.rows%memoryEvery == 0 || len(ex.X.Ind) > wideRow {
-		if err := s.memoryBudget(); err != nil {
-			s.fail(err)
-		}
-	}
 	if len(s.players) > 0 {
-		s.record(ex, shown)
+		s.record(ex, yhat[min(s.follow, len(s.players)-1)])
 	}
 	if s.rows%s.spacing == 0 {
 		s.checkpoint()
 	}
-	return now
 }
 
-// memoryEvery and wideRow space the session's budget checks: every
-// memoryEvery rows, and after any row of more than wideRow nonzeros. A row
-// of at most wideRow nonzeros adds at most wideRow² pairs to a learner's
-// gradient sum (about 400 KB), so the run passes the budget by at most a
-// few MB before it is stopped, while a check costs O(learners) calls of
-// MemoryBytes rather than one per row.
-const (
-	memoryEvery = 16
-	wideRow     = 64
-)
-
-// memoryBudget checks the session's parts against cfg.MaxMemory. The parts
-// are listed once, at the first check: the players, the comparator and the
-// stream are all in place before the first row is played, so a check then
-// allocates nothing.
-func (s *session) memoryBudget() error {
-	if s.memParts == nil {
-		for _, p := range s.players {
-			if v, ok := p.learner.(core.Sized); ok {
-				s.memParts = append(s.memParts, core.MemoryPart{Name: p.name, Value: v})
-			}
-			s.memParts = append(s.memParts, core.MemoryPart{Name: p.name + " metrics", Value: p.metrics})
-		}
-		if s.reg != nil {
-			s.memParts = append(s.memParts, core.MemoryPart{Name: "regret comparator", Value: s.reg})
-		}
-		if s.stream != nil {
-			s.memParts = append(s.memParts, core.MemoryPart{Name: "feature dictionaries", Value: s.stream})
-		}
+// learnTime is the time the learners have spent in core.Play.
+func (s *session) learnTime() time.Duration {
+	var t time.Duration
+	for _, p := range s.players {
+		t += p.Elapsed
 	}
-	return core.MemoryBudget{Limit: s.cfg.MaxMemory}.Check(s.memParts...)
+	return t
 }
 
 // clockBase and clock are a cheap monotonic clock: time.Now reads the wall
@@ -351,7 +363,7 @@ func (s *session) record(ex data.Example, yhat float64) {
 	copy(p.val[:], ex.X.Val)
 	p.nnz = len(ex.X.Ind)
 	p.Yhat, p.Y = yhat, ex.Y
-	p.Loss = s.players[0].metrics.Loss().Value(yhat, ex.Y)
+	p.Loss = s.players[0].Metrics.Loss().Value(yhat, ex.Y)
 }
 
 // latest returns the i-th latest prediction (0: the newest); i must be

@@ -236,13 +236,13 @@ func TestCheckpointsMatchSummary(t *testing.T) {
 			t.Fatalf("%s: last checkpoint at row %v of %d", demo, last[0], s.rows)
 		}
 		for i, p := range s.players {
-			sum := p.metrics.Summary()
+			sum := p.Metrics.Summary()
 			m := sum.RMSE
 			if s.task == data.Classification {
 				m = sum.ErrorRate
 			}
 			if last[2+2*i] != m || last[3+2*i] != sum.AvgLoss {
-				t.Errorf("%s, %s: checkpoint (%v, %v), Summary (%v, %v)", demo, p.name, last[2+2*i], last[3+2*i], m, sum.AvgLoss)
+				t.Errorf("%s, %s: checkpoint (%v, %v), Summary (%v, %v)", demo, p.Name, last[2+2*i], last[3+2*i], m, sum.AvgLoss)
 			}
 		}
 		decode(t, s.runSnapshotJSON())
@@ -251,7 +251,7 @@ func TestCheckpointsMatchSummary(t *testing.T) {
 		if got := snap.Learners[0].Rows; got != s.rows {
 			t.Errorf("%s: learner rows %d, want %d", demo, got, s.rows)
 		}
-		if fresh := decode(t, s.snapshotJSON()); float64(fresh.Learners[0].AvgLoss) != s.players[0].metrics.Summary().AvgLoss {
+		if fresh := decode(t, s.snapshotJSON()); float64(fresh.Learners[0].AvgLoss) != s.players[0].Metrics.Summary().AvgLoss {
 			t.Errorf("%s: snapshotJSON's average loss %v is not of now", demo, fresh.Learners[0].AvgLoss)
 		}
 	}

@@ -11,7 +11,7 @@ import (
 // followed, when an occfm-auto races, by its regret to its best expert and
 // the forecaster's bound on it (core.OCCFMAuto.Regret).
 func (s *session) checkpoint() {
-	pt := []float64{float64(s.rows), float64(s.elapsed.Microseconds()) / 1000}
+	pt := []float64{float64(s.rows), float64(s.learnTime().Microseconds()) / 1000}
 	var auto *core.OCCFMAuto
 	for _, p := range s.players {
 		m, avgLoss := p.tally.metric(s.task)
@@ -269,10 +269,10 @@ func (s *session) snapshotJSONAt(fresh bool) string {
 	now := clock()
 	for _, p := range s.players {
 		if fresh || s.state != "running" || !p.summed || now-p.sumAt >= summaryEvery {
-			p.sum, p.sumAt, p.summed = p.metrics.Summary(), now, true
+			p.sum, p.sumAt, p.summed = p.Metrics.Summary(), now, true
 		}
 		sum := p.sum
-		ls := learnerStatus{Name: p.name, Rows: p.metrics.Rows(), Seconds: p.elapsed.Seconds(), AvgLoss: num(sum.AvgLoss)}
+		ls := learnerStatus{Name: p.Name, Rows: p.Metrics.Rows(), Seconds: p.Elapsed.Seconds(), AvgLoss: num(sum.AvgLoss)}
 		ls.Clip, ls.Guard = guardStatusOf(p)
 		if a, ok := p.inner().(*core.OCCFMAuto); ok {
 			ls.Experts = a.Experts()

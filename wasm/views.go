@@ -127,8 +127,8 @@ func (b *bridge) renderModel() {
 		}
 		return
 	}
-	set("learner", pl.name)
-	c, ok := pl.learner.(core.Configured)
+	set("learner", pl.Name)
+	c, ok := pl.Learner.(core.Configured)
 	if !ok {
 		return
 	}
@@ -136,7 +136,7 @@ func (b *bridge) renderModel() {
 	in, ok := pl.inner().(inspector)
 	a, auto := pl.inner().(*core.OCCFMAuto)
 	if !auto {
-		if now := core.DeltaNow(pl.learner); cfg.Delta == 0 && now > 0 {
+		if now := core.DeltaNow(pl.Learner); cfg.Delta == 0 && now > 0 {
 			cfg.Delta = now
 			set("settings", "δ = "+fmtG(core.DefaultOCCFMKDeltaScale)+"·√n = "+strconv.FormatFloat(now, 'f', 0, 64)+" (grows with the features seen), η = "+fmtG(cfg.Eta)+", loss "+cfg.LossOf().String())
 		} else if cfg.Delta > 0 {
@@ -157,7 +157,7 @@ func (b *bridge) renderModel() {
 		if ti, isC := top.(inspector); isC && e.Delta > 0 {
 			in, ok = ti, true
 			cfg.Delta = e.Delta
-			set("learner", pl.name+" (C below: its most trusted expert, "+e.Name+", weight "+strconv.FormatFloat(e.Weight, 'g', 3, 64)+")")
+			set("learner", pl.Name+" (C below: its most trusted expert, "+e.Name+", weight "+strconv.FormatFloat(e.Weight, 'g', 3, 64)+")")
 		} else {
 			lead, w := a.Leading()
 			if lead == nil {
@@ -168,7 +168,7 @@ func (b *bridge) renderModel() {
 			}
 			in, ok = lead, true
 			cfg = lead.Config()
-			set("learner", pl.name+" (C below: its δ = "+fmtG(cfg.Delta)+" expert, weight "+strconv.FormatFloat(w, 'g', 3, 64)+")")
+			set("learner", pl.Name+" (C below: its δ = "+fmtG(cfg.Delta)+" expert, weight "+strconv.FormatFloat(w, 'g', 3, 64)+")")
 		}
 	}
 	if !ok {

@@ -17,8 +17,8 @@ func guardSettings(rs runSettings, format data.Format, task data.Task) core.Guar
 
 // guardReport returns the guard's report of a player's learner (the zero
 // report for a learner that is not guarded).
-func guardReport(p *player) core.GuardReport {
-	if g, ok := p.learner.(*core.Guarded); ok {
+func guardReport(p *core.Player) core.GuardReport {
+	if g, ok := p.Learner.(*core.Guarded); ok {
 		return g.Report()
 	}
 	return core.GuardReport{}
@@ -26,13 +26,13 @@ func guardReport(p *player) core.GuardReport {
 
 // writeGuard writes, for every learner the guard acted on, what it did:
 // divergences, resets, a pause, rows not learned, and the first events.
-func writeGuard(w io.Writer, players []*player) {
+func writeGuard(w io.Writer, players []*core.Player) {
 	for _, p := range players {
 		r := guardReport(p)
 		if r.Divergences == 0 && r.Refused == 0 {
 			continue
 		}
-		fmt.Fprintf(w, "\n%s: ", p.name)
+		fmt.Fprintf(w, "\n%s: ", p.Name)
 		if r.Divergences > 0 {
 			fmt.Fprintf(w, "diverged %d times, reset %d times", r.Divergences, r.Resets)
 			if r.Paused {
@@ -49,7 +49,7 @@ func writeGuard(w io.Writer, players []*player) {
 		for _, e := range r.Events {
 			fmt.Fprintf(w, "  %s\n", e)
 		}
-		if g, ok := p.learner.(*core.Guarded); ok && r.Divergences > 0 {
+		if g, ok := p.Learner.(*core.Guarded); ok && r.Divergences > 0 {
 			fmt.Fprintln(w, "  "+g.DivergenceAdvice("-delta", "-eta"))
 		}
 	}

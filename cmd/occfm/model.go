@@ -147,12 +147,12 @@ func loadedVocabulary(m *core.Model) *data.Vocabulary {
 // the loaded model plus this run's). It writes a temporary file in the same
 // directory and renames it over path, so that a failed save leaves any
 // existing file as it was.
-func (mf *modelFlags) saveModel(cfg core.Config, p *player, voc data.Vocabulary, rows int, loaded *core.Model) error {
+func (mf *modelFlags) saveModel(cfg core.Config, p *core.Player, voc data.Vocabulary, rows int, loaded *core.Model) error {
 	if mf.save == "" {
 		return nil
 	}
-	m := core.Model{Name: p.name, Config: cfg, Learner: p.learner, Vocabulary: &voc, Rows: rows}
-	if g, ok := p.learner.(*core.Guarded); ok {
+	m := core.Model{Name: p.Name, Config: cfg, Learner: p.Learner, Vocabulary: &voc, Rows: rows}
+	if g, ok := p.Learner.(*core.Guarded); ok {
 		// The learner the guard wraps, and the guard's state.
 		gm := g.Model()
 		m.Learner, m.Extra = gm.Learner, gm.Extra

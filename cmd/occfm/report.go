@@ -24,7 +24,7 @@ type report struct {
 	task     data.Task
 	rows     int
 	wall     time.Duration
-	players  []*player
+	players  []*core.Player
 	regret   *core.Regret // nil without -regret
 	guard    core.GuardSettings
 	bad      *core.BadRows
@@ -133,16 +133,16 @@ func updatesPerSec(rows int, d time.Duration) float64 {
 	return float64(rows) / d.Seconds()
 }
 
-func (r report) record(p *player) record {
-	s := p.metrics.Summary()
+func (r report) record(p *core.Player) record {
+	s := p.Metrics.Summary()
 	delta, eta := r.settings.delta, r.settings.eta
-	if c, ok := p.learner.(core.Configured); ok {
-		delta, eta = core.DeltaNow(p.learner), c.Config().Eta
+	if c, ok := p.Learner.(core.Configured); ok {
+		delta, eta = core.DeltaNow(p.Learner), c.Config().Eta
 	}
 	rec := record{
-		Learner:       p.name,
+		Learner:       p.Name,
 		Task:          r.task.String(),
-		Loss:          p.metrics.Loss().String(),
+		Loss:          p.Metrics.Loss().String(),
 		Data:          r.data,
 		Format:        string(r.format),
 		Layout:        r.layout,
@@ -152,13 +152,13 @@ func (r report) record(p *player) record {
 		Shuffle:       r.settings.shuffle,
 		Limit:         r.settings.limit,
 		Rows:          r.rows,
-		Seconds:       number(p.elapsed.Seconds()),
-		UpdatesPerSec: number(updatesPerSec(s.Rows, p.elapsed)),
+		Seconds:       number(p.Elapsed.Seconds()),
+		UpdatesPerSec: number(updatesPerSec(s.Rows, p.Elapsed)),
 		WallSeconds:   number(r.wall.Seconds()),
 		AvgLoss:       number(s.AvgLoss),
 		OnError:       r.settings.onError.String(),
 	}
-	if a := autoOf(p.learner); a != nil {
+	if a := autoOf(p.Learner); a != nil {
 		rec.Experts = a.Experts()
 		reg, bound := a.Regret()
 		rec.ExpertRegret, rec.ExpertRegretBound = ptr(reg), ptr(bound)
@@ -253,14 +253,14 @@ func (r report) writeText(w io.Writer) error {
 	fmt.Fprintf(tw, "features\t%s\n", commas(r.features))
 	fmt.Fprintf(tw, "task\t%s, %s loss\n", r.task, core.TaskLoss(r.task))
 	for _, p := range r.players {
-		if a := autoOf(p.learner); a != nil {
-			fmt.Fprintf(tw, "%s\tno delta to choose: %s\n", p.name, expertsText(a))
-		} else if c, ok := p.learner.(core.Configured); ok {
+		if a := autoOf(p.Learner); a != nil {
+			fmt.Fprintf(tw, "%s\tno delta to choose: %s\n", p.Name, expertsText(a))
+		} else if c, ok := p.Learner.(core.Configured); ok {
 			delta := orDefault(r.settings.delta, c.Config().Delta)
-			if now := core.DeltaNow(p.learner); c.Config().Delta == 0 && now > 0 {
+			if now := core.DeltaNow(p.Learner); c.Config().Delta == 0 && now > 0 {
 				delta = fmt.Sprintf("%v·√n, %.4g now (default: grows with the features seen)", core.DefaultOCCFMKDeltaScale, now)
 			}
-			fmt.Fprintf(tw, "%s\tdelta %s, eta %s\n", p.name, delta, orDefault(r.settings.eta, c.Config().Eta))
+			fmt.Fprintf(tw, "%s\tdelta %s, eta %s\n", p.Name, delta, orDefault(r.settings.eta, c.Config().Eta))
 		}
 	}
 	if r.guard.Clip {
@@ -279,18 +279,18 @@ func (r report) writeText(w io.Writer) error {
 		fmt.Fprint(tw, "learner\tseconds\tupdates/s\tavg loss\tRMSE\tMAE\n")
 	}
 	for _, p := range r.players {
-		s := p.metrics.Summary()
+		s := p.Metrics.Summary()
 		if s.Rows == 0 {
 			// No row scored: every figure would be a meaningless 0.
-			fmt.Fprintf(tw, "%s\t–\t–\t–\t–\t–", p.name)
+			fmt.Fprintf(tw, "%s\t–\t–\t–\t–\t–", p.Name)
 			if r.task == data.Classification {
 				fmt.Fprint(tw, "\t–")
 			}
 			fmt.Fprintln(tw)
 			continue
 		}
-		fmt.Fprintf(tw, "%s\t%.4g\t%s\t%.4f\t", p.name, p.elapsed.Seconds(),
-			commas(int(updatesPerSec(s.Rows, p.elapsed))), s.AvgLoss)
+		fmt.Fprintf(tw, "%s\t%.4g\t%s\t%.4f\t", p.Name, p.Elapsed.Seconds(),
+			commas(int(updatesPerSec(s.Rows, p.Elapsed))), s.AvgLoss)
 		if r.task == data.Classification {
 			fmt.Fprintf(tw, "%.4f\t%.4f\t%.4f\n", s.ErrorRate, s.AUC, s.LogLoss)
 		} else {

@@ -148,14 +148,6 @@ func parseRunFlags(args []string) (runSettings, error) {
 	return rs, rs.model.check(fs, &rs)
 }
 
-// player is one learner with its own metrics and clock.
-type player struct {
-	name    string
-	learner core.Learner
-	metrics *core.Metrics
-	elapsed time.Duration // time spent in core.Play
-}
-
 // runCommand is occfm run.
 func runCommand(args []string, stdout, stderr io.Writer) error {
 	rs, err := parseRunFlags(args)
@@ -191,7 +183,7 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 
 	cfg := core.Config{Task: task, Delta: rs.delta, Eta: rs.eta}
 	guard := guardSettings(rs, stream.Format(), task)
-	players := make([]*player, len(rs.learners))
+	players := make([]*core.Player, len(rs.learners))
 	for i, ln := range rs.learners {
 		var l *core.Guarded
 		if loaded != nil {
@@ -202,7 +194,7 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
-		players[i] = &player{name: ln, learner: l, metrics: core.NewMetrics(task, core.TaskLoss(task))}
+		players[i] = &core.Player{Name: ln, Learner: l, Metrics: core.NewMetrics(task, core.TaskLoss(task))}
 	}
 
 	prog := &progress{w: stderr, quiet: rs.quiet, start: time.Now(), bad: src.bad}
@@ -210,7 +202,7 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 	for _, w := range stream.Warnings() {
 		fmt.Fprintf(stderr, "occfm: warning: %s\n", w)
 	}
-	var rows rowSource = src
+	var rows data.ExampleSource = src
 	var held *heldRows // the rows -shuffle holds, counted in the budget
 	if rs.shuffle != 0 {
 		held = &heldRows{}
@@ -225,7 +217,7 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 	var reg *core.Regret
 	if rs.regret {
 		delta := rs.delta
-		if c, ok := players[0].learner.(core.Configured); ok {
+		if c, ok := players[0].Learner.(core.Configured); ok {
 			delta = c.Config().Delta
 		}
 		reg = core.NewRegret(core.RegretSettings{
@@ -233,7 +225,7 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 			First:      rs.regretFirst, Growth: rs.regretGrowth, Every: rs.regretEvery,
 		}, len(players))
 	}
-	n, err := play(rows, players, reg, prog, newMemoryCheck(rs.budget, players, reg, stream, held))
+	n, err := play(rows, players, reg, prog, budgetCheck(rs.budget, players, reg, stream, held))
 	prog.done()
 	if err == nil {
 		err = allSkipped(src.bad, n, loaded, rs.model.load)
@@ -334,12 +326,6 @@ func chooseTask(taskFlag string, src *fileSource) (data.Task, error) {
 	return data.GuessTask(labels), nil
 }
 
-// rowSource yields labelled rows: next fills ex with the next row, its label
-// already mapped by Task.Label, and returns io.EOF after the last.
-type rowSource interface {
-	next(ex *data.Example) error
-}
-
 // fileSource reads rows from a stream, first replaying any rows buffered by
 // chooseTask, and stops after limit rows if limit > 0. Malformed rows and
 // labels outside the task go through bad (-on-error).
@@ -359,7 +345,8 @@ type bufferedRow struct {
 	line int
 }
 
-func (s *fileSource) next(ex *data.Example) error {
+// Next fills ex with the next labelled row (see data.ExampleSource).
+func (s *fileSource) Next(ex *data.Example) error {
 	for {
 		err := s.read(ex)
 		if s.bad.Skip(err) {
@@ -409,7 +396,8 @@ type sliceSource struct {
 	i    int
 }
 
-func (s *sliceSource) next(ex *data.Example) error {
+// Next fills ex with the next row held (see data.ExampleSource).
+func (s *sliceSource) Next(ex *data.Example) error {
 	if s.i == len(s.rows) {
 		return io.EOF
 	}
@@ -430,11 +418,11 @@ func (h *heldRows) MemoryNote() string { return "the rows held for -shuffle" }
 // readAll reads every row of src into memory, each a deep copy, counting
 // them in held and stopping when they and the stream's dictionaries pass
 // the budget.
-func readAll(src rowSource, prog *progress, held *heldRows, budget core.MemoryBudget, stream *data.Stream) ([]data.Example, error) {
+func readAll(src data.ExampleSource, prog *progress, held *heldRows, budget core.MemoryBudget, stream *data.Stream) ([]data.Example, error) {
 	var rows []data.Example
 	var ex data.Example
 	for {
-		err := src.next(&ex)
+		err := src.Next(&ex)
 		if err == io.EOF {
 			return rows, nil
 		}
@@ -462,90 +450,59 @@ func shuffleRows(rows []data.Example, seed uint64) {
 	}
 }
 
-// play plays every row of src through every player, in batches: each
-// learner plays the whole batch under its own clock, so all learners see the
-// same rows in the same order. It returns the number of rows played; after
-// an error, the rows before it are played and counted.
-func play(src rowSource, players []*player, reg *core.Regret, prog *progress, mem *memoryCheck) (int, error) {
-	batch := make([]data.Example, batchSize)
-	losses := make([][]float64, batchSize) // losses[i][learner]: fₜ(Cₜ) for -regret
-	for i := range losses {
-		losses[i] = make([]float64, len(players))
+// play plays every row of src through every player (core.Run), in batches
+// of batchSize rows, showing the progress between batches. With -regret,
+// each checkpoint the comparator owes is solved as soon as its row is
+// played, and the last one at the end of the stream. It returns the number
+// of rows played; after an error, the rows before it are played and
+// counted.
+func play(src data.ExampleSource, players []*core.Player, reg *core.Regret, prog *progress, budget *core.BudgetCheck) (int, error) {
+	run := &core.Run{Source: src, Players: players, Regret: reg, Budget: budget, Batch: batchSize}
+	if reg != nil {
+		// The comparator's time counts in the wall time only.
+		run.Row = func(data.Example, []float64, []float64) { solve(reg) }
 	}
-	rows := 0
 	for {
-		n := 0
-		var err error
-		for n < len(batch) {
-			if err = src.next(&batch[n]); err != nil {
-				break
-			}
-			n++
+		_, err := run.Step(0, batchSize)
+		if prog.due() {
+			prog.show(progressLine(run.Rows, players, time.Since(prog.start)))
 		}
-		// The rows read before an error are played, then the error ends
-		// the stream.
-		for j, p := range players {
-			t0 := time.Now()
-			mem.start(j)
-			if reg == nil {
-				for i := range n {
-					core.Play(p.learner, batch[i], p.metrics)
-					if mem.over(j) {
-						return rows + i, mem.err()
-					}
-				}
-			} else {
-				loss := p.metrics.Loss()
-				for i := range n {
-					yhat := core.Play(p.learner, batch[i], p.metrics)
-					losses[i][j] = loss.Value(yhat, batch[i].Y)
-					if mem.over(j) {
-						return rows + i, mem.err()
-					}
-				}
-			}
-			p.elapsed += time.Since(t0)
+		if err == nil {
+			continue
+		}
+		if errors.As(err, new(*core.BudgetError)) {
+			return run.Rows, budgetFlag(err)
 		}
 		if reg != nil {
-			// The comparator's time counts in the wall time only.
-			for i := range n {
-				reg.Observe(batch[i], losses[i])
-				for reg.Pending() > 0 {
-					reg.Solve(50)
-				}
-			}
+			reg.Checkpoint() // the end of the stream
+			solve(reg)
 		}
-		rows += n
-		if prog.due() {
-			prog.show(progressLine(rows, players, time.Since(prog.start)))
+		if err == io.EOF {
+			err = nil
 		}
-		if err != nil {
-			if reg != nil {
-				reg.Checkpoint() // the end of the stream
-				for reg.Pending() > 0 {
-					reg.Solve(50)
-				}
-			}
-			if err == io.EOF {
-				err = nil
-			}
-			return rows, err
-		}
+		return run.Rows, err
+	}
+}
+
+// solve solves every checkpoint the comparator owes.
+func solve(reg *core.Regret) {
+	for reg.Pending() > 0 {
+		reg.Solve(50)
 	}
 }
 
 // progressLine is e.g. "45,000 rows  RMSE 1.0612  38,120 rows/s", with each
 // learner's name before its metrics when there are several.
-func progressLine(rows int, players []*player, since time.Duration) string {
+func progressLine(rows int, players []*core.Player, since time.Duration) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s rows", commas(rows))
 	for _, p := range players {
 		b.WriteString("  ")
 		if len(players) > 1 {
-			b.WriteString(p.name + " ")
+			b.WriteString(p.Name + " ")
 		}
-		s := p.metrics.Summary()
-		if p.metrics.Task() == data.Classification {
+		s := p.Metrics.Summary()
+		if p.Metrics.Task() == data.Classification {
 			fmt.Fprintf(&b, "error %.4f AUC %.4f", s.ErrorRate, s.AUC)
 		} else {
 			fmt.Fprintf(&b, "RMSE %.4f", s.RMSE)
