@@ -79,7 +79,7 @@ func TestFMFTRLGradient(t *testing.T) {
 	const h = 1e-6
 	for _, loss := range []Loss{Squared, Logistic} {
 		rng := rand.New(rand.NewPCG(3, 4))
-		s := FMFTRLSettings{Rank: 4, InitStd: 0.5, Loss: loss, Alpha: 0.3}
+		s := FMFTRLSettings{Rank: 4, InitStd: 0.5, Loss: loss, FTRLSettings: FTRLSettings{Alpha: 0.3}}
 		m := NewFMFTRL(s)
 		x := randomSparse(rng, 8, 5, false)
 		m.grow(8)

@@ -1,8 +1,8 @@
 package core
 
 import (
-	"github.com/occfm/occfm/core/data"
 	"errors"
+	"github.com/occfm/occfm/core/data"
 	"math"
 	"strconv"
 	"strings"

@@ -10,17 +10,10 @@ import (
 // CCFMPairsSettings configures NewCCFMPairs. The zero value is the
 // documented default of every field.
 type CCFMPairsSettings struct {
-	// Alpha is FTRL-Proximal's α for every coordinate. Zero means
+	// FTRLSettings are FTRL-Proximal's α, β, λ₁ and λ₂ for every
+	// coordinate, w and the pair weights (not w₀). A zero Alpha means
 	// DefaultLinearAlpha, Linear's.
-	Alpha float64
-	// Beta is FTRL-Proximal's β. Zero means 1.
-	Beta float64
-	// L1 is λ₁ on w and on the pair weights (not on w₀). Zero means none;
-	// negative is an error.
-	L1 float64
-	// L2 is λ₂ on w and on the pair weights (not on w₀). Zero means none;
-	// negative is an error.
-	L2 float64
+	FTRLSettings
 	// Bits sets the size of the pair table, 2^Bits slots. Zero means
 	// DefaultPairBits; it must be in [4, 24].
 	Bits int
@@ -39,17 +32,12 @@ type CCFMPairsSettings struct {
 const DefaultPairBits = 18
 
 func (s CCFMPairsSettings) withDefaults() CCFMPairsSettings {
-	if s.Alpha == 0 {
-		s.Alpha = DefaultLinearAlpha
-	}
-	if s.Beta == 0 {
-		s.Beta = 1
-	}
+	s.FTRLSettings = s.FTRLSettings.withDefaults(DefaultLinearAlpha)
 	if s.Bits == 0 {
 		s.Bits = DefaultPairBits
 	}
 	s.MaxRowNonzeros = zeroDefault(s.MaxRowNonzeros, DefaultMaxRowNonzeros, -1)
-	if !(s.Alpha > 0) || s.Beta < 0 || s.L1 < 0 || s.L2 < 0 || s.Bits < 4 || s.Bits > 24 {
+	if !s.FTRLSettings.valid() || s.Bits < 4 || s.Bits > 24 {
 		panic("core: invalid CCFMPairsSettings")
 	}
 	return s
@@ -58,7 +46,7 @@ func (s CCFMPairsSettings) withDefaults() CCFMPairsSettings {
 // CCFMPairsSettingsFor maps the common registry Config onto CCFMPairs
 // settings: α = Config.Eta and the loss (δ, the rank and γ do not apply).
 func CCFMPairsSettingsFor(c Config) CCFMPairsSettings {
-	return CCFMPairsSettings{Alpha: c.Eta, Loss: c.LossOf()}
+	return CCFMPairsSettings{FTRLSettings: FTRLSettings{Alpha: c.Eta}, Loss: c.LossOf()}
 }
 
 // CCFMPairs learns every entry of C on its own: the CCFM model

@@ -21,7 +21,7 @@ func TestCCFMPairsReference(t *testing.T) {
 		{"planted-classification", 0, 0}, {"planted-regression", 0, 0}, {"ratings", 3, 22},
 	} {
 		rows, task := firstDemoRows(t, tc.demo, 5, 2000)
-		m := NewCCFMPairs(CCFMPairsSettings{Alpha: tc.alpha, L1: 0.01, Bits: tc.bits, Loss: TaskLoss(task)})
+		m := NewCCFMPairs(CCFMPairsSettings{FTRLSettings: FTRLSettings{Alpha: tc.alpha, L1: 0.01}, Bits: tc.bits, Loss: TaskLoss(task)})
 		s := m.Settings()
 		lin := newFTRLLinear(s.Alpha, s.Beta, s.L1, s.L2)
 		type pair struct{ i, j int }

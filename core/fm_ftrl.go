@@ -101,23 +101,39 @@ func taskOf(l Loss) data.Task {
 	return data.Regression
 }
 
+// FTRLSettings are the settings of per-coordinate FTRL-Proximal (McMahan
+// et al. 2013), which the learners with per-feature weights share:
+// coordinate i moves at the rate α/(β + √nᵢ), nᵢ the sum of its squared
+// gradients, with an ℓ₁ term λ₁|wᵢ| (which makes weights exactly zero) and
+// an ℓ₂ term λ₂wᵢ²/2 beyond FTRL's own β/(2α)·wᵢ². The zero value is each
+// learner's default α, β = 1 (McMahan et al.'s advice), and no λ₁ or λ₂.
+type FTRLSettings struct {
+	Alpha, Beta, L1, L2 float64
+}
+
+// withDefaults fills in alpha for a zero Alpha and 1 for a zero Beta.
+func (s FTRLSettings) withDefaults(alpha float64) FTRLSettings {
+	if s.Alpha == 0 {
+		s.Alpha = alpha
+	}
+	if s.Beta == 0 {
+		s.Beta = 1
+	}
+	return s
+}
+
+// valid reports whether α > 0 and β, λ₁, λ₂ ≥ 0.
+func (s FTRLSettings) valid() bool { return s.Alpha > 0 && s.Beta >= 0 && s.L1 >= 0 && s.L2 >= 0 }
+
 // FMFTRLSettings configures NewFMFTRL. The zero value is the documented
 // default of every field.
 type FMFTRLSettings struct {
 	// Rank is the number k of latent factors. Zero means 10, the paper's
 	// value for MovieLens (§5.2; it uses 20 for IJCNN1).
 	Rank int
-	// Alpha is FTRL-Proximal's α: coordinate i moves at the rate
-	// α/(β + √nᵢ). Zero means DefaultFMAlpha.
-	Alpha float64
-	// Beta is FTRL-Proximal's β. Zero means 1, McMahan et al.'s advice.
-	Beta float64
-	// L1 is λ₁ on w and V (not on w₀). Zero means no ℓ₁ term; a negative
-	// value is an error.
-	L1 float64
-	// L2 is λ₂ on w and V (not on w₀). Zero means no ℓ₂ term beyond
-	// FTRL's own β/(2α)·w²; a negative value is an error.
-	L2 float64
+	// FTRLSettings are FTRL-Proximal's α, β, λ₁ and λ₂, on w and V (not
+	// on w₀). A zero Alpha means DefaultFMAlpha.
+	FTRLSettings
 	// InitStd is the standard deviation σ of the Gaussian noise that V's
 	// rows start from when a feature first appears (V = 0 is a saddle point
 	// of ŷ). Zero means 0.01.
@@ -140,19 +156,14 @@ func (s FMFTRLSettings) withDefaults() FMFTRLSettings {
 	if s.Rank == 0 {
 		s.Rank = 10
 	}
-	if s.Alpha == 0 {
-		s.Alpha = DefaultFMAlpha
-	}
-	if s.Beta == 0 {
-		s.Beta = 1
-	}
+	s.FTRLSettings = s.FTRLSettings.withDefaults(DefaultFMAlpha)
 	if s.InitStd == 0 {
 		s.InitStd = 0.01
 	}
 	if s.Seed == 0 {
 		s.Seed = 1
 	}
-	if s.Rank < 1 || s.Alpha < 0 || s.Beta < 0 || s.L1 < 0 || s.L2 < 0 || s.InitStd < 0 {
+	if s.Rank < 1 || !s.FTRLSettings.valid() || s.InitStd < 0 {
 		panic("core: invalid FMFTRLSettings")
 	}
 	return s
@@ -162,7 +173,7 @@ func (s FMFTRLSettings) withDefaults() FMFTRLSettings {
 // the rank, α = Config.Eta, the seed and the loss. Config.Delta does not
 // apply (vanilla FM has no norm bound).
 func FMFTRLSettingsFor(c Config) FMFTRLSettings {
-	return FMFTRLSettings{Rank: c.Rank, Alpha: c.Eta, Seed: c.Seed, Loss: c.LossOf()}
+	return FMFTRLSettings{Rank: c.Rank, FTRLSettings: FTRLSettings{Alpha: c.Eta}, Seed: c.Seed, Loss: c.LossOf()}
 }
 
 // FMFTRL is the vanilla factorization machine of Rendle (2010) trained

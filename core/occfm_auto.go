@@ -78,7 +78,7 @@ func NewOCCFMAuto(s OCCFMAutoSettings) *OCCFMAuto {
 	m := &OCCFMAuto{s: s}
 	m.experts = append(m.experts, NewBias(BiasSettings{Loss: s.Loss}), NewLinear(LinearSettings{Loss: s.Loss}))
 	for _, a := range s.Pairs {
-		m.experts = append(m.experts, NewCCFMPairs(CCFMPairsSettings{Alpha: a, Loss: s.Loss}))
+		m.experts = append(m.experts, NewCCFMPairs(CCFMPairsSettings{FTRLSettings: FTRLSettings{Alpha: a}, Loss: s.Loss}))
 	}
 	for _, d := range s.Deltas {
 		for _, eta := range s.Etas {
@@ -415,21 +415,24 @@ func (m *OCCFMAuto) Regret() (regret, bound float64) {
 	return m.mix - m.loss[m.leader()], bound
 }
 
-// Leading returns the live OCCFMLin expert of largest weight and that
-// weight, or nil when every one is retired.
-func (m *OCCFMAuto) Leading() (*OCCFMLin, float64) {
-	m.weights()
-	var lead *OCCFMLin
-	w := -1.0
+// Trusted returns the live expert of largest weight among those keep
+// accepts (every expert when keep is nil), with its description, and
+// whether there is one: the one place that picks the expert a view shows.
+// With keep nil there always is one (bias and linear never retire): the
+// model occfm-auto trusts most, which a view can draw (every expert
+// predicts a quadratic in x, see QuadraticBlock).
+func (m *OCCFMAuto) Trusted(keep func(Learner) bool) (Learner, AutoExpert, bool) {
+	ex := m.Experts()
+	best := -1
 	for k, e := range m.experts {
-		if l, ok := e.(*OCCFMLin); ok && m.p[k] > w {
-			lead, w = l, m.p[k]
+		if e != nil && (keep == nil || keep(e)) && (best < 0 || ex[k].Weight > ex[best].Weight) {
+			best = k
 		}
 	}
-	if lead == nil {
-		return nil, 0
+	if best < 0 {
+		return nil, AutoExpert{}, false
 	}
-	return lead, w
+	return m.experts[best], ex[best], true
 }
 
 func (m *OCCFMAuto) stateCode(c *stateCodec) {

@@ -244,29 +244,14 @@ func (tr *fwTrace) traceMix(gamma float64) {
 }
 
 // TraceSteps turns on (or off) the record of the Frank-Wolfe steps of
-// every OCCFMLin expert (see OCCFM.TraceSteps), so that the one Leading
-// returns has its last step on record.
+// every OCCFMLin expert (see OCCFM.TraceSteps), so that the one Trusted
+// picks among them has its last step on record.
 func (m *OCCFMAuto) TraceSteps(on bool) {
 	for _, e := range m.experts {
 		if l, ok := e.(*OCCFMLin); ok {
 			l.TraceSteps(on)
 		}
 	}
-}
-
-// Top returns the live expert of largest weight (bias and linear never
-// retire, so there is one), with its description: the model occfm-auto
-// trusts most, which a view can draw (every expert predicts a quadratic
-// in x, see QuadraticBlock).
-func (m *OCCFMAuto) Top() (Learner, AutoExpert) {
-	ex := m.Experts()
-	best := -1
-	for k, e := range m.experts {
-		if e != nil && (best < 0 || ex[k].Weight > ex[best].Weight) {
-			best = k
-		}
-	}
-	return m.experts[best], ex[best]
 }
 
 // QuadraticBlock writes, for a model whose prediction ŷ = p(x) is a

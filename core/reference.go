@@ -216,14 +216,9 @@ func (m *Bias) learn(x data.Sparse, g float64) {
 // LinearSettings configures NewLinear. The zero value is the documented
 // default of every field.
 type LinearSettings struct {
-	// Alpha is FTRL-Proximal's α. Zero means DefaultLinearAlpha.
-	Alpha float64
-	// Beta is FTRL-Proximal's β. Zero means 1.
-	Beta float64
-	// L1 is λ₁ on w (not on w₀). Zero means none; negative is an error.
-	L1 float64
-	// L2 is λ₂ on w (not on w₀). Zero means none; negative is an error.
-	L2 float64
+	// FTRLSettings are FTRL-Proximal's α, β, λ₁ and λ₂, on w (not on w₀).
+	// A zero Alpha means DefaultLinearAlpha.
+	FTRLSettings
 	// Loss is the loss ℓ(ŷ, y); the zero value is Squared (linear
 	// regression); Logistic gives logistic regression.
 	Loss Loss
@@ -237,13 +232,8 @@ type LinearSettings struct {
 const DefaultLinearAlpha = 0.3
 
 func (s LinearSettings) withDefaults() LinearSettings {
-	if s.Alpha == 0 {
-		s.Alpha = DefaultLinearAlpha
-	}
-	if s.Beta == 0 {
-		s.Beta = 1
-	}
-	if s.Alpha < 0 || s.Beta < 0 || s.L1 < 0 || s.L2 < 0 {
+	s.FTRLSettings = s.FTRLSettings.withDefaults(DefaultLinearAlpha)
+	if !s.FTRLSettings.valid() {
 		panic("core: invalid LinearSettings")
 	}
 	return s
@@ -252,7 +242,7 @@ func (s LinearSettings) withDefaults() LinearSettings {
 // LinearSettingsFor maps the common registry Config onto Linear settings:
 // α = Config.Eta and the loss.
 func LinearSettingsFor(c Config) LinearSettings {
-	return LinearSettings{Alpha: c.Eta, Loss: c.LossOf()}
+	return LinearSettings{FTRLSettings: FTRLSettings{Alpha: c.Eta}, Loss: c.LossOf()}
 }
 
 // Linear is the linear model ŷ = w₀ + wᵀx trained by per-coordinate

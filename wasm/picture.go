@@ -118,11 +118,14 @@ func (s *session) pictured() (p *player, l core.Learner, note string) {
 	s.traceFollowed()
 	l = p.inner()
 	if a, ok := l.(*core.OCCFMAuto); ok {
-		top, e := a.Top()
+		top, e, _ := a.Trusted(nil)
 		return p, top, "of occfm-auto's most trusted expert, " + e.Name + " (weight " + strconv.FormatFloat(e.Weight, 'f', 2, 64) + ")"
 	}
 	return p, l, ""
 }
+
+// isLin reports whether an expert of occfm-auto is one of its δ experts.
+func isLin(l core.Learner) bool { _, ok := l.(*core.OCCFMLin); return ok }
 
 // stepped returns the learner whose Frank-Wolfe step the step view draws:
 // the followed one, or occfm-auto's leading δ expert.
@@ -134,12 +137,12 @@ func (s *session) stepped() (p *player, l core.Learner, note string) {
 	s.traceFollowed()
 	l = p.inner()
 	if a, ok := l.(*core.OCCFMAuto); ok {
-		lead, w := a.Leading()
-		if lead == nil {
+		lead, e, ok := a.Trusted(isLin)
+		if !ok {
 			return p, nil, "every δ expert of occfm-auto retired: no Frank-Wolfe step to show"
 		}
-		return p, lead, "occfm-auto's leading δ expert: occfm-lin, δ = " + strconv.FormatFloat(lead.Config().Delta, 'g', -1, 64) +
-			", weight " + strconv.FormatFloat(w, 'f', 2, 64)
+		return p, lead, "occfm-auto's leading δ expert: occfm-lin, δ = " + strconv.FormatFloat(e.Delta, 'g', -1, 64) +
+			", weight " + strconv.FormatFloat(e.Weight, 'f', 2, 64)
 	}
 	return p, l, ""
 }

@@ -145,31 +145,25 @@ func (b *bridge) renderModel() {
 			set("settings", "η = "+fmtG(cfg.Eta)+", loss "+cfg.LossOf().String()+" (no δ: no matrix C to bound)")
 		}
 	} else {
-		// No δ of its own: show the δ expert of largest weight.
 		var names []string
 		for _, e := range a.Experts() {
 			names = append(names, e.Name)
 		}
 		set("settings", "no δ to choose: exponential weights over "+strings.Join(names, ", ")+"; loss "+cfg.LossOf().String())
-		// The expert the picture draws, the most trusted, when it has a C
-		// in a ball; otherwise the δ expert of largest weight.
-		top, e := a.Top()
-		if ti, isC := top.(inspector); isC && e.Delta > 0 {
-			in, ok = ti, true
-			cfg.Delta = e.Delta
-			set("learner", pl.Name+" (C below: its most trusted expert, "+e.Name+", weight "+strconv.FormatFloat(e.Weight, 'g', 3, 64)+")")
-		} else {
-			lead, w := a.Leading()
-			if lead == nil {
-				for _, f := range modelFields[2:] {
-					set(f, "– (every δ expert retired)")
-				}
-				return
+		// The expert the picture draws (session.pictured): the most
+		// trusted, whose C is shown when it keeps one in a ball.
+		top, e, _ := a.Trusted(nil)
+		ti, isC := top.(inspector)
+		delta := core.DeltaNow(top)
+		if !isC || !core.InBall(top) || delta <= 0 {
+			for _, f := range modelFields[2:] {
+				set(f, "– (its most trusted expert, "+e.Name+", has no matrix C in a ball)")
 			}
-			in, ok = lead, true
-			cfg = lead.Config()
-			set("learner", pl.Name+" (C below: its δ = "+fmtG(cfg.Delta)+" expert, weight "+strconv.FormatFloat(w, 'g', 3, 64)+")")
+			return
 		}
+		in, ok = ti, true
+		cfg.Delta = delta
+		set("learner", pl.Name+" (C below: its most trusted expert, "+e.Name+", weight "+strconv.FormatFloat(e.Weight, 'g', 3, 64)+")")
 	}
 	if !ok {
 		return
