@@ -6,10 +6,7 @@ import (
 	"errors"
 	"runtime/debug"
 	"syscall/js"
-	"time"
 
-	"github.com/occfm/occfm/core"
-	"github.com/occfm/occfm/core/demo"
 	"honnef.co/go/js/dom/v2"
 )
 
@@ -40,118 +37,9 @@ func main() {
 			return errorSnapshot(err)
 		})
 	}
-	fn("learners", func([]js.Value) any {
-		var out []any
-		for _, s := range core.Learners() {
-			l := map[string]any{"name": s.Name, "plain": s.Plain, "summary": s.Summary}
-			if s.Regret.Exponent > 0 {
-				l["regretExponent"], l["regretSource"] = s.Regret.Exponent, s.Regret.Source
-			}
-			out = append(out, l)
-		}
-		return out
-	})
-	fn("demos", func([]js.Value) any {
-		var out []any
-		for _, d := range demo.All() {
-			out = append(out, map[string]any{"name": d.Name, "title": d.Title, "short": d.Short, "task": d.Task.String(), "best": d.Best})
-		}
-		return out
-	})
-	fn("start", func(args []js.Value) any {
-		var cfg config
-		if err := cfg.decodeJSON(args[0].String()); err != nil {
-			return errorSnapshot(errors.New("start: " + err.Error()))
-		}
-		return b.start(cfg)
-	})
-	fn("feed", func(args []js.Value) any {
-		if b.s == nil {
-			return 0
-		}
-		c := b.readChunk(args[0])
-		b.s.feed(c)
-		return len(c)
-	})
-	fn("end", func([]js.Value) any {
-		if b.s != nil {
-			b.s.end()
-		}
-		return nil
-	})
-	fn("wanted", func([]js.Value) any {
-		if b.s == nil {
-			return 0
-		}
-		return b.s.wanted()
-	})
-	fn("run", func(args []js.Value) any {
-		if b.s == nil {
-			return errorSnapshot(errNoSession)
-		}
-		ms, maxRows := args[0].Float(), 0
-		if len(args) > 1 {
-			maxRows = args[1].Int()
-		}
-		b.s.step(time.Now().Add(time.Duration(ms*float64(time.Millisecond))), maxRows)
-		return b.s.runSnapshotJSON()
-	})
-	fn("render", func([]js.Value) any {
-		if b.s != nil {
-			b.render(false)
-		}
-		return nil
-	})
-	fn("snapshot", func([]js.Value) any {
-		if b.s == nil {
-			return errorSnapshot(errNoSession)
-		}
-		b.render(true)
-		return b.s.snapshotJSON()
-	})
-	fn("follow", func(args []js.Value) any {
-		if b.s == nil || len(args) < 1 {
-			return false
-		}
-		ok := b.s.setFollow(args[0].String())
-		b.cfg.Follow = b.s.cfg.Follow
-		b.render(true)
-		return ok
-	})
-	fn("reset", func([]js.Value) any {
-		return b.start(b.cfg)
-	})
-	fn("saveModel", func([]js.Value) any {
-		if b.s == nil {
-			return map[string]any{"error": "no session"}
-		}
-		file, m, err := b.s.saveModel()
-		if err != nil {
-			return map[string]any{"error": err.Error()}
-		}
-		return map[string]any{"bytes": uint8Array(file), "learner": m.Name, "rows": m.Rows}
-	})
-	fn("modelHead", func(args []js.Value) any {
-		head := make([]byte, min(args[0].Get("length").Int(), core.ModelHeaderLen))
-		js.CopyBytesToGo(head, args[0])
-		return modelHeadError(head, int64(args[1].Float()))
-	})
-	fn("loadModel", func(args []js.Value) any {
-		file := make([]byte, args[0].Get("length").Int())
-		js.CopyBytesToGo(file, args[0])
-		out, m := loadModelJSON(file)
-		if m != nil {
-			b.loaded, b.fresh = file, m
-		}
-		return out
-	})
-	fn("forgetModel", func([]js.Value) any {
-		b.loaded, b.fresh = nil, nil
-		return nil
-	})
-	fn("head", func(args []js.Value) any {
-		return string(headText(b.readChunk(args[0])))
-	})
+	for _, e := range apiTable {
+		fn(e.name, func(args []js.Value) any { return e.f(b, args) })
+	}
 	b.pictureAPI(fn)
 	api.Set("personal", b.personalAPI())
 	js.Global().Set("occfm", api)
