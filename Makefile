@@ -67,21 +67,22 @@ test-e2e: dist
 ## a deploy that changes any file changes sw.js and replaces the old cache.
 UPLOT := ui/node_modules/uplot/dist
 dist: ui/node_modules
-	mkdir -p dist
-	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="-s -w" -o dist/occfm.wasm ./wasm
-	gzip -9 -k -f dist/occfm.wasm
-	cp "$(GOROOT)/lib/wasm/wasm_exec.js" dist/
-	mkdir -p dist/js
-	cp ui/index.html ui/app.js ui/style.css ui/favicon.svg dist/
-	cp ui/js/*.js dist/js/
-	cp $(UPLOT)/uPlot.iife.min.js $(UPLOT)/uPlot.min.css dist/
-	cd dist && files=$$(find . -type f ! -path ./sw.js ! -path ./sw.js.tmp ! -name '*.gz' | sed 's|^\./||' | LC_ALL=C sort) && \
+	@mkdir -p dist
+	@GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="-s -w" -o dist/occfm.wasm ./wasm
+	@gzip -9 -k -f dist/occfm.wasm
+	@cp "$(GOROOT)/lib/wasm/wasm_exec.js" dist/
+	@mkdir -p dist/js
+	@cp ui/index.html ui/app.js ui/style.css ui/favicon.svg dist/
+	@cp ui/js/*.js dist/js/
+	@cp $(UPLOT)/uPlot.iife.min.js $(UPLOT)/uPlot.min.css dist/
+	@cd dist && files=$$(find . -type f ! -path ./sw.js ! -path ./sw.js.tmp ! -name '*.gz' | sed 's|^\./||' | LC_ALL=C sort) && \
 		version=$$(sha256sum $$files | sha256sum | cut -c1-16) && \
 		list=$$(printf '"%s", ' $$files | sed 's/, $$//') && \
 		sed -e 's|^const VERSION = .*|const VERSION = "'"$$version"'"; // written by make dist|' \
 			-e 's|^const FILES = .*|const FILES = ['"$$list"']; // written by make dist|' ../ui/sw.js > sw.js.tmp && \
 		grep -q '^const VERSION = "[0-9a-f]\{16\}";' sw.js.tmp && grep -q '^const FILES = \["' sw.js.tmp && \
 		mv sw.js.tmp sw.js
+	@echo "dist/: the page, built (occfm.wasm $$(wc -c < dist/occfm.wasm) bytes, $$(wc -c < dist/occfm.wasm.gz) gzipped); make serve serves it on $(ADDR)"
 
 # npm ci installs exactly ui/package-lock.json (npm install when there is none).
 ui/node_modules: ui/package.json $(wildcard ui/package-lock.json)
