@@ -44,6 +44,14 @@ func paperMarkdown(rep paperReport) string {
 		"\"ours\" is the progressive metric over the training folds (each row scored before its label is learned), mean ± standard deviation over passes; \"held-out\" scores the final model on the held-out fold. \"paper\" is the paper's published number.\n\n",
 		strings.TrimSpace(rep.Command), rep.Seconds, rep.Folds, rep.FoldsRun, rep.Folds, rep.Runs, rep.Seed)
 
+	writeSetsTable(&b, rep)
+	writeResultTables(&b, rep)
+	writeSpeedTable(&b, rep)
+	return b.String()
+}
+
+// writeSetsTable writes the table of the data sets: size, δ, rank and notes.
+func writeSetsTable(b *strings.Builder, rep paperReport) {
 	b.WriteString("| Data set | rows | features | δ (CCFM, CFM) | FM rank | note |\n|---|---:|---:|---:|---:|---|\n")
 	for _, s := range rep.Sets {
 		note := ""
@@ -57,10 +65,15 @@ func paperMarkdown(rep paperReport) string {
 		if s.Rows > 0 {
 			rows, feats = commas(s.Rows), commas(s.Features)
 		}
-		fmt.Fprintf(&b, "| %s | %s | %s | %g | %d | %s |\n", s.Title, rows, feats, s.Delta, s.Rank, note)
+		fmt.Fprintf(b, "| %s | %s | %s | %g | %d | %s |\n", s.Title, rows, feats, s.Delta, s.Rank, note)
 	}
 	b.WriteString("\n")
 
+}
+
+// writeResultTables writes Tables 2 and 3, progressive and held-out, for
+// the sets of each that ran or that the paper has.
+func writeResultTables(b *strings.Builder, rep paperReport) {
 	for _, table := range []struct {
 		num     int
 		title   string
@@ -82,68 +95,79 @@ func paperMarkdown(rep paperReport) string {
 			continue
 		}
 		for _, heldOut := range []bool{false, true} {
-			kind := "progressive over the training folds"
-			if heldOut {
-				kind = "held-out fold, after the pass"
-			}
-			fmt.Fprintf(&b, "## %s (%s)\n\n", table.title, kind)
-			head := []string{"Algorithm"}
-			for mi := range table.metrics {
-				for _, s := range sets {
-					name := s.Title
-					if len(table.metrics) > 1 {
-						name = table.names[mi] + ", " + s.Title
-					}
-					head = append(head, name)
-					if !s.Extra && !heldOut {
-						head = append(head, "paper")
-					}
-				}
-			}
-			b.WriteString("| " + strings.Join(head, " | ") + " |\n|---" + strings.Repeat("|---:", len(head)-1) + "|\n")
-			for _, pl := range paperLearners {
-				if pl.Dense != nil {
-					continue // figures and the speed table only
-				}
-				row := []string{pl.Label}
-				any := false
-				for mi, metric := range table.metrics {
-					for _, s := range sets {
-						cell := "not available"
-						if s.Skipped != "" && s.Missing == "" {
-							cell = "not run"
-						}
-						if s.Skipped == "" {
-							cell = "not run"
-							for _, r := range s.Results {
-								if r.Label != pl.Label {
-									continue
-								}
-								any = true
-								m := r.Progressive
-								if heldOut {
-									m = r.HeldOut
-								}
-								cell = fmtStat(m[metric])
-								if r.Error != "" {
-									cell = "failed"
-								}
-							}
-						}
-						row = append(row, cell)
-						if !s.Extra && !heldOut {
-							row = append(row, fmtPaper(s.Paper[pl.Name], mi))
-						}
-					}
-				}
-				if any {
-					b.WriteString("| " + strings.Join(row, " | ") + " |\n")
-				}
-			}
-			b.WriteString("\n")
+			writeResultTable(b, table.title, table.metrics, table.names, sets, heldOut)
 		}
 	}
 
+}
+
+// writeResultTable writes one of Tables 2 and 3 (progressive, or held-out),
+// a row per learner with the paper's figure beside ours.
+func writeResultTable(b *strings.Builder, title string, metrics, names []string, sets []paperSetResult, heldOut bool) {
+	kind := "progressive over the training folds"
+	if heldOut {
+		kind = "held-out fold, after the pass"
+	}
+	fmt.Fprintf(b, "## %s (%s)\n\n", title, kind)
+	head := []string{"Algorithm"}
+	for mi := range metrics {
+		for _, s := range sets {
+			name := s.Title
+			if len(metrics) > 1 {
+				name = names[mi] + ", " + s.Title
+			}
+			head = append(head, name)
+			if !s.Extra && !heldOut {
+				head = append(head, "paper")
+			}
+		}
+	}
+	b.WriteString("| " + strings.Join(head, " | ") + " |\n|---" + strings.Repeat("|---:", len(head)-1) + "|\n")
+	for _, pl := range paperLearners {
+		if pl.Dense != nil {
+			continue // figures and the speed table only
+		}
+		row := []string{pl.Label}
+		any := false
+		for mi, metric := range metrics {
+			for _, s := range sets {
+				cell := "not available"
+				if s.Skipped != "" && s.Missing == "" {
+					cell = "not run"
+				}
+				if s.Skipped == "" {
+					cell = "not run"
+					for _, r := range s.Results {
+						if r.Label != pl.Label {
+							continue
+						}
+						any = true
+						m := r.Progressive
+						if heldOut {
+							m = r.HeldOut
+						}
+						cell = fmtStat(m[metric])
+						if r.Error != "" {
+							cell = "failed"
+						}
+					}
+				}
+				row = append(row, cell)
+				if !s.Extra && !heldOut {
+					row = append(row, fmtPaper(s.Paper[pl.Name], mi))
+				}
+			}
+		}
+		if any {
+			b.WriteString("| " + strings.Join(row, " | ") + " |\n")
+		}
+	}
+	b.WriteString("\n")
+}
+
+// writeSpeedTable writes the updates per second of every learner on every
+// set that ran, then the runs that failed.
+func writeSpeedTable(b *strings.Builder, rep paperReport) {
 	b.WriteString("## Speed (updates per second in the training passes, this machine)\n\n")
 	head := []string{"Algorithm"}
 	var ran []paperSetResult
@@ -175,11 +199,10 @@ func paperMarkdown(rep paperReport) string {
 	for _, s := range rep.Sets {
 		for _, r := range s.Results {
 			if r.Error != "" {
-				fmt.Fprintf(&b, "- %s on %s failed: %s\n", r.Label, s.Title, r.Error)
+				fmt.Fprintf(b, "- %s on %s failed: %s\n", r.Label, s.Title, r.Error)
 			}
 		}
 	}
-	return b.String()
 }
 
 // figureColors are distinguishable line colours, one per learner.
