@@ -133,6 +133,14 @@ func updatesPerSec(rows int, d time.Duration) float64 {
 	return float64(rows) / d.Seconds()
 }
 
+// write writes the report as JSON (one object per learner) or as text.
+func (r report) write(w io.Writer, asJSON bool) error {
+	if asJSON {
+		return r.writeJSON(w)
+	}
+	return r.writeText(w)
+}
+
 func (r report) record(p *core.Player) record {
 	s := p.Metrics.Summary()
 	delta, eta := r.settings.delta, r.settings.eta

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"time"
 
@@ -103,20 +104,9 @@ func parseRunFlags(args []string) (runSettings, error) {
 			return bad("-task %q: want auto, regression or classification", rs.task)
 		}
 	}
-	for name := range strings.SplitSeq(learners, ",") {
-		name = strings.TrimSpace(name)
-		if name == "" {
-			return bad("-learner %q: empty learner name", learners)
-		}
-		for _, seen := range rs.learners {
-			if seen == name {
-				return bad("-learner %q: %s is listed twice", learners, name)
-			}
-		}
-		if _, err := core.NewLearner(name, core.Config{}); err != nil {
-			return rs, usageError{fmt.Errorf("run: -learner: %w", err)}
-		}
-		rs.learners = append(rs.learners, name)
+	var err error
+	if rs.learners, err = parseLearners(learners); err != nil {
+		return rs, err
 	}
 	if !(rs.delta >= 0) || math.IsInf(rs.delta, 0) {
 		return bad("-delta %v: want a finite number ≥ 0", rs.delta)
@@ -133,19 +123,36 @@ func parseRunFlags(args []string) (runSettings, error) {
 	if rs.onDiverge != "reset" && rs.onDiverge != "pause" {
 		return bad("-on-diverge %q: want reset or pause", rs.onDiverge)
 	}
-	var err error
 	if rs.onError, err = core.ParseOnError(onError); err != nil {
 		return bad("-on-error %q: want stop or skip", onError)
 	}
-	n, err := core.ParseSize(maxMemory)
-	if err != nil {
+	if rs.budget.Limit, err = core.ParseSize(maxMemory); err != nil {
 		return bad("-max-memory %q: want a size such as 512M or 2G, or 0 for no limit", maxMemory)
 	}
-	rs.budget.Limit = n
-	if n == 0 {
+	if rs.budget.Limit == 0 {
 		rs.budget.Limit = -1 // no limit
 	}
 	return rs, rs.model.check(fs, &rs)
+}
+
+// parseLearners reads -learner's comma-separated list: registered names,
+// each once.
+func parseLearners(list string) ([]string, error) {
+	var names []string
+	for name := range strings.SplitSeq(list, ",") {
+		name = strings.TrimSpace(name)
+		if name == "" {
+			return nil, usageError{fmt.Errorf("run: -learner %q: empty learner name", list)}
+		}
+		if slices.Contains(names, name) {
+			return nil, usageError{fmt.Errorf("run: -learner %q: %s is listed twice", list, name)}
+		}
+		if _, err := core.NewLearner(name, core.Config{}); err != nil {
+			return nil, usageError{fmt.Errorf("run: -learner: %w", err)}
+		}
+		names = append(names, name)
+	}
+	return names, nil
 }
 
 // runCommand is occfm run.
@@ -170,31 +177,17 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 	}
 	defer f.Close()
 	name := filepath.Base(rs.data)
-	stream, err := data.NewStream(f, data.ReaderSettings{Name: name, Format: rs.format, Vocabulary: loadedVocabulary(loaded)})
+	src, err := openRows(f, name, rs, loaded)
 	if err != nil {
 		return err
 	}
-	src := &fileSource{stream: stream, name: name, limit: rs.limit, bad: &core.BadRows{Policy: rs.onError}}
-	task, err := chooseTask(rs.task, src)
-	if err != nil {
-		return stopped(err)
-	}
-	src.task = task
+	stream, task := src.stream, src.task
 
 	cfg := core.Config{Task: task, Delta: rs.delta, Eta: rs.eta}
 	guard := guardSettings(rs, stream.Format(), task)
-	players := make([]*core.Player, len(rs.learners))
-	for i, ln := range rs.learners {
-		var l *core.Guarded
-		if loaded != nil {
-			l, err = core.ResumeGuarded(*loaded, guard)
-		} else {
-			l, err = core.NewGuarded(ln, cfg, guard)
-		}
-		if err != nil {
-			return err
-		}
-		players[i] = &core.Player{Name: ln, Learner: l, Metrics: core.NewMetrics(task, core.TaskLoss(task))}
+	players, err := newPlayers(rs.learners, cfg, guard, loaded)
+	if err != nil {
+		return err
 	}
 
 	prog := &progress{w: stderr, quiet: rs.quiet, start: time.Now(), bad: src.bad}
@@ -202,29 +195,11 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 	for _, w := range stream.Warnings() {
 		fmt.Fprintf(stderr, "occfm: warning: %s\n", w)
 	}
-	var rows data.ExampleSource = src
-	var held *heldRows // the rows -shuffle holds, counted in the budget
-	if rs.shuffle != 0 {
-		held = &heldRows{}
-		all, err := readAll(src, prog, held, rs.budget, stream)
-		if err != nil {
-			return stopped(err)
-		}
-		shuffleRows(all, rs.shuffle)
-		rows = &sliceSource{rows: all}
-		prog.start = time.Now()
+	rows, held, err := shuffled(src, rs, prog)
+	if err != nil {
+		return stopped(err)
 	}
-	var reg *core.Regret
-	if rs.regret {
-		delta := rs.delta
-		if c, ok := players[0].Learner.(core.Configured); ok {
-			delta = c.Config().Delta
-		}
-		reg = core.NewRegret(core.RegretSettings{
-			Comparator: core.ComparatorSettings{Delta: delta, Loss: cfg.LossOf()},
-			First:      rs.regretFirst, Growth: rs.regretGrowth, Every: rs.regretEvery,
-		}, len(players))
-	}
+	reg := newRegret(rs, cfg, players)
 	n, err := play(rows, players, reg, prog, budgetCheck(rs.budget, players, reg, stream, held))
 	prog.done()
 	if err == nil {
@@ -235,33 +210,68 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 		return serr
 	}
 
-	rep := report{
-		settings: rs,
-		data:     name,
-		format:   stream.Format(),
-		layout:   stream.Layout(),
-		features: stream.Dim(),
-		task:     task,
-		rows:     n,
-		wall:     time.Since(start),
-		players:  players,
-		regret:   reg,
-		guard:    guard,
-		bad:      src.bad,
-		stopped:  err,
-		warnings: stream.Warnings(),
-	}
 	// Stopped by an error, the run still reports the rows it learned.
-	var werr error
-	if rs.json {
-		werr = rep.writeJSON(stdout)
-	} else {
-		werr = rep.writeText(stdout)
-	}
+	werr := report{
+		settings: rs, data: name, format: stream.Format(), layout: stream.Layout(), features: stream.Dim(),
+		task: task, rows: n, wall: time.Since(start), players: players, regret: reg, guard: guard,
+		bad: src.bad, stopped: err, warnings: stream.Warnings(),
+	}.write(stdout, rs.json)
 	if err != nil {
 		return stopped(err)
 	}
 	return werr
+}
+
+// openRows reads the data file f, named name, as the rows of the run: a
+// stream numbering features as the loaded model did (if any), its
+// malformed rows handled by -on-error, and the task chosen (-task, or
+// guessed from the first rows, which are kept to be played).
+func openRows(f io.Reader, name string, rs runSettings, loaded *core.Model) (*fileSource, error) {
+	stream, err := data.NewStream(f, data.ReaderSettings{Name: name, Format: rs.format, Vocabulary: loadedVocabulary(loaded)})
+	if err != nil {
+		return nil, err
+	}
+	src := &fileSource{stream: stream, name: name, limit: rs.limit, bad: &core.BadRows{Policy: rs.onError}}
+	if src.task, err = chooseTask(rs.task, src); err != nil {
+		return nil, stopped(err)
+	}
+	return src, nil
+}
+
+// newPlayers returns a guarded learner with its metrics for each name, or
+// the one model loaded (-load) to continue.
+func newPlayers(names []string, cfg core.Config, guard core.GuardSettings, loaded *core.Model) ([]*core.Player, error) {
+	players := make([]*core.Player, len(names))
+	for i, name := range names {
+		var l *core.Guarded
+		var err error
+		if loaded != nil {
+			l, err = core.ResumeGuarded(*loaded, guard)
+		} else {
+			l, err = core.NewGuarded(name, cfg, guard)
+		}
+		if err != nil {
+			return nil, err
+		}
+		players[i] = &core.Player{Name: name, Learner: l, Metrics: core.NewMetrics(cfg.Task, core.TaskLoss(cfg.Task))}
+	}
+	return players, nil
+}
+
+// newRegret returns the -regret comparator, in the first learner's ball,
+// or nil without -regret.
+func newRegret(rs runSettings, cfg core.Config, players []*core.Player) *core.Regret {
+	if !rs.regret {
+		return nil
+	}
+	delta := rs.delta
+	if c, ok := players[0].Learner.(core.Configured); ok {
+		delta = c.Config().Delta
+	}
+	return core.NewRegret(core.RegretSettings{
+		Comparator: core.ComparatorSettings{Delta: delta, Loss: cfg.LossOf()},
+		First:      rs.regretFirst, Growth: rs.regretGrowth, Every: rs.regretEvery,
+	}, len(players))
 }
 
 // allSkipped is core.BadRows.AllSkipped's error, with the loaded model
@@ -438,6 +448,23 @@ func readAll(src data.ExampleSource, prog *progress, held *heldRows, budget core
 			prog.show(fmt.Sprintf("reading %s rows", commas(len(rows))))
 		}
 	}
+}
+
+// shuffled returns the rows to play: src itself, or with -shuffle every
+// row read into memory (held counts them for the budget) in a seeded
+// random order.
+func shuffled(src *fileSource, rs runSettings, prog *progress) (data.ExampleSource, *heldRows, error) {
+	if rs.shuffle == 0 {
+		return src, nil, nil
+	}
+	held := &heldRows{}
+	all, err := readAll(src, prog, held, rs.budget, src.stream)
+	if err != nil {
+		return nil, nil, err
+	}
+	shuffleRows(all, rs.shuffle)
+	prog.start = time.Now()
+	return &sliceSource{rows: all}, held, nil
 }
 
 // shuffleRows puts rows in a random order fixed by seed: a Fisher-Yates
