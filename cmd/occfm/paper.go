@@ -284,38 +284,9 @@ func paperCommand(args []string, stdout, stderr io.Writer) error {
 		if len(s.sets) > 0 && !slices.Contains(s.sets, set.Key) {
 			continue
 		}
-		res := paperSetResult{paperSet: set}
-		switch {
-		case set.Missing != "":
-			res.Skipped = "not available: " + set.Missing
-		case s.quick && !set.Quick && len(s.sets) == 0:
-			res.Skipped = "left out of -quick (run occfm paper -sets " + set.Key + ")"
-		}
-		if res.Skipped != "" {
-			logf("%s: %s", set.Title, res.Skipped)
-			rep.Sets = append(rep.Sets, res)
-			continue
-		}
-		rows, features, err := loadPaperSet(s.data, set, s.seed)
+		res, err := playPaperSet(set, s, logf)
 		if err != nil {
 			return err
-		}
-		res.Rows, res.Features = len(rows), features
-		logf("%s: %s rows, %s features", set.Title, commas(len(rows)), commas(features))
-		for _, pl := range paperLearners {
-			if len(s.learners) > 0 && !slices.Contains(s.learners, pl.Name) {
-				continue
-			}
-			if pl.Dense != nil && features > denseMaxFeatures {
-				continue
-			}
-			r := runPaperLearner(rows, set, pl, s)
-			if r.Error != "" {
-				logf("  %-20s FAILED: %s", pl.Label, r.Error)
-			} else {
-				logf("  %-20s %s", pl.Label, briefResult(set, r))
-			}
-			res.Results = append(res.Results, r)
 		}
 		rep.Sets = append(rep.Sets, res)
 	}
@@ -341,6 +312,44 @@ func paperCommand(args []string, stdout, stderr io.Writer) error {
 	}
 	logf("wrote %s, %s and %d figures (%s) in %.0f s", filepath.Join(s.out, "paper.md"), filepath.Join(s.out, "paper.json"), len(figs), strings.Join(figs, ", "), rep.Seconds)
 	return nil
+}
+
+// playPaperSet plays every learner asked for on one data set of the paper
+// through the protocol, or says why the set is skipped.
+func playPaperSet(set paperSet, s paperSettings, logf func(string, ...any)) (paperSetResult, error) {
+	res := paperSetResult{paperSet: set}
+	switch {
+	case set.Missing != "":
+		res.Skipped = "not available: " + set.Missing
+	case s.quick && !set.Quick && len(s.sets) == 0:
+		res.Skipped = "left out of -quick (run occfm paper -sets " + set.Key + ")"
+	}
+	if res.Skipped != "" {
+		logf("%s: %s", set.Title, res.Skipped)
+		return res, nil
+	}
+	rows, features, err := loadPaperSet(s.data, set, s.seed)
+	if err != nil {
+		return res, err
+	}
+	res.Rows, res.Features = len(rows), features
+	logf("%s: %s rows, %s features", set.Title, commas(len(rows)), commas(features))
+	for _, pl := range paperLearners {
+		if len(s.learners) > 0 && !slices.Contains(s.learners, pl.Name) {
+			continue
+		}
+		if pl.Dense != nil && features > denseMaxFeatures {
+			continue
+		}
+		r := runPaperLearner(rows, set, pl, s)
+		if r.Error != "" {
+			logf("  %-20s FAILED: %s", pl.Label, r.Error)
+		} else {
+			logf("  %-20s %s", pl.Label, briefResult(set, r))
+		}
+		res.Results = append(res.Results, r)
+	}
+	return res, nil
 }
 
 // runPaperLearner plays the protocol for one learner, turning a panic into

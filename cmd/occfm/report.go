@@ -227,6 +227,24 @@ func (r report) writeJSON(w io.Writer) error {
 // writeText writes a human-readable summary: the data, then a table with a
 // row per learner.
 func (r report) writeText(w io.Writer) error {
+	if err := r.writeHeader(w); err != nil {
+		return err
+	}
+	fmt.Fprintln(w)
+	if err := r.writeMetrics(w); err != nil {
+		return err
+	}
+	writeGuard(w, r.players)
+	if r.regret != nil && r.regret.LeftOut() > 0 {
+		fmt.Fprintf(w, "\nregret: %s rows with a feature beyond ±1e9 left out (the learners did not learn them either)\n", commas(r.regret.LeftOut()))
+	}
+	_, err := fmt.Fprintln(w, "\nseconds: time in core.Play (predict, score, update), excluding reading and parsing.")
+	return err
+}
+
+// writeHeader writes what was run: the data, the rows, what was skipped
+// or left out, the task and each learner's settings.
+func (r report) writeHeader(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
 	order := "file order"
 	if r.settings.shuffle != 0 {
@@ -275,12 +293,12 @@ func (r report) writeText(w io.Writer) error {
 		fmt.Fprintf(tw, "clip\tpredictions clipped to the label range seen (-clip)\n")
 	}
 	fmt.Fprintf(tw, "wall time\t%.3f s\n", r.wall.Seconds())
-	if err := tw.Flush(); err != nil {
-		return err
-	}
+	return tw.Flush()
+}
 
-	fmt.Fprintln(w)
-	tw = tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
+// writeMetrics writes the table of each learner's time and metrics.
+func (r report) writeMetrics(w io.Writer) error {
+	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
 	if r.task == data.Classification {
 		fmt.Fprint(tw, "learner\tseconds\tupdates/s\tavg loss\terror rate\tAUC\tlogloss\n")
 	} else {
@@ -305,15 +323,7 @@ func (r report) writeText(w io.Writer) error {
 			fmt.Fprintf(tw, "%.4f\t%.4f\n", s.RMSE, s.MAE)
 		}
 	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	writeGuard(w, r.players)
-	if r.regret != nil && r.regret.LeftOut() > 0 {
-		fmt.Fprintf(w, "\nregret: %s rows with a feature beyond ±1e9 left out (the learners did not learn them either)\n", commas(r.regret.LeftOut()))
-	}
-	_, err := fmt.Fprintln(w, "\nseconds: time in core.Play (predict, score, update), excluding reading and parsing.")
-	return err
+	return tw.Flush()
 }
 
 // autoOf returns the OCCFMAuto behind l, or nil.
