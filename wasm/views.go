@@ -88,26 +88,8 @@ var modelFields = []string{"learner", "settings", "nuclear norm", "rank", "top e
 // renderModel shows the followed learner's model (session.followed): ‖C‖* against δ, rank and
 // the top eigenvalues of C, for learners with a matrix model.
 func (b *bridge) renderModel() {
-	if b.modelDD == nil {
-		panel := b.doc.GetElementByID("model-panel")
-		if panel == nil {
-			return
-		}
-		clearChildren(panel)
-		h := b.doc.CreateElement("h3")
-		h.SetTextContent("Model")
-		panel.AppendChild(h)
-		dl := b.doc.CreateElement("dl")
-		b.modelDD = map[string]dom.Element{}
-		for _, f := range modelFields {
-			dt := b.doc.CreateElement("dt")
-			dt.SetTextContent(f)
-			dd := b.doc.CreateElement("dd")
-			dl.AppendChild(dt)
-			dl.AppendChild(dd)
-			b.modelDD[f] = dd
-		}
-		panel.AppendChild(dl)
+	if b.modelDD == nil && !b.buildModelPanel() {
+		return
 	}
 	set := func(f, text string) { b.modelDD[f].SetTextContent(text) }
 	// Every field is written on every render: a learner without a matrix,
@@ -180,6 +162,31 @@ func (b *bridge) renderModel() {
 		parts = append(parts, strconv.FormatFloat(v, 'g', 3, 64))
 	}
 	set("top eigenvalues of C", strings.Join(parts, ", "))
+}
+
+// buildModelPanel makes the Model card's list of fields once, and reports
+// whether the page has the card.
+func (b *bridge) buildModelPanel() bool {
+	panel := b.doc.GetElementByID("model-panel")
+	if panel == nil {
+		return false
+	}
+	clearChildren(panel)
+	h := b.doc.CreateElement("h3")
+	h.SetTextContent("Model")
+	panel.AppendChild(h)
+	dl := b.doc.CreateElement("dl")
+	b.modelDD = map[string]dom.Element{}
+	for _, f := range modelFields {
+		dt := b.doc.CreateElement("dt")
+		dt.SetTextContent(f)
+		dd := b.doc.CreateElement("dd")
+		dl.AppendChild(dt)
+		dl.AppendChild(dd)
+		b.modelDD[f] = dd
+	}
+	panel.AppendChild(dl)
+	return true
 }
 
 func clearChildren(n dom.Element) {
