@@ -349,40 +349,9 @@ func parseModelWithin(file []byte, limit int64) (Model, error) {
 		return Model{}, corrupt("checksum mismatch")
 	}
 
-	sections := make(map[string][]byte)
-	var order []string
-	rest := body[modelHeaderLen:]
-	for len(rest) > 0 {
-		c := &stateCodec{dec: true, buf: rest}
-		var name string
-		var sec []byte
-		c.string(&name)
-		c.bytes(&sec)
-		if c.err != nil {
-			return Model{}, corrupt("bad section framing: " + c.err.Error())
-		}
-		if _, dup := sections[name]; dup {
-			return Model{}, corrupt("section " + str.Quote(name) + " repeated")
-		}
-		sections[name] = sec
-		order = append(order, name)
-		rest = c.buf
-	}
-
-	// The sections must come in the order SaveModel writes them, so that
-	// a file loads to a model that saves to the same bytes.
-	want := []string{"model"}
-	if _, ok := sections["vocabulary"]; ok {
-		want = append(want, "vocabulary")
-	}
-	want = append(want, "learner")
-	for i, name := range order {
-		switch {
-		case i < len(want) && name == want[i]:
-		case i >= len(want) && strings.HasPrefix(name, "extra:") && (i == len(want) || order[i-1] < name):
-		default:
-			return Model{}, corrupt("section " + str.Quote(name) + " out of order (want " + strings.Join(want, ", ") + ", then extra:… sorted)")
-		}
+	sections, order, err := modelSections(body[modelHeaderLen:])
+	if err != nil {
+		return Model{}, err
 	}
 
 	var m Model
@@ -433,19 +402,69 @@ func parseModelWithin(file []byte, limit int64) (Model, error) {
 	}
 	m.Learner = l
 
+	if m.Extra, err = modelExtras(sections, order); err != nil {
+		return Model{}, err
+	}
+	return m, nil
+}
+
+// modelExtras returns the "extra:NAME" sections by NAME (nil when there are
+// none), and an error for a section it does not know.
+func modelExtras(sections map[string][]byte, order []string) (map[string][]byte, error) {
+	var extra map[string][]byte
 	for _, name := range order {
 		switch {
 		case name == "model" || name == "vocabulary" || name == "learner":
 		case strings.HasPrefix(name, "extra:") && len(name) > len("extra:"):
-			if m.Extra == nil {
-				m.Extra = make(map[string][]byte)
+			if extra == nil {
+				extra = make(map[string][]byte)
 			}
-			m.Extra[name[len("extra:"):]] = bytes.Clone(sections[name])
+			extra[name[len("extra:"):]] = bytes.Clone(sections[name])
 		default:
-			return Model{}, corrupt("unknown section " + str.Quote(name))
+			return nil, corrupt("unknown section " + str.Quote(name))
 		}
 	}
-	return m, nil
+	return extra, nil
+}
+
+// modelSections splits a model file's body (after the header, before the
+// checksum) into its named sections, and checks that they come in the order
+// SaveModel writes them, so that a file loads to a model that saves to the
+// same bytes.
+func modelSections(rest []byte) (map[string][]byte, []string, error) {
+	sections := make(map[string][]byte)
+	var order []string
+	for len(rest) > 0 {
+		c := &stateCodec{dec: true, buf: rest}
+		var name string
+		var sec []byte
+		c.string(&name)
+		c.bytes(&sec)
+		if c.err != nil {
+			return nil, nil, corrupt("bad section framing: " + c.err.Error())
+		}
+		if _, dup := sections[name]; dup {
+			return nil, nil, corrupt("section " + str.Quote(name) + " repeated")
+		}
+		sections[name] = sec
+		order = append(order, name)
+		rest = c.buf
+	}
+
+	want := []string{"model"}
+	if _, ok := sections["vocabulary"]; ok {
+		want = append(want, "vocabulary")
+	}
+	want = append(want, "learner")
+	for i, name := range order {
+		switch {
+		case i < len(want) && name == want[i]:
+		case i >= len(want) && strings.HasPrefix(name, "extra:") && (i == len(want) || order[i-1] < name):
+		default:
+			return nil, nil, corrupt("section " + str.Quote(name) + " out of order (want " + strings.Join(want, ", ") + ", then extra:… sorted)")
+		}
+	}
+	return sections, order, nil
 }
 
 func registeredNames() []string {
