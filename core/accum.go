@@ -1,6 +1,7 @@
 package core
 
 import (
+	"slices"
 	"github.com/occfm/occfm/core/data"
 	"github.com/occfm/occfm/core/spectral"
 )
@@ -178,4 +179,28 @@ func (g *symAccum) nnz() int { return len(g.val) }
 func (g *symAccum) memoryBytes() int64 {
 	return int64(len(g.index))*mapEntryBytes + i32Bytes(g.row) + i32Bytes(g.col) + f64Bytes(g.val) +
 		i32Bytes(g.rowPtr) + i32Bytes(g.cCol) + f64Bytes(g.cVal) + i32Bytes(g.pos)
+}
+
+// pairMap codes a map of pair keys to values, in increasing key order, so
+// that the same map always gives the same bytes; decoding adds to m.
+func (c *stateCodec) pairMap(m map[uint64]float64) {
+	keys := make([]uint64, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	cnt := c.length(len(keys), 16)
+	for i := range cnt {
+		var k uint64
+		var v float64
+		if !c.dec {
+			k = keys[i]
+			v = m[k]
+		}
+		c.uint64(&k)
+		c.float(&v)
+		if c.dec && c.err == nil {
+			m[k] = v
+		}
+	}
 }

@@ -3,7 +3,6 @@ package core
 import (
 	"math"
 	"math/rand/v2"
-	"slices"
 
 	"github.com/occfm/occfm/core/data"
 	"github.com/occfm/occfm/core/internal/str"
@@ -650,25 +649,7 @@ func (m *CFMFTRL) stateCode(c *stateCodec) {
 	c.accum(&m.g, m.n)
 	c.float(&m.gF2)
 	c.float(&m.gL1)
-	keys := make([]uint64, 0, len(m.dG))
-	for k := range m.dG {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	cnt := c.length(len(keys), 16)
-	for i := range cnt {
-		var k uint64
-		var v float64
-		if !c.dec {
-			k = keys[i]
-			v = m.dG[k]
-		}
-		c.uint64(&k)
-		c.float(&v)
-		if c.dec && c.err == nil {
-			m.dG[k] = v
-		}
-	}
+	c.pairMap(m.dG)
 	c.float(&m.dF2)
 	c.float(&m.dL1)
 	c.bool(&m.sparse)

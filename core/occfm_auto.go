@@ -489,9 +489,15 @@ func (m *OCCFMAuto) stateCode(c *stateCodec) {
 		}
 		return
 	}
-	if c.err != nil || len(c.buf) == 0 {
-		return
+	if c.err == nil && len(c.buf) > 0 {
+		c.tastes(m, s, nb)
 	}
+}
+
+// tastes decodes the OCCFMK experts (Tastes) that follow the nb others,
+// rebuilding m with settings s and the δ grid read.
+func (c *stateCodec) tastes(m *OCCFMAuto, s OCCFMAutoSettings, nb int) {
+	var loss, recent []float64
 	var tastes []float64
 	c.grid(&tastes, 1, "δ of tastes")
 	if c.err != nil {

@@ -475,9 +475,16 @@ func (m *OCCFMK) stateCode(c *stateCodec) {
 	c.int(&m.diagAt)
 	c.int(&m.refreshes)
 	c.pcg(m.src)
-	if !c.dec || c.err != nil {
-		return
+	if c.dec && c.err == nil {
+		m.decoded(c, seen)
 	}
+}
+
+// decoded checks the sizes of a decoded state and rebuilds what is derived
+// from it: the features seen (from seen, one byte each) and the active
+// directions.
+func (m *OCCFMK) decoded(c *stateCodec, seen []byte) {
+	ld := m.ld
 	if c.violates(len(seen) == m.d && len(m.sb) == m.d*ld && len(m.yb) == m.d*ld && len(m.a) == ld*ld &&
 		len(m.w) == ld*ld && len(m.mu) == ld && m.g.n <= m.d && m.last <= m.t && m.diagAt <= m.t) {
 		c.fail("a subspace of the wrong size")
