@@ -18,7 +18,7 @@
 // renders the predictions table and the model panel itself.
 
 import {LineChart, RegretChart} from "./js/charts.js";
-import {buildCatalogControls, linkReport, renderControls, validateSettings, wireControls, writeHash} from "./js/controls.js";
+import {buildCatalogControls, linkReport, renderControls, validateSettings, wireControls} from "./js/controls.js";
 import {showNote} from "./js/learn-views.js";
 import {DEFAULTS} from "./js/hash.js";
 import {startLesson, wireLesson} from "./js/lesson.js";
@@ -29,7 +29,7 @@ import {buildPersonalControls, wirePersonal} from "./js/personalize-controls.js"
 import {wirePresenter} from "./js/presenter.js";
 import {chartInterval, nextFrame} from "./js/scheduler.js";
 import {fail, metricLabel, setPhase, startSession} from "./js/session.js";
-import {linkInvalid, occfm, page, session, setCore, settings, views} from "./js/state.js";
+import {linkInvalid, occfm, page, session, setCore, settings, views, writeHash} from "./js/state.js";
 
 
 // occfmPage is the page's state for the e2e tests and make bench to read

@@ -1,10 +1,10 @@
 // The Learn view's controls: rendering them from the settings, validating
-// input, writing the hash, and wiring every control's events.
+// input, and wiring every control's events.
 
 import {exportCSV, exportJSON} from "./export.js";
 import {pickFile} from "./feeder.js";
 import {finite} from "./format.js";
-import {CHECKPOINTS, DEFAULTS, FORMATS, GAMMAS, ON_ERROR, SPEEDS, formatHash, learnerSettingsKey, parseHash} from "./hash.js";
+import {CHECKPOINTS, DEFAULTS, FORMATS, GAMMAS, ON_ERROR, SPEEDS, learnerSettingsKey, parseHash} from "./hash.js";
 import {demoTitle, showNote} from "./learn-views.js";
 import {forgetModel, loadModel, saveModel} from "./model-files.js";
 import {invalidatePicture} from "./model-picture.js";
@@ -13,7 +13,7 @@ import {renderLearnerHint} from "./personalize-controls.js";
 import {pickPersonalFiles} from "./personalize-files.js";
 import {clock, flushCharts} from "./scheduler.js";
 import {applySnapshot, call, renderViews, restart, setPhase, startSession} from "./session.js";
-import {occfm, page, session, settings, views} from "./state.js";
+import {occfm, page, session, settings, views, writeHash} from "./state.js";
 
 
 export const STATE_TEXT = {
@@ -196,11 +196,6 @@ export function showControlError(message) {
   const el = document.getElementById("controls-error");
   el.textContent = message;
   el.hidden = !message;
-}
-
-export function writeHash() {
-  const hash = formatHash(settings);
-  if (hash !== location.hash) history.replaceState(null, "", hash);
 }
 
 export function settingsNote() {

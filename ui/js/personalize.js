@@ -3,14 +3,13 @@
 // (occfm-k) or one online update (other learners).
 
 import {SLICE_MS} from "./config.js";
-import {writeHash} from "./controls.js";
 import {download} from "./export.js";
 import {feeder, pollFeeder, stopFeeder, streamFile} from "./feeder.js";
 import {formatMs} from "./format.js";
 import {renderItemStars, renderPersonalAll, renderPersonalProgress, renderRated, renderRecs, sortPersonalItems} from "./personalize-views.js";
 import {pump, queueTask} from "./scheduler.js";
 import {call, fail, setPhase} from "./session.js";
-import {occfm, page, settings} from "./state.js";
+import {occfm, page, settings, writeHash} from "./state.js";
 
 // The Personalize view: a catalog (the built-in synthetic one, or the
 // person's MovieLens files) is learned online first, in a session of its own

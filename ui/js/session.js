@@ -2,7 +2,7 @@
 // applying its snapshots, and the page's phase.
 
 import {TABLE_INTERVAL_MS} from "./config.js";
-import {renderDemoSelect, renderRunControls, writeHash} from "./controls.js";
+import {renderDemoSelect, renderRunControls} from "./controls.js";
 import {AUTO, hasAuto} from "./export.js";
 import {feedFile, feeder, stopFeeder} from "./feeder.js";
 import {finite, formatCount} from "./format.js";
@@ -11,7 +11,7 @@ import {demoTitle, divergenceNote, followedIndex, renderKnown, renderLearnerTabl
 import {clock, flushCharts, rate, startPump} from "./scheduler.js";
 import {renderPicture, resetPicture} from "./model-picture.js";
 import {renderStepView, resetStepView} from "./fw-step.js";
-import {occfm, page, session, settings, views} from "./state.js";
+import {occfm, page, session, settings, views, writeHash} from "./state.js";
 
 
 // call runs an occfm method, turning a thrown error into the error state.

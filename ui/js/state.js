@@ -1,8 +1,9 @@
 // The page's shared state: the settings (what the controls and the hash
-// say), page (what the page as a whole is doing), session (the current
-// run), views (the charts), and the core once it is ready.
+// say) and the link that holds them, page (what the page as a whole is
+// doing), session (the current run), views (the charts), and the core once
+// it is ready.
 
-import {parseHash} from "./hash.js";
+import {formatHash, parseHash} from "./hash.js";
 
 // settings is what the controls and the hash say (hash.js); page is what the
 // page as a whole is doing; session is the current run; views holds the
@@ -14,6 +15,13 @@ import {parseHash} from "./hash.js";
 export const linkInvalid = [];
 export const settings = parseHash(location.hash, linkInvalid);
 export let occfm = null;        // globalThis.occfm once the core is ready
+
+// writeHash writes settings into the page's link (the URL hash), in place:
+// no history entry.
+export function writeHash() {
+  const hash = formatHash(settings);
+  if (hash !== location.hash) history.replaceState(null, "", hash);
+}
 
 // setCore makes core (globalThis.occfm) the one every module calls.
 export function setCore(core) {
