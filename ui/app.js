@@ -27,8 +27,9 @@ import {setPalette} from "./js/palette.js";
 import {personal, setView} from "./js/personalize.js";
 import {buildPersonalControls, wirePersonal} from "./js/personalize-controls.js";
 import {wirePresenter} from "./js/presenter.js";
-import {chartInterval, nextFrame} from "./js/scheduler.js";
-import {fail, metricLabel, setPhase, startSession} from "./js/session.js";
+import {feeder, pollFeeder, wantsBytes} from "./js/feeder.js";
+import {chartInterval, nextFrame, setSchedulerHooks} from "./js/scheduler.js";
+import {fail, metricLabel, renderViews, runSlice, setPhase, startSession} from "./js/session.js";
 import {linkInvalid, occfm, page, session, setCore, settings, views, writeHash} from "./js/state.js";
 
 
@@ -68,6 +69,7 @@ function onReady() {
 }
 
 function boot() {
+  setSchedulerHooks({slice: runSlice, draw: renderViews, poll: () => pollFeeder(feeder, wantsBytes)});
   document.getElementById("metric-logx").checked = settings.logX;
   views.metric = new LineChart(document.getElementById("metric-chart"), {
     xLabel: "rows", yLabel: metricLabel(""), interval: chartInterval, logX: settings.logX,

@@ -2,10 +2,9 @@
 // input, and wiring every control's events.
 
 import {exportCSV, exportJSON} from "./export.js";
-import {pickFile} from "./feeder.js";
 import {finite} from "./format.js";
 import {CHECKPOINTS, DEFAULTS, FORMATS, GAMMAS, ON_ERROR, SPEEDS, learnerSettingsKey, parseHash} from "./hash.js";
-import {demoTitle, showNote} from "./learn-views.js";
+import {demoTitle, renderPreview, showNote} from "./learn-views.js";
 import {forgetModel, loadModel, saveModel} from "./model-files.js";
 import {invalidatePicture} from "./model-picture.js";
 import {P_LEARNER, personal, setView, startPersonal} from "./personalize.js";
@@ -228,6 +227,24 @@ export function onLearnersChange() {
     settings.learners = [...kept, ...added];
     if (!settings.learners.includes(settings.follow)) settings.follow = "";
   });
+}
+
+// pickFile learns a file picked or dropped, with the guessed settings (or
+// continues the loaded model on it); before the core is ready, it waits for
+// it (app.js starts it).
+export function pickFile(file) {
+  if (!file) return;
+  session.file = file;
+  session.roles = null;
+  renderPreview(null);
+  if (!occfm) {
+    page.pendingFile = file;
+    showNote(`${file.name} will start as soon as the learner is loaded.`);
+    return;
+  }
+  startSession("file", {note: page.model
+    ? `Continuing ${page.model.name} (${page.model.learner}) on ${file.name}.`
+    : `Learning ${file.name} with the guessed settings.`});
 }
 
 export function togglePlay() {

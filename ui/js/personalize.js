@@ -4,10 +4,10 @@
 
 import {SLICE_MS} from "./config.js";
 import {download} from "./export.js";
-import {feeder, pollFeeder, stopFeeder, streamFile} from "./feeder.js";
+import {pollFeeder, stopFeeder, streamFile} from "./feeder.js";
 import {formatMs} from "./format.js";
 import {renderItemStars, renderPersonalAll, renderPersonalProgress, renderRated, renderRecs, sortPersonalItems} from "./personalize-views.js";
-import {pump, queueTask} from "./scheduler.js";
+import {queueTask} from "./scheduler.js";
 import {call, fail, setPhase} from "./session.js";
 import {occfm, page, settings, writeHash} from "./state.js";
 
