@@ -3,7 +3,6 @@
 
 import {TABLE_INTERVAL_MS} from "./config.js";
 import {renderDemoSelect, renderRunControls} from "./controls.js";
-import {AUTO, hasAuto} from "./export.js";
 import {feeder, stopFeeder, streamFile, wantsBytes} from "./feeder.js";
 import {finite, formatCount} from "./format.js";
 import {checkpointConfig} from "./hash.js";
@@ -11,7 +10,7 @@ import {demoTitle, divergenceNote, followedIndex, renderKnown, renderLearnerTabl
 import {clock, flushCharts, rate, startPump} from "./scheduler.js";
 import {renderPicture, resetPicture} from "./model-picture.js";
 import {renderStepView, resetStepView} from "./fw-step.js";
-import {occfm, page, session, settings, views, writeHash} from "./state.js";
+import {AUTO, hasAuto, occfm, page, session, settings, views, writeHash} from "./state.js";
 
 
 // call runs an occfm method, turning a thrown error into the error state.

@@ -62,6 +62,16 @@ export const session = {
   doneRate: 0,           // rows/s over the whole run, shown once it is done
 };
 
+// AUTO is the learner with no δ, whose checkpoints carry its regret to its
+// best expert (wasm/doc.go, "points").
+export const AUTO = "occfm-auto";
+
+// hasAuto says whether AUTO is one of the session's learners: then each
+// checkpoint ends with that regret and its bound.
+export function hasAuto() {
+  return session.learners.includes(AUTO);
+}
+
 export const views = {
   metric: null,          // LineChart: progressive metric vs rows
   loss: null,            // LineChart: average loss vs learning time
