@@ -18,7 +18,8 @@
 // renders the predictions table and the model panel itself.
 
 import {LineChart, RegretChart} from "./js/charts.js";
-import {buildCatalogControls, linkReport, renderControls, validateSettings, wireControls} from "./js/controls.js";
+import {buildCatalogControls, linkReport, validateSettings, wireControls} from "./js/controls.js";
+import {renderControls} from "./js/controls-view.js";
 import {showNote} from "./js/learn-views.js";
 import {DEFAULTS} from "./js/hash.js";
 import {startLesson, wireLesson} from "./js/lesson.js";

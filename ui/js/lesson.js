@@ -6,7 +6,8 @@
 // own part of the DOM; settings.lesson (lesson=N in the link) is the step
 // shown, 0 when closed.
 
-import {isTyping, learnRows, onLearnerSetting, renderControls, step as learnOneRow, validateSettings} from "./controls.js";
+import {isTyping, learnRows, onLearnerSetting, step as learnOneRow, validateSettings} from "./controls.js";
+import {renderControls} from "./controls-view.js";
 import {DEFAULTS} from "./hash.js";
 import {STEPS, mathParts, setupText, stepAt, stepSettings} from "./lesson-steps.js";
 import {setView} from "./personalize.js";

@@ -2,7 +2,7 @@
 // applying its snapshots, and the page's phase.
 
 import {TABLE_INTERVAL_MS} from "./config.js";
-import {renderDemoSelect, renderRunControls} from "./controls.js";
+import {renderDemoSelect, renderRunControls} from "./controls-view.js";
 import {feeder, stopFeeder, streamFile, wantsBytes} from "./feeder.js";
 import {finite, formatCount} from "./format.js";
 import {checkpointConfig} from "./hash.js";
