@@ -8,7 +8,8 @@ import {CHECKPOINTS, DEFAULTS, FORMATS, GAMMAS, ON_ERROR, SPEEDS, learnerSetting
 import {demoTitle, renderPreview, showNote} from "./learn-views.js";
 import {forgetModel, loadModel, saveModel} from "./model-files.js";
 import {invalidatePicture} from "./model-picture.js";
-import {P_LEARNER, personal, setView, startPersonal} from "./personalize.js";
+import {P_LEARNER, personal} from "./personalize-state.js";
+import {setView, startPersonal} from "./personalize.js";
 import {renderLearnerHint} from "./personalize-controls.js";
 import {pickPersonalFiles} from "./personalize-files.js";
 import {clock, flushCharts} from "./scheduler.js";

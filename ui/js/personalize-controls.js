@@ -3,7 +3,8 @@
 
 import {pickPersonalFiles} from "./personalize-files.js";
 import {renderItems, renderPersonalProgress, sortPersonalItems} from "./personalize-views.js";
-import {P_LEARNER, P_PAGE, clearPersonal, downloadRatings, personal, ratePersonal, setView, startPersonal} from "./personalize.js";
+import {P_LEARNER, P_PAGE, personal} from "./personalize-state.js";
+import {clearPersonal, downloadRatings, ratePersonal, setView, startPersonal} from "./personalize.js";
 import {page, settings, writeHash} from "./state.js";
 
 export function buildPersonalControls() {
