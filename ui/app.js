@@ -3,16 +3,22 @@
 // modules in js/ do the rest, one concern each:
 //
 //   hash.js      settings and the URL hash (pure)
-//   state.js     the shared state: settings, page, session, views, the core
+//   state.js     the shared state: settings (and writeHash, the link that
+//                holds them), page, session, views, the core
 //   session.js   a Learn run: start, snapshots, phase
 //   feeder.js    a picked file streamed into the core with backpressure
 //   scheduler.js time-boxed learning slices, frames, rows/s
 //   charts.js    LineChart and RegretChart over uPlot
-//   learn-views.js, controls.js, export.js, model-files.js   the Learn view
+//   learn-views.js, controls-view.js, controls.js, export.js, model-files.js   the Learn view
 //   model-picture.js, fw-step.js, heatmap.js   the model C and the Frank-Wolfe step drawn
 //   lesson.js, lesson-steps.js, presenter.js   the guided lesson, presenter mode
 //   personalize*.js                                           the Personalize view
 //   format.js, config.js                                      numbers, constants
+//
+// Imports point one way, from this file down to the pure modules; no module
+// imports one that imports it (ui/test/imports.test.js). Where a module
+// must call up, this file hands it the function at startup: the scheduler
+// learns, draws and feeds through setSchedulerHooks.
 //
 // The JS API it calls, globalThis.occfm, is documented in wasm/doc.go. Go
 // renders the predictions table and the model panel itself.
