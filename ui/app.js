@@ -3,33 +3,42 @@
 // modules in js/ do the rest, one concern each:
 //
 //   hash.js      settings and the URL hash (pure)
-//   state.js     the shared state: settings, page, session, views, the core
+//   state.js     the shared state: settings (and writeHash, the link that
+//                holds them), page, session, views, the core
 //   session.js   a Learn run: start, snapshots, phase
 //   feeder.js    a picked file streamed into the core with backpressure
 //   scheduler.js time-boxed learning slices, frames, rows/s
 //   charts.js    LineChart and RegretChart over uPlot
-//   learn-views.js, controls.js, export.js, model-files.js   the Learn view
+//   learn-views.js, controls-view.js, controls.js, export.js, model-files.js   the Learn view
 //   model-picture.js, fw-step.js, heatmap.js   the model C and the Frank-Wolfe step drawn
 //   lesson.js, lesson-steps.js, presenter.js   the guided lesson, presenter mode
 //   personalize*.js                                           the Personalize view
 //   format.js, config.js                                      numbers, constants
 //
+// Imports point one way, from this file down to the pure modules; no module
+// imports one that imports it (ui/test/imports.test.js). Where a module
+// must call up, this file hands it the function at startup: the scheduler
+// learns, draws and feeds through setSchedulerHooks.
+//
 // The JS API it calls, globalThis.occfm, is documented in wasm/doc.go. Go
 // renders the predictions table and the model panel itself.
 
 import {LineChart, RegretChart} from "./js/charts.js";
-import {buildCatalogControls, linkReport, renderControls, validateSettings, wireControls, writeHash} from "./js/controls.js";
+import {buildCatalogControls, linkReport, validateSettings, wireControls} from "./js/controls.js";
+import {renderControls} from "./js/controls-view.js";
 import {showNote} from "./js/learn-views.js";
 import {DEFAULTS} from "./js/hash.js";
 import {startLesson, wireLesson} from "./js/lesson.js";
 import {wirePicture} from "./js/model-picture.js";
 import {setPalette} from "./js/palette.js";
-import {personal, setView} from "./js/personalize.js";
+import {setView} from "./js/personalize.js";
+import {personal} from "./js/personalize-state.js";
 import {buildPersonalControls, wirePersonal} from "./js/personalize-controls.js";
 import {wirePresenter} from "./js/presenter.js";
-import {chartInterval, nextFrame} from "./js/scheduler.js";
-import {fail, metricLabel, setPhase, startSession} from "./js/session.js";
-import {linkInvalid, occfm, page, session, setCore, settings, views} from "./js/state.js";
+import {feeder, pollFeeder, wantsBytes} from "./js/feeder.js";
+import {chartInterval, nextFrame, setSchedulerHooks} from "./js/scheduler.js";
+import {fail, metricLabel, renderViews, runSlice, setPhase, startSession} from "./js/session.js";
+import {linkInvalid, occfm, page, session, setCore, settings, views, writeHash} from "./js/state.js";
 
 
 // occfmPage is the page's state for the e2e tests and make bench to read
@@ -68,6 +77,7 @@ function onReady() {
 }
 
 function boot() {
+  setSchedulerHooks({slice: runSlice, draw: renderViews, poll: () => pollFeeder(feeder, wantsBytes)});
   document.getElementById("metric-logx").checked = settings.logX;
   views.metric = new LineChart(document.getElementById("metric-chart"), {
     xLabel: "rows", yLabel: metricLabel(""), interval: chartInterval, logX: settings.logX,

@@ -2,7 +2,7 @@
 
 import {finite} from "./format.js";
 import {configFor} from "./session.js";
-import {occfm, session, settings} from "./state.js";
+import {AUTO, hasAuto, session, settings} from "./state.js";
 
 
 export function exportName(ext) {
@@ -14,14 +14,6 @@ export function exportColumns() {
   const metric = session.task === "classification" ? "error_rate" : "rmse";
   return ["rows", "ms", ...session.learners.flatMap((n) => [`${n}_${metric}`, `${n}_avg_loss`]),
     ...(hasAuto() ? [`${AUTO}_regret_to_best_expert`, `${AUTO}_expert_bound`] : [])];
-}
-
-// AUTO is the learner with no δ, whose checkpoints carry its regret to its
-// best expert (wasm/doc.go, "points").
-export const AUTO = "occfm-auto";
-
-export function hasAuto() {
-  return session.learners.includes(AUTO);
 }
 
 export function regretColumns() {

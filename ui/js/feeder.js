@@ -1,43 +1,20 @@
 // The file feeder: streams a picked file into the core in chunks, with
-// backpressure (the core says how many bytes it wants).
+// backpressure (the core says how many bytes it wants). The Learn view's
+// session (session.js feedFile) and the Personalize view's catalog each
+// stream their file through streamFile, with a feeder of their own.
 
 import {CHUNK_BYTES} from "./config.js";
-import {renderPreview, showNote} from "./learn-views.js";
-import {pump, startPump} from "./scheduler.js";
-import {call, fail, startSession} from "./session.js";
-import {occfm, page, session, settings} from "./state.js";
+import {occfm, session} from "./state.js";
 
-// feedFile streams the Learn view's file into occfm (streamFile below). It
-// reads only while the session asks for bytes (wanted() > 0, or state
-// "waiting" in a snapshot newer than the last chunk).
-
+// feeder is the Learn view's: it reads only while the session asks for
+// bytes (wantsBytes).
 export const feeder = {reader: null, resume: null, fedSinceSnapshot: false};
 
+// wantsBytes says whether the Learn view's session asks for bytes: wanted()
+// > 0, or state "waiting" in a snapshot newer than the last chunk.
 export function wantsBytes() {
   const waiting = session.last && session.last.state === "waiting" && !feeder.fedSinceSnapshot;
   return waiting || occfm.wanted() > 0;
-}
-
-export function feedFile(file, gen) {
-  // A pump that stopped on state "waiting" goes on at once, not at the next
-  // frame.
-  const pump = () => {
-    if (page.phase === "running" && settings.speed === 0) startPump();
-  };
-  streamFile(file, feeder, {
-    current: () => gen === session.gen,
-    wants: wantsBytes,
-    feed: (chunk) => call(() => occfm.feed(chunk)) != null,
-    fed: () => {
-      feeder.fedSinceSnapshot = true;
-      pump();
-    },
-    end: () => {
-      call(() => occfm.end());
-      pump();
-    },
-    fail,
-  });
 }
 
 // streamFile streams a File's raw bytes into a core session, in chunks of at
@@ -93,19 +70,4 @@ export function stopFeeder(feeder) {
   const resume = feeder.resume;
   feeder.resume = null;
   resume?.();
-}
-
-export function pickFile(file) {
-  if (!file) return;
-  session.file = file;
-  session.roles = null;
-  renderPreview(null);
-  if (!occfm) {
-    page.pendingFile = file;
-    showNote(`${file.name} will start as soon as the learner is loaded.`);
-    return;
-  }
-  startSession("file", {note: page.model
-    ? `Continuing ${page.model.name} (${page.model.learner}) on ${file.name}.`
-    : `Learning ${file.name} with the guessed settings.`});
 }

@@ -6,13 +6,14 @@
 // own part of the DOM; settings.lesson (lesson=N in the link) is the step
 // shown, 0 when closed.
 
-import {isTyping, learnRows, onLearnerSetting, renderControls, step as learnOneRow, validateSettings, writeHash} from "./controls.js";
+import {isTyping, learnRows, onLearnerSetting, step as learnOneRow, validateSettings} from "./controls.js";
+import {renderControls} from "./controls-view.js";
 import {DEFAULTS} from "./hash.js";
 import {STEPS, mathParts, setupText, stepAt, stepSettings} from "./lesson-steps.js";
 import {setView} from "./personalize.js";
 import {showChart} from "./presenter.js";
 import {setPhase, startSession} from "./session.js";
-import {occfm, page, settings} from "./state.js";
+import {occfm, page, settings, writeHash} from "./state.js";
 
 const $ = (id) => document.getElementById(id);
 

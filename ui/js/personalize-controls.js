@@ -1,11 +1,11 @@
 // Personalize: its controls (catalog, learner, search, sort, stars by
 // keyboard) and their events.
 
-import {writeHash} from "./controls.js";
 import {pickPersonalFiles} from "./personalize-files.js";
 import {renderItems, renderPersonalProgress, sortPersonalItems} from "./personalize-views.js";
-import {P_LEARNER, P_PAGE, clearPersonal, downloadRatings, personal, ratePersonal, setView, startPersonal} from "./personalize.js";
-import {occfm, page, settings} from "./state.js";
+import {P_LEARNER, P_PAGE, personal} from "./personalize-state.js";
+import {clearPersonal, downloadRatings, ratePersonal, setView, startPersonal} from "./personalize.js";
+import {page, settings, writeHash} from "./state.js";
 
 export function buildPersonalControls() {
   const select = document.getElementById("p-learner");

@@ -1,7 +1,8 @@
 // Personalize: the person's MovieLens files, told apart by name or first
 // line.
 
-import {personal, startPersonal} from "./personalize.js";
+import {personal} from "./personalize-state.js";
+import {startPersonal} from "./personalize.js";
 import {occfm} from "./state.js";
 
 

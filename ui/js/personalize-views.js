@@ -2,7 +2,7 @@
 // recommendations and the ratings given.
 
 import {finite} from "./format.js";
-import {P_PAGE, fold, personal} from "./personalize.js";
+import {P_PAGE, personal} from "./personalize-state.js";
 import {occfm} from "./state.js";
 
 export function renderPersonalAll() {
@@ -51,6 +51,12 @@ export function renderPersonalProgress() {
   else bar.value = shown;
   bar.hidden = personal.phase === "files" || personal.phase === "idle";
   text.textContent = parts.join(" · ");
+}
+
+// fold is text for search: lower case, accents dropped ("Misérables" is
+// found as "miserables").
+export function fold(text) {
+  return text.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase();
 }
 
 // sortPersonalItems orders the items of the ratings for the list: by the

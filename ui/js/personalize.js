@@ -1,16 +1,16 @@
-// The Personalize view's state and session: learning a catalog in the
+// The Personalize view's session: learning a catalog in the
 // core (occfm.personal), then the person's ratings, each folded in at once
 // (occfm-k) or one online update (other learners).
 
 import {SLICE_MS} from "./config.js";
-import {writeHash} from "./controls.js";
 import {download} from "./export.js";
-import {feeder, pollFeeder, stopFeeder, streamFile} from "./feeder.js";
+import {pollFeeder, stopFeeder, streamFile} from "./feeder.js";
 import {formatMs} from "./format.js";
-import {renderItemStars, renderPersonalAll, renderPersonalProgress, renderRated, renderRecs, sortPersonalItems} from "./personalize-views.js";
-import {pump, queueTask} from "./scheduler.js";
-import {call, fail, setPhase} from "./session.js";
-import {occfm, page, settings} from "./state.js";
+import {P_LEARNER, personal} from "./personalize-state.js";
+import {fold, renderItemStars, renderPersonalAll, renderPersonalProgress, renderRated, renderRecs, sortPersonalItems} from "./personalize-views.js";
+import {queueTask} from "./scheduler.js";
+import {setPhase} from "./session.js";
+import {occfm, page, settings, writeHash} from "./state.js";
 
 // The Personalize view: a catalog (the built-in synthetic one, or the
 // person's MovieLens files) is learned online first, in a session of its own
@@ -23,44 +23,7 @@ import {occfm, page, settings} from "./state.js";
 // only.
 
 export const P_TOP = 10;              // recommendations shown
-export const P_PAGE = 40;             // items listed, and added by "Show more"
 export const P_PROGRESS_MS = 100;     // the progress is redrawn at most 10 times a second
-// P_LEARNER is the learner a catalog is learned with unless the person picks
-// another: occfm-k, which folds a new person in from all their ratings after
-// each one (core/personalize_fold.go), so the list follows the ratings; its
-// hits@10 after 10 ratings on the synthetic catalog are fm-ftrl's or better
-// (core/personalize_test.go, TestPersonalPlantedTastes). OCCFM and
-// occfm-auto learn the person by online steps that barely move a new row.
-export const P_LEARNER = "occfm-k";
-
-export const personal = {
-  started: false,              // a catalog was started once (the view was opened)
-  gen: 0,                      // counts catalogs: a feeder of an old one stops
-  phase: "idle",               // idle | files (waiting for them) | learning | ready | error
-  catalog: "synthetic",        // "synthetic" | "files"
-  learner: settings.plearner || P_LEARNER,  // the hash's plearner= when set
-  key: "",                     // the catalog learned: its ratings replay only on the same one
-  ratingsFile: null,           // File: u.data, ratings.dat, ratings.csv (gzip or not)
-  itemsFile: null,             // File: u.item, movies.dat, movies.csv
-  items: [],                   // the catalog's items (index = the core's item index)
-  known: 0,                    // items in the ratings
-  order: [],                   // item indices listed, in the current sort and search
-  query: "",
-  sort: "popular",
-  shown: P_PAGE,
-  stars: new Map(),            // item → the person's stars
-  rated: [],                   // [{item, stars, before}], in the order first rated
-  recs: [],                    // [{item, score, why}]
-  cold: true,
-  replay: [],                  // ratings to give again to a catalog learned anew
-  last: null,                  // the last snapshot
-  drawn: -Infinity,            // when the progress was last drawn
-  startedAt: 0,
-  pausedLearn: false,          // the Learn run was paused by opening this view
-  pump: {port: null, queued: false},
-  feeder: {reader: null, resume: null},
-  timings: [],                 // per rating: {go, call, dom, paint} in ms (tests read them)
-};
 
 // setView shows the Learn or the Personalize view. Opening Personalize pauses
 // a running Learn run (both would share the core's time) and starts the
@@ -264,12 +227,6 @@ export function onPersonalReady(snap) {
   sortPersonalItems();
   renderPersonalAll();
   document.getElementById("p-search").disabled = false;
-}
-
-// fold is text for search: lower case, accents dropped ("Misérables" is
-// found as "miserables").
-export function fold(text) {
-  return text.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase();
 }
 
 // applyUpdate takes what rate, recommend or clear returned.

@@ -5,8 +5,8 @@
 // module sets html.presenter and html[data-chart]; a phone keeps its
 // usual layout.
 
-import {isTyping, writeHash} from "./controls.js";
-import {settings} from "./state.js";
+import {isTyping} from "./controls.js";
+import {settings, writeHash} from "./state.js";
 
 // CHARTS are the views presenter mode can show, one at a time: each
 // chart's card (style.css shows the cards that hold these ids). model is

@@ -1,11 +1,27 @@
 // The scheduler: learning in time-boxed slices, per animation frame at a
-// set speed or by a MessageChannel pump at full speed, and rows/s.
+// set speed or by a MessageChannel pump at full speed, and rows/s. It knows
+// when to learn, draw and feed, not how: app.js tells it what to call
+// (setSchedulerHooks), so that it imports none of the modules that use it.
 
 import {CHART_INTERVAL_MS, FULL_SPEED_CHART_MS, SLICE_MS, VIEW_INTERVAL_MS} from "./config.js";
-import {feeder, pollFeeder, wantsBytes} from "./feeder.js";
 import {formatCount} from "./format.js";
-import {applySnapshot, call, renderViews} from "./session.js";
 import {occfm, page, session, settings, views} from "./state.js";
+
+// hooks are what the scheduler calls, set once by app.js before the first
+// frame:
+//
+//   slice(ms, rows)  learns for at most ms and at most rows rows (0: no
+//                    limit), applies the snapshot and returns it; null
+//                    after an error (session.js runSlice)
+//   draw(now)        draws the last snapshot (session.js renderViews)
+//   poll()           wakes a file's feeder parked while the session asked
+//                    for no bytes (feeder.js pollFeeder)
+const hooks = {slice: null, draw: null, poll: null};
+
+// setSchedulerHooks sets the hooks above.
+export function setSchedulerHooks({slice, draw, poll}) {
+  Object.assign(hooks, {slice, draw, poll});
+}
 
 // Learning runs in slices of at most SLICE_MS, one per task of the event loop,
 // so that a click or a frame waits at most one slice.
@@ -58,10 +74,8 @@ export function startPump() {
 
 export function onPump() {
   if (!occfm || page.phase !== "running" || settings.speed > 0) return;
-  if (session.source === "file") pollFeeder(feeder, wantsBytes);
-  const text = call(() => occfm.run(SLICE_MS, 0));
-  if (text == null) return;
-  const snap = applySnapshot(text);
+  if (session.source === "file") hooks.poll();
+  const snap = hooks.slice(SLICE_MS, 0);
   // Waiting for bytes: the feeder runs on its own promises; the next frame
   // tries again rather than spinning here.
   if (snap && snap.state === "running" && page.phase === "running") startPump();
@@ -87,15 +101,14 @@ export function frame(now) {
   const dt = Math.min(now - clock.lastFrame, 250);
   clock.lastFrame = now;
   if (occfm && page.phase !== "loading" && page.phase !== "error") {
-    if (session.source === "file") pollFeeder(feeder, wantsBytes);
+    if (session.source === "file") hooks.poll();
     if (page.phase === "running") {
       if (settings.speed > 0) learnFor(dt);
       else startPump();
     } else if (page.phase === "done" && session.last && session.last.regret && session.last.regret.pending > 0) {
       // After the last row, the comparator may still owe checkpoints: give
       // it slices until it is up to date.
-      const text = call(() => occfm.run(SLICE_MS, 1));
-      if (text != null) applySnapshot(text);
+      hooks.slice(SLICE_MS, 1);
     }
   }
   rate.add(now, session.last ? session.last.rows || 0 : 0);
@@ -105,7 +118,7 @@ export function frame(now) {
     document.getElementById("rows-per-second").textContent = formatCount(shown);
     renderSpeedWarning(now);
   }
-  if (views.stale && now - views.shown >= VIEW_INTERVAL_MS) renderViews(now);
+  if (views.stale && now - views.shown >= VIEW_INTERVAL_MS) hooks.draw(now);
   if (views.metric) flushCharts(now);
   nextFrame();
 }
@@ -163,9 +176,7 @@ export function learnFor(dt) {
   clock.carry = Math.min(clock.carry + (settings.speed * dt) / 1000, Math.max(1, settings.speed / 4));
   if (clock.carry < 1) return;
   const before = session.last ? session.last.rows || 0 : 0;
-  const text = call(() => occfm.run(SLICE_MS, Math.floor(clock.carry)));
-  if (text == null) return;
-  const snap = applySnapshot(text);
+  const snap = hooks.slice(SLICE_MS, Math.floor(clock.carry));
   if (!snap) return;
   clock.carry = Math.max(0, clock.carry - ((snap.rows || 0) - before));
 }

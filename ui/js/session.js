@@ -2,16 +2,15 @@
 // applying its snapshots, and the page's phase.
 
 import {TABLE_INTERVAL_MS} from "./config.js";
-import {renderDemoSelect, renderRunControls, writeHash} from "./controls.js";
-import {AUTO, hasAuto} from "./export.js";
-import {feedFile, feeder, stopFeeder} from "./feeder.js";
+import {renderDemoSelect, renderRunControls} from "./controls-view.js";
+import {feeder, stopFeeder, streamFile, wantsBytes} from "./feeder.js";
 import {finite, formatCount} from "./format.js";
 import {checkpointConfig} from "./hash.js";
 import {demoTitle, divergenceNote, followedIndex, renderKnown, renderLearnerTable, renderNumbers, renderPreview, renderRegret, renderSkipped, renderStreamInfo, renderWarnings, resetExpertRegret, showError, showNote} from "./learn-views.js";
 import {clock, flushCharts, rate, startPump} from "./scheduler.js";
 import {renderPicture, resetPicture} from "./model-picture.js";
 import {renderStepView, resetStepView} from "./fw-step.js";
-import {occfm, page, session, settings, views} from "./state.js";
+import {AUTO, hasAuto, occfm, page, session, settings, views, writeHash} from "./state.js";
 
 
 // call runs an occfm method, turning a thrown error into the error state.
@@ -102,9 +101,41 @@ export function startSession(source, {note = "", keepPaused = false} = {}) {
   if (source === "file" && page.phase !== "error") feedFile(session.file, session.gen);
 }
 
+// feedFile streams the session's file into occfm while it asks for bytes
+// (feeder.js), until a newer session (gen) takes over.
+function feedFile(file, gen) {
+  // A pump that stopped on state "waiting" goes on at once, not at the next
+  // frame.
+  const pump = () => {
+    if (page.phase === "running" && settings.speed === 0) startPump();
+  };
+  streamFile(file, feeder, {
+    current: () => gen === session.gen,
+    wants: wantsBytes,
+    feed: (chunk) => call(() => occfm.feed(chunk)) != null,
+    fed: () => {
+      feeder.fedSinceSnapshot = true;
+      pump();
+    },
+    end: () => {
+      call(() => occfm.end());
+      pump();
+    },
+    fail,
+  });
+}
+
 // restart starts the current source again with the current settings.
 export function restart(note = "") {
   startSession(session.source, {note, keepPaused: true});
+}
+
+// runSlice learns for at most ms and at most rows rows (0: no limit) and
+// applies the snapshot; it returns the snapshot, or null after an error.
+// The scheduler learns by it.
+export function runSlice(ms, rows) {
+  const text = call(() => occfm.run(ms, rows));
+  return text == null ? null : applySnapshot(text);
 }
 
 // applySnapshot takes a snapshot JSON string from start, run or snapshot and

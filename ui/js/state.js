@@ -1,8 +1,9 @@
 // The page's shared state: the settings (what the controls and the hash
-// say), page (what the page as a whole is doing), session (the current
-// run), views (the charts), and the core once it is ready.
+// say) and the link that holds them, page (what the page as a whole is
+// doing), session (the current run), views (the charts), and the core once
+// it is ready.
 
-import {parseHash} from "./hash.js";
+import {formatHash, parseHash} from "./hash.js";
 
 // settings is what the controls and the hash say (hash.js); page is what the
 // page as a whole is doing; session is the current run; views holds the
@@ -14,6 +15,13 @@ import {parseHash} from "./hash.js";
 export const linkInvalid = [];
 export const settings = parseHash(location.hash, linkInvalid);
 export let occfm = null;        // globalThis.occfm once the core is ready
+
+// writeHash writes settings into the page's link (the URL hash), in place:
+// no history entry.
+export function writeHash() {
+  const hash = formatHash(settings);
+  if (hash !== location.hash) history.replaceState(null, "", hash);
+}
 
 // setCore makes core (globalThis.occfm) the one every module calls.
 export function setCore(core) {
@@ -53,6 +61,16 @@ export const session = {
   firstRowAt: 0,         // performance.now() when the first row was learned
   doneRate: 0,           // rows/s over the whole run, shown once it is done
 };
+
+// AUTO is the learner with no δ, whose checkpoints carry its regret to its
+// best expert (wasm/doc.go, "points").
+export const AUTO = "occfm-auto";
+
+// hasAuto says whether AUTO is one of the session's learners: then each
+// checkpoint ends with that regret and its bound.
+export function hasAuto() {
+  return session.learners.includes(AUTO);
+}
 
 export const views = {
   metric: null,          // LineChart: progressive metric vs rows

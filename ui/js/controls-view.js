@@ -1,0 +1,93 @@
+// The Learn view's controls drawn from the state: every control shows the
+// settings (renderControls), the run controls the page's phase, the demo
+// menu the session's source. What the controls do is controls.js's.
+
+import {finite} from "./format.js";
+import {SPEEDS} from "./hash.js";
+import {page, session, settings} from "./state.js";
+
+export const STATE_TEXT = {
+  loading: "loading the learner…", ready: "ready", running: "learning",
+  paused: "paused", done: "done: the stream has ended", error: "stopped by an error",
+};
+
+export function renderRunControls() {
+  const loaded = page.phase !== "loading";
+  const play = document.getElementById("play");
+  play.textContent = page.phase === "running" ? "Pause" : "Play";
+  play.setAttribute("aria-pressed", String(page.phase === "running"));
+  play.disabled = !loaded;
+  document.getElementById("step").disabled = !loaded || page.phase === "done" || page.phase === "error";
+  document.getElementById("reset").disabled = !loaded;
+  document.getElementById("export-csv").disabled = !loaded;
+  document.getElementById("export-json").disabled = !loaded;
+  document.getElementById("model-save").disabled = !loaded;
+  document.getElementById("state-text").textContent = STATE_TEXT[page.phase] || page.phase;
+}
+
+export function renderSpeed() {
+  const slider = document.getElementById("speed");
+  let pos = SPEEDS.length;  // max
+  if (settings.speed > 0) {
+    pos = 0;
+    for (let i = 0; i < SPEEDS.length; i++) {
+      if (Math.abs(Math.log(SPEEDS[i] / settings.speed)) < Math.abs(Math.log(SPEEDS[pos] / settings.speed))) pos = i;
+    }
+  }
+  slider.max = String(SPEEDS.length);
+  slider.value = String(pos);
+  document.getElementById("speed-out").textContent =
+    settings.speed > 0 ? `${settings.speed.toLocaleString("en-US")} row${settings.speed === 1 ? "" : "s"}/s` : "max";
+}
+
+// renderControls makes every control show settings.
+export function renderControls() {
+  renderSpeed();
+  document.getElementById("delta").value = settings.delta > 0 ? String(settings.delta) : "";
+  document.getElementById("eta").value = settings.eta > 0 ? String(settings.eta) : "";
+  document.getElementById("gamma").value = settings.gamma;
+  document.getElementById("loss").value = settings.loss;
+  document.getElementById("clip").value = settings.clip;
+  document.getElementById("seed").value = String(settings.seed);
+  document.getElementById("regret-checkpoints").value = settings.checkpoints;
+  document.getElementById("on-error").value = settings.onError;
+  document.getElementById("read-as").value = settings.format;
+  for (const box of document.querySelectorAll("#learners input")) box.checked = settings.learners.includes(box.value);
+  document.getElementById("delta").placeholder = defaultText("delta");
+  document.getElementById("eta").placeholder = defaultText("eta");
+  renderDemoSelect();
+  renderFollow();
+}
+
+// renderFollow offers, when learners race, the choice of the one the
+// numbers, the model panel and Download model follow.
+function renderFollow() {
+  const field = document.getElementById("follow-field");
+  const select = document.getElementById("follow");
+  field.hidden = settings.learners.length < 2;
+  const names = settings.learners;
+  if ([...select.options].map((o) => o.value).join() !== names.join()) {
+    select.replaceChildren(...names.map((n) => new Option(n, n)));
+  }
+  select.value = names.includes(settings.follow) ? settings.follow : names[0] || "";
+}
+
+// defaultText names the default of a learner setting: "default", or
+// "default (10)" when learners() tells the first learner's default.
+export function defaultText(key) {
+  const first = page.catalog.learners.find((l) => l.name === settings.learners[0]);
+  return first && finite(first[key]) ? `default (${first[key]})` : "default";
+}
+
+export function renderDemoSelect() {
+  const select = document.getElementById("demo");
+  const fileOption = document.getElementById("demo-file-option");
+  if (session.source === "file" && session.file) {
+    fileOption.hidden = false;
+    fileOption.textContent = `file: ${session.file.name}`;
+    select.value = "";
+  } else {
+    fileOption.hidden = true;
+    select.value = settings.demo;
+  }
+}

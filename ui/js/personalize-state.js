@@ -1,0 +1,43 @@
+// The Personalize view's state: the catalog learned, its items, the
+// person's ratings and recommendations (personalize.js changes it,
+// personalize-views.js draws it).
+
+import {settings} from "./state.js";
+
+export const P_PAGE = 40;             // items listed, and added by "Show more"
+// P_LEARNER is the learner a catalog is learned with unless the person picks
+// another: occfm-k, which folds a new person in from all their ratings after
+// each one (core/personalize_fold.go), so the list follows the ratings; its
+// hits@10 after 10 ratings on the synthetic catalog are fm-ftrl's or better
+// (core/personalize_test.go, TestPersonalPlantedTastes). OCCFM and
+// occfm-auto learn the person by online steps that barely move a new row.
+export const P_LEARNER = "occfm-k";
+
+export const personal = {
+  started: false,              // a catalog was started once (the view was opened)
+  gen: 0,                      // counts catalogs: a feeder of an old one stops
+  phase: "idle",               // idle | files (waiting for them) | learning | ready | error
+  catalog: "synthetic",        // "synthetic" | "files"
+  learner: settings.plearner || P_LEARNER,  // the hash's plearner= when set
+  key: "",                     // the catalog learned: its ratings replay only on the same one
+  ratingsFile: null,           // File: u.data, ratings.dat, ratings.csv (gzip or not)
+  itemsFile: null,             // File: u.item, movies.dat, movies.csv
+  items: [],                   // the catalog's items (index = the core's item index)
+  known: 0,                    // items in the ratings
+  order: [],                   // item indices listed, in the current sort and search
+  query: "",
+  sort: "popular",
+  shown: P_PAGE,
+  stars: new Map(),            // item → the person's stars
+  rated: [],                   // [{item, stars, before}], in the order first rated
+  recs: [],                    // [{item, score, why}]
+  cold: true,
+  replay: [],                  // ratings to give again to a catalog learned anew
+  last: null,                  // the last snapshot
+  drawn: -Infinity,            // when the progress was last drawn
+  startedAt: 0,
+  pausedLearn: false,          // the Learn run was paused by opening this view
+  pump: {port: null, queued: false},
+  feeder: {reader: null, resume: null},
+  timings: [],                 // per rating: {go, call, dom, paint} in ms (tests read them)
+};
