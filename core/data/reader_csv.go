@@ -181,24 +181,9 @@ func (s *Stream) setupCSV(data []int, roles map[string]Role, recognising bool) e
 	if recognising && n < 2 {
 		return unrecognised("line " + str.Itoa(headerLine) + " (" + str.QuoteCut(header) + ") is not a CSV header of two or more columns separated by ',', ';' or tab")
 	}
-	c.cols = make([]csvColumn, n)
-	allNumbers := true
-	seen := make(map[string]bool, n)
-	for j := range c.cols {
-		v := c.field(j)
-		if _, ok := parseNumber(v); !ok {
-			allNumbers = false
-		}
-		name := string(v)
-		if name == "" {
-			name = "column " + str.Itoa(j+1)
-		}
-		if seen[name] {
-			return &ParseError{File: s.name, Line: headerLine, Field: "header field " + str.Itoa(j+1),
-				Msg: "column name " + str.Quote(name) + " repeated"}
-		}
-		seen[name] = true
-		c.cols[j] = csvColumn{name: name, field: "field " + str.Quote(name)}
+	allNumbers, err := c.columns(n, s.name, headerLine)
+	if err != nil {
+		return err
 	}
 	if recognising && allNumbers {
 		return unrecognised("line " + str.Itoa(headerLine) + " (" + str.QuoteCut(header) + ") looks like data, but a CSV needs a header row")
@@ -212,6 +197,76 @@ func (s *Stream) setupCSV(data []int, roles map[string]Role, recognising bool) e
 	if len(rows) == 0 {
 		return errors.New("core: " + s.name + ":" + str.Itoa(headerLine) + ": no data rows after the CSV header " + str.QuoteCut(header) + ", want at least one row")
 	}
+	stats, good := c.summarise(s, rows, n)
+	if recognising && good*2 <= len(rows) {
+		return unrecognised("only " + str.Itoa(good) + " of the " + str.Itoa(len(rows)) + " rows read after the CSV header on line " + str.Itoa(headerLine) + " have its " + str.Itoa(n) + " fields")
+	}
+
+	if err := s.assignRoles(roles, stats); err != nil {
+		return err
+	}
+	for j := range c.cols {
+		col := &c.cols[j]
+		if (col.role == RoleNumeric || col.role == RoleLabel) && stats[j].commas > 0 {
+			col.decimalComma = true
+			s.warn(s.name + ": column " + str.Quote(col.name) + " has numbers with a decimal comma (" + str.Quote(stats[j].comma) + "): they are read as numbers, the comma as the decimal point.")
+		}
+		switch col.role {
+		case RoleNumeric:
+			col.feature = len(s.names)
+			s.names = append(s.names, col.name)
+			s.dictBytes += nameEntryBytes + int64(len(col.name))
+			col.scale = 1
+			if stats[j].maxAbs > 0 {
+				col.scale = stats[j].maxAbs
+			}
+		case RoleCategorical:
+			col.dict = newDictionary(col.name + "=")
+		}
+	}
+
+	s.pending[hk].skip = true
+	s.line = headerLine
+	s.format = FormatCSV
+	switch c.sep {
+	case '\t':
+		s.layout = "csv (tab)"
+	default:
+		s.layout = "csv (" + string(c.sep) + ")"
+	}
+	return nil
+}
+
+// columns names the n columns from the header just split (an empty name
+// is "column J"), and reports whether every name is a number. A name
+// repeated is a ParseError of the header on line line of file.
+func (c *csvLayout) columns(n int, file string, line int) (allNumbers bool, err error) {
+	c.cols = make([]csvColumn, n)
+	allNumbers = true
+	seen := make(map[string]bool, n)
+	for j := range c.cols {
+		v := c.field(j)
+		if _, ok := parseNumber(v); !ok {
+			allNumbers = false
+		}
+		name := string(v)
+		if name == "" {
+			name = "column " + str.Itoa(j+1)
+		}
+		if seen[name] {
+			return false, &ParseError{File: file, Line: line, Field: "header field " + str.Itoa(j+1),
+				Msg: "column name " + str.Quote(name) + " repeated"}
+		}
+		seen[name] = true
+		c.cols[j] = csvColumn{name: name, field: "field " + str.Quote(name)}
+	}
+	return allNumbers, nil
+}
+
+// summarise returns the statistics of each of the n columns over the rows
+// read ahead (the pending lines rows of s), and how many of those rows
+// have n fields.
+func (c *csvLayout) summarise(s *Stream, rows []int, n int) ([]csvStats, int) {
 	stats := make([]csvStats, n)
 	good := 0
 	for _, k := range rows {
@@ -251,43 +306,7 @@ func (s *Stream) setupCSV(data []int, roles map[string]Role, recognising bool) e
 			}
 		}
 	}
-	if recognising && good*2 <= len(rows) {
-		return unrecognised("only " + str.Itoa(good) + " of the " + str.Itoa(len(rows)) + " rows read after the CSV header on line " + str.Itoa(headerLine) + " have its " + str.Itoa(n) + " fields")
-	}
-
-	if err := s.assignRoles(roles, stats); err != nil {
-		return err
-	}
-	for j := range c.cols {
-		col := &c.cols[j]
-		if (col.role == RoleNumeric || col.role == RoleLabel) && stats[j].commas > 0 {
-			col.decimalComma = true
-			s.warn(s.name + ": column " + str.Quote(col.name) + " has numbers with a decimal comma (" + str.Quote(stats[j].comma) + "): they are read as numbers, the comma as the decimal point.")
-		}
-		switch col.role {
-		case RoleNumeric:
-			col.feature = len(s.names)
-			s.names = append(s.names, col.name)
-			s.dictBytes += nameEntryBytes + int64(len(col.name))
-			col.scale = 1
-			if stats[j].maxAbs > 0 {
-				col.scale = stats[j].maxAbs
-			}
-		case RoleCategorical:
-			col.dict = newDictionary(col.name + "=")
-		}
-	}
-
-	s.pending[hk].skip = true
-	s.line = headerLine
-	s.format = FormatCSV
-	switch c.sep {
-	case '\t':
-		s.layout = "csv (tab)"
-	default:
-		s.layout = "csv (" + string(c.sep) + ")"
-	}
-	return nil
+	return stats, good
 }
 
 // parseDecimalComma parses a number written with a decimal comma, "15,0" or
