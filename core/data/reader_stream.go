@@ -196,43 +196,9 @@ func newStream(r io.Reader, set ReaderSettings, maxLine int) (*Stream, error) {
 		return nil, errors.New("core: unknown format " + str.Quote(string(format)) + " (want auto, libsvm, csv or movielens)")
 	}
 
-	br := bufio.NewReaderSize(r, bufferBytes)
-	s.bufBytes = bufferBytes
-	magic, err := br.Peek(2)
-	if len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
-		s.gzipped = true
-		gz, err := newGzipStream(br)
-		if err != nil {
-			return nil, s.wrap(err)
-		}
-		br = bufio.NewReaderSize(gz, bufferBytes)
-		s.bufBytes += bufferBytes + gzipBufBytes
-	} else if err != nil && err != io.EOF {
-		return nil, s.wrap(err)
-	} else if strings.HasSuffix(strings.ToLower(s.name), ".gz") && len(magic) > 0 {
-		s.warn(s.name + ": the name ends in .gz but the bytes are not gzip-compressed: read as plain text.")
-	}
-	if head, _ := br.Peek(binaryProbe); len(head) > 0 {
-		if kind, bom := utf16Kind(head); kind != 0 {
-			br.Discard(bom)
-			br = bufio.NewReaderSize(&utf16Reader{r: br, big: kind == 2}, bufferBytes)
-			s.bufBytes += bufferBytes + utf16Bytes
-			order := "little-endian"
-			if kind == 2 {
-				order = "big-endian"
-			}
-			s.warn(s.name + ": the file is UTF-16 text (" + order + "); it is read converted to UTF-8.")
-		}
-	}
-	if bom, _ := br.Peek(3); bytes.Equal(bom, []byte("\xef\xbb\xbf")) {
-		br.Discard(3)
-	}
-	if head, _ := br.Peek(binaryProbe); isBinary(head) {
-		return nil, errors.New("core: " + s.name + ": binary data (a NUL byte or control characters in the first " + str.Itoa(binaryProbe) + " bytes), want text: LibSVM, CSV or MovieLens, plain or gzip")
-	}
-	if head, _ := br.Peek(bufferBytes); loneCRs(head) {
-		br = bufio.NewReaderSize(&crReader{r: br}, bufferBytes)
-		s.bufBytes += bufferBytes
+	br, err := s.input(r)
+	if err != nil {
+		return nil, err
 	}
 	s.br = br
 
@@ -276,6 +242,51 @@ func newStream(r io.Reader, set ReaderSettings, maxLine int) (*Stream, error) {
 		return nil, err
 	}
 	return s.continueVocabulary(set.Vocabulary)
+}
+
+// input returns the text of r, buffered: gunzipped when it starts with
+// gzip's magic bytes, converted to UTF-8 from UTF-16, without a UTF-8 byte
+// order mark, with lone CRs as line ends; binary data is an error.
+func (s *Stream) input(r io.Reader) (*bufio.Reader, error) {
+	br := bufio.NewReaderSize(r, bufferBytes)
+	s.bufBytes = bufferBytes
+	magic, err := br.Peek(2)
+	if len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
+		s.gzipped = true
+		gz, err := newGzipStream(br)
+		if err != nil {
+			return nil, s.wrap(err)
+		}
+		br = bufio.NewReaderSize(gz, bufferBytes)
+		s.bufBytes += bufferBytes + gzipBufBytes
+	} else if err != nil && err != io.EOF {
+		return nil, s.wrap(err)
+	} else if strings.HasSuffix(strings.ToLower(s.name), ".gz") && len(magic) > 0 {
+		s.warn(s.name + ": the name ends in .gz but the bytes are not gzip-compressed: read as plain text.")
+	}
+	if head, _ := br.Peek(binaryProbe); len(head) > 0 {
+		if kind, bom := utf16Kind(head); kind != 0 {
+			br.Discard(bom)
+			br = bufio.NewReaderSize(&utf16Reader{r: br, big: kind == 2}, bufferBytes)
+			s.bufBytes += bufferBytes + utf16Bytes
+			order := "little-endian"
+			if kind == 2 {
+				order = "big-endian"
+			}
+			s.warn(s.name + ": the file is UTF-16 text (" + order + "); it is read converted to UTF-8.")
+		}
+	}
+	if bom, _ := br.Peek(3); bytes.Equal(bom, []byte("\xef\xbb\xbf")) {
+		br.Discard(3)
+	}
+	if head, _ := br.Peek(binaryProbe); isBinary(head) {
+		return nil, errors.New("core: " + s.name + ": binary data (a NUL byte or control characters in the first " + str.Itoa(binaryProbe) + " bytes), want text: LibSVM, CSV or MovieLens, plain or gzip")
+	}
+	if head, _ := br.Peek(bufferBytes); loneCRs(head) {
+		br = bufio.NewReaderSize(&crReader{r: br}, bufferBytes)
+		s.bufBytes += bufferBytes
+	}
+	return br, nil
 }
 
 // readAhead reads up to maxLines data lines (or sniffBytes) into s.pending
