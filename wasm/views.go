@@ -131,7 +131,7 @@ func (b *bridge) renderModel() {
 		for _, e := range a.Experts() {
 			names = append(names, e.Name)
 		}
-		set("settings", "no δ to choose: exponential weights over "+strings.Join(names, ", ")+"; loss "+cfg.LossOf().String())
+		set("settings", "no δ to choose: the aggregating algorithm over "+strings.Join(names, ", ")+"; loss "+cfg.LossOf().String())
 		// The expert the picture draws (session.pictured): the most
 		// trusted, whose C is shown when it keeps one in a ball.
 		top, e, _ := a.Trusted(nil)
