@@ -275,8 +275,9 @@ type BudgetCheck struct {
 
 	budget MemoryBudget
 	parts  []MemoryPart // the players' learners and metrics (2 a player), then the rest
-	sizes  []int64      // the parts' MemoryBytes at the batch's start
-	rest   int64        // the sum of every part but player j's two
+	j      int          // the player whose batch is being played
+	rest   int64        // the sum of every part but player j's two, once summed
+	summed bool         // rest is summed for this batch
 }
 
 // NewBudgetCheck returns the check of the players' learners and metrics
@@ -292,7 +293,6 @@ func NewBudgetCheck(b MemoryBudget, players []*Player, rest ...MemoryPart) *Budg
 			MemoryPart{Name: p.Name + " metrics", Value: p.Metrics})
 	}
 	c.parts = append(c.parts, rest...)
-	c.sizes = make([]int64, len(c.parts))
 	return c
 }
 
@@ -301,19 +301,25 @@ type zeroSize struct{}
 
 func (zeroSize) MemoryBytes() int64 { return 0 }
 
-// start prepares the rows of player j's batch.
+// start prepares the rows of player j's batch: the other parts are summed
+// at its first check (a batch of the page's one row may have none).
 func (c *BudgetCheck) start(j int) {
 	if c == nil {
 		return
 	}
+	c.j, c.summed = j, false
+}
+
+// sumRest sums every part's MemoryBytes but player j's two.
+func (c *BudgetCheck) sumRest() {
 	c.rest = 0
 	for i, p := range c.parts {
-		if i == 2*j || i == 2*j+1 {
+		if i == 2*c.j || i == 2*c.j+1 {
 			continue
 		}
-		c.sizes[i] = p.Value.MemoryBytes()
-		c.rest += c.sizes[i]
+		c.rest += p.Value.MemoryBytes()
 	}
+	c.summed = true
 }
 
 // over reports whether the run, after player j's row ex, the run's row
@@ -321,6 +327,9 @@ func (c *BudgetCheck) start(j int) {
 func (c *BudgetCheck) over(j, row int, ex data.Example) bool {
 	if c == nil || c.Every > 1 && row%c.Every != 0 && len(ex.X.Ind) <= c.Wide {
 		return false
+	}
+	if !c.summed {
+		c.sumRest()
 	}
 	return c.rest+c.parts[2*j].Value.MemoryBytes()+c.parts[2*j+1].Value.MemoryBytes() > c.budget.Max()
 }
