@@ -1,9 +1,9 @@
 package core
 
 import (
-	"slices"
 	"github.com/occfm/occfm/core/data"
 	"github.com/occfm/occfm/core/spectral"
+	"slices"
 )
 
 // symAccum is the sparse symmetric gradient accumulator Gₜ = Σ_τ g_τ·M_τ of

@@ -227,10 +227,7 @@ func (m *CCFMPairs) MemoryNote() string {
 
 func (m *CCFMPairs) stateCode(c *stateCodec) {
 	s := m.s
-	c.float(&s.Alpha)
-	c.float(&s.Beta)
-	c.float(&s.L1)
-	c.float(&s.L2)
+	c.ftrlSettings(&s.FTRLSettings)
 	c.int(&s.Bits)
 	c.int(&s.MaxRowNonzeros)
 	codeEnum(c, &s.Loss, 2, "loss")

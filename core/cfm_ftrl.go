@@ -18,10 +18,10 @@ type CFMFTRLSettings struct {
 	// Eta is η of the FTRL step on Z, taken with the rate ηₜ = η/√t.
 	// Zero means DefaultCFMEta.
 	Eta float64
-	// Alpha, Beta, L1 and L2 are the FTRL-Proximal settings of the linear
-	// part w₀, w (see LinearSettings; λ₁, λ₂ do not apply to w₀). Zero
-	// means DefaultLinearAlpha, 1, 0 and 0.
-	Alpha, Beta, L1, L2 float64
+	// FTRLSettings are the FTRL-Proximal settings of the linear part w₀,
+	// w (λ₁, λ₂ do not apply to w₀). A zero Alpha means
+	// DefaultLinearAlpha.
+	FTRLSettings
 	// Loss is the loss ℓ(ŷ, y); the zero value is Squared.
 	Loss Loss
 	// Tol sets how far, in Frobenius norm and relative to δ, the Z that
@@ -68,12 +68,7 @@ func (s CFMFTRLSettings) withDefaults() CFMFTRLSettings {
 	if s.Eta == 0 {
 		s.Eta = DefaultCFMEta
 	}
-	if s.Alpha == 0 {
-		s.Alpha = DefaultLinearAlpha
-	}
-	if s.Beta == 0 {
-		s.Beta = 1
-	}
+	s.FTRLSettings = s.FTRLSettings.withDefaults(DefaultLinearAlpha)
 	if s.Tol == 0 {
 		s.Tol = 0.05
 	}
@@ -83,7 +78,7 @@ func (s CFMFTRLSettings) withDefaults() CFMFTRLSettings {
 	if s.Seed == 0 {
 		s.Seed = 1
 	}
-	if s.Delta < 0 || s.Eta < 0 || s.Alpha < 0 || s.Beta < 0 || s.L1 < 0 || s.L2 < 0 || s.Tol < 0 || s.MaxRank < 1 {
+	if s.Delta < 0 || s.Eta < 0 || !s.FTRLSettings.valid() || s.Tol < 0 || s.MaxRank < 1 {
 		panic("core: invalid CFMFTRLSettings")
 	}
 	return s
@@ -617,10 +612,7 @@ func (m *CFMFTRL) stateCode(c *stateCodec) {
 	}
 	c.float(&s.Delta)
 	c.float(&s.Eta)
-	c.float(&s.Alpha)
-	c.float(&s.Beta)
-	c.float(&s.L1)
-	c.float(&s.L2)
+	c.ftrlSettings(&s.FTRLSettings)
 	codeEnum(c, &s.Loss, 2, "loss")
 	c.float(&s.Tol)
 	c.int(&s.MaxRank)

@@ -102,7 +102,7 @@ func taskOf(l Loss) data.Task {
 }
 
 // FTRLSettings are the settings of per-coordinate FTRL-Proximal (McMahan
-// et al. 2013), which the learners with per-feature weights share:
+// et al. 2013), which fm-ftrl, linear, ccfm-pairs and cfm-ftrl share:
 // coordinate i moves at the rate α/(β + √nᵢ), nᵢ the sum of its squared
 // gradients, with an ℓ₁ term λ₁|wᵢ| (which makes weights exactly zero) and
 // an ℓ₂ term λ₂wᵢ²/2 beyond FTRL's own β/(2α)·wᵢ². The zero value is each
@@ -334,10 +334,7 @@ func (m *FMFTRL) MemoryNote() string { return countText(int64(m.d)) + " features
 func (m *FMFTRL) stateCode(c *stateCodec) {
 	s := m.s
 	c.int(&s.Rank)
-	c.float(&s.Alpha)
-	c.float(&s.Beta)
-	c.float(&s.L1)
-	c.float(&s.L2)
+	c.ftrlSettings(&s.FTRLSettings)
 	c.float(&s.InitStd)
 	codeEnum(c, &s.Loss, 2, "loss")
 	c.uint64(&s.Seed)

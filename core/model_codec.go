@@ -680,3 +680,11 @@ func (c *stateCodec) nested(l stateCoder) {
 		}
 	}
 }
+
+// ftrlSettings codes FTRL-Proximal's α, β, λ₁ and λ₂, in that order.
+func (c *stateCodec) ftrlSettings(s *FTRLSettings) {
+	c.float(&s.Alpha)
+	c.float(&s.Beta)
+	c.float(&s.L1)
+	c.float(&s.L2)
+}

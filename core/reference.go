@@ -344,10 +344,7 @@ func (m *Bias) stateCode(c *stateCodec) {
 
 func (m *Linear) stateCode(c *stateCodec) {
 	s := m.s
-	c.float(&s.Alpha)
-	c.float(&s.Beta)
-	c.float(&s.L1)
-	c.float(&s.L2)
+	c.ftrlSettings(&s.FTRLSettings)
 	codeEnum(c, &s.Loss, 2, "loss")
 	if !rebuild(c, m, s, NewLinear, func(x *Linear) LinearSettings { return x.s }) {
 		return
