@@ -136,6 +136,36 @@ func (c *eigSym) update(a float64, x data.Sparse, delta float64) {
 		return
 	}
 	b := c.b
+	w := c.extend(x)
+	r := c.r
+	s, q, m := c.splitRot(w, b)
+	// S = diag(λ, 0) + a·ssᵀ, m×m: V (row-major in c.sm) and ν.
+	c.dvec = spectral.Grown(c.dvec, m)
+	copy(c.dvec, c.lam[:r])
+	if m > r {
+		c.dvec[r] = 0
+	}
+	c.sm = spectral.Grown(c.sm, m*m)
+	sm := c.sm[:m*m]
+	c.vals = spectral.Grown(c.vals, m)
+	nu := c.vals[:m]
+	c.eig.Solve(c.dvec[:m], s[:m], a, nu, sm)
+	th := c.keepProjected(nu, delta)
+	c.rotate(sm, q, m, b, len(w))
+	c.lam = spectral.Grown(c.lam, c.r)
+	for k, e := range c.keep {
+		c.lam[k] = spectral.SoftThreshold(nu[e], th)
+	}
+	if c.b > 2*c.r+16 {
+		c.compact()
+	}
+}
+
+// extend returns w = [y; ρ] with x̂ = [B, p/ρ]·w: y = Bᵀx̂ and p = x̂ − B·y
+// (orthogonalized twice when cancellation threatens), appending p/ρ to the
+// basis B when ρ is not zero to working precision.
+func (c *eigSym) extend(x data.Sparse) []float64 {
+	b := c.b
 	c.y = spectral.Grown(c.y, b+1)
 	y := c.y[:b]
 	c.coords(y, x)
@@ -163,21 +193,25 @@ func (c *eigSym) update(a float64, x data.Sparse, delta float64) {
 			rho = 0 // x̂ lies in span(B) to working precision
 		}
 	}
-	bb := b
-	if rho > 0 {
-		c.appendColumn(c.p, 1/rho)
-		bb = b + 1
-		c.y = c.y[:bb]
-		c.y[b] = rho
+	if rho == 0 {
+		return c.y[:b]
 	}
-	w := c.y[:bb]
-	// w_R = R'ᵀw and the part q = w − R'·w_R outside R' (twice).
+	c.appendColumn(c.p, 1/rho)
+	c.y = c.y[:b+1]
+	c.y[b] = rho
+	return c.y[:b+1]
+}
+
+// splitRot splits w (over the basis of b columns before extend, and ρ) as
+// w = R'·w_R + σ·q̂ with q̂ ⊥ R' (projected twice), and returns s = [w_R; σ],
+// q̂ and m, the order of S: r + 1, or r when σ is zero to working precision.
+func (c *eigSym) splitRot(w []float64, b int) (s, q []float64, m int) {
 	r := c.r
 	c.s = spectral.Grown(c.s, r+1)
-	s := c.s[:r+1]
+	s = c.s[:r+1]
 	clear(s)
-	c.z = spectral.Grown(c.z, bb)
-	q := c.z[:bb]
+	c.z = spectral.Grown(c.z, len(w))
+	q = c.z[:len(w)]
 	copy(q, w)
 	for pass := 0; pass < 2; pass++ {
 		for k := 0; k < r; k++ {
@@ -188,7 +222,7 @@ func (c *eigSym) update(a float64, x data.Sparse, delta float64) {
 		}
 	}
 	sigma := math.Sqrt(spectral.Dot(q, q))
-	m := r
+	m = r
 	if sigma > 1e-12*math.Sqrt(spectral.Dot(w, w)) {
 		s[r] = sigma
 		for i := range q {
@@ -196,21 +230,15 @@ func (c *eigSym) update(a float64, x data.Sparse, delta float64) {
 		}
 		m = r + 1
 	}
-	// S = diag(λ, 0) + a·ssᵀ, m×m: V (row-major in c.sm) and ν.
-	c.dvec = spectral.Grown(c.dvec, m)
-	copy(c.dvec, c.lam[:r])
-	if m > r {
-		c.dvec[r] = 0
-	}
-	c.sm = spectral.Grown(c.sm, m*m)
-	sm := c.sm[:m*m]
-	c.vals = spectral.Grown(c.vals, m)
-	nu := c.vals[:m]
-	c.eig.Solve(c.dvec[:m], s[:m], a, nu, sm)
-	th := c.keepProjected(nu, delta)
-	// R_new = [R', q̂]·V_keep (bb × rn), formed transposed: R_newᵀ =
-	// V_keepᵀ·R'ᵀ by gemm over the first r rows of V_keep (the zero row b of
-	// R' gives nothing), plus the last row of V_keep times q̂ᵀ.
+	return s, q, m
+}
+
+// rotate sets R to [R', q̂]·V_keep (bb × rn, bb the basis after extend,
+// b before it), formed transposed: R_newᵀ = V_keepᵀ·R'ᵀ by gemm over the
+// first r rows of V_keep (the zero row b of R' gives nothing), plus the last
+// row of V_keep times q̂ᵀ.
+func (c *eigSym) rotate(sm, q []float64, m, b, bb int) {
+	r := c.r
 	rn := len(c.keep)
 	c.vkT = spectral.Grown(c.vkT, rn*m)
 	vkT := c.vkT[:rn*m] // V_keepᵀ: rn×m
@@ -237,13 +265,6 @@ func (c *eigSym) update(a float64, x data.Sparse, delta float64) {
 	}
 	c.rotT, c.rot2 = c.rot2, c.rotT
 	c.b, c.r = bb, rn
-	c.lam = spectral.Grown(c.lam, rn)
-	for k, e := range c.keep {
-		c.lam[k] = spectral.SoftThreshold(nu[e], th)
-	}
-	if c.b > 2*c.r+16 {
-		c.compact()
-	}
 }
 
 // keepProjected returns the ℓ₁-ball threshold θ of nu for radius delta and

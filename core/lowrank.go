@@ -278,7 +278,7 @@ func (c *lowRankSym) truncate(rule dropRule, onDrop func(lambda float64, q []flo
 // scratch memory. Cost O(n·(b + len(s))²); it allocates nothing once its
 // scratch has grown.
 func (c *lowRankSym) rebase(s [][]float64, rule dropRule, bound float64, onDrop func(lambda float64, q []float64)) (float64, bool) {
-	n, k, b := c.n, len(s), c.b
+	n := c.n
 	// C = Q·Λ·Qᵀ with Q = U·V[:, :r], eigenpairs by decreasing |λ|.
 	c.eigenTo()
 	r, dropped := c.keep(rule)
@@ -293,44 +293,9 @@ func (c *lowRankSym) rebase(s [][]float64, rule dropRule, bound float64, onDrop 
 	if onDrop != nil && f == 1 {
 		c.dropped(r, onDrop)
 	}
-	c.q = spectral.Grown(c.q, n*r) // row-major n×r
-	q := c.q
-	clear(q)
-	for i := 0; i < n; i++ {
-		qi := q[i*r : i*r+r]
-		for j, uij := range c.urow(i) {
-			if uij != 0 {
-				vj := c.vecs[j*b : j*b+b]
-				for l, o := range c.order[:r] {
-					qi[l] += uij * vj[o]
-				}
-			}
-		}
-	}
-	// New basis, column-major in cb: the k vectors s, then the part of Q
-	// outside span(s), orthonormalized by modified Gram-Schmidt (twice),
-	// dropping columns that vanish.
-	c.cb = spectral.Grown(c.cb, (k+r)*n)
+	q := c.keptVectors(r)
+	nb := c.newBasis(s, q, r)
 	col := func(a int) []float64 { return c.cb[a*n : (a+1)*n] }
-	for a, sa := range s {
-		copy(col(a), sa)
-	}
-	nb := k
-	for j := 0; j < r; j++ {
-		v := col(nb)
-		for i := 0; i < n; i++ {
-			v[i] = q[i*r+j]
-		}
-		for pass := 0; pass < 2; pass++ {
-			for a := 0; a < nb; a++ {
-				u := col(a)
-				spectral.Axpy(-spectral.Dot(v, u), u, v)
-			}
-		}
-		if spectral.Normalize(v) > 1e-10 {
-			nb++
-		}
-	}
 	// P = U'ᵀQ (nb×r), M' = P·diag(fΛ)·Pᵀ.
 	c.p = spectral.Grown(c.p, nb*r)
 	p := c.p
@@ -353,7 +318,65 @@ func (c *lowRankSym) rebase(s [][]float64, rule dropRule, bound float64, onDrop 
 			c.m[a*nb+e], c.m[e*nb+a] = t, t
 		}
 	}
-	// Store U' row-major, and column-major as it is.
+	c.storeBasis(nb)
+	return dropped + (1-f)*norm, f == 1
+}
+
+// keptVectors returns Q = U·V[:, :r] (row-major n×r, in c.q): the
+// eigenvectors of C that rebase keeps, by decreasing |λ|.
+func (c *lowRankSym) keptVectors(r int) []float64 {
+	n, b := c.n, c.b
+	c.q = spectral.Grown(c.q, n*r)
+	q := c.q
+	clear(q)
+	for i := 0; i < n; i++ {
+		qi := q[i*r : i*r+r]
+		for j, uij := range c.urow(i) {
+			if uij != 0 {
+				vj := c.vecs[j*b : j*b+b]
+				for l, o := range c.order[:r] {
+					qi[l] += uij * vj[o]
+				}
+			}
+		}
+	}
+	return q
+}
+
+// newBasis writes the new basis column-major into c.cb: the vectors s,
+// then the part of Q's r columns outside their span, orthonormalized by
+// modified Gram-Schmidt (twice), dropping columns that vanish. It returns
+// the number of columns.
+func (c *lowRankSym) newBasis(s [][]float64, q []float64, r int) int {
+	n, k := c.n, len(s)
+	c.cb = spectral.Grown(c.cb, (k+r)*n)
+	col := func(a int) []float64 { return c.cb[a*n : (a+1)*n] }
+	for a, sa := range s {
+		copy(col(a), sa)
+	}
+	nb := k
+	for j := 0; j < r; j++ {
+		v := col(nb)
+		for i := 0; i < n; i++ {
+			v[i] = q[i*r+j]
+		}
+		for pass := 0; pass < 2; pass++ {
+			for a := 0; a < nb; a++ {
+				u := col(a)
+				spectral.Axpy(-spectral.Dot(v, u), u, v)
+			}
+		}
+		if spectral.Normalize(v) > 1e-10 {
+			nb++
+		}
+	}
+	return nb
+}
+
+// storeBasis makes the nb columns in c.cb the basis U', stored row-major
+// (c.u, leading dimension c.ld) and column-major (c.ut) as it is.
+func (c *lowRankSym) storeBasis(nb int) {
+	n := c.n
 	if c.ld < nb || c.ld > 4*nb+8 {
 		c.ld = max(8, nb+nb/2)
 	}
@@ -363,7 +386,7 @@ func (c *lowRankSym) rebase(s [][]float64, rule dropRule, bound float64, onDrop 
 	c.u = c.u[:n*c.ld]
 	clear(c.u)
 	for a := 0; a < nb; a++ {
-		for i, v := range col(a) {
+		for i, v := range c.cb[a*n : (a+1)*n] {
 			c.u[i*c.ld+a] = v
 		}
 	}
@@ -371,7 +394,6 @@ func (c *lowRankSym) rebase(s [][]float64, rule dropRule, bound float64, onDrop 
 	c.ut = spectral.Grown(c.ut, nb*n)
 	copy(c.ut, c.cb[:nb*n])
 	c.utValid = true
-	return dropped + (1-f)*norm, f == 1
 }
 
 // dense returns C as a new dense n×n row-major slice (tests and small n

@@ -273,68 +273,20 @@ func (o *OCCFM) refresh(x data.Sparse) float64 {
 		// whose share of ⟨G, C⟩ is rounding: no product with G for them.
 		rule, rebaseDrop = dropRule{maxRank: kept}, nil
 	}
-	o.start = spectral.Grown(o.start, n)
-	start := o.start
-	clear(start)
-	if _, v := o.ritz(); v != nil {
-		for i := 0; i < n; i++ {
-			start[i] = spectral.Dot(o.c.urow(i)[:o.sk], v)
-		}
-	}
-	spectral.Axpy(1e-3/math.Sqrt(float64(n)), o.noise[:n], start)
-	start[0] += 1e-3
-	for p, j := range x.Ind {
-		if j+1 < n {
-			start[j+1] += 1e-3 * x.Val[p]
-		}
-	}
 	k := min(o.k, n)
 	minIter, tol := k+2, 1e-6
 	if o.s.LMO == LMOLanczos {
 		// The reference: enough steps to resolve near-ties at the top.
 		minIter, tol = max(k+2, 20), 1e-10
 	}
-	res := o.lw.RunValues(occfmH{o}, start, k, minIter, 60, tol)
+	res := o.lw.RunValues(occfmH{o}, o.lanczosStart(x), k, minIter, 60, tol)
 	o.refreshes++
 	o.matvecs += res.Iters
 	o.since = 0
-	// S keeps the Ritz pairs that converged (residual ≤ 1e-3·|θ₁|; always
-	// the first): the others would only loosen the certificate's ‖B‖, and
-	// count towards its estimate of ‖D‖ instead. (Stopping the run once
-	// the top pair's residual was a tenth of the LMO's allowed error, and
-	// keeping pairs to match, took a9a at δ = 30 from 6.7k to 10–15k
-	// rows/s, but the crude early directions raised the planted-regression
-	// demo's RMSE at δ = 10 from 0.075 to 0.086; capped at 10⁻⁴ of |λ|,
-	// 8.5k rows/s and 0.081. The accuracy it gave up was measurable, so it
-	// was left out.)
-	sk := 1
-	for sk < len(res.Theta) && res.Resid[sk] <= 1e-3*math.Abs(res.Theta[0]) {
-		sk++
-	}
-	rest := res.Next
-	for j := sk; j < len(res.Theta); j++ {
-		rest = max(rest, math.Abs(res.Theta[j])+res.Resid[j])
-	}
-	sk = min(sk, len(res.Theta))
+	sk, rest := keptRitz(res)
 	o.lw.Assemble(sk)
 	res.Theta = res.Theta[:sk]
-	shs := o.wk[:sk*sk] // SᵀHS, from the Lanczos relation
-	for l := 0; l < sk; l++ {
-		for j := 0; j < sk; j++ {
-			shs[l*sk+j] = spectral.Dot(res.Vecs[l], res.Ay[j])
-		}
-	}
-	// −ηSᵀGS = SᵀHS + 2SᵀCS, with C before the recompression (the one in
-	// H of the Lanczos run).
-	clear(o.tG)
-	o.hr = spectral.Grown(o.hr, n)
-	for i := 0; i < sk; i++ {
-		clear(o.hr)
-		o.c.mulVec(o.hr, 2, res.Vecs[i])
-		for j := 0; j < sk; j++ {
-			o.tG[i*o.k+j] = shs[j*sk+i] + spectral.Dot(res.Vecs[j], o.hr)
-		}
-	}
+	shs := o.projectH(res, sk)
 	// ‖G‖₂ ≤ (‖H‖₂ + 2‖C‖₂)/η for the bound on ⟨G, C⟩'s change is
 	// estimated from Lanczos' top |θ| and residual, with a factor 2 of
 	// margin: an estimate, not a certificate.
@@ -356,7 +308,82 @@ func (o *OCCFM) refresh(x data.Sparse) float64 {
 	// can call for, except for older model files) moved H by at most 2ε'.
 	o.drop = 2 * dropped
 	o.restP, o.restN, o.xB, o.xD = rest+o.drop, rest+o.drop, 0, 0
-	// B₀ = H·S − S·(SᵀHS), from the Lanczos relation.
+	o.setB0(res, sk, shs)
+	o.restart()
+	if sk == 0 {
+		return 0
+	}
+	return res.Theta[0]
+}
+
+// lanczosStart returns the start of a refresh's Lanczos run: the top Ritz
+// vector of the last run in today's basis, plus a little of a fixed random
+// vector, of e₀ and of the row x, so that the run also finds directions
+// the new row opened.
+func (o *OCCFM) lanczosStart(x data.Sparse) []float64 {
+	n := o.n
+	o.start = spectral.Grown(o.start, n)
+	start := o.start
+	clear(start)
+	if _, v := o.ritz(); v != nil {
+		for i := 0; i < n; i++ {
+			start[i] = spectral.Dot(o.c.urow(i)[:o.sk], v)
+		}
+	}
+	spectral.Axpy(1e-3/math.Sqrt(float64(n)), o.noise[:n], start)
+	start[0] += 1e-3
+	for p, j := range x.Ind {
+		if j+1 < n {
+			start[j+1] += 1e-3 * x.Val[p]
+		}
+	}
+	return start
+}
+
+// keptRitz returns how many of a Lanczos run's Ritz pairs S keeps, those
+// that converged (residual ≤ 1e-3·|θ₁|; always the first), and rest, the
+// bound on |λ| of H beyond them: the others would only loosen the
+// certificate's ‖B‖, so they count towards its estimate of ‖D‖ instead.
+// (Stopping the run earlier, with cruder pairs, is faster but measurably
+// less accurate: docs/findings.md, "Where OCCFM is still slow".)
+func keptRitz(res *spectral.LanczosResult) (sk int, rest float64) {
+	sk = 1
+	for sk < len(res.Theta) && res.Resid[sk] <= 1e-3*math.Abs(res.Theta[0]) {
+		sk++
+	}
+	rest = res.Next
+	for j := sk; j < len(res.Theta); j++ {
+		rest = max(rest, math.Abs(res.Theta[j])+res.Resid[j])
+	}
+	return min(sk, len(res.Theta)), rest
+}
+
+// projectH returns SᵀHS (sk×sk, row-major, in o.wk), from the Lanczos
+// relation, and sets o.tG to −ηSᵀGS = SᵀHS + 2SᵀCS, with C before the
+// recompression (the one in H of the Lanczos run).
+func (o *OCCFM) projectH(res *spectral.LanczosResult, sk int) []float64 {
+	shs := o.wk[:sk*sk]
+	for l := 0; l < sk; l++ {
+		for j := 0; j < sk; j++ {
+			shs[l*sk+j] = spectral.Dot(res.Vecs[l], res.Ay[j])
+		}
+	}
+	clear(o.tG)
+	o.hr = spectral.Grown(o.hr, o.n)
+	for i := 0; i < sk; i++ {
+		clear(o.hr)
+		o.c.mulVec(o.hr, 2, res.Vecs[i])
+		for j := 0; j < sk; j++ {
+			o.tG[i*o.k+j] = shs[j*sk+i] + spectral.Dot(res.Vecs[j], o.hr)
+		}
+	}
+	return shs
+}
+
+// setB0 sets the certificate's B₀ = H·S − S·(SᵀHS), from the Lanczos
+// relation.
+func (o *OCCFM) setB0(res *spectral.LanczosResult, sk int, shs []float64) {
+	n := o.n
 	o.b0 = spectral.Grown(o.b0, n*o.k)
 	clear(o.b0)
 	for j := 0; j < sk; j++ {
@@ -368,11 +395,6 @@ func (o *OCCFM) refresh(x data.Sparse) float64 {
 			o.b0[i*o.k+j] = v
 		}
 	}
-	o.restart()
-	if sk == 0 {
-		return 0
-	}
-	return res.Theta[0]
 }
 
 // dropRule is the recompression of a refresh: C's eigenpairs of smallest

@@ -281,24 +281,22 @@ type pageResult struct {
 const benchHookJS = `((source, capMS) => {
 	const B = window.__bench = {calls: [], first: null, end: false, capped: false, last: ""};
 	const run = occfm.run;
-	const rowsRe = /"rows":(\d+)/, stateRe = /"state":"(\w+)"/;
 	occfm.run = (ms, max) => {
 		const t0 = performance.now();
-		const text = run(ms, max);
+		const snap = run(ms, max);
 		const t1 = performance.now();
-		if (!B.end && text.includes('"source":' + JSON.stringify(source) + ',')) {
-			const rows = +(rowsRe.exec(text) || [0, 0])[1];
-			const state = (stateRe.exec(text) || [0, ""])[1];
+		if (!B.end && snap && snap.source === source) {
+			const rows = snap.rows || 0, state = snap.state;
 			if (B.first === null && rows > 0) B.first = t0;
 			if (B.first !== null) B.calls.push([t0, t1, rows]);
-			B.last = text;
+			B.last = JSON.stringify(snap);
 			if (state === "done" || state === "error") B.end = true;
 			else if (B.first !== null && t1 - B.first >= capMS) {
 				B.end = B.capped = true;
 				document.querySelector('[data-testid="play"]').click();
 			}
 		}
-		return text;
+		return snap;
 	};
 	return true;
 })`

@@ -185,7 +185,7 @@ const modelTimingJS = `(() => {
 	const info = occfm.loadModel(out.bytes);
 	const t2 = performance.now();
 	occfm.forgetModel();
-	return {bytes: out.bytes.length, saveMS: t1 - t0, loadMS: t2 - t1, info};
+	return {bytes: out.bytes.length, saveMS: t1 - t0, loadMS: t2 - t1, info: JSON.stringify(info)};
 })()`
 
 // TestE2EModelMovieLens100K learns all of MovieLens-100K in the page with

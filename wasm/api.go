@@ -24,9 +24,9 @@ var apiTable = []struct {
 	{"feed", (*bridge).apiFeed},               // gives the session's file the chunk args[0] (a Uint8Array); returns the bytes taken
 	{"end", (*bridge).apiEnd},                 // says the file has no more chunks
 	{"wanted", (*bridge).apiWanted},           // returns the bytes the session wants fed before it can go on
-	{"run", (*bridge).apiRun},                 // learns for args[0] ms (at most args[1] rows); returns the run snapshot (JSON)
+	{"run", (*bridge).apiRun},                 // learns for args[0] ms (at most args[1] rows); returns the run snapshot
 	{"render", (*bridge).apiRender},           // redraws the Go-owned views if due
-	{"snapshot", (*bridge).apiSnapshot},       // redraws the views and returns the full snapshot (JSON)
+	{"snapshot", (*bridge).apiSnapshot},       // redraws the views and returns the full snapshot
 	{"follow", (*bridge).apiFollow},           // makes the model views follow the learner args[0]
 	{"reset", (*bridge).apiReset},             // starts the session again with the same config
 	{"saveModel", (*bridge).apiSaveModel},     // returns the followed learner's model file
@@ -59,9 +59,9 @@ func (b *bridge) apiDemos(args []js.Value) any {
 func (b *bridge) apiStart(args []js.Value) any {
 	var cfg config
 	if err := cfg.decodeJSON(args[0].String()); err != nil {
-		return errorSnapshot(errors.New("start: " + err.Error()))
+		return jsonText(errorSnapshot(errors.New("start: " + err.Error())))
 	}
-	return b.start(cfg)
+	return jsonText(b.start(cfg))
 }
 
 func (b *bridge) apiFeed(args []js.Value) any {
@@ -89,14 +89,14 @@ func (b *bridge) apiWanted(args []js.Value) any {
 
 func (b *bridge) apiRun(args []js.Value) any {
 	if b.s == nil {
-		return errorSnapshot(errNoSession)
+		return jsonText(errorSnapshot(errNoSession))
 	}
 	ms, maxRows := args[0].Float(), 0
 	if len(args) > 1 {
 		maxRows = args[1].Int()
 	}
 	b.s.step(time.Now().Add(time.Duration(ms*float64(time.Millisecond))), maxRows)
-	return b.s.runSnapshotJSON()
+	return jsonText(b.s.runSnapshotJSON())
 }
 
 func (b *bridge) apiRender(args []js.Value) any {
@@ -108,10 +108,10 @@ func (b *bridge) apiRender(args []js.Value) any {
 
 func (b *bridge) apiSnapshot(args []js.Value) any {
 	if b.s == nil {
-		return errorSnapshot(errNoSession)
+		return jsonText(errorSnapshot(errNoSession))
 	}
 	b.render(true)
-	return b.s.snapshotJSON()
+	return jsonText(b.s.snapshotJSON())
 }
 
 func (b *bridge) apiFollow(args []js.Value) any {
@@ -125,7 +125,7 @@ func (b *bridge) apiFollow(args []js.Value) any {
 }
 
 func (b *bridge) apiReset(args []js.Value) any {
-	return b.start(b.cfg)
+	return jsonText(b.start(b.cfg))
 }
 
 func (b *bridge) apiSaveModel(args []js.Value) any {
@@ -152,7 +152,7 @@ func (b *bridge) apiLoadModel(args []js.Value) any {
 	if m != nil {
 		b.loaded, b.fresh = file, m
 	}
-	return out
+	return jsonText(out)
 }
 
 func (b *bridge) apiForgetModel(args []js.Value) any {

@@ -9,12 +9,16 @@
 //
 // # JS API (globalThis.occfm, set when the "occfm-ready" event fires)
 //
+// Every call answers with a plain JS value, never JSON text: the snapshots
+// the package writes with its own JSON writer (jsonw.go) are parsed by the
+// bridge (setFunc's jsonText) before they reach JS.
+//
 //	learners() → [{name, summary, regretExponent?, regretSource?}]
 //	                                         the core registry; regretExponent p
 //	                                         when the learner's regret against
 //	                                         the best C in K is O(Tᵖ) (core.Spec.Regret)
 //	demos()    → [{name, title, short, task}] built-in synthetic streams
-//	start(config: string JSON)  → snapshot JSON string
+//	start(config: string JSON)  → snapshot
 //	    Starts a new session, discarding the old one. config:
 //	    {"source": "demo" | "file",
 //	     "demo": "planted-regression" | "planted-classification" | "ratings",
@@ -43,7 +47,7 @@
 //	head(bytes: Uint8Array) → string         the text a file's first bytes begin
 //	                                         with (gunzipped when gzip), ≤ 4 KiB
 //
-//	run(ms: number, maxRows: number) → snapshot JSON string
+//	run(ms: number, maxRows: number) → snapshot
 //	    Learns rows for at most ms milliseconds and at most maxRows rows
 //	    (maxRows 0: no limit), then returns. It never waits for data: when
 //	    the reader needs bytes not fed yet it returns with state "waiting". It draws
@@ -53,7 +57,7 @@
 //	render()                                 draws the Go-owned views (predictions,
 //	                                         model) if rows were learned since the
 //	                                         last time
-//	snapshot() → snapshot JSON string        without learning, metrics of now;
+//	snapshot() → snapshot                    without learning, metrics of now;
 //	                                         draws the Go-owned views
 //	reset()                                  restarts the current session from row 0
 //	follow(name) → bool                      the model panel and saveModel follow
@@ -65,8 +69,8 @@
 //	                                         the model file of the first learner
 //	                                         now (core.SaveModel): state, settings,
 //	                                         feature numbering, rows learned
-//	loadModel(bytes: Uint8Array) → JSON string {learner, rows, features, task,
-//	                                         format, bytes} or {"error": "…"}
+//	loadModel(bytes: Uint8Array) → {learner, rows, features, task, format,
+//	                                         bytes} or {error}
 //	    Validates a model file and keeps it: every later start (and reset)
 //	    continues its learner, with its task, settings and feature
 //	    numbering, instead of the configured learners; the regret
@@ -87,9 +91,8 @@
 // alone), then a new person rates items in the same model
 // (personal.Personalizer: each rating one online update, or occfm-k's fold-in
 // from all the ratings) and gets the top n.
-// Item indices are those of catalog().items. Strings returned are JSON; a
-// call that fails returns {"error": "…"} (start and run: a snapshot with
-// "state": "error").
+// Item indices are those of catalog().items. A call that fails returns
+// {"error": "…"} (start and run: a snapshot with "state": "error").
 //
 //	personal.start(config: string JSON) → personal snapshot
 //	    Starts learning a catalog, discarding the previous one and its person.
@@ -140,19 +143,23 @@
 //
 //	{"state": "waiting" | "running" | "done" | "error",
 //	 "error": "core: u.data:3: field 3: …",     (when state is "error")
-//	 "badRow": true,                            the error is a malformed row
+//	 "bad_row": true,                           the error is a malformed row
 //	 "skipped": 312,                            rows skipped ("onError": "skip")
-//	 "skippedFirst": ["u.data:17: field \"rating\": …"],  the first (at most 5)
+//	 "skipped_first": ["u.data:17: field \"rating\": …"],  the first (at most 5)
 //	                                            reasons, sent when one is added
 //	 "source": "u.data", "layout": "movielens u.data (tab)",
 //	 "task": "regression" | "classification", "rows": 12345, "features": 2625,
-//	 "learners": [{"name": "occfm", "rows": 12345, "seconds": 1.2,
+//	 "learners": [{"learner": "occfm", "delta": 10, "eta": 1, "rows": 12345,
+//	               "seconds": 1.2, "updates_per_sec": 10287.5, "avg_loss": 1.08,
 //	               "rmse": 1.04, "mae": 0.86,                 (regression)
 //	               "error_rate": 0.09, "auc": 0.9, "logloss": 0.25,  (classification)
-//	               "avg_loss": 1.08,
 //	               "experts": [{"name": "δ=100", "delta": 100, "weight": 0.73,
-//	                            "loss": 812.5, "retired": false}, …]}],
+//	                            "loss": 812.5, "retired": false}, …],
+//	               "expert_regret": 3.1, "expert_regret_bound": 9.2,
 //	                                            (occfm-auto: its experts' weights)
+//	               "clip": true, "divergences": 0, "resets": 0, "refused": 0, …}],
+//	                                            one core.Result each: the keys and
+//	                                            figures of occfm run -json
 //	 "points": [[rows, ms, m₁, l₁, m₂, l₂, …], …],  new checkpoints since the last
 //	           snapshot: rows learned, learning time in ms, then per learner the
 //	           progressive metric (RMSE or error rate) and the average loss;
@@ -169,15 +176,15 @@
 //	 "known": "…",                              what is known about the demo's optimum
 //	 "regret": {"points": [[T, F(C), gap, bound, G, cum₁, lo₁, hi₁, …], …],
 //	            "pending": 0, "lag": 120, "slope": [0.25], "d": 20,
-//	            "maxRows": 20000, "truncated": false}}
+//	            "max_rows": 20000, "truncated": false, "left_out": 0}}
 //	    Regret checkpoints against the best C in K in hindsight (new ones only):
 //	    learner i's regret at T lies in [loᵢ, hiᵢ]; bound is Theorem 3's
-//	    12·D·G·T^¾ + D·G·T^¼ with D = 2δ. "noDelta": true says the first
+//	    12·D·G·T^¾ + D·G·T^¼ with D = 2δ. "no_delta": true says the first
 //	    learner has no δ (occfm-auto): the comparator's ball is then its
 //	    default, δ = 10, and the bound is OCCFM's there. The comparator takes at most 15 %
 //	    of a slice from the learners when it has work (and the rest of a
 //	    slice whose rows were learned), so it may lag ("pending", "lag"); it
-//	    keeps at most maxRows rows. Start with "noRegret": true to turn it off,
+//	    keeps at most max_rows rows. Start with "noRegret": true to turn it off,
 //	    "regretGrowth": 2 for other geometric spacing, "regretEvery": 500 for a
 //	    fixed one.
 package main

@@ -2,7 +2,8 @@ package main
 
 import (
 	"math"
-	"strconv"
+
+	"github.com/occfm/occfm/core"
 )
 
 // Every number the session writes for the page is finite: JSON has no NaN
@@ -31,7 +32,7 @@ func (r numRows) appendJSON(b []byte) []byte {
 			if j > 0 {
 				b = append(b, ',')
 			}
-			b = appendNum(b, x)
+			b = core.AppendNum(b, x)
 		}
 		b = append(b, ']')
 	}
@@ -44,28 +45,4 @@ func finite(x float64) *float64 {
 		return nil
 	}
 	return &x
-}
-
-// appendNum appends x as encoding/json writes a float64 (as ES6 writes a
-// number: the shortest decimal that reads back as x, in exponent form below
-// 1e-6 and from 1e21 on, with e-7 rather than e-07), or null when x is NaN
-// or ±Inf.
-func appendNum(b []byte, x float64) []byte {
-	if math.IsNaN(x) || math.IsInf(x, 0) {
-		return append(b, "null"...)
-	}
-	abs := math.Abs(x)
-	format := byte('f')
-	if abs != 0 && (abs < 1e-6 || abs >= 1e21) {
-		format = 'e'
-	}
-	b = strconv.AppendFloat(b, x, format, -1, 64)
-	if format == 'e' {
-		// e-07 → e-7, as encoding/json does.
-		if n := len(b); n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
-			b[n-2] = b[n-1]
-			b = b[:n-1]
-		}
-	}
-	return b
 }

@@ -2,7 +2,8 @@ package main
 
 import (
 	"strconv"
-	"unicode/utf8"
+
+	"github.com/occfm/occfm/core"
 )
 
 // The JSON this package writes for the page (snapshots, model info, the
@@ -56,62 +57,6 @@ func appendKey(b []byte, key string) []byte {
 
 const hexDigits = "0123456789abcdef"
 
-// appendString appends s as a JSON string, escaped as encoding/json escapes
-// it: ", \ and the control characters (\b, \f, \n, \r, \t by name, the
-// others as \u00XX), <, > and & as \u003c, \u003e and \u0026 (HTML-safe),
-// U+2028 and U+2029 as \u2028 and \u2029, and each byte of invalid UTF-8 as
-// \ufffd.
-func appendString(b []byte, s string) []byte {
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		if c := s[i]; c < utf8.RuneSelf {
-			if c >= ' ' && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
-				i++
-				continue
-			}
-			b = append(b, s[start:i]...)
-			switch c {
-			case '\\', '"':
-				b = append(b, '\\', c)
-			case '\b':
-				b = append(b, '\\', 'b')
-			case '\f':
-				b = append(b, '\\', 'f')
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			default:
-				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			b = append(b, s[start:i]...)
-			b = append(b, `\ufffd`...)
-			i++
-			start = i
-			continue
-		}
-		if r == '\u2028' || r == '\u2029' {
-			b = append(b, s[start:i]...)
-			b = append(b, '\\', 'u', '2', '0', '2', hexDigits[r&0xF])
-			i += size
-			start = i
-			continue
-		}
-		i += size
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
-}
-
 // appendStrings appends ss as a JSON array of strings; nil is null, as
 // encoding/json writes a nil slice.
 func appendStrings(b []byte, ss []string) []byte {
@@ -123,7 +68,7 @@ func appendStrings(b []byte, ss []string) []byte {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendString(b, s)
+		b = core.AppendString(b, s)
 	}
 	return append(b, ']')
 }
@@ -153,11 +98,15 @@ func appendNumPtr(b []byte, x *float64) []byte {
 	if x == nil {
 		return append(b, "null"...)
 	}
-	return appendNum(b, *x)
+	return core.AppendNum(b, *x)
 }
 
 // The objects of a few maps the package wrote with encoding/json, whose
 // keys come out sorted.
+
+// jsonText is JSON the bridge hands to the page: setFunc (main.go) passes
+// it to JS's JSON.parse, so that every call answers with a plain JS value.
+type jsonText string
 
 // errorSnapshot returns the snapshot of a session that could not start or
 // failed in a call: {"error", "learners": [], "points": [], "rows": 0,
@@ -165,17 +114,17 @@ func appendNumPtr(b []byte, x *float64) []byte {
 // was).
 func errorSnapshot(err error) string {
 	msg := err.Error()
-	b := appendString(append(make([]byte, 0, 80+len(msg)), `{"error":`...), msg)
+	b := core.AppendString(append(make([]byte, 0, 80+len(msg)), `{"error":`...), msg)
 	return string(append(b, `,"learners":[],"points":[],"rows":0,"state":"error"}`...))
 }
 
 // errorOnlyJSON returns {"error": msg}.
 func errorOnlyJSON(msg string) string {
-	return string(append(appendString(append(make([]byte, 0, 16+len(msg)), `{"error":`...), msg), '}'))
+	return string(append(core.AppendString(append(make([]byte, 0, 16+len(msg)), `{"error":`...), msg), '}'))
 }
 
 // stateErrorJSON returns {"error": msg, "state": "error"}.
 func stateErrorJSON(msg string) string {
-	b := appendString(append(make([]byte, 0, 32+len(msg)), `{"error":`...), msg)
+	b := core.AppendString(append(make([]byte, 0, 32+len(msg)), `{"error":`...), msg)
 	return string(append(b, `,"state":"error"}`...))
 }

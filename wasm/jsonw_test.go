@@ -93,8 +93,8 @@ func TestAppendNumMatchesEncodingJSON(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := appendNum(nil, x); !bytes.Equal(got, want) {
-			t.Fatalf("appendNum(%v (bits %#x)) = %s, encoding/json %s", x, math.Float64bits(x), got, want)
+		if got := core.AppendNum(nil, x); !bytes.Equal(got, want) {
+			t.Fatalf("core.AppendNum(%v (bits %#x)) = %s, encoding/json %s", x, math.Float64bits(x), got, want)
 		}
 	}
 	// Every decade, and its neighbours, around the cutoffs.
@@ -102,14 +102,14 @@ func TestAppendNumMatchesEncodingJSON(t *testing.T) {
 		x := math.Pow(10, float64(e))
 		for _, y := range []float64{x, math.Nextafter(x, 0), math.Nextafter(x, math.Inf(1)), -x} {
 			want, _ := json.Marshal(y)
-			if got := appendNum(nil, y); !bytes.Equal(got, want) {
-				t.Fatalf("appendNum(%v) = %s, encoding/json %s", y, got, want)
+			if got := core.AppendNum(nil, y); !bytes.Equal(got, want) {
+				t.Fatalf("core.AppendNum(%v) = %s, encoding/json %s", y, got, want)
 			}
 		}
 	}
 	for _, x := range []float64{math.NaN(), math.Inf(1), math.Inf(-1)} {
-		if got := appendNum(nil, x); string(got) != "null" {
-			t.Errorf("appendNum(%v) = %s, want null", x, got)
+		if got := core.AppendNum(nil, x); string(got) != "null" {
+			t.Errorf("core.AppendNum(%v) = %s, want null", x, got)
 		}
 		if got := appendNumPtr(nil, &x); string(got) != "null" {
 			t.Errorf("appendNumPtr(%v) = %s, want null", x, got)
@@ -150,8 +150,8 @@ func TestAppendStringMatchesEncodingJSON(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := appendString(nil, s); !bytes.Equal(got, want) {
-			t.Fatalf("appendString(%q) = %s, encoding/json %s", s, got, want)
+		if got := core.AppendString(nil, s); !bytes.Equal(got, want) {
+			t.Fatalf("core.AppendString(%q) = %s, encoding/json %s", s, got, want)
 		}
 	}
 	for _, s := range append([]string{"", "plain", "a\x00b", "<b>&amp;</b>", "line\u2028para\u2029", "\xff\xfe", "tab\tnew\nline\r"}, stringPieces...) {
@@ -248,30 +248,33 @@ func randNum(rng *rand.Rand) num {
 	return num(randFloat(rng))
 }
 
-func randLearnerStatus(rng *rand.Rand) learnerStatus {
-	l := learnerStatus{Name: randString(rng), Clip: rng.IntN(2) == 0, Rows: randInt(rng), Seconds: randFloat(rng), AvgLoss: randNum(rng)}
-	l.Guard = maybe(rng, func() *guardStatus {
-		g := &guardStatus{Divergences: randInt(rng), Resets: randInt(rng), Refused: randInt(rng), Events: randStrings(rng)}
-		g.RefusedWhy = maybe(rng, func() string { return randString(rng) })
-		g.PausedAt = maybe(rng, func() int { return randInt(rng) })
-		g.Advice = maybe(rng, func() string { return randString(rng) })
-		return g
-	})
-	l.RMSE = maybe(rng, func() *float64 { return randFinitePtr(rng) })
-	l.MAE = maybe(rng, func() *float64 { return randFinitePtr(rng) })
-	l.ErrorRate = maybe(rng, func() *float64 { return randFinitePtr(rng) })
-	l.AUC = maybe(rng, func() *float64 { return randFinitePtr(rng) })
-	l.LogLoss = maybe(rng, func() *float64 { return randFinitePtr(rng) })
-	l.Experts = maybe(rng, func() []core.AutoExpert {
+func randResult(rng *rand.Rand) core.Result {
+	r := core.Result{Learner: randString(rng), Delta: randFloat(rng), Eta: randFloat(rng), Rows: randInt(rng),
+		Seconds: core.Num(randNum(rng)), UpdatesPerSec: core.Num(randNum(rng)), AvgLoss: core.Num(randNum(rng)), Clip: rng.IntN(2) == 0}
+	r.Divergences, r.Resets, r.Refused = randInt(rng), randInt(rng), randInt(rng)
+	r.PausedAt = maybe(rng, func() int { return randInt(rng) })
+	r.RefusedWhy = maybe(rng, func() string { return randString(rng) })
+	r.GuardAdvice = maybe(rng, func() string { return randString(rng) })
+	r.GuardEvents = maybe(rng, func() []string { return randStrings(rng) })
+	metric := func() *core.Num {
+		x := core.Num(randNum(rng))
+		return &x
+	}
+	r.RMSE = maybe(rng, metric)
+	r.MAE = maybe(rng, metric)
+	r.ErrorRate = maybe(rng, metric)
+	r.AUC = maybe(rng, metric)
+	r.LogLoss = maybe(rng, metric)
+	r.Experts = maybe(rng, func() []core.AutoExpert {
 		e := make([]core.AutoExpert, rng.IntN(4))
 		for i := range e {
 			e[i] = core.AutoExpert{Name: randString(rng), Delta: randFloat(rng), Eta: randFloat(rng), Weight: randFloat(rng), Loss: randFloat(rng), Retired: rng.IntN(2) == 0}
 		}
 		return e
 	})
-	l.ExpertRegret = maybe(rng, func() *float64 { return randFinitePtr(rng) })
-	l.ExpertBound = maybe(rng, func() *float64 { return randFinitePtr(rng) })
-	return l
+	r.ExpertRegret = maybe(rng, metric)
+	r.ExpertRegretBound = maybe(rng, metric)
+	return r
 }
 
 func randSnapshot(rng *rand.Rand) snapshot {
@@ -285,9 +288,9 @@ func randSnapshot(rng *rand.Rand) snapshot {
 	s.SkippedFirst = randStrings(rng)
 	s.Warnings = randStrings(rng)
 	if rng.IntN(5) > 0 {
-		s.Learners = make([]learnerStatus, rng.IntN(4))
+		s.Learners = make([]core.Result, rng.IntN(4))
 		for i := range s.Learners {
-			s.Learners[i] = randLearnerStatus(rng)
+			s.Learners[i] = randResult(rng)
 		}
 	}
 	s.Preview = maybe(rng, func() *preview {
@@ -340,11 +343,11 @@ func TestSnapshotJSONMatchesEncodingJSON(t *testing.T) {
 	}
 	// Every optional field left out, then every one written.
 	sameJSON(t, &snapshot{})
-	x := 0.5
+	x, y := 0.5, core.Num(0.5)
 	full := snapshot{State: "running", Error: "e", Source: "u.data", Layout: "l", Task: "regression", Rows: 1, Features: 2,
-		Learners: []learnerStatus{{Name: "occfm-auto", Clip: true, Guard: &guardStatus{1, 2, 3, "why", 4, "advice", []string{"ev"}},
-			Rows: 1, Seconds: 0.25, AvgLoss: 1, RMSE: &x, MAE: &x, ErrorRate: &x, AUC: &x, LogLoss: &x,
-			Experts: []core.AutoExpert{{Name: "δ=10", Delta: 10, Eta: 0.1, Weight: 0.5, Loss: 12.5, Retired: true}}, ExpertRegret: &x, ExpertBound: &x}},
+		Learners: []core.Result{{Learner: "occfm-auto", Delta: 1, Eta: 2, Clip: true, Divergences: 1, Resets: 2, Refused: 3, RefusedWhy: "why", PausedAt: 4,
+			GuardAdvice: "advice", GuardEvents: []string{"ev"}, Rows: 1, Seconds: 0.25, UpdatesPerSec: 4, AvgLoss: 1, RMSE: &y, MAE: &y, ErrorRate: &y, AUC: &y, LogLoss: &y,
+			Experts: []core.AutoExpert{{Name: "δ=10", Delta: 10, Eta: 0.1, Weight: 0.5, Loss: 12.5, Retired: true}}, ExpertRegret: &y, ExpertRegretBound: &y}},
 		Points: numRows{{1, 2}}, Decimated: true,
 		Preview: &preview{Format: "csv", Layout: "csv (,)", Lines: []string{"a,b"}, Columns: []previewColumn{{"a", "label"}}, Warnings: []string{"w"}},
 		Known:   "k", Regret: &regretStatus{Points: numRows{{1}}, Pending: 1, Lag: 2, Slope: []*float64{&x, nil}, D: 20, MaxRows: 3, Truncated: true, LeftOut: 4, NoDelta: true},
@@ -387,7 +390,7 @@ func TestSessionSnapshotsMatchEncodingJSON(t *testing.T) {
 			seen["regret points"] = seen["regret points"] || snap.Regret != nil && len(snap.Regret.Points) > 0
 			for _, l := range snap.Learners {
 				seen["experts"] = seen["experts"] || len(l.Experts) > 0
-				seen["guard"] = seen["guard"] || l.Guard != nil
+				seen["guard"] = seen["guard"] || l.Divergences > 0 || l.Refused > 0
 				seen["auc"] = seen["auc"] || l.AUC != nil
 				seen["rmse"] = seen["rmse"] || l.RMSE != nil
 			}
@@ -548,9 +551,11 @@ func TestErrorJSONMatchesEncodingJSON(t *testing.T) {
 // encoding/json: a NaN or ±Inf where encoding/json fails is null.
 func TestNonFiniteJSON(t *testing.T) {
 	inf := math.Inf(1)
-	l := learnerStatus{Name: "x", Seconds: math.NaN(), AvgLoss: num(inf), RMSE: &inf, Experts: []core.AutoExpert{{Loss: inf}}}
-	got := string(l.appendJSON(nil))
-	want := `{"name":"x","rows":0,"seconds":null,"avg_loss":null,"rmse":null,"experts":[{"name":"","delta":0,"eta":0,"weight":0,"loss":null,"retired":false}]}`
+	rmse := core.Num(inf)
+	l := core.Result{Learner: "x", Seconds: core.Num(math.NaN()), AvgLoss: core.Num(inf), RMSE: &rmse, Experts: []core.AutoExpert{{Loss: inf}}}
+	got := string(l.AppendJSON(nil))
+	want := `{"learner":"x","delta":0,"eta":0,"rows":0,"seconds":null,"updates_per_sec":0,"avg_loss":null,"rmse":null,` +
+		`"experts":[{"name":"","delta":0,"eta":0,"weight":0,"loss":null,"retired":false}],"clip":false,"divergences":0,"resets":0,"refused":0}`
 	if got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}

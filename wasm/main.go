@@ -34,7 +34,7 @@ func main() {
 			if b.s != nil {
 				b.s.fail(err)
 			}
-			return errorSnapshot(err)
+			return jsonText(errorSnapshot(err))
 		})
 	}
 	for _, e := range apiTable {
@@ -51,14 +51,22 @@ var errNoSession = errors.New("no session: call start first")
 
 // setFunc sets api[name] to a JS function calling f. A panic in f would end
 // the Go program and leave the page dead: it is recovered, and the JS caller
-// gets failed(the panic value) instead.
+// gets failed(the panic value) instead. Every call answers with a plain JS
+// value: a jsonText result (a snapshot, written by the package's own JSON
+// writer) reaches JS parsed, as an object.
 func setFunc(api js.Value, name string, f func(args []js.Value) any, failed func(p any) any) {
 	api.Set(name, js.FuncOf(func(this js.Value, args []js.Value) (out any) {
 		defer func() {
 			if p := recover(); p != nil {
 				out = failed(p)
 			}
+			if t, ok := out.(jsonText); ok {
+				out = jsonParse.Invoke(string(t))
+			}
 		}()
 		return f(args)
 	}))
 }
+
+// jsonParse is JS's JSON.parse.
+var jsonParse = js.Global().Get("JSON").Get("parse").Call("bind", js.Global().Get("JSON"))

@@ -19,12 +19,12 @@ type modelInfo struct {
 }
 
 func (m *modelInfo) appendJSON(b []byte) []byte {
-	b = appendString(append(b, `{"learner":`...), m.Learner)
+	b = core.AppendString(append(b, `{"learner":`...), m.Learner)
 	b = appendInt(append(b, `,"rows":`...), m.Rows)
 	b = appendInt(append(b, `,"features":`...), m.Features)
-	b = appendString(append(b, `,"task":`...), m.Task)
+	b = core.AppendString(append(b, `,"task":`...), m.Task)
 	if m.Format != "" {
-		b = appendString(append(b, `,"format":`...), m.Format)
+		b = core.AppendString(append(b, `,"format":`...), m.Format)
 	}
 	b = appendInt(append(b, `,"bytes":`...), m.Bytes)
 	return append(b, '}')

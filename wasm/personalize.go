@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/occfm/occfm/core"
 	"github.com/occfm/occfm/core/data"
 	"github.com/occfm/occfm/core/personal"
 )
@@ -96,6 +97,7 @@ func newPersonal(cfg personalConfig) (*personalView, error) {
 		// A session over the catalog's stream, as over a demo's.
 		pe.synth = personal.NewSyntheticCatalog(cfg.Seed)
 		s.file, s.source, s.names, s.state = nil, pe.synth, pe.synth, "running"
+		s.src.Source = pe.synth
 	}
 	s.observe = pe.pop.Observe
 	pe.s = s
@@ -201,21 +203,21 @@ type personalSnapshot struct {
 }
 
 func (s *personalSnapshot) appendJSON(b []byte) []byte {
-	b = appendString(append(b, `{"state":`...), s.State)
+	b = core.AppendString(append(b, `{"state":`...), s.State)
 	if s.Error != "" {
-		b = appendString(append(b, `,"error":`...), s.Error)
+		b = core.AppendString(append(b, `,"error":`...), s.Error)
 	}
 	b = appendInt(append(b, `,"rows":`...), s.Rows)
 	if s.Skipped != 0 {
 		b = appendInt(append(b, `,"skipped":`...), s.Skipped)
 	}
 	b = appendInt(append(b, `,"features":`...), s.Features)
-	b = appendNum(append(b, `,"seconds":`...), s.Seconds)
+	b = core.AppendNum(append(b, `,"seconds":`...), s.Seconds)
 	if s.RMSE != nil {
-		b = appendNum(append(b, `,"rmse":`...), *s.RMSE)
+		b = core.AppendNum(append(b, `,"rmse":`...), *s.RMSE)
 	}
 	if s.Progress != nil {
-		b = appendNum(append(b, `,"progress":`...), *s.Progress)
+		b = core.AppendNum(append(b, `,"progress":`...), *s.Progress)
 	}
 	b = appendBool(append(b, `,"ready":`...), s.Ready)
 	if s.Items != 0 {
@@ -225,9 +227,9 @@ func (s *personalSnapshot) appendJSON(b []byte) []byte {
 		b = appendInt(append(b, `,"unlisted":`...), s.Unlisted)
 	}
 	if s.Layout != "" {
-		b = appendString(append(b, `,"layout":`...), s.Layout)
+		b = core.AppendString(append(b, `,"layout":`...), s.Layout)
 	}
-	b = appendString(append(b, `,"learner":`...), s.Learner)
+	b = core.AppendString(append(b, `,"learner":`...), s.Learner)
 	return append(b, '}')
 }
 
@@ -287,11 +289,11 @@ type personalItem struct {
 }
 
 func (it *personalItem) appendJSON(b []byte) []byte {
-	b = appendString(append(b, `{"id":`...), it.ID)
-	b = appendString(append(b, `,"title":`...), it.Title)
+	b = core.AppendString(append(b, `{"id":`...), it.ID)
+	b = core.AppendString(append(b, `,"title":`...), it.Title)
 	b = appendStrings(append(b, `,"genres":`...), it.Genres)
 	b = appendInt(append(b, `,"count":`...), it.Count)
-	b = appendNum(append(b, `,"mean":`...), it.Mean)
+	b = core.AppendNum(append(b, `,"mean":`...), it.Mean)
 	b = appendBool(append(b, `,"known":`...), it.Known)
 	return append(b, '}')
 }
@@ -356,16 +358,16 @@ type personalUpdate struct {
 }
 
 func (r *personalReason) appendJSON(b []byte) []byte {
-	b = appendString(append(b, `{"kind":`...), r.Kind)
-	b = appendNum(append(b, `,"value":`...), r.Value)
+	b = core.AppendString(append(b, `{"kind":`...), r.Kind)
+	b = core.AppendNum(append(b, `,"value":`...), r.Value)
 	b = appendInt(append(b, `,"item":`...), r.Item)
-	b = appendString(append(b, `,"text":`...), r.Text)
+	b = core.AppendString(append(b, `,"text":`...), r.Text)
 	return append(b, '}')
 }
 
 func (r *personalRec) appendJSON(b []byte) []byte {
 	b = appendInt(append(b, `{"item":`...), r.Item)
-	b = appendNum(append(b, `,"score":`...), r.Score)
+	b = core.AppendNum(append(b, `,"score":`...), r.Score)
 	b = append(b, `,"why":`...)
 	b = appendList(b, r.Why, (*personalReason).appendJSON)
 	return append(b, '}')
@@ -373,25 +375,25 @@ func (r *personalRec) appendJSON(b []byte) []byte {
 
 func (r *personalRated) appendJSON(b []byte) []byte {
 	b = appendInt(append(b, `{"item":`...), r.Item)
-	b = appendNum(append(b, `,"stars":`...), float64(r.Stars))
-	b = appendNum(append(b, `,"before":`...), r.Before)
+	b = core.AppendNum(append(b, `,"stars":`...), float64(r.Stars))
+	b = core.AppendNum(append(b, `,"before":`...), r.Before)
 	return append(b, '}')
 }
 
 func (u *personalUpdate) appendJSON(b []byte) []byte {
 	b = append(b, '{')
 	if u.Error != "" {
-		b = appendString(appendKey(b, "error"), u.Error)
+		b = core.AppendString(appendKey(b, "error"), u.Error)
 	}
 	if u.Before != nil {
-		b = appendNum(appendKey(b, "before"), *u.Before)
+		b = core.AppendNum(appendKey(b, "before"), *u.Before)
 	}
 	b = appendBool(appendKey(b, "coldStart"), u.ColdStart)
 	b = append(b, `,"recs":`...)
 	b = appendList(b, u.Recs, (*personalRec).appendJSON)
 	b = append(b, `,"rated":`...)
 	b = appendList(b, u.Rated, (*personalRated).appendJSON)
-	b = appendNum(append(b, `,"ms":`...), u.Ms)
+	b = core.AppendNum(append(b, `,"ms":`...), u.Ms)
 	return append(b, '}')
 }
 

@@ -20,7 +20,7 @@ func (b *bridge) personalAPI() js.Value {
 			if b.pe != nil {
 				b.pe.err = msg
 			}
-			return stateErrorJSON(msg)
+			return jsonText(stateErrorJSON(msg))
 		})
 	}
 	for _, e := range personalTable {
@@ -40,8 +40,8 @@ var personalTable = []struct {
 	{"feed", (*bridge).personalFeed},             // gives the ratings file the chunk args[0]; returns the bytes taken
 	{"end", (*bridge).personalEnd},               // says the ratings file has no more chunks
 	{"wanted", (*bridge).personalWanted},         // returns the bytes the session wants fed
-	{"run", (*bridge).personalRun},               // learns for args[0] ms; returns the snapshot (JSON)
-	{"catalog", (*bridge).personalCatalog},       // returns the catalog (JSON)
+	{"run", (*bridge).personalRun},               // learns for args[0] ms; returns the snapshot
+	{"catalog", (*bridge).personalCatalog},       // returns the catalog
 	{"rate", (*bridge).personalRate},             // rates item args[0] with args[1] stars; returns the top args[2] (default 10)
 	{"recommend", (*bridge).personalRecommend},   // returns the top args[0] (default 10)
 	{"clear", (*bridge).personalClear},           // forgets your ratings; returns the top args[0]
@@ -49,7 +49,7 @@ var personalTable = []struct {
 }
 
 // noPersonal is the answer of a call that needs a Personalize session.
-func noPersonal() string { return stateErrorJSON("no catalog: call personal.start first") }
+func noPersonal() jsonText { return jsonText(stateErrorJSON("no catalog: call personal.start first")) }
 
 // topN is the argument k, the number of recommendations asked for, or 10.
 func topN(args []js.Value, k int) int {
@@ -62,7 +62,7 @@ func topN(args []js.Value, k int) int {
 func (b *bridge) personalStart(args []js.Value) any {
 	var cfg personalConfig
 	if err := cfg.decodeJSON(args[0].String()); err != nil {
-		return stateErrorJSON("personal.start: " + err.Error())
+		return jsonText(stateErrorJSON("personal.start: " + err.Error()))
 	}
 	if b.pe != nil {
 		b.pe.s.release() // the old ratings file's reading coroutine
@@ -70,9 +70,9 @@ func (b *bridge) personalStart(args []js.Value) any {
 	pe, err := newPersonal(cfg)
 	b.pe = pe
 	if err != nil {
-		return stateErrorJSON(err.Error())
+		return jsonText(stateErrorJSON(err.Error()))
 	}
-	return pe.snapshotJSON()
+	return jsonText(pe.snapshotJSON())
 }
 
 func (b *bridge) personalItems(args []js.Value) any {
@@ -83,9 +83,9 @@ func (b *bridge) personalItems(args []js.Value) any {
 	js.CopyBytesToGo(data, args[0])
 	n, err := b.pe.setItems(data, args[1].String())
 	if err != nil {
-		return errorOnlyJSON(err.Error())
+		return jsonText(errorOnlyJSON(err.Error()))
 	}
-	return `{"items":` + strconv.Itoa(n) + `}`
+	return jsonText(`{"items":` + strconv.Itoa(n) + `}`)
 }
 
 func (b *bridge) personalFeed(args []js.Value) any {
@@ -116,35 +116,35 @@ func (b *bridge) personalRun(args []js.Value) any {
 		return noPersonal()
 	}
 	b.pe.run(time.Duration(args[0].Float() * float64(time.Millisecond)))
-	return b.pe.snapshotJSON()
+	return jsonText(b.pe.snapshotJSON())
 }
 
 func (b *bridge) personalCatalog(args []js.Value) any {
 	if b.pe == nil {
-		return `{"items":[]}`
+		return jsonText(`{"items":[]}`)
 	}
-	return b.pe.catalogJSON()
+	return jsonText(b.pe.catalogJSON())
 }
 
 func (b *bridge) personalRate(args []js.Value) any {
 	if b.pe == nil {
 		return noPersonal()
 	}
-	return b.pe.rate(args[0].Int(), args[1].Float(), topN(args, 2))
+	return jsonText(b.pe.rate(args[0].Int(), args[1].Float(), topN(args, 2)))
 }
 
 func (b *bridge) personalRecommend(args []js.Value) any {
 	if b.pe == nil {
 		return noPersonal()
 	}
-	return b.pe.recommend(topN(args, 0))
+	return jsonText(b.pe.recommend(topN(args, 0)))
 }
 
 func (b *bridge) personalClear(args []js.Value) any {
 	if b.pe == nil {
 		return noPersonal()
 	}
-	return b.pe.clear(topN(args, 0))
+	return jsonText(b.pe.clear(topN(args, 0)))
 }
 
 func (b *bridge) personalRatingsCSV(args []js.Value) any {

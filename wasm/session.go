@@ -23,9 +23,6 @@ const (
 	// previewBytes and previewLines bound the preview's text.
 	previewBytes = 4096
 	previewLines = 6
-	// guessRows is how many leading labels decide an "auto" task, as in
-	// the CLI.
-	guessRows = 1000
 	// maxPoints bounds the stored checkpoints per session; when reached,
 	// every other one is dropped and the spacing doubles.
 	maxPoints = 2000
@@ -63,18 +60,17 @@ type session struct {
 	task    data.Task
 	taskSet bool
 	players []*player
-	follow  int          // the player the model panel and saveModel follow
-	pending []pendingRow // rows read to guess the task, to play first
+	follow  int       // the player the model panel and saveModel follow
+	src     core.Rows // the labelled rows, read as the command line reads them
 	ex      data.Example
 
 	bad         core.BadRows // the OnError policy and the rows it skipped
 	reasonsSent int          // bad.First already in a snapshot
 	badRow      bool         // the error is a malformed row
 
-	rows     int
-	state    string // waiting, running, done, error
-	err      string
-	deferred string // an error met while guessing the task, after the pending rows
+	rows  int
+	state string // waiting, running, done, error
+	err   string
 
 	points    [][]float64 // stored checkpoints
 	sent      int         // points already in a snapshot
@@ -123,6 +119,7 @@ func newSession(cfg config) (*session, error) {
 		return nil, err
 	}
 	s.bad.Policy = policy
+	s.src = core.Rows{File: cfg.File, Bad: &s.bad, Pause: func() bool { return clock() >= s.until }}
 	for _, name := range cfg.Learners {
 		if _, err := core.NewLearner(name, core.Config{}); err != nil {
 			return nil, err
@@ -155,6 +152,7 @@ func newSession(cfg config) (*session, error) {
 		}
 		ds := d.New(max(cfg.Seed, 1))
 		s.source, s.names, s.known = ds, ds, d.Known
+		s.src.Source = ds
 		if !s.taskSet {
 			s.setTask(d.Task)
 		}
@@ -170,6 +168,7 @@ func newSession(cfg config) (*session, error) {
 // setTask fixes the task and creates the learners for it.
 func (s *session) setTask(t data.Task) {
 	s.task, s.taskSet = t, true
+	s.src.SetTask(t)
 	c := core.Config{Task: t, Delta: s.cfg.Delta, Eta: s.cfg.Eta, Seed: s.cfg.Seed}
 	switch s.cfg.Gamma {
 	case "2/(t+1)":

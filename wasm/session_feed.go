@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io"
 
+	"github.com/occfm/occfm/core"
 	"github.com/occfm/occfm/core/data"
 )
 
@@ -83,8 +84,8 @@ type previewColumn struct {
 }
 
 func (p *preview) appendJSON(b []byte) []byte {
-	b = appendString(append(b, `{"format":`...), p.Format)
-	b = appendString(append(b, `,"layout":`...), p.Layout)
+	b = core.AppendString(append(b, `{"format":`...), p.Format)
+	b = core.AppendString(append(b, `,"layout":`...), p.Layout)
 	b = appendStrings(append(b, `,"lines":`...), p.Lines)
 	if len(p.Columns) > 0 {
 		b = append(b, `,"columns":[`...)
@@ -92,8 +93,8 @@ func (p *preview) appendJSON(b []byte) []byte {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendString(append(b, `{"name":`...), c.Name)
-			b = appendString(append(b, `,"role":`...), c.Role)
+			b = core.AppendString(append(b, `{"name":`...), c.Name)
+			b = core.AppendString(append(b, `,"role":`...), c.Role)
 			b = append(b, '}')
 		}
 		b = append(b, ']')
@@ -147,6 +148,7 @@ func (s *session) open() bool {
 	}
 	st := s.rd.stream
 	s.stream, s.source, s.names = st, st, st
+	s.src.Source, s.src.Format = fileRows{s}, st.Format()
 	p := &preview{Format: string(st.Format()), Layout: st.Layout(), Lines: headLines(s.file.head), Warnings: []string{}}
 	for _, c := range st.Columns() {
 		p.Columns = append(p.Columns, previewColumn{Name: c.Name, Role: roleNames[c.Role]})
@@ -154,9 +156,6 @@ func (s *session) open() bool {
 	p.Warnings = s.warnings()
 	s.warningsSent = len(p.Warnings)
 	s.preview = p
-	if !s.taskSet && st.Format() == data.FormatMovieLens {
-		s.setTask(data.Regression)
-	}
 	return true
 }
 

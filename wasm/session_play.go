@@ -73,53 +73,6 @@ type prediction struct {
 // describeFeatures is how many features a prediction shows by name.
 const describeFeatures = 4
 
-// pendingRow is a row read ahead to guess the task, with its line.
-type pendingRow struct {
-	ex   data.Example
-	line int
-}
-
-// The outcomes of next.
-const (
-	rowRead    = iota // s.ex holds the next row
-	rowSkipped        // a malformed row, skipped (and counted) by s.bad
-	rowNone           // the session must stop for now: waiting, done or error
-)
-
-// next reads the next raw row into s.ex. A malformed row is skipped under
-// the skip policy, and ends the session under stop.
-func (s *session) next() int {
-	var err error
-	if s.rd != nil {
-		if !s.rd.resume() {
-			s.state = "waiting"
-			return rowNone
-		}
-		err = s.rd.err
-	} else {
-		err = s.source.Next(&s.ex)
-	}
-	switch {
-	case err == nil:
-		return rowRead
-	case s.bad.Skip(err):
-		return rowSkipped
-	case err == io.EOF:
-		s.state = "done"
-		s.release()
-		if err := s.bad.AllSkipped(s.rows + len(s.pending)); err != nil {
-			s.fail(err)
-		}
-	default:
-		s.fail(err)
-	}
-	return rowNone
-}
-
-// skipCheck is how many skipped rows pass between two readings of the
-// clock: a file of malformed rows must not hold a slice past its deadline.
-const skipCheck = 32
-
 // step learns at most maxRows rows (0: no limit) until the deadline and
 // returns the number learned. The rows go through core.Run, the loop the
 // command line plays them with, one row a batch: a row can cost from
@@ -141,12 +94,20 @@ func (s *session) step(deadline time.Time, maxRows int) int {
 		return 0
 	}
 	s.state = "running"
-	if !s.taskSet && !s.guessTask(deadline) {
-		return 0
-	}
 	start := clock()
 	end := start + time.Until(deadline)
 	s.until = end
+	if !s.taskSet {
+		t, err := s.src.Choose(s.cfg.Task)
+		if errors.Is(err, core.ErrAgain) {
+			return 0 // waiting for bytes, or past the deadline
+		}
+		if err != nil {
+			s.fail(err)
+			return 0
+		}
+		s.setTask(t)
+	}
 	solving := s.reg != nil && s.reg.Pending() > 0
 	if solving && s.regretCredit > 0 {
 		// The comparator has earned time: the end of the slice, up to
@@ -158,12 +119,18 @@ func (s *session) step(deadline time.Time, maxRows int) int {
 	switch {
 	case err == nil:
 		timedOut = maxRows <= 0 || n < maxRows
-	case err == errLate:
-		timedOut = true
-	case err == errNoRow:
-		// The reader stopped for now: waiting, done or failed (s.state).
+	case errors.Is(err, core.ErrAgain):
+		// Waiting for bytes (s.state says so), or past the deadline while
+		// skipping malformed rows.
+		timedOut = s.state == "running"
+	case err == io.EOF:
+		s.state = "done"
+		s.release()
+		if err := s.src.AllSkipped(); err != nil {
+			s.fail(err)
+		}
 	default:
-		s.fail(err) // over the memory budget
+		s.fail(err) // a malformed row under "stop", a read error, the memory budget
 	}
 	if solving {
 		s.regretCredit = min(s.regretCredit+time.Duration(float64(clock()-start)*regretShare/(1-regretShare)), maxRegretCredit)
@@ -174,16 +141,8 @@ func (s *session) step(deadline time.Time, maxRows int) int {
 	return n
 }
 
-// errNoRow and errLate stop a step from the row source (sessionRows): no
-// row now (the stream waits for data, has ended or failed: s.state says
-// which), or the deadline passed while skipping malformed rows.
-var (
-	errNoRow = errors.New("no row now")
-	errLate  = errors.New("past the deadline")
-)
-
 // runner returns the session's core.Run, made for the current players on
-// first use: rows from sessionRows, the comparator, the memory budget, and
+// first use: rows from s.src, the comparator, the memory budget, and
 // what the views record of each row (played).
 func (s *session) runner() *core.Run {
 	if s.run != nil {
@@ -203,7 +162,7 @@ func (s *session) runner() *core.Run {
 	budget := core.NewBudgetCheck(core.MemoryBudget{Limit: s.cfg.MaxMemory}, ps, rest...)
 	budget.Every, budget.Wide = memoryEvery, wideRow
 	s.run = &core.Run{
-		Source:  sessionRows{s},
+		Source:  &s.src,
 		Players: ps,
 		Regret:  s.reg,
 		Budget:  budget,
@@ -224,93 +183,30 @@ const (
 	wideRow     = 64
 )
 
-// sessionRows is the session's rows as a data.ExampleSource: first the rows
-// read to guess the task, then the stream's, each label mapped to the task
-// (core.BadRows.Label) and malformed rows skipped or failed by s.bad.
-type sessionRows struct{ s *session }
+// fileRows is the raw rows of a file session (core.Rows' Source): the
+// stream's, read in the coroutine, which may have to wait for the page to
+// feed more bytes (core.ErrAgain, state "waiting").
+type fileRows struct{ s *session }
 
-func (r sessionRows) Next(ex *data.Example) error {
+func (r fileRows) Next(ex *data.Example) error {
 	s := r.s
-	skipped := 0
-	for {
-		var line int
-		if len(s.pending) > 0 {
-			*ex, line = s.pending[0].ex, s.pending[0].line
-			s.pending = s.pending[1:]
-		} else if s.deferred != "" {
-			s.state, s.err, s.deferred = "error", s.deferred, ""
-			return errNoRow
-		} else {
-			switch s.next() {
-			case rowNone:
-				return errNoRow
-			case rowSkipped:
-				// A file of malformed rows must not hold a slice past its
-				// deadline.
-				if skipped++; skipped%skipCheck == 0 && clock() >= s.until {
-					return errLate
-				}
-				continue
-			}
-			*ex, line = s.ex, s.lineOf()
-		}
-		y, err := s.bad.Label(s.task, s.cfg.File, line, ex.Y)
-		if s.bad.Skip(err) {
-			skipped++
-			continue
-		}
-		if err != nil {
-			s.fail(err)
-			return errNoRow
-		}
-		ex.Y = y
-		return nil
+	if !s.rd.resume() {
+		s.state = "waiting"
+		return core.ErrAgain
 	}
+	if s.rd.err != nil {
+		return s.rd.err
+	}
+	// Copy into ex's own storage: the coroutine reads the next row into
+	// s.ex.
+	ex.X.Ind = append(ex.X.Ind[:0], s.ex.X.Ind...)
+	ex.X.Val = append(ex.X.Val[:0], s.ex.X.Val...)
+	ex.Y = s.ex.Y
+	return nil
 }
 
-func (s *session) lineOf() int {
-	if s.stream != nil {
-		return s.stream.Line()
-	}
-	return s.rows + 1
-}
-
-// guessTask reads up to guessRows rows and picks the task from their
-// labels with data.GuessTask, as the CLI does; the rows are played first.
-// Past the deadline it returns false, to go on in the next slice.
-func (s *session) guessTask(deadline time.Time) bool {
-	for reads := 1; len(s.pending) < guessRows; reads++ {
-		if reads%skipCheck == 0 && time.Now().After(deadline) {
-			return false
-		}
-		r := s.next()
-		if r == rowSkipped {
-			continue
-		}
-		if r == rowNone {
-			if s.state == "error" && len(s.pending) > 0 {
-				// Learn the rows before the error first: it comes after
-				// them.
-				s.deferred, s.err = s.err, ""
-			} else if s.state != "done" {
-				return false
-			}
-			s.state = "running"
-			break
-		}
-		s.pending = append(s.pending, pendingRow{ex: s.ex.Clone(), line: s.lineOf()})
-	}
-	labels := make([]float64, len(s.pending))
-	for i, p := range s.pending {
-		labels[i] = p.ex.Y
-	}
-	s.setTask(data.GuessTask(labels))
-	if len(s.pending) == 0 {
-		s.state = "done"
-		return false
-	}
-	return true
-}
+// Line is the line of the row read last, for messages.
+func (r fileRows) Line() int { return r.s.stream.Line() }
 
 // played records what the views show of a row every learner has played
 // (core.Run's Row): the checkpoints' tallies, the features and labels seen,

@@ -168,7 +168,7 @@ func TestSessionGzipChunks(t *testing.T) {
 		if snap.State != "done" || snap.Rows != 3000 || snap.Layout != "movielens u.data (tab)" {
 			t.Fatalf("chunk %d: state %q (%s), %d rows, layout %q", chunk, snap.State, snap.Error, snap.Rows, snap.Layout)
 		}
-		if got := *snap.Learners[0].RMSE; got != want.RMSE {
+		if got := float64(*snap.Learners[0].RMSE); got != want.RMSE {
 			t.Errorf("chunk %d: RMSE %v, plain file through the CLI %v", chunk, got, want.RMSE)
 		}
 	}
@@ -338,7 +338,7 @@ func TestNumJSON(t *testing.T) {
 	if got := numRows(nil).appendJSON(nil); string(got) != "[]" {
 		t.Errorf("nil rows: %s", got)
 	}
-	if got := appendNum(appendNum([]byte("["), math.Inf(-1)), 0.1); string(got) != "[null0.1" {
+	if got := core.AppendNum(core.AppendNum([]byte("["), math.Inf(-1)), 0.1); string(got) != "[null0.1" {
 		t.Errorf("num: %s", got)
 	}
 }

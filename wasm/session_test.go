@@ -116,7 +116,7 @@ func TestFileSessionMatchesCLI(t *testing.T) {
 		if snap.State != "done" || snap.Rows != 3000 || snap.Task != "regression" {
 			t.Fatalf("chunk %d: state %q rows %d task %q (error %q)", chunk, snap.State, snap.Rows, snap.Task, snap.Error)
 		}
-		if got := *snap.Learners[0].RMSE; got != want.RMSE {
+		if got := float64(*snap.Learners[0].RMSE); got != want.RMSE {
 			t.Errorf("chunk %d: RMSE %v, CLI path %v", chunk, got, want.RMSE)
 		}
 	}
@@ -163,7 +163,7 @@ func TestFileSessionClassificationAndErrors(t *testing.T) {
 	runAll(t, s, text, 100)
 	snap := decode(t, s.snapshotJSON())
 	want := cliSummary(t, text, data.Classification)
-	if snap.Task != "classification" || snap.State != "done" || *snap.Learners[0].AUC != want.AUC {
+	if snap.Task != "classification" || snap.State != "done" || float64(*snap.Learners[0].AUC) != want.AUC {
 		t.Errorf("task %q state %q AUC %v, want classification done %v", snap.Task, snap.State, *snap.Learners[0].AUC, want.AUC)
 	}
 	if snap.Learners[0].RMSE != nil {
@@ -293,7 +293,7 @@ func TestMovieLensSession(t *testing.T) {
 	s, _ := newSession(config{Source: "file", File: "u.data"})
 	runAll(t, s, string(raw), 1<<20)
 	snap := decode(t, s.snapshotJSON())
-	if snap.State != "done" || snap.Rows != 100000 || *snap.Learners[0].RMSE != want.RMSE {
+	if snap.State != "done" || snap.Rows != 100000 || float64(*snap.Learners[0].RMSE) != want.RMSE {
 		t.Errorf("state %q rows %d RMSE %v, want done 100000 %v", snap.State, snap.Rows, *snap.Learners[0].RMSE, want.RMSE)
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"time"
 
 	"github.com/occfm/occfm/core"
-	"github.com/occfm/occfm/core/data"
 )
 
 // checkpoint stores [rows, ms, metric₁, loss₁, …], thinning when full,
@@ -41,25 +40,25 @@ func (s *session) checkpoint() {
 
 // snapshot is the compact JSON the page reads (see doc.go).
 type snapshot struct {
-	State     string          `json:"state"`
-	Error     string          `json:"error,omitempty"`
-	Source    string          `json:"source"`
-	Layout    string          `json:"layout,omitempty"`
-	Task      string          `json:"task,omitempty"`
-	Rows      int             `json:"rows"`
-	Features  int             `json:"features"`
-	Learners  []learnerStatus `json:"learners"`
-	Points    numRows         `json:"points"`
-	Decimated bool            `json:"decimated"`
-	Preview   *preview        `json:"preview,omitempty"`
-	Known     string          `json:"known,omitempty"`
-	Regret    *regretStatus   `json:"regret,omitempty"`
+	State     string        `json:"state"`
+	Error     string        `json:"error,omitempty"`
+	Source    string        `json:"source"`
+	Layout    string        `json:"layout,omitempty"`
+	Task      string        `json:"task,omitempty"`
+	Rows      int           `json:"rows"`
+	Features  int           `json:"features"`
+	Learners  []core.Result `json:"learners"`
+	Points    numRows       `json:"points"`
+	Decimated bool          `json:"decimated"`
+	Preview   *preview      `json:"preview,omitempty"`
+	Known     string        `json:"known,omitempty"`
+	Regret    *regretStatus `json:"regret,omitempty"`
 	// BadRow: the error is a malformed row (skip would pass over it).
-	BadRow bool `json:"badRow,omitempty"`
+	BadRow bool `json:"bad_row,omitempty"`
 	// Skipped counts the rows skipped; SkippedFirst holds the first
 	// reasons (at most core.MaxReasons), sent when a new one is kept.
 	Skipped      int      `json:"skipped,omitempty"`
-	SkippedFirst []string `json:"skippedFirst,omitempty"`
+	SkippedFirst []string `json:"skipped_first,omitempty"`
 	// Warnings is the list of the reader's warnings (see session.warnings)
 	// when it has grown since the preview or the last snapshot.
 	Warnings []string `json:"warnings,omitempty"`
@@ -67,40 +66,40 @@ type snapshot struct {
 
 func (s *snapshot) appendJSON(b []byte) []byte {
 	b = append(b, `{"state":`...)
-	b = appendString(b, s.State)
+	b = core.AppendString(b, s.State)
 	if s.Error != "" {
-		b = appendString(append(b, `,"error":`...), s.Error)
+		b = core.AppendString(append(b, `,"error":`...), s.Error)
 	}
-	b = appendString(append(b, `,"source":`...), s.Source)
+	b = core.AppendString(append(b, `,"source":`...), s.Source)
 	if s.Layout != "" {
-		b = appendString(append(b, `,"layout":`...), s.Layout)
+		b = core.AppendString(append(b, `,"layout":`...), s.Layout)
 	}
 	if s.Task != "" {
-		b = appendString(append(b, `,"task":`...), s.Task)
+		b = core.AppendString(append(b, `,"task":`...), s.Task)
 	}
 	b = appendInt(append(b, `,"rows":`...), s.Rows)
 	b = appendInt(append(b, `,"features":`...), s.Features)
 	b = append(b, `,"learners":`...)
-	b = appendList(b, s.Learners, (*learnerStatus).appendJSON)
+	b = appendList(b, s.Learners, (*core.Result).AppendJSON)
 	b = s.Points.appendJSON(append(b, `,"points":`...))
 	b = appendBool(append(b, `,"decimated":`...), s.Decimated)
 	if s.Preview != nil {
 		b = s.Preview.appendJSON(append(b, `,"preview":`...))
 	}
 	if s.Known != "" {
-		b = appendString(append(b, `,"known":`...), s.Known)
+		b = core.AppendString(append(b, `,"known":`...), s.Known)
 	}
 	if s.Regret != nil {
 		b = s.Regret.appendJSON(append(b, `,"regret":`...))
 	}
 	if s.BadRow {
-		b = append(b, `,"badRow":true`...)
+		b = append(b, `,"bad_row":true`...)
 	}
 	if s.Skipped != 0 {
 		b = appendInt(append(b, `,"skipped":`...), s.Skipped)
 	}
 	if len(s.SkippedFirst) > 0 {
-		b = appendStrings(append(b, `,"skippedFirst":`...), s.SkippedFirst)
+		b = appendStrings(append(b, `,"skipped_first":`...), s.SkippedFirst)
 	}
 	if len(s.Warnings) > 0 {
 		b = appendStrings(append(b, `,"warnings":`...), s.Warnings)
@@ -117,12 +116,12 @@ type regretStatus struct {
 	Lag       int        `json:"lag"`       // rows learned since the last finished checkpoint
 	Slope     []*float64 `json:"slope"`     // per learner, last six checkpoints
 	D         num        `json:"d"`         // 2δ
-	MaxRows   int        `json:"maxRows"`   // the comparator's cap
+	MaxRows   int        `json:"max_rows"`  // the comparator's cap
 	Truncated bool       `json:"truncated"` // the cap was reached
-	LeftOut   int        `json:"leftOut"`   // rows left out: a feature or label beyond ±1e9, or over 1,000 nonzeros (core.Regret.Observe)
+	LeftOut   int        `json:"left_out"`  // rows left out: a feature or label beyond ±1e9, or over 1,000 nonzeros (core.Regret.Observe)
 	// NoDelta: the first learner has no δ (occfm-auto); the comparator's
 	// ball is its default, δ = D/2.
-	NoDelta bool `json:"noDelta,omitempty"`
+	NoDelta bool `json:"no_delta,omitempty"`
 }
 
 func (r *regretStatus) appendJSON(b []byte) []byte {
@@ -142,83 +141,13 @@ func (r *regretStatus) appendJSON(b []byte) []byte {
 		}
 		b = append(b, ']')
 	}
-	b = appendNum(append(b, `,"d":`...), float64(r.D))
-	b = appendInt(append(b, `,"maxRows":`...), r.MaxRows)
+	b = core.AppendNum(append(b, `,"d":`...), float64(r.D))
+	b = appendInt(append(b, `,"max_rows":`...), r.MaxRows)
 	b = appendBool(append(b, `,"truncated":`...), r.Truncated)
-	b = appendInt(append(b, `,"leftOut":`...), r.LeftOut)
+	b = appendInt(append(b, `,"left_out":`...), r.LeftOut)
 	if r.NoDelta {
-		b = append(b, `,"noDelta":true`...)
+		b = append(b, `,"no_delta":true`...)
 	}
-	return append(b, '}')
-}
-
-type learnerStatus struct {
-	Name      string       `json:"name"`
-	Clip      bool         `json:"clip,omitempty"`
-	Guard     *guardStatus `json:"guard,omitempty"`
-	Rows      int          `json:"rows"`
-	Seconds   float64      `json:"seconds"`
-	AvgLoss   num          `json:"avg_loss"`
-	RMSE      *float64     `json:"rmse,omitempty"`
-	MAE       *float64     `json:"mae,omitempty"`
-	ErrorRate *float64     `json:"error_rate,omitempty"`
-	AUC       *float64     `json:"auc,omitempty"`
-	LogLoss   *float64     `json:"logloss,omitempty"`
-	// Experts are occfm-auto's experts with their weights: which δ is
-	// winning.
-	Experts []core.AutoExpert `json:"experts,omitempty"`
-	// ExpertRegret is occfm-auto's regret to its best expert never
-	// retired, and ExpertBound the forecaster's bound on it.
-	ExpertRegret *float64 `json:"expertRegret,omitempty"`
-	ExpertBound  *float64 `json:"expertBound,omitempty"`
-}
-
-func (l *learnerStatus) appendJSON(b []byte) []byte {
-	b = appendString(append(b, `{"name":`...), l.Name)
-	if l.Clip {
-		b = append(b, `,"clip":true`...)
-	}
-	if l.Guard != nil {
-		b = l.Guard.appendJSON(append(b, `,"guard":`...))
-	}
-	b = appendInt(append(b, `,"rows":`...), l.Rows)
-	b = appendNum(append(b, `,"seconds":`...), l.Seconds)
-	b = appendNum(append(b, `,"avg_loss":`...), float64(l.AvgLoss))
-	for _, f := range [...]struct {
-		key string
-		x   *float64
-	}{{"rmse", l.RMSE}, {"mae", l.MAE}, {"error_rate", l.ErrorRate}, {"auc", l.AUC}, {"logloss", l.LogLoss}} {
-		if f.x != nil {
-			b = appendNum(appendKey(b, f.key), *f.x)
-		}
-	}
-	if len(l.Experts) > 0 {
-		b = append(b, `,"experts":[`...)
-		for i, e := range l.Experts {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = appendAutoExpert(b, e)
-		}
-		b = append(b, ']')
-	}
-	if l.ExpertRegret != nil {
-		b = appendNum(append(b, `,"expertRegret":`...), *l.ExpertRegret)
-	}
-	if l.ExpertBound != nil {
-		b = appendNum(append(b, `,"expertBound":`...), *l.ExpertBound)
-	}
-	return append(b, '}')
-}
-
-// appendAutoExpert appends e with the keys of core.AutoExpert's json tags.
-func appendAutoExpert(b []byte, e core.AutoExpert) []byte {
-	b = appendString(append(b, `{"name":`...), e.Name)
-	b = appendNum(append(b, `,"delta":`...), e.Delta)
-	b = appendNum(append(b, `,"eta":`...), e.Eta)
-	b = appendNum(append(b, `,"weight":`...), e.Weight)
-	b = appendNum(append(b, `,"loss":`...), e.Loss)
-	b = appendBool(append(b, `,"retired":`...), e.Retired)
 	return append(b, '}')
 }
 
@@ -237,7 +166,7 @@ func (s *session) runSnapshotJSON() string { return s.snapshotJSONAt(false) }
 
 func (s *session) snapshotJSONAt(fresh bool) string {
 	snap := snapshot{State: s.state, Error: s.err, Rows: s.rows, Points: s.points[s.sent:], Decimated: s.decimated, Known: s.known,
-		Learners: []learnerStatus{}}
+		Learners: []core.Result{}}
 	s.sent, s.decimated = len(s.points), false
 	if s.cfg.Source == "demo" {
 		snap.Source = s.cfg.Demo
@@ -268,22 +197,12 @@ func (s *session) snapshotJSONAt(fresh bool) string {
 	}
 	now := clock()
 	for _, p := range s.players {
-		if fresh || s.state != "running" || !p.summed || now-p.sumAt >= summaryEvery {
+		// A summary of no row is refreshed at once: its metrics are
+		// left out until the first row is scored.
+		if fresh || s.state != "running" || !p.summed || now-p.sumAt >= summaryEvery || p.sum.Rows == 0 && p.Metrics.Rows() > 0 {
 			p.sum, p.sumAt, p.summed = p.Metrics.Summary(), now, true
 		}
-		sum := p.sum
-		ls := learnerStatus{Name: p.Name, Rows: p.Metrics.Rows(), Seconds: p.Elapsed.Seconds(), AvgLoss: num(sum.AvgLoss)}
-		ls.Clip, ls.Guard = guardStatusOf(p)
-		if a, ok := p.inner().(*core.OCCFMAuto); ok {
-			ls.Experts = a.Experts()
-			reg, bound := a.Regret()
-			ls.ExpertRegret, ls.ExpertBound = finite(reg), finite(bound)
-		}
-		if s.task == data.Classification {
-			ls.ErrorRate, ls.AUC, ls.LogLoss = finite(sum.ErrorRate), finite(sum.AUC), finite(sum.LogLoss)
-		} else {
-			ls.RMSE, ls.MAE = finite(sum.RMSE), finite(sum.MAE)
-		}
+		ls := core.NewResult(&p.Player, p.sum, s.rows, s.config)
 		snap.Learners = append(snap.Learners, ls)
 	}
 	if snap.Points == nil {

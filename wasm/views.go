@@ -82,11 +82,13 @@ func (b *bridge) renderPredictions() {
 	}
 }
 
-// modelFields are the rows of the model panel, in order.
-var modelFields = []string{"learner", "settings", "nuclear norm", "rank", "top eigenvalues of C"}
+// modelFields are the rows of the model panel, in order. ‖C‖* against δ
+// and the rank are the model picture's (its spectrum's gauge and caption):
+// one view owns each figure.
+var modelFields = []string{"learner", "settings", "top eigenvalues of C"}
 
-// renderModel shows the followed learner's model (session.followed): ‖C‖* against δ, rank and
-// the top eigenvalues of C, for learners with a matrix model.
+// renderModel shows the followed learner's model (session.followed): its
+// settings and, for learners with a matrix model, the top eigenvalues of C.
 func (b *bridge) renderModel() {
 	if b.modelDD == nil && !b.buildModelPanel() {
 		return
@@ -119,7 +121,6 @@ func (b *bridge) renderModel() {
 	a, auto := pl.inner().(*core.OCCFMAuto)
 	if !auto {
 		if now := core.DeltaNow(pl.Learner); cfg.Delta == 0 && now > 0 {
-			cfg.Delta = now
 			set("settings", "δ = "+fmtG(core.DefaultOCCFMKDeltaScale)+"·√n = "+strconv.FormatFloat(now, 'f', 0, 64)+" (grows with the features seen), η = "+fmtG(cfg.Eta)+", loss "+cfg.LossOf().String())
 		} else if cfg.Delta > 0 {
 			set("settings", "δ = "+fmtG(cfg.Delta)+", η = "+fmtG(cfg.Eta)+", loss "+cfg.LossOf().String())
@@ -144,15 +145,11 @@ func (b *bridge) renderModel() {
 			return
 		}
 		in, ok = ti, true
-		cfg.Delta = delta
 		set("learner", pl.Name+" (C below: its most trusted expert, "+e.Name+", weight "+strconv.FormatFloat(e.Weight, 'g', 3, 64)+")")
 	}
 	if !ok {
 		return
 	}
-	nn := in.NuclearNorm()
-	set("nuclear norm", "‖C‖* = "+strconv.FormatFloat(nn, 'g', 4, 64)+" of δ = "+strconv.FormatFloat(cfg.Delta, 'g', 4, 64)+" ("+strconv.FormatFloat(100*nn/cfg.Delta, 'f', 1, 64)+"%)")
-	set("rank", strconv.Itoa(in.Rank()))
 	var parts []string
 	for i, v := range in.Eigenvalues() {
 		if i == 6 {

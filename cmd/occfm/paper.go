@@ -473,7 +473,9 @@ func loadPaperSet(dir string, set paperSet, seed uint64) ([]data.Example, int, e
 		// The same row source as occfm run: labels mapped by Task.Label,
 		// errors naming the file and line.
 		// The paper holds its data sets in memory by design: no budget.
-		got, err := readAll(&fileSource{stream: st, name: rel, task: set.Task}, &progress{quiet: true}, &heldRows{}, core.MemoryBudget{Limit: -1}, st)
+		src := &core.Rows{Source: st, File: rel}
+		src.SetTask(set.Task)
+		got, err := readAll(src, &progress{quiet: true}, &heldRows{}, core.MemoryBudget{Limit: -1}, st)
 		f.Close()
 		if err != nil {
 			return nil, 0, err

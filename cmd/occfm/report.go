@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"math"
 	"slices"
 	"strings"
 	"text/tabwriter"
@@ -32,53 +31,32 @@ type report struct {
 	warnings []string // the reader's (data.Stream.Warnings)
 }
 
-// record is one learner's line of -json output. Metrics that do not apply
-// to the task are nil and left out.
+// record is one learner's line of -json output: its core.Result (the
+// schema the page's snapshots use too), then the run's data, settings,
+// regret checkpoints and skipped rows.
 type record struct {
-	Learner       string  `json:"learner"`
-	Task          string  `json:"task"`
-	Loss          string  `json:"loss"`
-	Data          string  `json:"data"`
-	Format        string  `json:"format"`
-	Layout        string  `json:"layout"`
-	Features      int     `json:"features"`
-	Delta         float64 `json:"delta"` // in effect (the learner's default for -delta 0)
-	Eta           float64 `json:"eta"`   // in effect (the learner's default for -eta 0)
-	Shuffle       uint64  `json:"shuffle"`
-	Limit         int     `json:"limit"`
-	Rows          int     `json:"rows"`
-	Seconds       number  `json:"seconds"` // in core.Play only
-	UpdatesPerSec number  `json:"updates_per_sec"`
-	WallSeconds   number  `json:"wall_seconds"` // the whole run
-	AvgLoss       number  `json:"avg_loss"`
-	RMSE          *number `json:"rmse,omitempty"`
-	MAE           *number `json:"mae,omitempty"`
-	ErrorRate     *number `json:"error_rate,omitempty"`
-	AUC           *number `json:"auc,omitempty"`
-	LogLoss       *number `json:"logloss,omitempty"`
-	// occfm-auto's experts at the end, with their weights, and its regret
-	// to the best one never retired with the forecaster's bound on it.
-	Experts           []core.AutoExpert `json:"experts,omitempty"`
-	ExpertRegret      *number           `json:"expert_regret,omitempty"`
-	ExpertRegretBound *number           `json:"expert_regret_bound,omitempty"`
+	core.Result
+	Task     string `json:"task"`
+	Loss     string `json:"loss"`
+	Data     string `json:"data"`
+	Format   string `json:"format"`
+	Layout   string `json:"layout"`
+	Features int    `json:"features"`
+	Shuffle  uint64 `json:"shuffle"`
+	Limit    int    `json:"limit"`
+	// WallSeconds is the whole run's time; Result.Seconds the learner's
+	// in core.Play only.
+	WallSeconds core.Num `json:"wall_seconds"`
 	// With -regret: the checkpoints, and the fitted log-log slope of the
 	// last six (sub-linear regret: below 1).
 	Regret      []regretRecord `json:"regret,omitempty"`
-	RegretSlope *number        `json:"regret_slope,omitempty"`
+	RegretSlope *core.Num      `json:"regret_slope,omitempty"`
 	// RegretLeftOut counts the rows the regret leaves out (a feature
 	// beyond ±1e9, which the guard does not learn either).
 	RegretLeftOut int `json:"regret_left_out,omitempty"`
 	// RegretDelta is the comparator's δ: the best C in K for it. For a
 	// learner with no δ (occfm-auto) it is the comparator's default.
 	RegretDelta float64 `json:"regret_delta,omitempty"`
-	// The guard: whether predictions were clipped to the label range, and
-	// what it did (see core.GuardReport); the events are the first few.
-	Clip        bool     `json:"clip"`
-	Divergences int      `json:"divergences"`
-	Resets      int      `json:"resets"`
-	PausedAt    int      `json:"paused_at,omitempty"`
-	Refused     int      `json:"refused"`
-	GuardEvents []string `json:"guard_events,omitempty"`
 	// The rows skipped by -on-error skip, with the first few reasons.
 	OnError      string   `json:"on_error"`
 	Skipped      int      `json:"skipped"`
@@ -98,31 +76,14 @@ type record struct {
 // regretRecord is one regret checkpoint of one learner: the true regret
 // Σfₜ(Cₜ) − min over K lies in [regret_lo, regret_hi].
 type regretRecord struct {
-	T              int    `json:"t"`
-	CumLoss        number `json:"cum_loss"`
-	ComparatorLoss number `json:"comparator_loss"`
-	RegretLo       number `json:"regret_lo"`
-	RegretHi       number `json:"regret_hi"`
-	Gap            number `json:"gap"`
-	Bound          number `json:"bound"`
-	G              number `json:"g"`
-}
-
-// number is a float64 that encodes NaN and ±Inf, which JSON lacks, as null:
-// a diverged learner still gets its line.
-type number float64
-
-func (x number) MarshalJSON() ([]byte, error) {
-	f := float64(x)
-	if math.IsNaN(f) || math.IsInf(f, 0) {
-		return []byte("null"), nil
-	}
-	return json.Marshal(f)
-}
-
-func ptr(f float64) *number {
-	x := number(f)
-	return &x
+	T              int      `json:"t"`
+	CumLoss        core.Num `json:"cum_loss"`
+	ComparatorLoss core.Num `json:"comparator_loss"`
+	RegretLo       core.Num `json:"regret_lo"`
+	RegretHi       core.Num `json:"regret_hi"`
+	Gap            core.Num `json:"gap"`
+	Bound          core.Num `json:"bound"`
+	G              core.Num `json:"g"`
 }
 
 // updatesPerSec is rows / seconds, or 0 before any time has passed.
@@ -142,34 +103,19 @@ func (r report) write(w io.Writer, asJSON bool) error {
 }
 
 func (r report) record(p *core.Player) record {
-	s := p.Metrics.Summary()
-	delta, eta := r.settings.delta, r.settings.eta
-	if c, ok := p.Learner.(core.Configured); ok {
-		delta, eta = core.DeltaNow(p.Learner), c.Config().Eta
-	}
+	cfg := core.Config{Delta: r.settings.delta, Eta: r.settings.eta}
 	rec := record{
-		Learner:       p.Name,
-		Task:          r.task.String(),
-		Loss:          p.Metrics.Loss().String(),
-		Data:          r.data,
-		Format:        string(r.format),
-		Layout:        r.layout,
-		Features:      r.features,
-		Delta:         delta,
-		Eta:           eta,
-		Shuffle:       r.settings.shuffle,
-		Limit:         r.settings.limit,
-		Rows:          r.rows,
-		Seconds:       number(p.Elapsed.Seconds()),
-		UpdatesPerSec: number(updatesPerSec(s.Rows, p.Elapsed)),
-		WallSeconds:   number(r.wall.Seconds()),
-		AvgLoss:       number(s.AvgLoss),
-		OnError:       r.settings.onError.String(),
-	}
-	if a := autoOf(p.Learner); a != nil {
-		rec.Experts = a.Experts()
-		reg, bound := a.Regret()
-		rec.ExpertRegret, rec.ExpertRegretBound = ptr(reg), ptr(bound)
+		Result:      core.NewResult(p, p.Metrics.Summary(), r.rows, cfg),
+		Task:        r.task.String(),
+		Loss:        p.Metrics.Loss().String(),
+		Data:        r.data,
+		Format:      string(r.format),
+		Layout:      r.layout,
+		Features:    r.features,
+		Shuffle:     r.settings.shuffle,
+		Limit:       r.settings.limit,
+		WallSeconds: core.Num(r.wall.Seconds()),
+		OnError:     r.settings.onError.String(),
 	}
 	if r.bad != nil {
 		rec.Skipped = r.bad.Skipped
@@ -182,32 +128,17 @@ func (r report) record(p *core.Player) record {
 	if r.stopped != nil {
 		rec.Stopped = r.stopped.Error()
 	}
-	g := guardReport(p)
-	rec.Clip = r.guard.Clip
-	rec.Divergences, rec.Resets, rec.Refused, rec.PausedAt = g.Divergences, g.Resets, g.Refused, g.PausedAt
-	for _, e := range g.Events {
-		rec.GuardEvents = append(rec.GuardEvents, e.String())
-	}
 	if r.regret != nil {
 		i := slices.Index(r.players, p)
 		for _, pt := range r.regret.Points() {
-			rec.Regret = append(rec.Regret, regretRecord{T: pt.T, CumLoss: number(pt.CumLoss[i]),
-				ComparatorLoss: number(pt.ComparatorLoss), RegretLo: number(pt.RegretLo[i]),
-				RegretHi: number(pt.RegretHi[i]), Gap: number(pt.Gap), Bound: number(pt.Bound), G: number(pt.G)})
+			rec.Regret = append(rec.Regret, regretRecord{T: pt.T, CumLoss: core.Num(pt.CumLoss[i]),
+				ComparatorLoss: core.Num(pt.ComparatorLoss), RegretLo: core.Num(pt.RegretLo[i]),
+				RegretHi: core.Num(pt.RegretHi[i]), Gap: core.Num(pt.Gap), Bound: core.Num(pt.Bound), G: core.Num(pt.G)})
 		}
-		rec.RegretSlope = ptr(core.Slope(r.regret.Points(), i, 6))
+		slope := core.Num(core.Slope(r.regret.Points(), i, 6))
+		rec.RegretSlope = &slope
 		rec.RegretLeftOut = r.regret.LeftOut()
 		rec.RegretDelta = r.regret.Delta()
-	}
-	if s.Rows == 0 {
-		// No row scored: the metrics are null rather than a meaningless 0.
-		rec.AvgLoss = number(math.NaN())
-		return rec
-	}
-	if r.task == data.Classification {
-		rec.ErrorRate, rec.AUC, rec.LogLoss = ptr(s.ErrorRate), ptr(s.AUC), ptr(s.LogLoss)
-	} else {
-		rec.RMSE, rec.MAE = ptr(s.RMSE), ptr(s.MAE)
 	}
 	return rec
 }

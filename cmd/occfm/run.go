@@ -45,9 +45,6 @@ type runSettings struct {
 	model  modelFlags // -save and -load (model.go)
 }
 
-// guessRows is how many leading labels -task auto looks at.
-const guessRows = 1000
-
 // batchSize is how many rows each learner plays per timed stretch: timing
 // every row would cost more than a fast learner's update, and progress is
 // checked between batches.
@@ -177,11 +174,11 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 	}
 	defer f.Close()
 	name := filepath.Base(rs.data)
-	src, err := openRows(f, name, rs, loaded)
+	src, stream, err := openRows(f, name, rs, loaded)
 	if err != nil {
 		return err
 	}
-	stream, task := src.stream, src.task
+	task, _ := src.Task()
 
 	cfg := core.Config{Task: task, Delta: rs.delta, Eta: rs.eta}
 	guard := guardSettings(rs, stream.Format(), task)
@@ -190,12 +187,12 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 
-	prog := &progress{w: stderr, quiet: rs.quiet, start: time.Now(), bad: src.bad}
+	prog := &progress{w: stderr, quiet: rs.quiet, start: time.Now(), bad: src.Bad}
 	defer prog.done() // end the status line before any error is printed
 	for _, w := range stream.Warnings() {
 		fmt.Fprintf(stderr, "occfm: warning: %s\n", w)
 	}
-	rows, held, err := shuffled(src, rs, prog)
+	rows, held, err := shuffled(src, stream, rs, prog)
 	if err != nil {
 		return stopped(err)
 	}
@@ -203,7 +200,7 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 	n, err := play(rows, players, reg, prog, budgetCheck(rs.budget, players, reg, stream, held))
 	prog.done()
 	if err == nil {
-		err = allSkipped(src.bad, n, loaded, rs.model.load)
+		err = allSkipped(src, loaded, rs.model.load)
 	}
 	// A run stopped by an error saves what it learned, too.
 	if serr := rs.model.saveModel(cfg, players[0], stream.Vocabulary(), n, loaded); serr != nil {
@@ -214,7 +211,7 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 	werr := report{
 		settings: rs, data: name, format: stream.Format(), layout: stream.Layout(), features: stream.Dim(),
 		task: task, rows: n, wall: time.Since(start), players: players, regret: reg, guard: guard,
-		bad: src.bad, stopped: err, warnings: stream.Warnings(),
+		bad: src.Bad, stopped: err, warnings: stream.Warnings(),
 	}.write(stdout, rs.json)
 	if err != nil {
 		return stopped(err)
@@ -226,16 +223,16 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 // stream numbering features as the loaded model did (if any), its
 // malformed rows handled by -on-error, and the task chosen (-task, or
 // guessed from the first rows, which are kept to be played).
-func openRows(f io.Reader, name string, rs runSettings, loaded *core.Model) (*fileSource, error) {
+func openRows(f io.Reader, name string, rs runSettings, loaded *core.Model) (*core.Rows, *data.Stream, error) {
 	stream, err := data.NewStream(f, data.ReaderSettings{Name: name, Format: rs.format, Vocabulary: loadedVocabulary(loaded)})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	src := &fileSource{stream: stream, name: name, limit: rs.limit, bad: &core.BadRows{Policy: rs.onError}}
-	if src.task, err = chooseTask(rs.task, src); err != nil {
-		return nil, stopped(err)
+	src := &core.Rows{Source: stream, File: name, Format: stream.Format(), Limit: rs.limit, Bad: &core.BadRows{Policy: rs.onError}}
+	if _, err := src.Choose(rs.task); err != nil {
+		return nil, nil, stopped(err)
 	}
-	return src, nil
+	return src, stream, nil
 }
 
 // newPlayers returns a guarded learner with its metrics for each name, or
@@ -274,10 +271,10 @@ func newRegret(rs runSettings, cfg core.Config, players []*core.Player) *core.Re
 	}, len(players))
 }
 
-// allSkipped is core.BadRows.AllSkipped's error, with the loaded model
-// named, since its task may be what the rows do not fit.
-func allSkipped(bad *core.BadRows, learned int, loaded *core.Model, path string) error {
-	err := bad.AllSkipped(learned)
+// allSkipped is core.Rows.AllSkipped's error, with the loaded model named,
+// since its task may be what the rows do not fit.
+func allSkipped(src *core.Rows, loaded *core.Model, path string) error {
+	err := src.AllSkipped()
 	if err == nil || loaded == nil {
 		return err
 	}
@@ -296,108 +293,6 @@ func setSoftLimit(b core.MemoryBudget) {
 	} else {
 		debug.SetMemoryLimit(math.MaxInt64) // Go's default: no limit
 	}
-}
-
-// chooseTask returns the task named by taskFlag, or for "auto": Regression for
-// MovieLens, else data.GuessTask on up to guessRows leading labels, which src
-// buffers to play them again.
-func chooseTask(taskFlag string, src *fileSource) (data.Task, error) {
-	if taskFlag != "auto" {
-		return data.ParseTask(taskFlag)
-	}
-	if src.stream.Format() == data.FormatMovieLens {
-		return data.Regression, nil
-	}
-	n := guessRows
-	if src.limit > 0 && src.limit < n {
-		n = src.limit
-	}
-	labels := make([]float64, 0, n)
-	var ex data.Example
-	for len(labels) < n {
-		err := src.stream.Next(&ex)
-		if src.bad.Skip(err) {
-			continue
-		}
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			if len(labels) == 0 {
-				return 0, err
-			}
-			// Learn the rows before the error first: it comes after them.
-			src.deferred = err
-			break
-		}
-		src.buffered = append(src.buffered, bufferedRow{ex: ex.Clone(), line: src.stream.Line()})
-		labels = append(labels, ex.Y)
-	}
-	return data.GuessTask(labels), nil
-}
-
-// fileSource reads rows from a stream, first replaying any rows buffered by
-// chooseTask, and stops after limit rows if limit > 0. Malformed rows and
-// labels outside the task go through bad (-on-error).
-type fileSource struct {
-	stream   *data.Stream
-	name     string
-	task     data.Task
-	limit    int
-	bad      *core.BadRows
-	buffered []bufferedRow
-	deferred error // an error chooseTask met after the buffered rows
-	n        int   // rows returned so far
-}
-
-type bufferedRow struct {
-	ex   data.Example
-	line int
-}
-
-// Next fills ex with the next labelled row (see data.ExampleSource).
-func (s *fileSource) Next(ex *data.Example) error {
-	for {
-		err := s.read(ex)
-		if s.bad.Skip(err) {
-			continue
-		}
-		return err
-	}
-}
-
-// read reads the next row as next does, but returns malformed rows' errors
-// whatever the policy.
-func (s *fileSource) read(ex *data.Example) error {
-	if s.limit > 0 && s.n >= s.limit {
-		return io.EOF
-	}
-	var line int
-	if len(s.buffered) > 0 {
-		b := s.buffered[0]
-		s.buffered = s.buffered[1:]
-		// Copy into ex's own storage: the stream may later reuse it.
-		ex.X.Ind = append(ex.X.Ind[:0], b.ex.X.Ind...)
-		ex.X.Val = append(ex.X.Val[:0], b.ex.X.Val...)
-		ex.Y = b.ex.Y
-		line = b.line
-	} else {
-		if err := s.deferred; err != nil {
-			s.deferred = nil
-			return err
-		}
-		if err := s.stream.Next(ex); err != nil {
-			return err
-		}
-		line = s.stream.Line()
-	}
-	y, err := s.bad.Label(s.task, s.name, line, ex.Y)
-	if err != nil {
-		return err
-	}
-	ex.Y = y
-	s.n++
-	return nil
 }
 
 // sliceSource yields rows held in memory.
@@ -453,12 +348,12 @@ func readAll(src data.ExampleSource, prog *progress, held *heldRows, budget core
 // shuffled returns the rows to play: src itself, or with -shuffle every
 // row read into memory (held counts them for the budget) in a seeded
 // random order.
-func shuffled(src *fileSource, rs runSettings, prog *progress) (data.ExampleSource, *heldRows, error) {
+func shuffled(src *core.Rows, stream *data.Stream, rs runSettings, prog *progress) (data.ExampleSource, *heldRows, error) {
 	if rs.shuffle == 0 {
 		return src, nil, nil
 	}
 	held := &heldRows{}
-	all, err := readAll(src, prog, held, rs.budget, src.stream)
+	all, err := readAll(src, prog, held, rs.budget, stream)
 	if err != nil {
 		return nil, nil, err
 	}

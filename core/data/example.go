@@ -69,3 +69,15 @@ type ExampleSource interface {
 	// Stream.Next).
 	Next(ex *Example) error
 }
+
+// dropZeros removes the entries whose value is zero, keeping the order.
+func (x *Sparse) dropZeros() {
+	k := 0
+	for j, v := range x.Val {
+		if v != 0 {
+			x.Ind[k], x.Val[k] = x.Ind[j], v
+			k++
+		}
+	}
+	x.Ind, x.Val = x.Ind[:k], x.Val[:k]
+}

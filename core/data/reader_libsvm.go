@@ -81,25 +81,12 @@ func parseLibSVM(line []byte, ex *Example) (maxIdx int, field, msg string) {
 		if len(tok) == 0 || tok[0] == '#' {
 			break
 		}
-		c := bytes.IndexByte(tok, ':')
-		if c < 0 {
-			return 0, "field " + str.Itoa(f), str.QuoteCut(tok) + " is not index:value (e.g. 3:0.5)"
+		idx, v, qid, msg := libsvmPair(tok)
+		if msg != "" {
+			return 0, "field " + str.Itoa(f), msg
 		}
-		ib, vb := tok[:c], tok[c+1:]
-		if string(ib) == "qid" {
+		if qid {
 			continue
-		}
-		idx, ok := parseIndex(ib)
-		if !ok {
-			want := "want an integer in [1, " + str.Itoa(maxLibSVMIndex) + "]"
-			if isUint(ib) && strings.Trim(string(ib), "0") == "" {
-				return 0, "field " + str.Itoa(f), "index 0: LibSVM indices are 1-based (" + want + ")"
-			}
-			return 0, "field " + str.Itoa(f), "index " + str.QuoteCut(ib) + " is not a feature index (" + want + ")"
-		}
-		v, ok := parseNumber(vb)
-		if !ok {
-			return 0, "field " + str.Itoa(f), "value of index " + str.Itoa(idx) + " " + notANumber(vb)
 		}
 		maxIdx = max(maxIdx, idx)
 		if idx <= top {
@@ -127,17 +114,37 @@ func parseLibSVM(line []byte, ex *Example) (maxIdx int, field, msg string) {
 		ex.X.Val = append(ex.X.Val, v)
 	}
 	if zeros {
-		k := 0
-		for j, v := range ex.X.Val {
-			if v != 0 {
-				ex.X.Ind[k], ex.X.Val[k] = ex.X.Ind[j], v
-				k++
-			}
-		}
-		ex.X.Ind, ex.X.Val = ex.X.Ind[:k], ex.X.Val[:k]
+		ex.X.dropZeros()
 	}
 	if unsorted {
 		ex.X.Sort()
 	}
 	return maxIdx, "", ""
+}
+
+// libsvmPair parses a LibSVM feature, tok = "index:value": the 1-based
+// index and the value, or qid for a "qid:…" pair (LibSVM's query id, not a
+// feature), or the message of its error.
+func libsvmPair(tok []byte) (idx int, v float64, qid bool, msg string) {
+	c := bytes.IndexByte(tok, ':')
+	if c < 0 {
+		return 0, 0, false, str.QuoteCut(tok) + " is not index:value (e.g. 3:0.5)"
+	}
+	ib, vb := tok[:c], tok[c+1:]
+	if string(ib) == "qid" {
+		return 0, 0, true, ""
+	}
+	idx, ok := parseIndex(ib)
+	if !ok {
+		want := "want an integer in [1, " + str.Itoa(maxLibSVMIndex) + "]"
+		if isUint(ib) && strings.Trim(string(ib), "0") == "" {
+			return 0, 0, false, "index 0: LibSVM indices are 1-based (" + want + ")"
+		}
+		return 0, 0, false, "index " + str.QuoteCut(ib) + " is not a feature index (" + want + ")"
+	}
+	v, ok = parseNumber(vb)
+	if !ok {
+		return 0, 0, false, "value of index " + str.Itoa(idx) + " " + notANumber(vb)
+	}
+	return idx, v, false, ""
 }

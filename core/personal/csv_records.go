@@ -86,19 +86,24 @@ func (r *csvRecords) nextLine() (text []byte, nl, ok bool) {
 	return text, true, true
 }
 
+// nonEmptyLine returns the next line that is not empty (see nextLine), or
+// ok false at the end of the input: empty lines between records are
+// skipped.
+func (r *csvRecords) nonEmptyLine() (text []byte, nl, ok bool) {
+	for {
+		if text, nl, ok = r.nextLine(); !ok || len(text) > 0 {
+			return text, nl, ok
+		}
+	}
+}
+
 // next returns the next record, or ok false at the end of the input, or a
 // *csvError. The slice is reused by the next call; the line on which the
 // record starts is r.start.
 func (r *csvRecords) next() (fields []string, ok bool, err *csvError) {
-	var text []byte
-	var nl bool
-	for {
-		if text, nl, ok = r.nextLine(); !ok {
-			return nil, false, nil
-		}
-		if len(text) > 0 {
-			break
-		}
+	text, nl, ok := r.nonEmptyLine()
+	if !ok {
+		return nil, false, nil
 	}
 	r.start = r.line
 	r.buf, r.ends = r.buf[:0], r.ends[:0]
@@ -161,6 +166,12 @@ fields:
 			}
 		}
 	}
+	return r.split(), true, nil
+}
+
+// split returns the record's fields: r.buf cut at r.ends, as one string's
+// substrings (one allocation a record).
+func (r *csvRecords) split() []string {
 	s := string(r.buf)
 	r.fields = r.fields[:0]
 	from := 0
@@ -168,7 +179,7 @@ fields:
 		r.fields = append(r.fields, s[from:end])
 		from = end
 	}
-	return r.fields, true, nil
+	return r.fields
 }
 
 // appendCSVRecord appends a record to b as encoding/csv's Writer writes it

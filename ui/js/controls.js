@@ -179,8 +179,8 @@ export function step() {
 export function learnRows(n) {
   if (!occfm || page.phase === "loading" || page.phase === "done" || page.phase === "error") return;
   if (page.phase !== "paused") setPhase("paused");
-  const text = call(() => occfm.run(1000, n));
-  if (text != null) applySnapshot(text, true);
+  const snap = call(() => occfm.run(1000, n));
+  if (snap != null) applySnapshot(snap, true);
   // run's snapshot may carry metrics up to 250 ms old; a step shows its own.
   const fresh = call(() => occfm.snapshot());
   if (fresh != null) applySnapshot(fresh, true);

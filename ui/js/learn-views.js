@@ -25,7 +25,7 @@ export function renderNumbers(snap, follow) {
   const all = Array.isArray(snap.learners) ? snap.learners : [];
   const first = all[follow] || all[0] || {};
   const caption = document.getElementById("numbers-caption");
-  const text = `Progressive metrics of ${first.name || "the first learner"}: every row is scored before the learner is updated on it.`;
+  const text = `Progressive metrics of ${first.learner || "the first learner"}: every row is scored before the learner is updated on it.`;
   if (caption.textContent !== text) caption.textContent = text;
   for (const key of METRICS) {
     const card = document.querySelector(`[data-metric="${key}"]`);
@@ -58,8 +58,8 @@ export function renderLearnerTable(snap, clip) {
   renderGuardNotes(learners, clip);
   table.tBodies[0].replaceChildren(...learners.map((l, i) => {
     const tr = document.createElement("tr");
-    const name = td(l.name + (l.guard && l.guard.pausedAt ? " (paused)" : l.guard && l.guard.resets ? ` (reset ×${l.guard.resets})` : ""));
-    name.style.setProperty("--swatch", colorOf(l.name));
+    const name = td(l.learner + (l.paused_at ? " (paused)" : l.resets ? ` (reset ×${l.resets})` : ""));
+    name.style.setProperty("--swatch", colorOf(l.learner));
     name.className = "learner-name";
     tr.append(name, ...cols.map(([key]) => {
       if (key === "rows") return td(finite(l.rows) ? formatCount(l.rows) : "");
@@ -75,10 +75,9 @@ export function renderLearnerTable(snap, clip) {
 // snapshot has diverged again (the guard notes below the table may be out
 // of sight).
 export function divergenceNote(l) {
-  const g = l.guard;
-  return g.pausedAt
-    ? `${l.name} diverged and was paused at row ${g.pausedAt.toLocaleString("en-US")}: η is probably too large (details under Learners).`
-    : `${l.name} diverged and was reset to a fresh learner (${g.resets} of 3 resets; details under Learners).`;
+  return l.paused_at
+    ? `${l.learner} diverged and was paused at row ${l.paused_at.toLocaleString("en-US")}: η is probably too large (details under Learners).`
+    : `${l.learner} diverged and was reset to a fresh learner (${l.resets} of 3 resets; details under Learners).`;
 }
 
 // renderGuardNotes says what each learner's guard did: divergences,
@@ -88,19 +87,18 @@ export function renderGuardNotes(learners, clip) {
   const list = document.getElementById("guard-notes");
   const items = [];
   for (const l of learners) {
-    const g = l.guard;
-    if (!g) continue;
+    if (!l.divergences && !l.refused) continue;
     const parts = [];
-    if (g.divergences) parts.push(`diverged ${g.divergences}×, reset ${g.resets}×`);
-    if (g.pausedAt) parts.push(`paused at row ${g.pausedAt.toLocaleString("en-US")}: it stopped learning and predicts the label mean`);
-    if (g.refused) parts.push(`${g.refused.toLocaleString("en-US")} row${g.refused === 1 ? "" : "s"} not learned (${g.refusedWhy || "a feature beyond ±1e9"})`);
+    if (l.divergences) parts.push(`diverged ${l.divergences}×, reset ${l.resets}×`);
+    if (l.paused_at) parts.push(`paused at row ${l.paused_at.toLocaleString("en-US")}: it stopped learning and predicts the label mean`);
+    if (l.refused) parts.push(`${l.refused.toLocaleString("en-US")} row${l.refused === 1 ? "" : "s"} not learned (${l.refused_why || "a feature beyond ±1e9"})`);
     const li = document.createElement("li");
     li.className = "warn";
     const head = document.createElement("strong");
-    head.textContent = `${l.name}: `;
-    li.append(head, parts.join("; ") + (g.advice ? ". " + g.advice[0].toUpperCase() + g.advice.slice(1) : ""));
+    head.textContent = `${l.learner}: `;
+    li.append(head, parts.join("; ") + (l.guard_advice ? ". " + l.guard_advice[0].toUpperCase() + l.guard_advice.slice(1) : ""));
     const events = document.createElement("ul");
-    for (const e of g.events || []) {
+    for (const e of l.guard_events || []) {
       const ei = document.createElement("li");
       ei.textContent = e;
       events.append(ei);
@@ -116,13 +114,13 @@ export function renderGuardNotes(learners, clip) {
     const li = document.createElement("li");
     li.className = "experts";
     const head = document.createElement("strong");
-    head.textContent = `${l.name}: `;
+    head.textContent = `${l.learner}: `;
     li.append(head, `following ${live.map((e) => `${e.name} ${(100 * e.weight).toFixed(e.weight > 0.995 || e.weight < 0.005 ? 0 : 1)} %`).join(", ")}` +
       (gone.length ? `; retired (far behind, stopped learning): ${gone.join(", ")}` : "") +
-      (finite(l.expertRegret) ? `; regret to its best expert ${formatNumber(l.expertRegret)} (the exponential weights' bound: ${formatNumber(l.expertBound)})` : "") + ".");
+      (finite(l.expert_regret) ? `; regret to its best expert ${formatNumber(l.expert_regret)} (the forecaster's bound: ${formatNumber(l.expert_regret_bound)})` : "") + ".");
     items.push(li);
   }
-  const clipped = learners.filter((l) => l.clip).map((l) => l.name);
+  const clipped = learners.filter((l) => l.clip).map((l) => l.learner);
   if (clipped.length) {
     const li = document.createElement("li");
     li.textContent = `Predictions clipped to the range of the labels seen (Clip predictions: ${clip}).`;
@@ -170,7 +168,7 @@ export function resetExpertRegret(chart, auto) {
 // lags or stops must not read as the end of the run.
 function lagText(st, any) {
   const pending = st.pending || 0;
-  const cap = `T = ${formatCount(st.maxRows)}, its row cap`;
+  const cap = `T = ${formatCount(st.max_rows)}, its row cap`;
   const parts = [];
   if (pending > 0) {
     const behind = `${pending} checkpoint${pending === 1 ? "" : "s"} (${formatCount(st.lag || 0)} rows) behind the learners`;
@@ -237,16 +235,16 @@ export function renderRegret(st, pts, learners, catalog, started) {
   }));
   const g = last ? formatNumber(last[4]) : "–";
   constants.textContent = `D = 2δ = ${formatNumber(st.d)}, G = ${g} (largest gradient norm seen)` +
-    (st.noDelta ? `. ${learners[0]} has no δ: its regret is against the best C in K for δ = ${formatNumber(st.d / 2)}, the comparator's ball, and the dashed bound is OCCFM's at that δ, not its own` : "");
+    (st.no_delta ? `. ${learners[0]} has no δ: its regret is against the best C in K for δ = ${formatNumber(st.d / 2)}, the comparator's ball, and the dashed bound is OCCFM's at that δ, not its own` : "");
   const pending = st.pending || 0;
   let text = pending > 0
     ? `comparator: ${pending} checkpoint${pending === 1 ? "" : "s"} behind, lag ${(st.lag || 0).toLocaleString("en-US")} rows`
     : last ? "comparator: up to date" : "comparator: no checkpoint yet";
   if (st.truncated) {
-    text += ` · comparator keeps at most ${(st.maxRows || 0).toLocaleString("en-US")} rows: later rows are not in the comparison`;
+    text += ` · comparator keeps at most ${(st.max_rows || 0).toLocaleString("en-US")} rows: later rows are not in the comparison`;
   }
-  if (st.leftOut > 0) {
-    text += ` · ${st.leftOut.toLocaleString("en-US")} row${st.leftOut === 1 ? "" : "s"} left out (a feature or label beyond ±1e9, or over 1,000 nonzeros)`;
+  if (st.left_out > 0) {
+    text += ` · ${st.left_out.toLocaleString("en-US")} row${st.left_out === 1 ? "" : "s"} left out (a feature or label beyond ±1e9, or over 1,000 nonzeros)`;
   }
   comparator.textContent = text;
 }

@@ -39,9 +39,8 @@ export async function loadModel(file) {
     showError(`${file.name}: cannot read it: ${err && err.message ? err.message : err}`);
     return;
   }
-  const text = call(() => occfm.loadModel(bytes));
-  if (text == null) return;
-  const info = JSON.parse(text);
+  const info = call(() => occfm.loadModel(bytes));
+  if (info == null) return;
   if (info.error) {
     // The current run and any model loaded before are left as they were.
     showError(`${file.name}: ${info.error}`);

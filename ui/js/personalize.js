@@ -55,12 +55,12 @@ export function setView(view, {write = true} = {}) {
   }
 }
 
-// pcall runs an occfm.personal method returning JSON and parses it; a
-// thrown error or {"error"} shows in the view and gives null.
+// pcall runs an occfm.personal method; a thrown error or {"error"} shows in
+// the view and gives null.
 export function pcall(fn) {
   let out;
   try {
-    out = JSON.parse(fn());
+    out = fn();
   } catch (err) {
     personalFail(`occfm: ${err && err.message ? err.message : err}`);
     return null;

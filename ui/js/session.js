@@ -93,11 +93,11 @@ export function startSession(source, {note = "", keepPaused = false} = {}) {
   if (source === "demo") renderPreview(null);  // a file keeps its preview until the new one arrives
   renderDemoSelect();
 
-  const text = call(() => occfm.start(JSON.stringify(configFor(source))));
-  if (text == null) return;
+  const snap = call(() => occfm.start(JSON.stringify(configFor(source))));
+  if (snap == null) return;
   const paused = keepPaused && page.phase === "paused";
   setPhase(paused ? "paused" : "running");
-  applySnapshot(text, true);
+  applySnapshot(snap, true);
   if (source === "file" && page.phase !== "error") feedFile(session.file, session.gen);
 }
 
@@ -134,18 +134,15 @@ export function restart(note = "") {
 // applies the snapshot; it returns the snapshot, or null after an error.
 // The scheduler learns by it.
 export function runSlice(ms, rows) {
-  const text = call(() => occfm.run(ms, rows));
-  return text == null ? null : applySnapshot(text);
+  const snap = call(() => occfm.run(ms, rows));
+  return snap == null ? null : applySnapshot(snap);
 }
 
-// applySnapshot takes a snapshot JSON string from start, run or snapshot and
-// updates the session and every view.
-export function applySnapshot(text, force = false) {
-  let snap;
-  try {
-    snap = JSON.parse(text);
-  } catch (err) {
-    fail(`occfm: bad snapshot: ${err.message}`);
+// applySnapshot takes a snapshot from start, run or snapshot and updates the
+// session and every view.
+export function applySnapshot(snap, force = false) {
+  if (!snap || typeof snap !== "object") {
+    fail(`occfm: bad snapshot: ${String(snap)}`);
     return null;
   }
   session.last = snap;
@@ -158,7 +155,7 @@ export function applySnapshot(text, force = false) {
   if (snap.layout) session.layout = snap.layout;
   if (snap.known) session.known = snap.known;
   if (finite(snap.skipped)) session.skipped = snap.skipped;
-  if (Array.isArray(snap.skippedFirst)) session.skippedFirst = snap.skippedFirst.map(String);
+  if (Array.isArray(snap.skipped_first)) session.skippedFirst = snap.skipped_first.map(String);
   if (snap.decimated) {
     views.metric.thin();
     views.loss.thin();
@@ -200,7 +197,7 @@ export function applySnapshot(text, force = false) {
   if (force || snap.state !== "running" || page.phase !== "running") renderViews(now);
   if (snap.state === "error") {
     let message = snap.error || "the learner stopped with an error";
-    if (snap.badRow) message += ' — choose "Bad rows: skip and count" to pass over such rows.';
+    if (snap.bad_row) message += ' — choose "Bad rows: skip and count" to pass over such rows.';
     fail(message);
   } else if (snap.state === "done" && page.phase !== "error") {
     // Once done, rows/s shows the average over the whole run.
@@ -287,9 +284,8 @@ function drawRegret() {
 // sight.
 function announceDivergences(learners) {
   for (const l of learners) {
-    const g = l.guard;
-    if (g && g.divergences > (session.guardSeen[l.name] || 0)) {
-      session.guardSeen[l.name] = g.divergences;
+    if (l.divergences > (session.guardSeen[l.learner] || 0)) {
+      session.guardSeen[l.learner] = l.divergences;
       showNote(divergenceNote(l));
     }
   }

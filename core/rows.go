@@ -1,0 +1,220 @@
+package core
+
+import (
+	"errors"
+	"io"
+
+	"github.com/occfm/occfm/core/data"
+)
+
+// GuessRows is how many leading labels an "auto" task is guessed from
+// (Rows.Guess).
+const GuessRows = 1000
+
+// ErrAgain is returned by a row source that has no row yet, such as the
+// page's reader of a file still arriving, and by Rows when its Pause says
+// so: the next call picks up where this one stopped.
+var ErrAgain = errors.New("core: no row yet")
+
+// pauseEvery is how many rows Rows skips or reads ahead between two calls
+// of its Pause: a file of malformed rows must not hold the page's slice
+// past its deadline.
+const pauseEvery = 32
+
+// Rows reads the labelled rows of a run from a source of raw rows, the
+// same way for the command line and the page, so that a file cannot read
+// differently in the two:
+//
+//   - the task is fixed (SetTask) or guessed from up to GuessRows leading
+//     labels (Guess), which are kept and played first;
+//   - malformed rows go through Bad (the -on-error policy: stop, or skip
+//     and count), and so do labels outside the task;
+//   - every label is mapped to the task's form (BadRows.Label, Task.Label);
+//   - reading stops after Limit rows.
+//
+// An error met while reading ahead comes after the rows before it: they are
+// played first. Rows is a data.ExampleSource for Run.
+type Rows struct {
+	// Source yields the raw rows: a *data.Stream, a demo, or the page's
+	// reader. If it has a Line() int method (data.Stream does), messages
+	// name a row by it; otherwise rows are counted from 1.
+	Source data.ExampleSource
+	// File names the source in messages about labels.
+	File string
+	// Format is the file's format: MovieLens ratings are a regression
+	// without a guess.
+	Format data.Format
+	// Bad applies the OnError policy and counts the rows skipped; nil
+	// stops at the first malformed row.
+	Bad *BadRows
+	// Limit, when positive, is the number of rows after which Next returns
+	// io.EOF.
+	Limit int
+	// Pause, when not nil, is asked after every 32 rows skipped or read
+	// ahead within one call; when it returns true, the call returns
+	// ErrAgain.
+	Pause func() bool
+
+	task    data.Task
+	taskSet bool
+	ahead   []aheadRow // rows read by Guess, to be returned first
+	end     error      // the error that ends the rows, after ahead
+	ex      data.Example
+	read    int // raw rows read from Source, skipped ones included
+	n       int // rows returned by Next
+}
+
+// aheadRow is a row Guess read, with its line.
+type aheadRow struct {
+	ex   data.Example
+	line int
+}
+
+// SetTask fixes the task the labels are mapped to.
+func (r *Rows) SetTask(t data.Task) { r.task, r.taskSet = t, true }
+
+// Task returns the task and whether it is fixed yet.
+func (r *Rows) Task() (data.Task, bool) { return r.task, r.taskSet }
+
+// Returned is the number of rows Next has returned.
+func (r *Rows) Returned() int { return r.n }
+
+// Choose fixes the task named by name (data.ParseTask), or for "auto" or
+// "": Regression for MovieLens, else the task guessed by Guess. An
+// ErrAgain from the source is returned, and the next call goes on.
+func (r *Rows) Choose(name string) (data.Task, error) {
+	switch {
+	case r.taskSet:
+	case name != "" && name != "auto":
+		t, err := data.ParseTask(name)
+		if err != nil {
+			return 0, err
+		}
+		r.SetTask(t)
+	case r.Format == data.FormatMovieLens:
+		r.SetTask(data.Regression)
+	default:
+		t, err := r.Guess()
+		if err != nil {
+			return 0, err
+		}
+		r.SetTask(t)
+	}
+	return r.task, nil
+}
+
+// Guess reads up to GuessRows rows ahead (Limit, if smaller), which Next
+// returns first, and returns the task their labels suggest
+// (data.GuessTask). Malformed rows are skipped or returned by Bad's policy
+// as Next does; an error after the first row read ends the guess and is
+// returned by Next once the rows before it are. After ErrAgain (from the
+// source or Pause), the next call goes on.
+func (r *Rows) Guess() (data.Task, error) {
+	n := GuessRows
+	if r.Limit > 0 {
+		n = min(n, r.Limit)
+	}
+	if r.Bad == nil {
+		r.Bad = &BadRows{}
+	}
+	for calls := 1; len(r.ahead) < n && r.end == nil; calls++ {
+		if r.pause(calls) {
+			return 0, ErrAgain
+		}
+		err := r.Source.Next(&r.ex)
+		if err == nil {
+			r.read++
+			r.ahead = append(r.ahead, aheadRow{ex: r.ex.Clone(), line: r.line()})
+			continue
+		}
+		if r.Bad.Skip(err) {
+			r.read++
+			continue
+		}
+		if errors.Is(err, ErrAgain) || err != io.EOF && len(r.ahead) == 0 {
+			return 0, err
+		}
+		r.end = err
+	}
+	labels := make([]float64, len(r.ahead))
+	for i, a := range r.ahead {
+		labels[i] = a.ex.Y
+	}
+	return data.GuessTask(labels), nil
+}
+
+// Next fills ex with the next row, its label mapped to the task (see
+// data.ExampleSource): first the rows Guess read, then the source's.
+// Malformed rows and labels outside the task are skipped under Bad's Skip
+// policy; under Stop, Next returns the row's *data.ParseError.
+func (r *Rows) Next(ex *data.Example) error {
+	if r.Bad == nil {
+		r.Bad = &BadRows{}
+	}
+	skipped := 0
+	for {
+		if r.Limit > 0 && r.n >= r.Limit {
+			return io.EOF
+		}
+		var line int
+		switch {
+		case len(r.ahead) > 0:
+			a := r.ahead[0]
+			r.ahead[0] = aheadRow{}
+			r.ahead = r.ahead[1:]
+			// Copy into ex's own storage: the source may reuse it later.
+			ex.X.Ind = append(ex.X.Ind[:0], a.ex.X.Ind...)
+			ex.X.Val = append(ex.X.Val[:0], a.ex.X.Val...)
+			ex.Y = a.ex.Y
+			line = a.line
+		case r.end != nil:
+			return r.end
+		default:
+			err := r.Source.Next(ex)
+			if r.Bad.Skip(err) {
+				r.read++
+				if skipped++; r.pause(skipped) {
+					return ErrAgain
+				}
+				continue
+			}
+			if err != nil {
+				return err
+			}
+			r.read++
+			line = r.line()
+		}
+		y, err := r.Bad.Label(r.task, r.File, line, ex.Y)
+		if r.Bad.Skip(err) {
+			if skipped++; r.pause(skipped) {
+				return ErrAgain
+			}
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		ex.Y = y
+		r.n++
+		return nil
+	}
+}
+
+// AllSkipped is BadRows.AllSkipped for the rows returned: the error of a
+// source that ended with every row skipped, or nil.
+func (r *Rows) AllSkipped() error { return r.Bad.AllSkipped(r.n) }
+
+// pause reports whether the caller wants the call to stop, asked when
+// count, the rows skipped or read ahead in the call, is a multiple of
+// pauseEvery.
+func (r *Rows) pause(count int) bool {
+	return count%pauseEvery == 0 && r.Pause != nil && r.Pause()
+}
+
+// line returns the line of the raw row read last.
+func (r *Rows) line() int {
+	if l, ok := r.Source.(interface{ Line() int }); ok {
+		return l.Line()
+	}
+	return r.read
+}
