@@ -2,6 +2,7 @@ package core
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"math/rand/v2"
 	"reflect"
@@ -224,4 +225,31 @@ func TestRowsMovieLens(t *testing.T) {
 	if err != nil || task != data.Regression || src.i != 0 {
 		t.Fatalf("task %v, err %v, %d rows read", task, err, src.i)
 	}
+}
+
+// Rows reads a file's labelled rows as occfm run and the page do: the task
+// guessed from the leading labels, a malformed row skipped and counted,
+// 0/1 labels mapped to ±1 (features are numbered in order of first
+// appearance).
+func ExampleRows() {
+	text := "1 1:0.5 3:1\n0 2:1\n1 2:x\n0 1:1 2:1\n"
+	st, err := data.NewStream(strings.NewReader(text), data.ReaderSettings{Name: "small.svm", Format: data.FormatLibSVM})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	rows := &Rows{Source: st, File: "small.svm", Bad: &BadRows{Policy: Skip}}
+	task, _ := rows.Choose("auto")
+	fmt.Println("task:", task)
+	var ex data.Example
+	for rows.Next(&ex) == nil {
+		fmt.Println(ex.Y, ex.X.Ind)
+	}
+	fmt.Println(rows.Bad)
+	// Output:
+	// task: classification
+	// 1 [0 1]
+	// -1 [2]
+	// -1 [0 2]
+	// 1 row skipped; first: small.svm:3: field 2: value of index 2 "x" is not a number
 }

@@ -188,13 +188,15 @@ export function applySnapshot(snap, force = false) {
   if (snap.preview) renderPreview(snap.preview, {layout: session.layout, forced: settings.format !== "auto", onRole: onRoleChange});
   if (Array.isArray(snap.warnings)) renderWarnings(snap.warnings);
   const now = performance.now();
-  if (!session.firstRowAt && snap.rows > 0) session.firstRowAt = now;
+  const firstRows = !session.firstRowAt && snap.rows > 0;
+  if (firstRows) session.firstRowAt = now;
   // While learning, the numbers and tables are drawn at most every
   // VIEW_INTERVAL_MS, in a frame (frame catches up with views.stale): every
   // change of the page costs a style, layout and paint pass in the next
-  // frame, time the learner does not get.
+  // frame, time the learner does not get. The first rows learned show at
+  // once: a visitor waits for them.
   views.stale = true;
-  if (force || snap.state !== "running" || page.phase !== "running") renderViews(now);
+  if (force || firstRows || snap.state !== "running" || page.phase !== "running") renderViews(now);
   if (snap.state === "error") {
     let message = snap.error || "the learner stopped with an error";
     if (snap.bad_row) message += ' — choose "Bad rows: skip and count" to pass over such rows.';
