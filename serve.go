@@ -8,8 +8,6 @@ import (
 	"flag"
 	"log"
 	"net"
-	"net/http"
-	"os"
 
 	"github.com/occfm/occfm/internal/server"
 )
@@ -18,13 +16,13 @@ func main() {
 	addr := flag.String("addr", "127.0.0.1:8080", "address to listen on")
 	dir := flag.String("dir", "dist", "folder to serve (built by make dist)")
 	flag.Parse()
-	if _, err := os.Stat(*dir); err != nil {
-		log.Fatalf("occfm-serve: %v (run make dist first)", err)
+	if err := server.CheckDir(*dir); err != nil {
+		log.Fatalf("occfm-serve: %v", err)
 	}
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		log.Fatalf("occfm-serve: %v (is another server on %s? use -addr, or ADDR=host:port with make serve)", err, *addr)
 	}
 	log.Printf("occfm-serve: serving %s on http://%s/", *dir, ln.Addr())
-	log.Fatal(http.Serve(ln, server.Handler(*dir)))
+	log.Fatal(server.NewServer(*dir).Serve(server.LimitListener(ln, server.MaxConns)))
 }

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"strconv"
 	"strings"
 )
 
@@ -29,7 +30,10 @@ const ContentSecurityPolicy = "default-src 'self'; script-src 'self' 'wasm-unsaf
 // Cache-Control: no-cache, and .wasm as application/wasm. A browser that
 // accepts gzip gets the .wasm as the f.wasm.gz beside it, when make dist
 // wrote one (gzip -9): about a quarter of the bytes over a classroom's
-// Wi-Fi, as a static host that compresses would send.
+// Wi-Fi, as a static host that compresses would send. A range request gets
+// ranges of the file itself, never of its gzip. Only GET and HEAD are
+// served (405 otherwise), and a path no file can have (a component longer
+// than a file name may be) is 404, not an error.
 func Handler(dir string) http.Handler {
 	mime.AddExtensionType(".wasm", "application/wasm")
 	files := http.FileServer(http.Dir(dir))
@@ -39,9 +43,21 @@ func Handler(dir string) http.Handler {
 		h.Set("Content-Security-Policy", ContentSecurityPolicy+"; frame-ancestors 'none'")
 		h.Set("X-Content-Type-Options", "nosniff")
 		h.Set("Referrer-Policy", "no-referrer")
-		if p := path.Clean("/" + r.URL.Path); strings.HasSuffix(p, ".wasm") {
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			h.Set("Allow", "GET, HEAD")
+			http.Error(w, "405 method not allowed", http.StatusMethodNotAllowed)
+			return
+		}
+		p := path.Clean("/" + r.URL.Path)
+		for _, c := range strings.Split(p, "/") {
+			if len(c) > maxNameBytes {
+				http.NotFound(w, r)
+				return
+			}
+		}
+		if strings.HasSuffix(p, ".wasm") {
 			h.Add("Vary", "Accept-Encoding")
-			if acceptsGzip(r) {
+			if acceptsGzip(r) && r.Header.Get("Range") == "" {
 				if st, err := os.Stat(filepath.Join(dir, filepath.FromSlash(p+".gz"))); err == nil && st.Mode().IsRegular() {
 					h.Set("Content-Encoding", "gzip")
 					h.Set("Content-Type", "application/wasm")
@@ -56,14 +72,35 @@ func Handler(dir string) http.Handler {
 	})
 }
 
-// acceptsGzip reports whether the request's Accept-Encoding allows gzip
-// (and does not refuse it with q=0).
+// maxNameBytes is the longest file name the server's file systems allow
+// (NAME_MAX on Linux, macOS and Windows' NTFS in bytes of UTF-8, at most).
+const maxNameBytes = 255
+
+// acceptsGzip reports whether the request's Accept-Encoding allows gzip:
+// listed with a q-value above 0 (q defaults to 1; "gzip;q=0.0", "GZIP;Q=0"
+// refuse it), or not listed and allowed by "*" (RFC 9110, 12.5.3).
 func acceptsGzip(r *http.Request) bool {
+	star := false
 	for _, part := range strings.Split(r.Header.Get("Accept-Encoding"), ",") {
-		name, q, _ := strings.Cut(strings.TrimSpace(part), ";")
-		if strings.EqualFold(strings.TrimSpace(name), "gzip") {
-			return strings.ReplaceAll(strings.TrimSpace(q), " ", "") != "q=0"
+		name, params, _ := strings.Cut(part, ";")
+		name = strings.TrimSpace(name)
+		q := 1.0
+		for _, param := range strings.Split(params, ";") {
+			k, v, ok := strings.Cut(strings.TrimSpace(param), "=")
+			if ok && strings.EqualFold(strings.TrimSpace(k), "q") {
+				f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+				if err != nil || !(f >= 0 && f <= 1) {
+					f = 0 // a malformed weight: do not count on the encoding
+				}
+				q = f
+			}
+		}
+		switch {
+		case strings.EqualFold(name, "gzip") || strings.EqualFold(name, "x-gzip"):
+			return q > 0
+		case name == "*":
+			star = q > 0
 		}
 	}
-	return false
+	return star
 }
