@@ -1,9 +1,11 @@
 package core
 
 import (
+	"errors"
 	"math"
 
 	"github.com/occfm/occfm/core/data"
+	"github.com/occfm/occfm/core/internal/str"
 )
 
 // RegretSettings configures NewRegret. The zero value is the documented
@@ -67,8 +69,31 @@ type Regret struct {
 	left     int // rows left out: a feature or label beyond the guard's ±1e9
 }
 
-// NewRegret returns a Regret for the given number of learners.
+// MaxRegretGrowth bounds RegretSettings.Growth: a larger ratio leaves a
+// checkpoint or two in a million rows, and past about 1e15 the next T no
+// longer fits an int.
+const MaxRegretGrowth = 100
+
+// Check returns why s cannot place checkpoints, or nil: First and Every
+// must be ≥ 0, Growth 0 (the default) or in (1, MaxRegretGrowth].
+func (s RegretSettings) Check() error {
+	switch {
+	case s.First < 0:
+		return errors.New("core: first regret checkpoint " + str.Itoa(s.First) + ": want T ≥ 0 (0: the default)")
+	case s.Every < 0:
+		return errors.New("core: regret checkpoint every " + str.Itoa(s.Every) + " rows: want N ≥ 0 (0: geometric spacing)")
+	case s.Growth != 0 && !(s.Growth > 1 && s.Growth <= MaxRegretGrowth):
+		return errors.New("core: regret checkpoint growth " + str.Ftoa(s.Growth) + ": want a ratio in (1, " + str.Itoa(MaxRegretGrowth) + "]")
+	}
+	return nil
+}
+
+// NewRegret returns a Regret for the given number of learners. It panics
+// when s fails Check: callers check settings from users first.
 func NewRegret(s RegretSettings, learners int) *Regret {
+	if err := s.Check(); err != nil || learners < 1 {
+		panic("core: invalid RegretSettings")
+	}
 	if s.First == 0 {
 		s.First = 100
 		if s.Every > 0 {
@@ -86,9 +111,6 @@ func NewRegret(s RegretSettings, learners int) *Regret {
 	}
 	if s.MaxIters == 0 {
 		s.MaxIters = 400
-	}
-	if s.Growth <= 1 || learners < 1 {
-		panic("core: invalid RegretSettings")
 	}
 	return &Regret{s: s, comp: NewComparator(s.Comparator), learners: learners,
 		cum: make([]float64, learners), next: s.First}

@@ -110,8 +110,8 @@ func newSession(cfg config) (*session, error) {
 	if len(cfg.Learners) == 0 {
 		cfg.Learners = []string{core.DefaultLearner}
 	}
-	if cfg.RegretGrowth != 0 && !(cfg.RegretGrowth > 1) || cfg.RegretEvery < 0 {
-		return nil, errors.New("regret checkpoints: growth " + strconv.FormatFloat(cfg.RegretGrowth, 'g', -1, 64) + " must be > 1 and every " + strconv.Itoa(cfg.RegretEvery) + " ≥ 0")
+	if err := (core.RegretSettings{Growth: cfg.RegretGrowth, Every: cfg.RegretEvery}).Check(); err != nil {
+		return nil, err
 	}
 	s := &session{cfg: cfg, state: "waiting", spacing: 1}
 	policy, err := core.ParseOnError(cfg.OnError)

@@ -83,9 +83,15 @@ func TestErrorTexts(t *testing.T) {
 		want string
 	}{
 		{config{Source: "demo", Demo: "planted-regression", RegretGrowth: 0.5, RegretEvery: -3},
-			fmt.Sprintf("regret checkpoints: growth %v must be > 1 and every %d ≥ 0", 0.5, -3)},
+			"core: regret checkpoint every -3 rows: want N ≥ 0 (0: geometric spacing)"},
 		{config{Source: "demo", Demo: "planted-regression", RegretGrowth: 1e-7},
-			fmt.Sprintf("regret checkpoints: growth %v must be > 1 and every %d ≥ 0", 1e-7, 0)},
+			"core: regret checkpoint growth 1e-07: want a ratio in (1, 100]"},
+		{config{Source: "demo", Demo: "planted-regression", RegretGrowth: math.Inf(1)},
+			"core: regret checkpoint growth +Inf: want a ratio in (1, 100]"},
+		{config{Source: "demo", Demo: "planted-regression", RegretGrowth: math.NaN()},
+			"core: regret checkpoint growth NaN: want a ratio in (1, 100]"},
+		{config{Source: "demo", Demo: "planted-regression", RegretGrowth: 1e300},
+			"core: regret checkpoint growth 1e+300: want a ratio in (1, 100]"},
 		{config{Source: "demo", Demo: "planted-regression", Clip: "sometimes\x00"}, fmt.Sprintf("clip %q: want auto, on or off", "sometimes\x00")},
 		{config{Source: "demo", Demo: "planted-regression", OnDiverge: `"x"`}, fmt.Sprintf("on divergence %q: want reset or pause", `"x"`)},
 		{config{Source: "demo", Demo: "δ\xff"}, fmt.Sprintf("unknown demo %q", "δ\xff")},

@@ -114,6 +114,15 @@ func parseRunFlags(args []string) (runSettings, error) {
 	if rs.limit < 0 {
 		return bad("-limit %d: want N ≥ 0", rs.limit)
 	}
+	if rs.regretFirst < 0 {
+		return bad("-regret-first %d: want T ≥ 0 (0: 100, or N with -regret-every N)", rs.regretFirst)
+	}
+	if rs.regretEvery < 0 {
+		return bad("-regret-every %d: want N ≥ 0 (0: geometric checkpoints)", rs.regretEvery)
+	}
+	if !(rs.regretGrowth > 1 && rs.regretGrowth <= core.MaxRegretGrowth) {
+		return bad("-regret-growth %v: want a ratio in (1, %d]", rs.regretGrowth, core.MaxRegretGrowth)
+	}
 	if rs.clip != "auto" && rs.clip != "on" && rs.clip != "off" {
 		return bad("-clip %q: want auto, on or off", rs.clip)
 	}
