@@ -103,8 +103,9 @@ Usage:
 
 Flags of run:
 
-  -data PATH       data file: LibSVM, CSV with a header, or MovieLens
-                   (u.data, ratings.dat, ratings.csv); gzip is detected
+  -data PATH       data file, or - for standard input: LibSVM, CSV with a
+                   header, or MovieLens (u.data, ratings.dat, ratings.csv);
+                   gzip is detected
   -format F        auto (sniff), libsvm, csv or movielens (default auto)
   -task T          auto, regression or classification (default auto: MovieLens
                    is regression; otherwise guessed from the first 1,000 labels,

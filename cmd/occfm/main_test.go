@@ -477,3 +477,39 @@ func TestRunRegret(t *testing.T) {
 		t.Error("no regret_slope")
 	}
 }
+
+// TestRunStdin: -data - reads standard input, plain or gzip, with the
+// format sniffed from its lines, and names it "stdin" in messages; it
+// learns the same rows as the file.
+func TestRunStdin(t *testing.T) {
+	text := "1 1:0.5 2:1\n-1 2:1 3:0.25\n1 1:1\n-1 3:1\n"
+	path := filepath.Join(t.TempDir(), "small.svm")
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fromFile, _ := runOK(t, "run", "-data", path, "-learner", "occfm", "-json", "-quiet")
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write([]byte(text))
+	zw.Close()
+	defer func(in io.Reader) { stdin = in }(stdin)
+	for name, in := range map[string][]byte{"plain": []byte(text), "gzip": gz.Bytes()} {
+		stdin = bytes.NewReader(in)
+		out, _ := runOK(t, "run", "-data", "-", "-learner", "occfm", "-json", "-quiet")
+		var a, b map[string]any
+		if err := json.Unmarshal([]byte(fromFile), &a); err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal([]byte(out), &b); err != nil {
+			t.Fatal(err)
+		}
+		if b["data"] != "stdin" || b["rows"] != a["rows"] || b["avg_loss"] != a["avg_loss"] || b["error_rate"] != a["error_rate"] {
+			t.Errorf("%s: stdin gives %v rows, avg loss %v, data %v; the file %v, %v", name, b["rows"], b["avg_loss"], b["data"], a["rows"], a["avg_loss"])
+		}
+	}
+	stdin = strings.NewReader("1 1:x\n")
+	var out, errOut bytes.Buffer
+	if err := run([]string{"run", "-data", "-", "-quiet"}, &out, &errOut); err == nil || !strings.Contains(err.Error(), "stdin:1:") {
+		t.Errorf("a bad row on stdin: %v, want it named stdin:1", err)
+	}
+}

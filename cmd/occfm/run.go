@@ -56,7 +56,7 @@ func parseRunFlags(args []string) (runSettings, error) {
 	var format, learners, onError, maxMemory string
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	fs.SetOutput(io.Discard) // mistakes are reported once, by main
-	fs.StringVar(&rs.data, "data", "", "data file")
+	fs.StringVar(&rs.data, "data", "", "data file (-: standard input)")
 	fs.StringVar(&format, "format", "auto", "auto, libsvm, csv or movielens")
 	fs.StringVar(&rs.task, "task", "auto", "auto, regression or classification")
 	fs.StringVar(&learners, "learner", core.DefaultLearner, "comma-separated learners")
@@ -177,13 +177,12 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 	setSoftLimit(rs.budget)
 	start := time.Now()
 
-	f, err := os.Open(rs.data)
+	in, name, err := openData(rs.data)
 	if err != nil {
 		return err
 	}
-	defer f.Close()
-	name := filepath.Base(rs.data)
-	src, stream, err := openRows(f, name, rs, loaded)
+	defer in.Close()
+	src, stream, err := openRows(in, name, rs, loaded)
 	if err != nil {
 		return err
 	}
@@ -226,6 +225,24 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 		return stopped(err)
 	}
 	return werr
+}
+
+// stdin is the input of -data -: the process's standard input, or a
+// test's.
+var stdin io.Reader = os.Stdin
+
+// openData opens the data file path, or standard input for "-" (named
+// "stdin" in messages; its format is sniffed from its first lines, as for
+// any file), and returns it with the name messages give it.
+func openData(path string) (io.ReadCloser, string, error) {
+	if path == "-" {
+		return io.NopCloser(stdin), "stdin", nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, "", err
+	}
+	return f, filepath.Base(path), nil
 }
 
 // openRows reads the data file f, named name, as the rows of the run: a
