@@ -12,8 +12,11 @@ import (
 var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9,
 	1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
 
-// parseNumber parses b as a finite float64. It accepts what
-// strconv.ParseFloat accepts except infinities and NaN.
+// parseNumber parses b as a finite float64: a decimal, with an optional
+// sign, fraction and exponent. It accepts what strconv.ParseFloat accepts
+// except infinities, NaN and Go's literal syntax, which is not data: digit
+// separators ("1_000" would read as 1000) and hexadecimal ("0X1P-2" as
+// 0.25) are refused, with the line and field, rather than misread.
 //
 // Short plain decimals ("3", "-1", "+1", "0.731854") take a fast path that
 // does not allocate: with at most 15 significant digits the mantissa m and
@@ -81,6 +84,9 @@ func parseNumber(b []byte) (float64, bool) {
 	}
 	return float64(m), true
 slow:
+	if goSyntax(b) {
+		return 0, false
+	}
 	v, err := strconv.ParseFloat(string(b), 64)
 	if err != nil || math.IsInf(v, 0) || math.IsNaN(v) {
 		return 0, false
@@ -95,10 +101,24 @@ func notANumber(b []byte) string {
 	if len(b) == 0 {
 		return "is empty, want a number"
 	}
+	if goSyntax(b) {
+		return str.QuoteCut(b) + " is not a number (want a decimal such as 1000 or 0.25: digit separators and hexadecimal are not read)"
+	}
 	if nonFinite(b) {
 		return str.QuoteCut(b) + " is not a finite number (want a finite number; leave a missing value empty)"
 	}
 	return str.QuoteCut(b) + " is not a number"
+}
+
+// goSyntax reports whether b has a digit separator (_) or a hexadecimal
+// prefix (0x), which strconv.ParseFloat reads as Go literals do.
+func goSyntax(b []byte) bool {
+	for i, c := range b {
+		if c == '_' || (c == 'x' || c == 'X') && i > 0 && b[i-1] == '0' {
+			return true
+		}
+	}
+	return false
 }
 
 // nonFinite reports whether b is a number that is not finite: NaN, an
