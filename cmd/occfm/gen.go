@@ -115,8 +115,8 @@ func genCommand(args []string, stdout, stderr io.Writer) error {
 	var w io.Writer = stdout
 	name := "stdout"
 	var f *os.File
-	if gs.out != "" && gs.out != "-" {
-		if f, err = os.Create(gs.out); err != nil {
+	if gs.out != "" && gs.out != "-" && !sameAsStdout(gs.out) {
+		if f, err = createOutput(gs.out); err != nil {
 			return err
 		}
 		defer f.Close()

@@ -39,6 +39,11 @@ func (mf *modelFlags) check(fs *flag.FlagSet, rs *runSettings) error {
 		if err := notAnInput(mf.save, rs.data); err != nil {
 			return err
 		}
+		// Found now, not after the whole run: a target that cannot be
+		// written.
+		if err := checkWritable(mf.save); err != nil {
+			return fmt.Errorf("run: -save %s: %w", mf.save, err)
+		}
 	}
 	if mf.load != "" && rs.regret {
 		return usageError{errors.New("run: -regret cannot continue a loaded model (the comparator needs every row from the first)")}
@@ -144,9 +149,7 @@ func loadedVocabulary(m *core.Model) *data.Vocabulary {
 
 // saveModel writes the -save model file, if asked: the single player's
 // learner with cfg, the stream's vocabulary and the rows learned (those of
-// the loaded model plus this run's). It writes a temporary file in the same
-// directory and renames it over path, so that a failed save leaves any
-// existing file as it was.
+// the loaded model plus this run's), through writeFile.
 func (mf *modelFlags) saveModel(cfg core.Config, p *core.Player, voc data.Vocabulary, rows int, loaded *core.Model) error {
 	if mf.save == "" {
 		return nil
@@ -165,34 +168,9 @@ func (mf *modelFlags) saveModel(cfg core.Config, p *core.Player, voc data.Vocabu
 	if err := core.SaveModel(&buf, m); err != nil {
 		return err
 	}
-	return writeAtomic(mf.save, buf.Bytes())
+	if err := writeFile(mf.save, buf.Bytes()); err != nil {
+		return fmt.Errorf("-save %s: %w", mf.save, err)
+	}
+	return nil
 }
 
-// writeAtomic writes b to path through a temporary file in the same
-// directory, synced and renamed over path.
-func writeAtomic(path string, b []byte) (err error) {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return fmt.Errorf("-save %s: %w", path, err)
-	}
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(f.Name())
-			err = fmt.Errorf("-save %s: %w", path, err)
-		}
-	}()
-	if _, err = f.Write(b); err != nil {
-		return err
-	}
-	if err = f.Sync(); err != nil {
-		return err
-	}
-	if err = f.Close(); err != nil {
-		return err
-	}
-	if err = os.Chmod(f.Name(), 0o644); err != nil { // CreateTemp makes it 0600
-		return err
-	}
-	return os.Rename(f.Name(), path)
-}
