@@ -173,4 +173,3 @@ func (mf *modelFlags) saveModel(cfg core.Config, p *core.Player, voc data.Vocabu
 	}
 	return nil
 }
-
