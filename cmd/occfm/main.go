@@ -48,6 +48,9 @@ func main() {
 	case errors.As(err, new(usageError)):
 		fmt.Fprintln(os.Stderr, "occfm:", err)
 		os.Exit(2)
+	case errors.As(err, new(interruptError)):
+		fmt.Fprintln(os.Stderr, "occfm:", err)
+		os.Exit(130)
 	default:
 		fmt.Fprintln(os.Stderr, "occfm:", err)
 		os.Exit(1)

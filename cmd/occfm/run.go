@@ -200,15 +200,31 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 	for _, w := range stream.Warnings() {
 		fmt.Fprintf(stderr, "occfm: warning: %s\n", w)
 	}
-	rows, held, err := shuffled(src, stream, rs, prog)
+	intr := watchInterrupt()
+	defer intr.stop()
+	rows, held, err := shuffled(interruptible{src, intr}, stream, rs, prog)
+	if errors.Is(err, errInterrupted) {
+		return interruptError{sig: intr.caught(), saved: rs.model.save}
+	}
 	if err != nil {
 		return stopped(err)
 	}
 	reg := newRegret(rs, cfg, players)
-	n, err := play(rows, players, reg, prog, budgetCheck(rs.budget, players, reg, stream, held))
+	n, err := play(interruptible{rows, intr}, players, reg, prog, budgetCheck(rs.budget, players, reg, stream, held))
 	prog.done()
 	if err == nil {
 		err = allSkipped(src, loaded, rs.model.load)
+	}
+	if errors.Is(err, errInterrupted) {
+		// The report of the rows learned, then how the run ended; the
+		// model is not saved.
+		ierr := interruptError{sig: intr.caught(), rows: n, saved: rs.model.save}
+		report{
+			settings: rs, data: name, format: stream.Format(), layout: stream.Layout(), features: stream.Dim(),
+			task: task, rows: n, wall: time.Since(start), players: players, regret: reg, guard: guard,
+			bad: src.Bad, stopped: ierr, warnings: stream.Warnings(),
+		}.write(stdout, rs.json)
+		return ierr
 	}
 	// A run stopped by an error saves what it learned, too.
 	if serr := rs.model.saveModel(cfg, players[0], stream.Vocabulary(), n, loaded); serr != nil {
@@ -374,7 +390,7 @@ func readAll(src data.ExampleSource, prog *progress, held *heldRows, budget core
 // shuffled returns the rows to play: src itself, or with -shuffle every
 // row read into memory (held counts them for the budget) in a seeded
 // random order.
-func shuffled(src *core.Rows, stream *data.Stream, rs runSettings, prog *progress) (data.ExampleSource, *heldRows, error) {
+func shuffled(src data.ExampleSource, stream *data.Stream, rs runSettings, prog *progress) (data.ExampleSource, *heldRows, error) {
 	if rs.shuffle == 0 {
 		return src, nil, nil
 	}
