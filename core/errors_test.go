@@ -64,11 +64,18 @@ func TestWrapErr(t *testing.T) {
 		t.Errorf("LoadModel of text: %v", err)
 	}
 	head := []byte(modelMagic)
-	head = append(head, 0xff, 0xff)
+	head = append(head, 7, 0)
 	head = append(head, make([]byte, 8)...)
 	err = CheckModelHeader(head, -1, LoadSettings{})
-	if want := fmt.Errorf("core: %w: written by a newer OCCFM (model format %d, this build reads up to %d)", ErrModelVersion, uint16(0xffff), ModelFormat); !errors.Is(err, ErrModelVersion) || err.Error() != want.Error() {
+	if want := fmt.Errorf("core: %w: written by a newer OCCFM (model format %d, this build reads up to %d)", ErrModelVersion, 7, ModelFormat); !errors.Is(err, ErrModelVersion) || err.Error() != want.Error() {
 		t.Errorf("newer format: %v, want %v", err, want)
+	}
+	// A byte of the version flipped (0x0001 → 0xff01) is a damaged
+	// header, not a newer OCCFM.
+	head[len(modelMagic)], head[len(modelMagic)+1] = 1, 0xff
+	err = CheckModelHeader(head, -1, LoadSettings{})
+	if want := fmt.Errorf("core: %w: format version 65281 is none an OCCFM writes (at most 255): the file's header is damaged", ErrModelCorrupt); !errors.Is(err, ErrModelCorrupt) || err.Error() != want.Error() {
+		t.Errorf("a flipped version byte: %v, want %v", err, want)
 	}
 	head[len(modelMagic)], head[len(modelMagic)+1] = 1, 0
 	for i := range 8 {

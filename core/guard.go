@@ -615,7 +615,7 @@ func ResumeGuarded(m Model, s GuardSettings) (*Guarded, error) {
 	if b, ok := m.Extra[guardSection]; ok {
 		dc := &stateCodec{dec: true, buf: b}
 		g.stateCode(dc)
-		if err := dc.finish(guardSection); err != nil {
+		if err := dc.finish("extra:" + guardSection); err != nil {
 			return nil, err
 		}
 	}

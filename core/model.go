@@ -309,6 +309,12 @@ func checkHeader(data []byte) (uint64, error) {
 	if version == 0 {
 		return 0, corrupt("format version 0")
 	}
+	if version > maxModelFormat {
+		// A damaged header, not a newer OCCFM: formats are numbered from 1
+		// and a new one comes with a release.
+		return 0, corrupt("format version " + str.Itoa(int(version)) + " is none an OCCFM writes (at most " +
+			str.Itoa(maxModelFormat) + "): the file's header is damaged")
+	}
 	if version > ModelFormat {
 		return 0, str.Wrap("core: "+ErrModelVersion.Error()+": written by a newer OCCFM (model format "+
 			str.Itoa(int(version))+", this build reads up to "+str.Itoa(ModelFormat)+")", ErrModelVersion)
@@ -319,6 +325,10 @@ func checkHeader(data []byte) (uint64, error) {
 	}
 	return size, nil
 }
+
+// maxModelFormat is the largest format version checkHeader takes for one of
+// a newer OCCFM rather than for a damaged header.
+const maxModelFormat = 255
 
 // corrupt returns an error that wraps ErrModelCorrupt, saying msg. It is
 // kept out of line, as fail is.

@@ -269,3 +269,53 @@ func TestRunMaxMemory(t *testing.T) {
 	}
 	runOK(t, "run", "-data", data, "-learner", "occfm", "-max-memory", "0", "-quiet")
 }
+
+// TestLoadErrorsNameFileAndCause: a model error names the file and the
+// real cause: a damaged guard section by its name in the file, a CSV model
+// continued on LibSVM rows by what it was learned on, a flipped byte of the
+// format version as a damaged header rather than a newer OCCFM.
+func TestLoadErrorsNameFileAndCause(t *testing.T) {
+	dir := t.TempDir()
+	ratings := writeTemp(t, "r.csv", "user_id,item_id,rating\n1,10,4\n2,11,3\n1,11,5\n3,10,2\n")
+	model := filepath.Join(dir, "m.occfm")
+	runOK(t, "run", "-data", ratings, "-learner", "occfm", "-save", model, "-quiet")
+	file, err := os.ReadFile(model)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	m, err := core.LoadModel(bytes.NewReader(file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Extra = map[string][]byte{"guard": {1, 2, 3}}
+	var buf bytes.Buffer
+	if err := core.SaveModel(&buf, m); err != nil {
+		t.Fatal(err)
+	}
+	badGuard := filepath.Join(dir, "guard.occfm")
+	os.WriteFile(badGuard, buf.Bytes(), 0o644)
+
+	flipped := append([]byte(nil), file...)
+	flipped[11] ^= 0xff
+	badVersion := filepath.Join(dir, "version.occfm")
+	os.WriteFile(badVersion, flipped, 0o644)
+
+	libsvm := writeTemp(t, "x.svm", "1 1:1\n-1 2:1\n")
+	for _, tc := range []struct {
+		name, data, load string
+		want             []string
+	}{
+		{"guard section", ratings, badGuard, []string{badGuard + ": ", `section "extra:guard"`}},
+		{"CSV model on LibSVM", libsvm, model, []string{"x.svm", `learned on a CSV file with the columns ["user_id" "item_id" "rating"]`, "-load " + model}},
+		{"flipped version byte", ratings, badVersion, []string{badVersion + ": ", "header is damaged"}},
+	} {
+		var out, errOut bytes.Buffer
+		err := run([]string{"run", "-data", tc.data, "-load", tc.load, "-quiet"}, &out, &errOut)
+		for _, w := range tc.want {
+			if err == nil || !strings.Contains(err.Error(), w) {
+				t.Errorf("%s: %v, want it to say %q", tc.name, err, w)
+			}
+		}
+	}
+}

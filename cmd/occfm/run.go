@@ -184,6 +184,9 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 	defer in.Close()
 	src, stream, err := openRows(in, name, rs, loaded)
 	if err != nil {
+		if loaded != nil {
+			return fmt.Errorf("%w (the model continued: -load %s)", err, rs.model.load)
+		}
 		return err
 	}
 	task, _ := src.Task()
@@ -192,6 +195,9 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 	guard := guardSettings(rs, stream.Format(), task)
 	players, err := newPlayers(rs.learners, cfg, guard, loaded)
 	if err != nil {
+		if loaded != nil {
+			return fmt.Errorf("%s: %w", rs.model.load, err)
+		}
 		return err
 	}
 

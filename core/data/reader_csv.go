@@ -3,6 +3,7 @@ package data
 import (
 	"bytes"
 	"errors"
+	"slices"
 	"sort"
 	"strings"
 
@@ -343,6 +344,16 @@ func (s *Stream) assignRoles(roles map[string]Role, stats []csvStats) error {
 			header := make([]string, len(cols))
 			for k, col := range cols {
 				header[k] = col.name
+			}
+			if v := s.continued; v != nil && v.Format == FormatCSV && !slices.Contains(s.rolesGiven, name) {
+				// The column comes from a model's vocabulary, not from
+				// the caller's roles: say what the model was learned on.
+				var model []string
+				for _, c := range v.Columns {
+					model = append(model, c.Name)
+				}
+				return errors.New("core: " + s.name + ": the model continued was learned on a CSV file with the columns " +
+					str.QuoteList(model) + ", and this file has no column " + str.Quote(name) + " (its header reads " + str.QuoteList(header) + ")")
 			}
 			return errors.New("core: " + s.name + ": ReaderSettings.Roles names column " + str.Quote(name) + ", which is not in the header " + str.QuoteList(header))
 		}

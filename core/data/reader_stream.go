@@ -68,6 +68,11 @@ var _ ExampleSource = (*Stream)(nil)
 //
 // A Stream is not safe for concurrent use.
 type Stream struct {
+	// continued is the Vocabulary the stream continues (ReaderSettings),
+	// and rolesGiven the columns the caller gave roles to, for messages.
+	continued  *Vocabulary
+	rolesGiven []string
+
 	name   string
 	format Format
 	layout string
@@ -208,6 +213,10 @@ func newStream(r io.Reader, set ReaderSettings, maxLine int) (*Stream, error) {
 	}
 	roles := set.Roles
 	if set.Vocabulary != nil {
+		s.continued = set.Vocabulary
+		for name := range set.Roles {
+			s.rolesGiven = append(s.rolesGiven, name)
+		}
 		roles = csvRoles(set.Vocabulary, roles)
 	}
 	data := s.readAhead(ahead)
