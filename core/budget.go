@@ -273,17 +273,18 @@ type BudgetCheck struct {
 	// under wasm than the row of a fast learner).
 	Every, Wide int
 
-	budget MemoryBudget
-	parts  []MemoryPart // the players' learners and metrics (2 a player), then the rest
-	j      int          // the player whose batch is being played
-	rest   int64        // the sum of every part but player j's two, once summed
-	summed bool         // rest is summed for this batch
+	budget  MemoryBudget
+	parts   []MemoryPart // the players' learners and metrics (2 a player), then the rest
+	players int          // how many players parts begins with
+	j       int          // the player whose batch is being played
+	rest    int64        // the sum of every part but player j's two, once summed
+	summed  bool         // rest is summed for this batch
 }
 
 // NewBudgetCheck returns the check of the players' learners and metrics
 // and of the other parts of a run, against b.
 func NewBudgetCheck(b MemoryBudget, players []*Player, rest ...MemoryPart) *BudgetCheck {
-	c := &BudgetCheck{budget: b}
+	c := &BudgetCheck{budget: b, players: len(players)}
 	for _, p := range players {
 		var size Sized = zeroSize{}
 		if s, ok := p.Learner.(Sized); ok {
@@ -331,7 +332,49 @@ func (c *BudgetCheck) over(j, row int, ex data.Example) bool {
 	if !c.summed {
 		c.sumRest()
 	}
-	return c.rest+c.parts[2*j].Value.MemoryBytes()+c.parts[2*j+1].Value.MemoryBytes() > c.budget.Max()
+	if c.rest+c.parts[2*j].Value.MemoryBytes()+c.parts[2*j+1].Value.MemoryBytes() <= c.budget.Max() {
+		return false
+	}
+	return !c.shrink()
+}
+
+// Shrinker is a learner that can give memory back when its run passes the
+// memory budget (an optional ability, found by type assertion): Shrink
+// frees what it can spare, such as an expert far behind, and returns the
+// bytes freed, 0 when it has nothing left to give. BudgetCheck asks the
+// players' Shrinkers before it stops a run.
+type Shrinker interface {
+	Shrink() int64
+}
+
+// shrink asks the players' learners that are Shrinkers for memory until
+// the run fits the budget again, and reports whether it does.
+func (c *BudgetCheck) shrink() bool {
+	for {
+		freed := int64(0)
+		for i := 0; i+1 < len(c.parts) && i/2 < c.players; i += 2 {
+			if s, ok := c.parts[i].Value.(Shrinker); ok {
+				freed += s.Shrink()
+			}
+			if c.total() <= c.budget.Max() {
+				c.summed = false // the sizes changed: sum them again
+				return true
+			}
+		}
+		if freed == 0 {
+			c.summed = false
+			return false
+		}
+	}
+}
+
+// total sums every part's MemoryBytes.
+func (c *BudgetCheck) total() int64 {
+	var n int64
+	for _, p := range c.parts {
+		n += p.Value.MemoryBytes()
+	}
+	return n
 }
 
 // Err is the budget's error for the parts as they are now (see

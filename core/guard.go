@@ -452,6 +452,15 @@ func (g *Guarded) refuse(x data.Sparse, y float64) string {
 	return ""
 }
 
+// Shrink passes the inner learner's Shrink on (see Shrinker), or frees
+// nothing.
+func (g *Guarded) Shrink() int64 {
+	if s, ok := g.inner.(Shrinker); ok {
+		return s.Shrink()
+	}
+	return 0
+}
+
 // RowLimited is implemented by learners whose update costs time and memory
 // quadratic in a row's nonzeros (an optional ability, found by type
 // assertion): OCCFM, CCFM-FTRL and CFM-FTRL store every pair of x̂x̂ᵀ in

@@ -307,6 +307,34 @@ func (m *OCCFMAuto) retire(k int) {
 	}
 }
 
+// Shrink retires the live expert, other than the leader (least Lₖ), that
+// holds the most memory, and returns the bytes it held; 0 when the leader
+// is the only one left (see Shrinker). A run over its memory budget so
+// gives up its losing experts before it stops: on rows that bring ever-new
+// features the pair experts grow without bound while the linear one leads.
+// The forecaster's bound then holds against the experts left.
+func (m *OCCFMAuto) Shrink() int64 {
+	lead := m.leader()
+	pick, held := -1, int64(0)
+	for k, e := range m.experts {
+		if e == nil || k == lead {
+			continue
+		}
+		var n int64
+		if s, ok := e.(Sized); ok {
+			n = s.MemoryBytes()
+		}
+		if pick < 0 || n > held {
+			pick, held = k, n
+		}
+	}
+	if pick < 0 {
+		return 0
+	}
+	m.retire(pick)
+	return max(held, 1)
+}
+
 // Predict returns the forecaster's prediction. It does not change the
 // learner's state.
 func (m *OCCFMAuto) Predict(x data.Sparse) float64 { return m.predict(x, false) }
