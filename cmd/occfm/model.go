@@ -139,6 +139,16 @@ func (mf *modelFlags) apply(rs *runSettings) (*core.Model, error) {
 	return &m, nil
 }
 
+// continuing returns err, when a model is continued (loaded not nil),
+// formatted by format with err and the -load path: a run's error may come
+// from the model, not the data.
+func (mf *modelFlags) continuing(err error, loaded *core.Model, format string) error {
+	if loaded == nil {
+		return err
+	}
+	return fmt.Errorf(format, err, mf.load)
+}
+
 // loadedVocabulary returns the loaded model's vocabulary, or nil.
 func loadedVocabulary(m *core.Model) *data.Vocabulary {
 	if m == nil {

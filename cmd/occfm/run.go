@@ -105,23 +105,8 @@ func parseRunFlags(args []string) (runSettings, error) {
 	if rs.learners, err = parseLearners(learners); err != nil {
 		return rs, err
 	}
-	if !(rs.delta >= 0) || math.IsInf(rs.delta, 0) {
-		return bad("-delta %v: want a finite number ≥ 0", rs.delta)
-	}
-	if !(rs.eta >= 0) || math.IsInf(rs.eta, 0) {
-		return bad("-eta %v: want a finite number ≥ 0", rs.eta)
-	}
-	if rs.limit < 0 {
-		return bad("-limit %d: want N ≥ 0", rs.limit)
-	}
-	if rs.regretFirst < 0 {
-		return bad("-regret-first %d: want T ≥ 0 (0: 100, or N with -regret-every N)", rs.regretFirst)
-	}
-	if rs.regretEvery < 0 {
-		return bad("-regret-every %d: want N ≥ 0 (0: geometric checkpoints)", rs.regretEvery)
-	}
-	if !(rs.regretGrowth > 1 && rs.regretGrowth <= core.MaxRegretGrowth) {
-		return bad("-regret-growth %v: want a ratio in (1, %d]", rs.regretGrowth, core.MaxRegretGrowth)
+	if err := rs.checkNumbers(); err != nil {
+		return rs, err
 	}
 	if rs.clip != "auto" && rs.clip != "on" && rs.clip != "off" {
 		return bad("-clip %q: want auto, on or off", rs.clip)
@@ -139,6 +124,27 @@ func parseRunFlags(args []string) (runSettings, error) {
 		rs.budget.Limit = -1 // no limit
 	}
 	return rs, rs.model.check(fs, &rs)
+}
+
+// checkNumbers returns the usage error of a numeric flag out of its range:
+// -delta, -eta, -limit and the regret checkpoints'.
+func (rs *runSettings) checkNumbers() error {
+	bad := func(format string, a ...any) error { return usageError{fmt.Errorf("run: "+format, a...)} }
+	switch {
+	case !(rs.delta >= 0) || math.IsInf(rs.delta, 0):
+		return bad("-delta %v: want a finite number ≥ 0", rs.delta)
+	case !(rs.eta >= 0) || math.IsInf(rs.eta, 0):
+		return bad("-eta %v: want a finite number ≥ 0", rs.eta)
+	case rs.limit < 0:
+		return bad("-limit %d: want N ≥ 0", rs.limit)
+	case rs.regretFirst < 0:
+		return bad("-regret-first %d: want T ≥ 0 (0: 100, or N with -regret-every N)", rs.regretFirst)
+	case rs.regretEvery < 0:
+		return bad("-regret-every %d: want N ≥ 0 (0: geometric checkpoints)", rs.regretEvery)
+	case !(rs.regretGrowth > 1 && rs.regretGrowth <= core.MaxRegretGrowth):
+		return bad("-regret-growth %v: want a ratio in (1, %d]", rs.regretGrowth, core.MaxRegretGrowth)
+	}
+	return nil
 }
 
 // parseLearners reads -learner's comma-separated list: registered names,
@@ -184,10 +190,7 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 	defer in.Close()
 	src, stream, err := openRows(in, name, rs, loaded)
 	if err != nil {
-		if loaded != nil {
-			return fmt.Errorf("%w (the model continued: -load %s)", err, rs.model.load)
-		}
-		return err
+		return rs.model.continuing(err, loaded, "%w (the model continued: -load %s)")
 	}
 	task, _ := src.Task()
 
@@ -195,10 +198,7 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 	guard := guardSettings(rs, stream.Format(), task)
 	players, err := newPlayers(rs.learners, cfg, guard, loaded)
 	if err != nil {
-		if loaded != nil {
-			return fmt.Errorf("%s: %w", rs.model.load, err)
-		}
-		return err
+		return rs.model.continuing(err, loaded, "%[2]s: %[1]w")
 	}
 
 	prog := &progress{w: stderr, quiet: rs.quiet, start: time.Now(), bad: src.Bad}
@@ -221,16 +221,19 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 	if err == nil {
 		err = allSkipped(src, loaded, rs.model.load)
 	}
+	reportOf := func(stopped error) report {
+		return report{
+			settings: rs, data: name, format: stream.Format(), layout: stream.Layout(), features: stream.Dim(),
+			task: task, rows: n, wall: time.Since(start), players: players, regret: reg, guard: guard,
+			bad: src.Bad, stopped: stopped, warnings: stream.Warnings(),
+		}
+	}
 	if errors.Is(err, errInterrupted) {
 		// The report of the rows learned, then how the run ended; the
 		// model is not saved.
-		ierr := interruptError{sig: intr.caught(), rows: n, saved: rs.model.save}
-		report{
-			settings: rs, data: name, format: stream.Format(), layout: stream.Layout(), features: stream.Dim(),
-			task: task, rows: n, wall: time.Since(start), players: players, regret: reg, guard: guard,
-			bad: src.Bad, stopped: ierr, warnings: stream.Warnings(),
-		}.write(stdout, rs.json)
-		return ierr
+		err = interruptError{sig: intr.caught(), rows: n, saved: rs.model.save}
+		reportOf(err).write(stdout, rs.json)
+		return err
 	}
 	// A run stopped by an error saves what it learned, too.
 	if serr := rs.model.saveModel(cfg, players[0], stream.Vocabulary(), n, loaded); serr != nil {
@@ -238,11 +241,7 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 	}
 
 	// Stopped by an error, the run still reports the rows it learned.
-	werr := report{
-		settings: rs, data: name, format: stream.Format(), layout: stream.Layout(), features: stream.Dim(),
-		task: task, rows: n, wall: time.Since(start), players: players, regret: reg, guard: guard,
-		bad: src.Bad, stopped: err, warnings: stream.Warnings(),
-	}.write(stdout, rs.json)
+	werr := reportOf(err).write(stdout, rs.json)
 	if err != nil {
 		return stopped(err)
 	}

@@ -323,6 +323,21 @@ func parseDecimalComma(v []byte) (float64, bool) {
 	return parseNumber(b)
 }
 
+// missingColumn is the error of a role given to a column the header does
+// not have: the caller's (ReaderSettings.Roles), or a model's, whose
+// vocabulary names the CSV columns it was learned on.
+func (s *Stream) missingColumn(name string, header []string) error {
+	if v := s.continued; v != nil && v.Format == FormatCSV && !slices.Contains(s.rolesGiven, name) {
+		var model []string
+		for _, c := range v.Columns {
+			model = append(model, c.Name)
+		}
+		return errors.New("core: " + s.name + ": the model continued was learned on a CSV file with the columns " +
+			str.QuoteList(model) + ", and this file has no column " + str.Quote(name) + " (its header reads " + str.QuoteList(header) + ")")
+	}
+	return errors.New("core: " + s.name + ": ReaderSettings.Roles names column " + str.Quote(name) + ", which is not in the header " + str.QuoteList(header))
+}
+
 // assignRoles sets the role of every column: from roles by name, else
 // guessed (see NewStream).
 func (s *Stream) assignRoles(roles map[string]Role, stats []csvStats) error {
@@ -345,17 +360,7 @@ func (s *Stream) assignRoles(roles map[string]Role, stats []csvStats) error {
 			for k, col := range cols {
 				header[k] = col.name
 			}
-			if v := s.continued; v != nil && v.Format == FormatCSV && !slices.Contains(s.rolesGiven, name) {
-				// The column comes from a model's vocabulary, not from
-				// the caller's roles: say what the model was learned on.
-				var model []string
-				for _, c := range v.Columns {
-					model = append(model, c.Name)
-				}
-				return errors.New("core: " + s.name + ": the model continued was learned on a CSV file with the columns " +
-					str.QuoteList(model) + ", and this file has no column " + str.Quote(name) + " (its header reads " + str.QuoteList(header) + ")")
-			}
-			return errors.New("core: " + s.name + ": ReaderSettings.Roles names column " + str.Quote(name) + ", which is not in the header " + str.QuoteList(header))
+			return s.missingColumn(name, header)
 		}
 		if role < RoleGuess || role > RoleIgnore {
 			return errors.New("core: " + s.name + ": ReaderSettings.Roles gives column " + str.Quote(name) + " the invalid role " + str.Itoa(int(role)))
