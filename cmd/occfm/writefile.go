@@ -138,7 +138,13 @@ func checkWritable(path string) error {
 	tmp := partialName(target)
 	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
-		return err
+		// Name the folder, not the temporary file: "no such file or
+		// directory", "permission denied".
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return fmt.Errorf("cannot write in the folder %s: %w", filepath.Dir(target), err)
 	}
 	f.Close()
 	return os.Remove(tmp)
