@@ -86,14 +86,6 @@ type regretRecord struct {
 	G              core.Num `json:"g"`
 }
 
-// updatesPerSec is rows / seconds, or 0 before any time has passed.
-func updatesPerSec(rows int, d time.Duration) float64 {
-	if d <= 0 {
-		return 0
-	}
-	return float64(rows) / d.Seconds()
-}
-
 // write writes the report as JSON (one object per learner) or as text.
 func (r report) write(w io.Writer, asJSON bool) error {
 	if asJSON {
@@ -246,8 +238,9 @@ func (r report) writeMetrics(w io.Writer) error {
 			fmt.Fprintln(tw)
 			continue
 		}
+		res := core.NewResult(p, s, r.rows, core.Config{})
 		fmt.Fprintf(tw, "%s\t%.4g\t%s\t%.4f\t", p.Name, p.Elapsed.Seconds(),
-			commas(int(updatesPerSec(s.Rows, p.Elapsed))), s.AvgLoss)
+			commas(int(res.UpdatesPerSec)), s.AvgLoss)
 		if r.task == data.Classification {
 			fmt.Fprintf(tw, "%.4f\t%.4f\t%.4f\n", s.ErrorRate, s.AUC, s.LogLoss)
 		} else {
