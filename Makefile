@@ -146,14 +146,17 @@ bench-load: dist
 ## $(STRESS_PAGE) file to done in headless Chromium and must stay under
 ## 96 MB of wasm memory plus JS heap (TestE2EBigFile); then the hostile
 ## stress inputs (huge indices, dense rows, 2 million IDs, model files
-## that are not) through every learner under prlimit --as=4 GiB, each under
-## 1,000 MB of RSS (TestStressHostile), and the same inputs through the page,
-## under 1 GB of wasm memory (TestE2EHostile). Not part of make test.
+## that are not) through every learner under prlimit --as=4 GiB, each within
+## its -max-memory (512 MiB) of RSS (TestStressHostile); the budget's own
+## cases (stdin read whole for -shuffle, a model of 420 MB of IDs saved and
+## loaded, 10 million new features, rows of 100,000 nonzeros) within it too
+## (TestStressBudget); and the same hostile inputs through the page, under
+## 1 GB of wasm memory (TestE2EHostile). Not part of make test.
 STRESS_CLI  ?= 1G
 STRESS_PAGE ?= 200M
 stress: dist
 	OCCFM_STRESS=$(STRESS_CLI) $(GO) test -count=1 -v -timeout 30m -run '^TestStreamBigFile$$' ./cmd/occfm
-	OCCFM_STRESS_HOSTILE=1 $(GO) test -count=1 -v -timeout 60m -run '^TestStressHostile(ModelFile)?$$' ./cmd/occfm
+	OCCFM_STRESS_HOSTILE=1 $(GO) test -count=1 -v -timeout 60m -run '^Test(StressHostile(ModelFile)?|StressBudget)$$' ./cmd/occfm
 	OCCFM_STRESS_HOSTILE=1 $(GO) test -tags e2e -count=1 -v -timeout 60m -run '^TestE2EHostile$$' ./e2e
 	command -v chromium >/dev/null || { apt-get update && apt-get install -y chromium; }
 	OCCFM_STRESS_PAGE=$(STRESS_PAGE) $(GO) test -tags e2e -count=1 -v -timeout 30m -run '^TestE2EBigFile$$' ./e2e

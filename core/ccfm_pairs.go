@@ -292,7 +292,7 @@ func (c *stateCodec) maxRowNonzeros(p *int) {
 		}
 		return
 	}
-	if c.err != nil || len(c.buf) == 0 {
+	if c.atEnd() {
 		return
 	}
 	c.int(p)

@@ -117,8 +117,8 @@ func TestMessagesMatchFmt(t *testing.T) {
 	if got, want := v.String(), fmt.Sprintf("%s, %d features", v.Format, v.Dim); got != want {
 		t.Errorf("Vocabulary.String = %q, want %q", got, want)
 	}
-	_, err = appendModel(nil, Model{Learner: unregistered{}})
-	check("appendModel", err, fmt.Sprintf("core: cannot save a learner of type %T: it is not a registered learner", unregistered{}))
+	err = SaveModel(io.Discard, Model{Learner: unregistered{}})
+	check("SaveModel", err, fmt.Sprintf("core: cannot save a learner of type %T: it is not a registered learner", unregistered{}))
 
 	g, err := NewGuarded("occfm", Config{Delta: 1e6}, GuardSettings{})
 	if err != nil {

@@ -672,7 +672,7 @@ func (g *Guarded) stateCode(c *stateCodec) {
 	}
 	// The breakdown of Refused, at the end and only when not zero, so that
 	// files written before it existed load and save to the same bytes.
-	if !c.dec && r.TooWide == 0 && r.BadLabels == 0 || c.dec && (c.err != nil || len(c.buf) == 0) {
+	if !c.dec && r.TooWide == 0 && r.BadLabels == 0 || c.dec && c.atEnd() {
 		return
 	}
 	c.int(&r.TooWide)

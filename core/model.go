@@ -1,7 +1,7 @@
 package core
 
 import (
-	"bytes"
+	"bufio"
 	"encoding/binary"
 	"errors"
 	"hash/crc32"
@@ -92,18 +92,55 @@ var (
 // SaveModel writes m to w in the model file format (version ModelFormat).
 // It does not change m or its learner. It returns an error, and writes
 // nothing, when m.Learner is not a registered learner or m.Name does not
-// match it; otherwise only w's errors.
+// match it; otherwise only w's errors. It streams: besides m it holds a
+// 64 KiB buffer, encoding each section twice (model_stream.go), once for
+// the length the file gives before it and once to w.
 func SaveModel(w io.Writer, m Model) error {
-	b, err := appendModel(nil, m)
+	secs, err := modelSectionsOf(m)
 	if err != nil {
 		return err
 	}
-	_, err = w.Write(b)
-	return err
+	lens := make([]int64, len(secs))
+	size := int64(modelHeaderLen + modelCRCLen)
+	for i, s := range secs {
+		lens[i] = encodedLen(s.code)
+		size += int64(uvarintLen(uint64(len(s.name)))+len(s.name)+uvarintLen(uint64(lens[i]))) + lens[i]
+	}
+	bw := bufio.NewWriterSize(w, codecWindow)
+	out := &modelOut{w: bw}
+	head := append([]byte(modelMagic), 0, 0)
+	binary.LittleEndian.PutUint16(head[len(modelMagic):], ModelFormat)
+	out.write(binary.LittleEndian.AppendUint64(head, uint64(size)))
+	for i, s := range secs {
+		c := &stateCodec{out: out}
+		name := s.name
+		c.string(&name)
+		c.length(int(lens[i]), 1)
+		c.flush()
+		from := out.n
+		s.code(c)
+		c.flush()
+		out.sameLen(lens[i], out.n-from, "section "+str.Quote(name))
+	}
+	if out.err != nil {
+		return out.err
+	}
+	if _, err := bw.Write(binary.LittleEndian.AppendUint32(nil, out.crc)); err != nil {
+		return err
+	}
+	return bw.Flush()
 }
 
-// appendModel appends the model file of m to b.
-func appendModel(b []byte, m Model) ([]byte, error) {
+// modelSection is one section of a model file: its name and the coding of
+// its body.
+type modelSection struct {
+	name string
+	code func(c *stateCodec)
+}
+
+// modelSectionsOf returns the sections of m's file, in their order, or the
+// error that stops SaveModel before it writes.
+func modelSectionsOf(m Model) ([]modelSection, error) {
 	sc, ok := m.Learner.(stateCoder)
 	if !ok {
 		return nil, errors.New("core: cannot save a learner of type " + str.TypeName(m.Learner) + ": it is not a registered learner")
@@ -115,32 +152,18 @@ func appendModel(b []byte, m Model) ([]byte, error) {
 	if m.Rows < 0 {
 		return nil, errors.New("core: cannot save: " + str.Itoa(m.Rows) + " rows")
 	}
+	secs := []modelSection{{"model", func(c *stateCodec) {
+		c.string(&name)
+		c.int(&m.Rows)
+		c.config(&m.Config)
+	}}}
 	if m.Vocabulary != nil {
 		if err := m.Vocabulary.Check(); err != nil {
 			return nil, errors.New("core: cannot save: bad vocabulary: " + err.Error())
 		}
+		secs = append(secs, modelSection{"vocabulary", func(c *stateCodec) { c.vocabulary(m.Vocabulary) }})
 	}
-	start := len(b)
-	b = append(b, modelMagic...)
-	b = binary.LittleEndian.AppendUint16(b, ModelFormat)
-	b = binary.LittleEndian.AppendUint64(b, 0) // size, set below
-
-	c := &stateCodec{}
-	c.string(&name)
-	c.int(&m.Rows)
-	c.config(&m.Config)
-	b = appendSection(b, "model", c.buf)
-
-	if m.Vocabulary != nil {
-		c = &stateCodec{}
-		c.vocabulary(m.Vocabulary)
-		b = appendSection(b, "vocabulary", c.buf)
-	}
-
-	c = &stateCodec{}
-	sc.stateCode(c)
-	b = appendSection(b, "learner", c.buf)
-
+	secs = append(secs, modelSection{"learner", sc.stateCode})
 	keys := make([]string, 0, len(m.Extra))
 	for k := range m.Extra {
 		if k == "" {
@@ -150,18 +173,10 @@ func appendModel(b []byte, m Model) ([]byte, error) {
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
-		b = appendSection(b, "extra:"+k, m.Extra[k])
+		body := m.Extra[k]
+		secs = append(secs, modelSection{"extra:" + k, func(c *stateCodec) { c.raw(body) }})
 	}
-	size := len(b) - start + modelCRCLen
-	binary.LittleEndian.PutUint64(b[start+len(modelMagic)+2:], uint64(size))
-	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b[start:], modelCRC)), nil
-}
-
-func appendSection(b []byte, name string, body []byte) []byte {
-	b = binary.AppendUvarint(b, uint64(len(name)))
-	b = append(b, name...)
-	b = binary.AppendUvarint(b, uint64(len(body)))
-	return append(b, body...)
+	return secs, nil
 }
 
 // LoadModel reads a model file written by SaveModel (format version 1 to
@@ -211,16 +226,29 @@ func LoadModelWith(r io.Reader, s LoadSettings) (Model, error) {
 	if left, ok := inputLen(r); ok && uint64(left) < size-uint64(modelHeaderLen) {
 		return Model{}, corrupt("truncated: " + strconv.FormatInt(int64(modelHeaderLen)+left, 10) + " of " + strconv.FormatUint(size, 10) + " bytes")
 	}
-	// Read into a buffer that grows with the bytes actually read, so that a
-	// short input declaring a large size does not allocate it.
-	var buf bytes.Buffer
-	buf.Grow(int(min(size, 1<<20)))
-	buf.Write(head[:])
-	if _, err := io.CopyN(&buf, r, int64(size)-int64(modelHeaderLen)); err != nil {
-		if err == io.EOF {
-			return Model{}, corrupt("truncated: " + str.Itoa(buf.Len()) + " of " + strconv.FormatUint(size, 10) + " bytes")
+	in := &modelIn{r: r, n: int64(modelHeaderLen), crc: crc32.Update(0, modelCRC, head[:])}
+	end := int64(size) - modelCRCLen
+	m, derr := decodeModel(in, end-int64(modelHeaderLen), limit)
+	// The bytes decoding left unread (after an error), for the checksum.
+	if in.err == nil && in.n < end {
+		io.CopyN(io.Discard, in, end-in.n)
+	}
+	var sum [modelCRCLen]byte
+	if in.err == nil {
+		k, err := io.ReadFull(r, sum[:])
+		in.n += int64(k)
+		if err != nil {
+			in.err = io.EOF
+			if err != io.ErrUnexpectedEOF && err != io.EOF {
+				in.err = err
+			}
 		}
-		return Model{}, str.Wrap("core: reading the model: "+err.Error(), err)
+	}
+	switch {
+	case in.err == io.EOF:
+		return Model{}, corrupt("truncated: " + strconv.FormatInt(in.n, 10) + " of " + strconv.FormatUint(size, 10) + " bytes")
+	case in.err != nil:
+		return Model{}, str.Wrap("core: reading the model: "+in.err.Error(), in.err)
 	}
 	if left, ok := inputLen(r); ok && left > 0 {
 		return Model{}, corrupt(strconv.FormatInt(left, 10) + " bytes after the end of the model")
@@ -229,7 +257,10 @@ func LoadModelWith(r io.Reader, s LoadSettings) (Model, error) {
 	if k, _ := io.ReadFull(r, one[:]); k > 0 {
 		return Model{}, corrupt("data after the end of the model")
 	}
-	return parseModelWithin(buf.Bytes(), limit)
+	if binary.LittleEndian.Uint32(sum[:]) != in.crc {
+		return Model{}, corrupt("checksum mismatch")
+	}
+	return m, derr
 }
 
 // inputLen returns the bytes left in r when r can tell: a Len method
@@ -338,143 +369,184 @@ func corrupt(msg string) error {
 	return str.Wrap("core: "+ErrModelCorrupt.Error()+": "+msg, ErrModelCorrupt)
 }
 
-// parseModel is LoadModel on the bytes of a file.
-func parseModel(data []byte) (Model, error) { return parseModelWithin(data, DefaultMemoryLimit) }
-
-// parseModelWithin is LoadModelWith on the bytes of a file, with the memory
-// limit in bytes.
-func parseModelWithin(file []byte, limit int64) (Model, error) {
-	size, err := checkHeader(file[:min(len(file), modelHeaderLen)])
-	if err != nil {
-		return Model{}, err
-	}
-	switch {
-	case uint64(len(file)) < size:
-		return Model{}, corrupt("truncated: " + str.Itoa(len(file)) + " of " + strconv.FormatUint(size, 10) + " bytes")
-	case uint64(len(file)) > size:
-		return Model{}, corrupt(strconv.FormatUint(uint64(len(file))-size, 10) + " bytes after the end of the model")
-	}
-	body, sum := file[:size-modelCRCLen], binary.LittleEndian.Uint32(file[size-modelCRCLen:])
-	if crc32.Checksum(body, modelCRC) != sum {
-		return Model{}, corrupt("checksum mismatch")
-	}
-
-	sections, order, err := modelSections(body[modelHeaderLen:])
-	if err != nil {
-		return Model{}, err
-	}
-
+// decodeModel decodes the sections of a model file, the body bytes of in
+// (after the header, before the checksum), checking that they come in the
+// order SaveModel writes them, so that a file loads to a model that saves
+// to the same bytes. What the model holds is counted against limit: the
+// vocabulary and the extra sections, then the learner within what they
+// leave.
+func decodeModel(in *modelIn, body, limit int64) (Model, error) {
+	top := &stateCodec{dec: true, in: in, left: body, limit: limit}
 	var m Model
-	head, ok := sections["model"]
-	if !ok {
-		return Model{}, corrupt(`no "model" section`)
-	}
-	c := &stateCodec{dec: true, buf: head}
-	c.string(&m.Name)
-	c.int(&m.Rows)
-	c.config(&m.Config)
-	if err := c.finish("model"); err != nil {
-		return Model{}, err
-	}
-	if m.Rows < 0 {
-		return Model{}, corrupt(str.Itoa(m.Rows) + " rows")
-	}
-	spec, ok := registry[m.Name]
-	if !ok {
-		return Model{}, corrupt("unknown learner " + str.Quote(m.Name) + " (this build has " + strings.Join(registeredNames(), ", ") + ")")
-	}
-
-	if voc, ok := sections["vocabulary"]; ok {
-		c = &stateCodec{dec: true, buf: voc}
-		m.Vocabulary = new(data.Vocabulary)
-		c.vocabulary(m.Vocabulary)
-		if err := c.finish("vocabulary"); err != nil {
+	var order sectionOrder
+	var held int64 // bytes of the vocabulary and extra sections
+	for top.rest() > 0 {
+		var name string
+		top.string(&name)
+		n := top.length(0, 1)
+		if top.err != nil {
+			return Model{}, corrupt("bad section framing: " + top.err.Error())
+		}
+		if err := order.next(name); err != nil {
+			return Model{}, err
+		}
+		c := top.sub(n)
+		var err error
+		switch {
+		case name == "model":
+			err = m.decodeHead(c)
+		case name == "vocabulary":
+			err = m.decodeVocabulary(c, limit, &held)
+		case name == "learner":
+			err = m.decodeLearner(c, limit, held)
+		default:
+			held += int64(len(name)) + c.rest() + 64
+			if held > limit {
+				return Model{}, str.Wrap("core: the model's extra sections would take "+FormatBytes(held)+
+					", "+ErrMemoryBudget.Error()+" of "+FormatBytes(limit), ErrMemoryBudget)
+			}
+			if m.Extra == nil {
+				m.Extra = make(map[string][]byte)
+			}
+			m.Extra[name[len("extra:"):]] = c.take(int(c.rest()))
+			err = c.finish(name)
+		}
+		if err != nil {
 			return Model{}, err
 		}
 	}
-
-	st, ok := sections["learner"]
-	if !ok {
+	if !order.model {
+		return Model{}, corrupt(`no "model" section`)
+	}
+	if !order.learner {
 		return Model{}, corrupt(`no "learner" section`)
 	}
-	l := spec.state()
-	c = &stateCodec{dec: true, buf: st, limit: limit}
-	l.stateCode(c)
-	if c.over != nil {
-		return Model{}, c.over
-	}
-	if err := c.finish("learner"); err != nil {
-		return Model{}, err
-	}
-	if b := l.(Sized).MemoryBytes(); b > limit {
-		return Model{}, str.Wrap("core: the model's "+m.Name+" would hold "+FormatBytes(b)+
-			", "+ErrMemoryBudget.Error()+" of "+FormatBytes(limit), ErrMemoryBudget)
-	}
-	m.Learner = l
-
-	if m.Extra, err = modelExtras(sections, order); err != nil {
-		return Model{}, err
+	if held > 0 {
+		if b := m.Learner.(Sized).MemoryBytes(); b+held > limit {
+			return Model{}, str.Wrap("core: the model's "+m.Name+" and its vocabulary would hold "+FormatBytes(b+held)+
+				", "+ErrMemoryBudget.Error()+" of "+FormatBytes(limit), ErrMemoryBudget)
+		}
 	}
 	return m, nil
 }
 
-// modelExtras returns the "extra:NAME" sections by NAME (nil when there are
-// none), and an error for a section it does not know.
-func modelExtras(sections map[string][]byte, order []string) (map[string][]byte, error) {
-	var extra map[string][]byte
-	for _, name := range order {
-		switch {
-		case name == "model" || name == "vocabulary" || name == "learner":
-		case strings.HasPrefix(name, "extra:") && len(name) > len("extra:"):
-			if extra == nil {
-				extra = make(map[string][]byte)
-			}
-			extra[name[len("extra:"):]] = bytes.Clone(sections[name])
-		default:
-			return nil, corrupt("unknown section " + str.Quote(name))
-		}
-	}
-	return extra, nil
+// sectionOrder checks the names of a model file's sections as they come:
+// "model", "vocabulary" (optional), "learner", then "extra:NAME" sections
+// in increasing NAME order.
+type sectionOrder struct {
+	model, vocabulary, learner bool
+	lastExtra                  string
 }
 
-// modelSections splits a model file's body (after the header, before the
-// checksum) into its named sections, and checks that they come in the order
-// SaveModel writes them, so that a file loads to a model that saves to the
-// same bytes.
-func modelSections(rest []byte) (map[string][]byte, []string, error) {
-	sections := make(map[string][]byte)
-	var order []string
-	for len(rest) > 0 {
-		c := &stateCodec{dec: true, buf: rest}
-		var name string
-		var sec []byte
-		c.string(&name)
-		c.bytes(&sec)
-		if c.err != nil {
-			return nil, nil, corrupt("bad section framing: " + c.err.Error())
+func (o *sectionOrder) next(name string) error {
+	repeated := false
+	inOrder := false
+	switch {
+	case name == "model":
+		repeated, inOrder = o.model, !o.model && !o.vocabulary && !o.learner
+		o.model = true
+	case name == "vocabulary":
+		repeated, inOrder = o.vocabulary, o.model && !o.learner
+		o.vocabulary = true
+	case name == "learner":
+		repeated, inOrder = o.learner, o.model
+		o.learner = true
+	case strings.HasPrefix(name, "extra:"):
+		repeated = name == o.lastExtra
+		inOrder = o.learner && name > o.lastExtra
+		if inOrder && name == "extra:" {
+			return corrupt("unknown section " + str.Quote(name))
 		}
-		if _, dup := sections[name]; dup {
-			return nil, nil, corrupt("section " + str.Quote(name) + " repeated")
-		}
-		sections[name] = sec
-		order = append(order, name)
-		rest = c.buf
+		o.lastExtra = name
 	}
+	if repeated {
+		return corrupt("section " + str.Quote(name) + " repeated")
+	}
+	if !inOrder {
+		want := "model, learner"
+		if o.vocabulary {
+			want = "model, vocabulary, learner"
+		}
+		return corrupt("section " + str.Quote(name) + " out of order (want " + want + ", then extra:… sorted)")
+	}
+	return nil
+}
 
-	want := []string{"model"}
-	if _, ok := sections["vocabulary"]; ok {
-		want = append(want, "vocabulary")
+// decodeHead decodes the "model" section: the learner's name, the rows
+// learned and the Config.
+func (m *Model) decodeHead(c *stateCodec) error {
+	c.string(&m.Name)
+	c.int(&m.Rows)
+	c.config(&m.Config)
+	if err := c.finish("model"); err != nil {
+		return err
 	}
-	want = append(want, "learner")
-	for i, name := range order {
-		switch {
-		case i < len(want) && name == want[i]:
-		case i >= len(want) && strings.HasPrefix(name, "extra:") && (i == len(want) || order[i-1] < name):
-		default:
-			return nil, nil, corrupt("section " + str.Quote(name) + " out of order (want " + strings.Join(want, ", ") + ", then extra:… sorted)")
-		}
+	if m.Rows < 0 {
+		return corrupt(str.Itoa(m.Rows) + " rows")
 	}
-	return sections, order, nil
+	if _, ok := registry[m.Name]; !ok {
+		return corrupt("unknown learner " + str.Quote(m.Name) + " (this build has " + strings.Join(registeredNames(), ", ") + ")")
+	}
+	return nil
+}
+
+// decodeVocabulary decodes the "vocabulary" section and adds what it holds
+// to *held.
+func (m *Model) decodeVocabulary(c *stateCodec, limit int64, held *int64) error {
+	m.Vocabulary = new(data.Vocabulary)
+	c.vocabulary(m.Vocabulary)
+	if c.over != nil {
+		return c.over
+	}
+	if err := c.finish("vocabulary"); err != nil {
+		return err
+	}
+	*held += vocabularyBytes(m.Vocabulary)
+	if *held > limit {
+		return str.Wrap("core: the model's vocabulary would hold "+FormatBytes(*held)+
+			", "+ErrMemoryBudget.Error()+" of "+FormatBytes(limit), ErrMemoryBudget)
+	}
+	return nil
+}
+
+// decodeLearner decodes the "learner" section into a new learner of the
+// registry's type for m.Name, within what held leaves of limit.
+func (m *Model) decodeLearner(c *stateCodec, limit, held int64) error {
+	l := registry[m.Name].state()
+	c.limit = max(limit-held, 1)
+	l.stateCode(c)
+	if c.over != nil {
+		return c.over
+	}
+	if err := c.finish("learner"); err != nil {
+		return err
+	}
+	if b := l.(Sized).MemoryBytes(); b > limit {
+		return str.Wrap("core: the model's "+m.Name+" would hold "+FormatBytes(b)+
+			", "+ErrMemoryBudget.Error()+" of "+FormatBytes(limit), ErrMemoryBudget)
+	}
+	m.Learner = l
+	return nil
+}
+
+// The sizes of a data.VocabularyFeature (an int and a string header) and a
+// data.VocabularyColumn (a string header, an int and a float64), with
+// 64-bit ints as on every platform OCCFM builds for.
+const (
+	vocabularyFeatureBytes = 24
+	vocabularyColumnBytes  = 32
+)
+
+// vocabularyBytes estimates the memory v holds.
+func vocabularyBytes(v *data.Vocabulary) int64 {
+	n := vocabularyFeatureBytes*int64(cap(v.Features)) + vocabularyColumnBytes*int64(cap(v.Columns)) + 4*int64(cap(v.Indices))
+	for _, f := range v.Features {
+		n += int64(len(f.Value))
+	}
+	for _, col := range v.Columns {
+		n += int64(len(col.Name))
+	}
+	return n
 }
 
 func registeredNames() []string {

@@ -3,7 +3,10 @@ package core
 import (
 	"bytes"
 	"errors"
+	"github.com/occfm/occfm/core/data"
 	"io"
+	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -88,5 +91,56 @@ func TestLoadModelCrafted(t *testing.T) {
 			t.Errorf("%s: %v, allocating %s", name, err, FormatBytes(int64(alloc)))
 		}
 		t.Logf("%s: %v (allocated %s)", name, err, FormatBytes(int64(alloc)))
+	}
+}
+
+// onlyReader hides every method of its reader but Read (Len, Stat), as a
+// pipe would.
+type onlyReader struct{ r io.Reader }
+
+func (o onlyReader) Read(p []byte) (int, error) { return o.r.Read(p) }
+
+// TestModelStreams: saving and loading a model holds the model and a few
+// 64 KiB windows, never a copy of the file. A vocabulary of 16 values of 1
+// MiB saves allocating under 1 MiB, and loads through a reader that only
+// reads allocating its values and under 1 MiB more; it comes back equal.
+// What a vocabulary decodes to is counted against the budget, not only the
+// file's size: a million short values, 8.3 MB of file but 31 MB decoded,
+// are refused under a budget of 16 MiB.
+func TestModelStreams(t *testing.T) {
+	const n, size = 16, 1 << 20
+	v := &data.Vocabulary{Format: data.FormatMovieLens, Dim: n}
+	for i := range n {
+		v.Features = append(v.Features, data.VocabularyFeature{Field: i % 2, Value: strconv.Itoa(i) + strings.Repeat("x", size)})
+	}
+	m := Model{Learner: NewMean(MeanSettings{}), Vocabulary: v, Rows: 3}
+	var file bytes.Buffer
+	if err := SaveModel(&file, m); err != nil {
+		t.Fatal(err)
+	}
+	var err error
+	if alloc := coretest.TotalAlloc(func() { err = SaveModel(io.Discard, m) }); err != nil || alloc > 1<<20 {
+		t.Errorf("SaveModel of a %d-byte file: %v, allocating %d bytes (want ≤ 1 MiB)", file.Len(), err, alloc)
+	}
+	var got Model
+	alloc := coretest.TotalAlloc(func() { got, err = LoadModel(onlyReader{bytes.NewReader(file.Bytes())}) })
+	if err != nil || alloc > n*size+1<<20 {
+		t.Errorf("LoadModel of a %d-byte file: %v, allocating %d bytes (want ≤ its %d bytes of values + 1 MiB)", file.Len(), err, alloc, n*size)
+	}
+	if err == nil && !reflect.DeepEqual(got.Vocabulary, v) {
+		t.Error("the vocabulary did not come back equal")
+	}
+
+	many := &data.Vocabulary{Format: data.FormatMovieLens, Dim: 1 << 20}
+	for i := range many.Dim {
+		many.Features = append(many.Features, data.VocabularyFeature{Value: strconv.Itoa(i)})
+	}
+	file.Reset()
+	if err := SaveModel(&file, Model{Learner: NewMean(MeanSettings{}), Vocabulary: many}); err != nil {
+		t.Fatal(err)
+	}
+	_, err = LoadModelWith(bytes.NewReader(file.Bytes()), LoadSettings{MaxBytes: 16 << 20})
+	if !errors.Is(err, ErrMemoryBudget) || !strings.Contains(err.Error(), "vocabulary") {
+		t.Errorf("a %d-byte file of %d values under a budget of 16 MiB: %v, want the vocabulary over the budget", file.Len(), many.Dim, err)
 	}
 }

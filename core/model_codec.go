@@ -43,10 +43,22 @@ type stateCoder interface {
 // a pointer: encoding appends the value to buf, decoding reads it from buf
 // into the pointer. After the first decoding error every call is a no-op
 // and err holds the error.
+//
+// A codec of a model file streams (model_stream.go): encoding, buf passes
+// its bytes on to out once it holds a window of them; decoding, buf is the
+// window of the section read so far and left the bytes of the section
+// still in in. A codec without out or in codes bytes held in memory.
 type stateCodec struct {
 	dec bool
 	buf []byte
 	err error
+	// out, when not nil, receives the encoded bytes.
+	out *modelOut
+	// in, when not nil, holds the left bytes of the section after buf;
+	// win is the window buf is read into.
+	in   *modelIn
+	left int64
+	win  []byte
 	// limit, when decoding, bounds in bytes what a dimension read may make
 	// the decoder allocate (see alloc); 0 means DefaultMemoryLimit. over is
 	// the error of the first dimension over it.
@@ -118,8 +130,8 @@ func (c *stateCodec) violates(ok bool) bool { return c.dec && !ok && c.err == ni
 // finish returns the decoding error of the section named name, if any,
 // including bytes left over.
 func (c *stateCodec) finish(name string) error {
-	if c.err == nil && len(c.buf) > 0 {
-		c.err = errors.New(str.Itoa(len(c.buf)) + " bytes left over")
+	if c.err == nil && c.rest() > 0 {
+		c.err = errors.New(strconv.FormatInt(c.rest(), 10) + " bytes left over")
 	}
 	if c.err != nil {
 		return corrupt("section " + str.Quote(name) + ": " + c.err.Error())
@@ -135,6 +147,7 @@ func uvarintLen(v uint64) int { return max(1, (bits.Len64(v)+6)/7) }
 func varintLen(v int64) int { return uvarintLen(uint64(v<<1) ^ uint64(v>>63)) }
 
 func (c *stateCodec) uvarint() uint64 {
+	c.fill(binary.MaxVarintLen64)
 	v, n := binary.Uvarint(c.buf)
 	if n <= 0 || n != uvarintLen(v) {
 		c.fail("truncated or badly encoded integer")
@@ -147,11 +160,13 @@ func (c *stateCodec) uvarint() uint64 {
 func (c *stateCodec) int(p *int) {
 	if !c.dec {
 		c.buf = binary.AppendVarint(c.buf, int64(*p))
+		c.spill()
 		return
 	}
 	if c.err != nil {
 		return
 	}
+	c.fill(binary.MaxVarintLen64)
 	v, n := binary.Varint(c.buf)
 	if n <= 0 || n != varintLen(v) {
 		c.fail("truncated or badly encoded integer")
@@ -180,11 +195,13 @@ func codeEnum[T ~int](c *stateCodec, p *T, n int, what string) {
 func (c *stateCodec) uint64(p *uint64) {
 	if !c.dec {
 		c.buf = binary.LittleEndian.AppendUint64(c.buf, *p)
+		c.spill()
 		return
 	}
 	if c.err != nil {
 		return
 	}
+	c.fill(8)
 	if len(c.buf) < 8 {
 		c.fail("truncated")
 		return
@@ -226,11 +243,13 @@ func (c *stateCodec) bool(p *bool) {
 			v = 1
 		}
 		c.buf = append(c.buf, v)
+		c.spill()
 		return
 	}
 	if c.err != nil {
 		return
 	}
+	c.fill(1)
 	if len(c.buf) < 1 || c.buf[0] > 1 {
 		c.fail("bad boolean")
 		return
@@ -244,6 +263,7 @@ func (c *stateCodec) bool(p *bool) {
 func (c *stateCodec) length(n int, size int) int {
 	if !c.dec {
 		c.buf = binary.AppendUvarint(c.buf, uint64(n))
+		c.spill()
 		return n
 	}
 	if c.err != nil {
@@ -253,8 +273,8 @@ func (c *stateCodec) length(n int, size int) int {
 	if c.err != nil {
 		return 0
 	}
-	if v > uint64(len(c.buf))/uint64(size) {
-		c.fail("truncated: a length of " + strconv.FormatUint(v, 10) + " does not fit in " + str.Itoa(len(c.buf)) + " bytes")
+	if v > uint64(c.rest())/uint64(size) {
+		c.fail("truncated: a length of " + strconv.FormatUint(v, 10) + " does not fit in " + strconv.FormatInt(c.rest(), 10) + " bytes")
 		return 0
 	}
 	return int(v)
@@ -263,22 +283,32 @@ func (c *stateCodec) length(n int, size int) int {
 func (c *stateCodec) bytes(p *[]byte) {
 	n := c.length(len(*p), 1)
 	if !c.dec {
-		c.buf = append(c.buf, *p...)
+		c.raw(*p)
 		return
 	}
 	if c.err != nil {
 		return
 	}
-	*p = c.buf[:n:n]
-	c.buf = c.buf[n:]
+	*p = c.take(n)
 }
 
 func (c *stateCodec) string(p *string) {
-	b := []byte(*p)
-	c.bytes(&b)
-	if c.dec && c.err == nil {
-		*p = string(b)
+	n := c.length(len(*p), 1)
+	if !c.dec {
+		// In windows: a long string passes through buf without a copy of
+		// its own.
+		for rest := *p; len(rest) > 0; {
+			k := min(len(rest), codecWindow)
+			c.buf = append(c.buf, rest[:k]...)
+			rest = rest[k:]
+			c.spill()
+		}
+		return
 	}
+	if c.err != nil {
+		return
+	}
+	*p = c.takeString(n)
 }
 
 // floats codes a slice of float64, keeping nil and empty apart (some
@@ -290,6 +320,7 @@ func (c *stateCodec) floats(p *[]float64) {
 	if !c.dec {
 		for _, v := range *p {
 			c.buf = binary.LittleEndian.AppendUint64(c.buf, math.Float64bits(v))
+			c.spill()
 		}
 		return
 	}
@@ -305,13 +336,20 @@ func (c *stateCodec) floats(p *[]float64) {
 	}
 	s := make([]float64, n)
 	for i := range s {
-		s[i] = math.Float64frombits(binary.LittleEndian.Uint64(c.buf[8*i:]))
+		if len(c.buf) < 8 {
+			c.fill(8)
+			if len(c.buf) < 8 {
+				c.fail("truncated")
+				return
+			}
+		}
+		s[i] = math.Float64frombits(binary.LittleEndian.Uint64(c.buf))
 		if !(math.Abs(s[i]) <= maxStateValue) {
 			c.fail("value " + str.Ftoa(s[i]) + " out of range in the state")
 			return
 		}
+		c.buf = c.buf[8:]
 	}
-	c.buf = c.buf[8*n:]
 	*p = s
 }
 
@@ -320,6 +358,7 @@ func (c *stateCodec) int32s(p *[]int32) {
 	if !c.dec {
 		for _, v := range *p {
 			c.buf = binary.AppendVarint(c.buf, int64(v))
+			c.spill()
 		}
 		return
 	}
@@ -328,6 +367,9 @@ func (c *stateCodec) int32s(p *[]int32) {
 	}
 	s := make([]int32, n)
 	for i := range s {
+		if len(c.buf) < binary.MaxVarintLen64 {
+			c.fill(binary.MaxVarintLen64)
+		}
 		v, k := binary.Varint(c.buf)
 		if k <= 0 || k != varintLen(v) || int64(int32(v)) != v {
 			c.fail("bad int32")
@@ -409,7 +451,7 @@ func (c *stateCodec) vocabulary(v *data.Vocabulary) {
 		c.float(&col.Scale)
 	}
 	nf := c.length(len(v.Features), 2)
-	if c.dec && c.err == nil {
+	if c.dec && c.alloc(bytesOf(nf, vocabularyFeatureBytes), "vocabulary") {
 		v.Features = make([]data.VocabularyFeature, nf)
 	}
 	for i := 0; i < nf && c.err == nil; i++ {
@@ -419,7 +461,7 @@ func (c *stateCodec) vocabulary(v *data.Vocabulary) {
 	// The LibSVM numbering comes last, and only when renumbered, so that a
 	// vocabulary saved before it existed reads (as the identity numbering)
 	// and saves to the same bytes.
-	if v.Format == data.FormatLibSVM && (!c.dec && v.Renumbered || c.dec && c.err == nil && len(c.buf) > 0) {
+	if v.Format == data.FormatLibSVM && (!c.dec && v.Renumbered || c.dec && !c.atEnd()) {
 		v.Renumbered = true
 		c.int32s(&v.Indices)
 	}
@@ -658,20 +700,17 @@ func (c *stateCodec) projected(p *projectedCCFM) {
 // tail) can sit inside another's.
 func (c *stateCodec) nested(l stateCoder) {
 	if !c.dec {
-		sub := &stateCodec{}
-		l.stateCode(sub)
-		c.bytes(&sub.buf)
+		c.encodeNested(l)
 		return
 	}
-	var b []byte
-	c.bytes(&b)
+	n := c.length(0, 1)
 	if c.err != nil {
 		return
 	}
-	sub := &stateCodec{dec: true, buf: b, limit: c.limit}
+	sub := c.sub(n)
 	l.stateCode(sub)
-	if sub.err == nil && len(sub.buf) > 0 {
-		sub.fail(str.Itoa(len(sub.buf)) + " bytes left over")
+	if sub.err == nil && sub.rest() > 0 {
+		sub.fail(strconv.FormatInt(sub.rest(), 10) + " bytes left over")
 	}
 	if sub.err != nil {
 		c.fail(sub.err.Error())
@@ -679,6 +718,25 @@ func (c *stateCodec) nested(l stateCoder) {
 			c.over = sub.over
 		}
 	}
+}
+
+// encodeNested is nested's encoding. Streaming, it encodes l twice: into a
+// counting sink for its length, then to the writer.
+func (c *stateCodec) encodeNested(l stateCoder) {
+	if c.out == nil {
+		sub := &stateCodec{}
+		l.stateCode(sub)
+		c.bytes(&sub.buf)
+		return
+	}
+	n := encodedLen(l.stateCode)
+	c.length(int(n), 1)
+	c.flush()
+	sub := &stateCodec{out: c.out}
+	from := c.out.n
+	l.stateCode(sub)
+	sub.flush()
+	c.out.sameLen(n, c.out.n-from, "a nested learner")
 }
 
 // ftrlSettings codes FTRL-Proximal's α, β, λ₁ and λ₂, in that order.

@@ -302,7 +302,11 @@ func TestLoadModelRejects(t *testing.T) {
 	file := func(sections ...string) []byte {
 		b := append([]byte(modelMagic), 1, 0, 0, 0, 0, 0, 0, 0, 0, 0)
 		for i := 0; i < len(sections); i += 2 {
-			b = appendSection(b, sections[i], []byte(sections[i+1]))
+			c := &stateCodec{buf: b}
+			body := []byte(sections[i+1])
+			c.string(&sections[i])
+			c.bytes(&body)
+			b = c.buf
 		}
 		return reseal(append(b, 0, 0, 0, 0))
 	}

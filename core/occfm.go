@@ -621,11 +621,11 @@ func (c *stateCodec) occfmTail(o *OCCFM) {
 		o.s.PaperStep, o.s.MaxRank = true, -1
 		o.oldCert = true
 		o.cDWn = o.cDW
-		if c.err != nil || len(c.buf) == 0 {
+		if c.atEnd() {
 			return
 		}
 		c.int(&o.s.MaxRowNonzeros)
-		if c.err != nil || len(c.buf) == 0 {
+		if c.atEnd() {
 			if c.violates(o.s.MaxRowNonzeros == -1 || o.s.MaxRowNonzeros > 0 && o.s.MaxRowNonzeros != DefaultMaxRowNonzeros) {
 				c.fail("row nonzero limit " + str.Itoa(o.s.MaxRowNonzeros))
 			}
@@ -650,7 +650,7 @@ func (c *stateCodec) occfmTail(o *OCCFM) {
 			c.fail("LMO slack " + str.Ftoa(o.s.LMOSlack))
 		}
 		c.check(!legacy(), "a tail that repeats the legacy settings")
-		if c.err != nil || len(c.buf) == 0 {
+		if c.atEnd() {
 			return // written before the growth bound: oldCert, set above
 		}
 		o.oldCert = false

@@ -517,7 +517,7 @@ func (m *OCCFMAuto) stateCode(c *stateCodec) {
 		}
 		return
 	}
-	if c.err == nil && len(c.buf) > 0 {
+	if !c.atEnd() {
 		c.tastes(m, s, nb)
 	}
 }

@@ -190,3 +190,39 @@ func TestSessionHugeLabels(t *testing.T) {
 		t.Errorf("RMSE %v, want the 3 ordinary rows' (finite, small)", r)
 	}
 }
+
+// TestSessionBadFirstLine: a u.data file whose first line has a bad
+// rating ends as the CLI's run ends: under stop with the error for line 1
+// (no row learned), under skip with the 29 rows after it learned and the
+// skipped line counted and named.
+func TestSessionBadFirstLine(t *testing.T) {
+	raw := "1\t2\tx\t881250949\n" + ratingsText(29, 4)
+	for _, onError := range []string{"stop", "skip"} {
+		s, _ := newSession(config{Source: "file", File: "early-bad-line1.data", OnError: onError})
+		runAll(t, s, raw, 1000)
+		var snap struct {
+			State        string   `json:"state"`
+			Error        string   `json:"error"`
+			Rows         int      `json:"rows"`
+			Skipped      int      `json:"skipped"`
+			SkippedFirst []string `json:"skipped_first"`
+		}
+		if err := json.Unmarshal([]byte(s.snapshotJSON()), &snap); err != nil {
+			t.Fatal(err)
+		}
+		core := coreOutcome(t, "early-bad-line1.data", []byte(raw), onError)
+		t.Logf("%s: page %+v; core %+v", onError, snap, core)
+		line1 := `early-bad-line1.data:1: field "rating": "x" is not a number`
+		switch onError {
+		case "stop":
+			if snap.State != "error" || snap.Rows != 0 || !strings.Contains(snap.Error, line1) || snap.Error != core.Err {
+				t.Errorf("stop: state %q, %d rows, error %q; want the CLI's %q", snap.State, snap.Rows, snap.Error, core.Err)
+			}
+		case "skip":
+			if snap.State != "done" || snap.Rows != 29 || snap.Skipped != 1 || len(snap.SkippedFirst) != 1 ||
+				!strings.Contains(snap.SkippedFirst[0], line1) || core.Rows != 29 || core.Skipped != 1 {
+				t.Errorf("skip: state %q, %d rows, %d skipped %q; core %+v", snap.State, snap.Rows, snap.Skipped, snap.SkippedFirst, core)
+			}
+		}
+	}
+}

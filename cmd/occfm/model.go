@@ -1,10 +1,10 @@
 package main
 
 import (
-	"bytes"
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -84,10 +84,21 @@ func loadModelFile(path string, limit int64) (core.Model, error) {
 		if errors.Is(err, core.ErrNotModel) {
 			return core.Model{}, fmt.Errorf("%s is not an OCCFM model file", path)
 		}
-		return core.Model{}, fmt.Errorf("%s: %s", path, strings.TrimPrefix(err.Error(), "core: "))
+		return core.Model{}, fileError{path, err}
 	}
 	return m, nil
 }
+
+// fileError is an error of core about the file at path, said with the
+// path in place of core's prefix.
+type fileError struct {
+	path string
+	err  error
+}
+
+func (e fileError) Error() string { return e.path + ": " + strings.TrimPrefix(e.err.Error(), "core: ") }
+
+func (e fileError) Unwrap() error { return e.err }
 
 // apply loads the -load model, if any, and makes rs continue it: the
 // learner, task, δ, η and (with a vocabulary) the format come from the
@@ -99,7 +110,7 @@ func (mf *modelFlags) apply(rs *runSettings) (*core.Model, error) {
 	}
 	m, err := loadModelFile(mf.load, rs.budget.Limit)
 	if err != nil {
-		return nil, err
+		return nil, budgetFlag(err, rs.maxMemory)
 	}
 	eff := m.Config
 	if c, ok := m.Learner.(core.Configured); ok {
@@ -174,11 +185,8 @@ func (mf *modelFlags) saveModel(cfg core.Config, p *core.Player, voc data.Vocabu
 		m.Config = loaded.Config
 		m.Rows += loaded.Rows
 	}
-	var buf bytes.Buffer
-	if err := core.SaveModel(&buf, m); err != nil {
-		return err
-	}
-	if err := writeFile(mf.save, buf.Bytes()); err != nil {
+	// Streamed: the file is never held in memory beside the model.
+	if err := writeFile(mf.save, func(w io.Writer) error { return core.SaveModel(w, m) }); err != nil {
 		return fmt.Errorf("-save %s: %w", mf.save, err)
 	}
 	return nil

@@ -244,21 +244,29 @@ func TestRunAllSkipped(t *testing.T) {
 	}
 }
 
-// TestRunMaxMemory: -max-memory stops a run whose model passes it, with
-// the budget's message naming the flag, after reporting (and learning) the
-// rows before; junk is a usage error; 0 is no limit.
+// TestRunMaxMemory: -max-memory stops a run whose model and dictionaries
+// pass what it leaves to the run, with the budget's message naming the
+// flag, after reporting (and learning) the rows before; junk and sizes
+// below 64 MiB are usage errors; 0 is no limit.
 func TestRunMaxMemory(t *testing.T) {
 	dir := t.TempDir()
 	data := filepath.Join(dir, "r.data")
 	var b strings.Builder
-	for i := range 20000 {
-		fmt.Fprintf(&b, "%d\t%d\t%d\t881250949\n", 1+i, 1+i%3000, 1+i%5)
+	long := strings.Repeat("x", 1000) // 25 MB of user IDs
+	for i := range 25000 {
+		fmt.Fprintf(&b, "%d%s\t%d\t%d\t881250949\n", 1+i, long, 1+i%3000, 1+i%5)
 	}
 	os.WriteFile(data, []byte(b.String()), 0o644)
 	var stdout, stderr bytes.Buffer
-	err := run([]string{"run", "-data", data, "-learner", "occfm", "-max-memory", "1M", "-json", "-quiet"}, &stdout, &stderr)
-	if err == nil || !strings.Contains(err.Error(), "over the memory budget of 1 MiB; raise -max-memory") {
+	err := run([]string{"run", "-data", data, "-learner", "occfm", "-max-memory", "64M", "-json", "-quiet"}, &stdout, &stderr)
+	if err == nil || !strings.Contains(err.Error(), "over the 40 MiB that -max-memory 64 MiB leaves to the run; raise -max-memory") {
 		t.Fatalf("error %v", err)
+	}
+	for _, small := range []string{"1M", "63M"} {
+		err := run([]string{"run", "-data", data, "-max-memory", small}, &stdout, &stderr)
+		if !errors.As(err, new(usageError)) || !strings.Contains(err.Error(), "-max-memory "+small+": want at least 64 MiB") {
+			t.Errorf("-max-memory %s: %v, want a usage error", small, err)
+		}
 	}
 	rec := jsonLines(t, stdout.String())[0]
 	if rows, _ := rec["rows"].(float64); rows <= 0 || rows >= 20000 || rec["stopped"] == nil {

@@ -475,12 +475,13 @@ func loadPaperSet(dir string, set paperSet, seed uint64) ([]data.Example, int, e
 		// The paper holds its data sets in memory by design: no budget.
 		src := &core.Rows{Source: st, File: rel}
 		src.SetTask(set.Task)
-		got, err := readAll(src, &progress{quiet: true}, &heldRows{}, core.MemoryBudget{Limit: -1}, st)
+		held := &heldRows{}
+		err = readAll(src, &progress{quiet: true}, held, core.MemoryBudget{Limit: -1}, st)
 		f.Close()
 		if err != nil {
 			return nil, 0, err
 		}
-		rows = append(rows, got...)
+		rows = append(rows, held.rows()...)
 		dim = max(dim, st.Dim())
 		v := st.Vocabulary()
 		vocab = &v

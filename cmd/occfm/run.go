@@ -6,10 +6,8 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"slices"
 	"strings"
 	"time"
@@ -39,10 +37,12 @@ type runSettings struct {
 	clip      string
 	onDiverge string
 	onError   core.OnError // -on-error: stop or skip malformed rows
-	// -max-memory: the memory budget of the run's learners, metrics,
-	// comparator, feature dictionaries and -shuffle rows.
-	budget core.MemoryBudget
-	model  modelFlags // -save and -load (model.go)
+	// -max-memory: the bound on the process's memory in bytes (-1: none),
+	// and the budget it leaves to the run's learners, metrics, comparator,
+	// feature dictionaries and -shuffle rows (memory.go).
+	maxMemory int64
+	budget    core.MemoryBudget
+	model     modelFlags // -save and -load (model.go)
 }
 
 // batchSize is how many rows each learner plays per timed stretch: timing
@@ -73,7 +73,7 @@ func parseRunFlags(args []string) (runSettings, error) {
 	fs.StringVar(&rs.clip, "clip", "auto", "clip regression predictions to the label range seen: auto (on for ratings), on or off")
 	fs.StringVar(&rs.onDiverge, "on-diverge", "reset", "a diverged learner is reset (up to 3 times, then paused) or paused at once: reset or pause")
 	fs.StringVar(&onError, "on-error", "stop", "malformed rows: stop, or skip and count them")
-	fs.StringVar(&maxMemory, "max-memory", "512M", "stop the run when its model, metrics and dictionaries hold more than this (e.g. 512M, 2G; 0: no limit)")
+	fs.StringVar(&maxMemory, "max-memory", "512M", "the most memory the process may take (e.g. 512M, 2G; at least 64M; 0: no limit); the run stops when what it keeps passes this less 16 MiB and an eighth")
 	rs.model.define(fs)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -117,12 +117,17 @@ func parseRunFlags(args []string) (runSettings, error) {
 	if rs.onError, err = core.ParseOnError(onError); err != nil {
 		return bad("-on-error %q: want stop or skip", onError)
 	}
-	if rs.budget.Limit, err = core.ParseSize(maxMemory); err != nil {
+	if rs.maxMemory, err = core.ParseSize(maxMemory); err != nil {
 		return bad("-max-memory %q: want a size such as 512M or 2G, or 0 for no limit", maxMemory)
 	}
-	if rs.budget.Limit == 0 {
-		rs.budget.Limit = -1 // no limit
+	switch {
+	case rs.maxMemory == 0:
+		rs.maxMemory = -1 // no limit
+	case rs.maxMemory < minMaxMemory:
+		return bad("-max-memory %s: want at least %s (occfm itself takes about %s), or 0 for no limit",
+			maxMemory, core.FormatBytes(minMaxMemory), core.FormatBytes(runtimeFloor))
 	}
+	rs.budget = partsBudget(rs.maxMemory)
 	return rs, rs.model.check(fs, &rs)
 }
 
@@ -180,7 +185,7 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	setSoftLimit(rs.budget)
+	setMemoryLimit(rs.maxMemory)
 	start := time.Now()
 
 	in, name, err := openData(rs.data)
@@ -217,6 +222,7 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 	}
 	reg := newRegret(rs, cfg, players)
 	n, err := play(interruptible{rows, intr}, players, reg, prog, budgetCheck(rs.budget, players, reg, stream, held))
+	err = budgetFlag(err, rs.maxMemory)
 	prog.done()
 	if err == nil {
 		err = allSkipped(src, loaded, rs.model.load)
@@ -328,97 +334,6 @@ func allSkipped(src *core.Rows, loaded *core.Model, path string) error {
 	return fmt.Errorf("%w; the loaded model %s learns the %s task", err, path, loaded.Config.Task)
 }
 
-// setSoftLimit sets the Go runtime's soft memory limit to 1.25 times the
-// budget: the budget counts what the run keeps alive, and with Go's default
-// GOGC the heap may grow to twice that before a collection, which took a run
-// of 2 million IDs stopped at 588 MiB by the budget to 1,160 MB of RSS. Near
-// the soft limit the collector runs more often instead. Without a budget
-// (-max-memory 0) it is Go's default, none.
-func setSoftLimit(b core.MemoryBudget) {
-	if max := b.Max(); max < math.MaxInt64/2 {
-		debug.SetMemoryLimit(max + max/4)
-	} else {
-		debug.SetMemoryLimit(math.MaxInt64) // Go's default: no limit
-	}
-}
-
-// sliceSource yields rows held in memory.
-type sliceSource struct {
-	rows []data.Example
-	i    int
-}
-
-// Next fills ex with the next row held (see data.ExampleSource).
-func (s *sliceSource) Next(ex *data.Example) error {
-	if s.i == len(s.rows) {
-		return io.EOF
-	}
-	*ex = s.rows[s.i]
-	s.i++
-	return nil
-}
-
-// heldRows counts the bytes of the rows -shuffle holds in memory, for the
-// budget: 12 bytes a nonzero (index and value) and 56 a row (the Example
-// and its slice headers).
-type heldRows struct{ bytes int64 }
-
-func (h *heldRows) MemoryBytes() int64 { return h.bytes }
-
-func (h *heldRows) MemoryNote() string { return "the rows held for -shuffle" }
-
-// readAll reads every row of src into memory, each a deep copy, counting
-// them in held and stopping when they and the stream's dictionaries pass
-// the budget.
-func readAll(src data.ExampleSource, prog *progress, held *heldRows, budget core.MemoryBudget, stream *data.Stream) ([]data.Example, error) {
-	var rows []data.Example
-	var ex data.Example
-	for {
-		err := src.Next(&ex)
-		if err == io.EOF {
-			return rows, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-		held.bytes += 56 + 12*int64(len(ex.X.Ind))
-		if err := budget.Check(core.MemoryPart{Name: "rows", Value: held}, core.MemoryPart{Name: "feature dictionaries", Value: stream}); err != nil {
-			return nil, fmt.Errorf("%w; -shuffle holds every row in memory, -shuffle 0 streams the file", budgetFlag(err))
-		}
-		rows = append(rows, ex.Clone())
-		if len(rows)%batchSize == 0 && prog.due() {
-			prog.show(fmt.Sprintf("reading %s rows", commas(len(rows))))
-		}
-	}
-}
-
-// shuffled returns the rows to play: src itself, or with -shuffle every
-// row read into memory (held counts them for the budget) in a seeded
-// random order.
-func shuffled(src data.ExampleSource, stream *data.Stream, rs runSettings, prog *progress) (data.ExampleSource, *heldRows, error) {
-	if rs.shuffle == 0 {
-		return src, nil, nil
-	}
-	held := &heldRows{}
-	all, err := readAll(src, prog, held, rs.budget, stream)
-	if err != nil {
-		return nil, nil, err
-	}
-	shuffleRows(all, rs.shuffle)
-	prog.start = time.Now()
-	return &sliceSource{rows: all}, held, nil
-}
-
-// shuffleRows puts rows in a random order fixed by seed: a Fisher-Yates
-// shuffle driven by PCG(seed, seed).
-func shuffleRows(rows []data.Example, seed uint64) {
-	r := rand.New(rand.NewPCG(seed, seed))
-	for i := len(rows) - 1; i > 0; i-- {
-		j := r.IntN(i + 1)
-		rows[i], rows[j] = rows[j], rows[i]
-	}
-}
-
 // play plays every row of src through every player (core.Run), in batches
 // of batchSize rows, showing the progress between batches. With -regret,
 // each checkpoint the comparator owes is solved as soon as its row is
@@ -440,7 +355,7 @@ func play(src data.ExampleSource, players []*core.Player, reg *core.Regret, prog
 			continue
 		}
 		if errors.As(err, new(*core.BudgetError)) {
-			return run.Rows, budgetFlag(err)
+			return run.Rows, err
 		}
 		if reg != nil {
 			reg.Checkpoint() // the end of the stream

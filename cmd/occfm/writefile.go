@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"math/rand/v2"
 	"os"
@@ -10,7 +11,7 @@ import (
 	"strconv"
 )
 
-// writeFile writes b to path as a user expects of a file written for them:
+// writeFile writes what write writes to path, as a user expects of a file written for them:
 //
 //   - through a symbolic link, to the file it points to (the link stays);
 //   - to a path that is not a regular file (/dev/stdout, a named pipe,
@@ -24,13 +25,13 @@ import (
 // The temporary file is named after the target and the process
 // (".m.occfm.partial-save-<pid>.tmp"), so that one left by a killed run says
 // what it is.
-func writeFile(path string, b []byte) error {
+func writeFile(path string, write func(w io.Writer) error) error {
 	target, info, err := resolveTarget(path)
 	if err != nil {
 		return err
 	}
 	if info != nil && !info.Mode().IsRegular() {
-		return writeThrough(target, b)
+		return writeThrough(target, write)
 	}
 	perm := fs.FileMode(0o666) // the umask applies
 	if info != nil {
@@ -41,7 +42,7 @@ func writeFile(path string, b []byte) error {
 	if err != nil {
 		return err
 	}
-	if err := writeSynced(f, b); err != nil {
+	if err := writeSynced(f, write); err != nil {
 		os.Remove(tmp)
 		return err
 	}
@@ -95,22 +96,22 @@ func partialName(target string) string {
 		strconv.Itoa(os.Getpid())+"-"+strconv.FormatUint(rand.Uint64()%1e6, 10)+".tmp")
 }
 
-// writeThrough writes b to a path that is not a regular file.
-func writeThrough(target string, b []byte) error {
+// writeThrough writes to a path that is not a regular file.
+func writeThrough(target string, write func(w io.Writer) error) error {
 	f, err := os.OpenFile(target, os.O_WRONLY, 0)
 	if err != nil {
 		return err
 	}
-	_, werr := f.Write(b)
+	werr := write(f)
 	if cerr := f.Close(); werr == nil {
 		werr = cerr
 	}
 	return werr
 }
 
-// writeSynced writes b to f, syncs and closes it.
-func writeSynced(f *os.File, b []byte) error {
-	_, err := f.Write(b)
+// writeSynced writes to f, syncs and closes it.
+func writeSynced(f *os.File, write func(w io.Writer) error) error {
+	err := write(f)
 	if err == nil {
 		err = f.Sync()
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -28,7 +29,7 @@ func TestWriteFileKeepsLinksAndModes(t *testing.T) {
 	if err := os.Symlink("real.occfm", link); err != nil {
 		t.Fatal(err)
 	}
-	if err := writeFile(link, []byte("new model")); err != nil {
+	if err := writeFile(link, bytesOf("new model")); err != nil {
 		t.Fatal(err)
 	}
 	if l, err := os.Lstat(link); err != nil || l.Mode()&fs.ModeSymlink == 0 {
@@ -50,7 +51,7 @@ func TestWriteFileKeepsLinksAndModes(t *testing.T) {
 	f.Close()
 	want, _ := os.Stat(ref)
 	fresh := filepath.Join(dir, "fresh.occfm")
-	if err := writeFile(fresh, []byte("x")); err != nil {
+	if err := writeFile(fresh, bytesOf("x")); err != nil {
 		t.Fatal(err)
 	}
 	if st, _ := os.Stat(fresh); st.Mode().Perm() != want.Mode().Perm() {
@@ -60,7 +61,7 @@ func TestWriteFileKeepsLinksAndModes(t *testing.T) {
 	// A dangling link: the file it names is created.
 	dangling := filepath.Join(dir, "dangling.occfm")
 	os.Symlink("later.occfm", dangling)
-	if err := writeFile(dangling, []byte("y")); err != nil {
+	if err := writeFile(dangling, bytesOf("y")); err != nil {
 		t.Fatal(err)
 	}
 	if b, _ := os.ReadFile(filepath.Join(dir, "later.occfm")); string(b) != "y" {
@@ -68,7 +69,7 @@ func TestWriteFileKeepsLinksAndModes(t *testing.T) {
 	}
 
 	// A folder in the file's place is refused; nothing partial is left.
-	if err := writeFile(dir, []byte("z")); err == nil || !strings.Contains(err.Error(), "folder") {
+	if err := writeFile(dir, bytesOf("z")); err == nil || !strings.Contains(err.Error(), "folder") {
 		t.Errorf("writing over a folder: %v", err)
 	}
 	entries, _ := os.ReadDir(dir)
@@ -87,7 +88,7 @@ func TestWriteFileDevice(t *testing.T) {
 	if err != nil || runtime.GOOS == "js" || st.Mode()&fs.ModeCharDevice == 0 {
 		t.Skip("no character device at", os.DevNull)
 	}
-	if err := writeFile(os.DevNull, []byte("model")); err != nil {
+	if err := writeFile(os.DevNull, bytesOf("model")); err != nil {
 		t.Fatal(err)
 	}
 	if err := checkWritable(os.DevNull); err != nil {
@@ -113,5 +114,13 @@ func TestSaveUnwritableFailsFirst(t *testing.T) {
 	}
 	if out.Len() > 0 {
 		t.Errorf("the run learned and reported before the -save error:\n%s", out.String())
+	}
+}
+
+// bytesOf returns a writeFile function that writes s.
+func bytesOf(s string) func(io.Writer) error {
+	return func(w io.Writer) error {
+		_, err := io.WriteString(w, s)
+		return err
 	}
 }

@@ -240,7 +240,10 @@ func (s *Stream) continueVocabulary(v *Vocabulary) (*Stream, error) {
 // useVocabulary makes s number features as v does: the dictionaries,
 // names, numeric columns' features and scales are replaced by v's, and new
 // values get the next indices after v's. The stream must be set up (its
-// format known and, for CSV, its header read).
+// format known and, for CSV, its header read). Each value of v is replaced
+// by the same bytes in the memory of the feature's name, which the
+// dictionary's key shares as in Stream.feature: the values are then held
+// once, not twice, however long a caller keeps v.
 func (s *Stream) useVocabulary(v *Vocabulary) error {
 	if err := v.Check(); err != nil {
 		return errors.New("core: " + s.name + ": bad vocabulary: " + err.Error())
@@ -270,8 +273,9 @@ func (s *Stream) useVocabulary(v *Vocabulary) error {
 			if f.Field == 1 {
 				d = &s.ml.items
 			}
-			d.index[f.Value] = i
 			s.names[i] = d.prefix + f.Value
+			v.Features[i].Value = s.names[i][len(d.prefix):]
+			d.index[v.Features[i].Value] = i
 		}
 		s.countNames()
 		return nil
@@ -303,8 +307,9 @@ func (s *Stream) useVocabulary(v *Vocabulary) error {
 			s.names[i] = col.name
 			continue
 		}
-		col.dict.index[f.Value] = i
 		s.names[i] = col.dict.prefix + f.Value
+		v.Features[i].Value = s.names[i][len(col.dict.prefix):]
+		col.dict.index[v.Features[i].Value] = i
 	}
 	s.countNames()
 	return nil
