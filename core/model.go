@@ -203,13 +203,18 @@ type LoadSettings struct {
 // or a Stat method, as *os.File does); then it reads exactly the declared
 // size, and one byte more to check that the file ends there. It never reads
 // an unbounded input to its end: given /dev/zero it returns after 10 bytes.
+// It streams: it holds what it decodes and a 64 KiB window, never the
+// file's bytes, and checks the checksum as it reads (a file that fails it
+// is refused with "checksum mismatch" whatever else is wrong with it).
 //
 // A file that is not a model file, was written by a newer OCCFM, is
 // truncated, fails its checksum, names an unknown learner, holds
 // inconsistent state, or would take more memory than s allows is rejected
 // with an error that says which (see ErrNotModel, ErrModelVersion,
 // ErrModelCorrupt, ErrMemoryBudget); every dimension read is checked
-// against the budget before anything is allocated for it. The learner is
+// against the budget before anything is allocated for it, and what the
+// vocabulary and the extra sections decode to is counted with the
+// learner against it. The learner is
 // decoded into a new value that is returned only on success, so nothing the
 // caller holds is changed. It does not panic on any input.
 func LoadModelWith(r io.Reader, s LoadSettings) (Model, error) {

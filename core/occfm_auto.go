@@ -421,7 +421,15 @@ func (m *OCCFMAuto) MemoryNote() string {
 	return note
 }
 
-func (m *OCCFMAuto) growsPerPair() bool { return len(m.s.Deltas)+len(m.s.Tastes) > 0 }
+// growsPerPair reports whether a live expert grows per pair of features.
+func (m *OCCFMAuto) growsPerPair() bool {
+	for _, e := range m.experts {
+		if p, ok := e.(pairGrower); ok && p.growsPerPair() {
+			return true
+		}
+	}
+	return false
+}
 
 // MaxRowNonzeros returns DefaultMaxRowNonzeros, the OCCFMLin experts' limit
 // (see RowLimited).

@@ -143,13 +143,15 @@ Flags of run:
                    report says what happened.
   -max-memory M    the most memory the process may take, its peak resident
                    set (default 512M; 2G, 1.5GiB, 800000000 also read; at
-                   least 64M; 0: no limit). occfm itself takes 16 MiB of it;
+                   least 64M; 0: no limit). occfm itself takes 24 MiB of it;
                    the Go runtime's memory limit keeps the heap within the
                    rest; the run stops, with a message saying what holds the
                    memory, when what it keeps (learners, metrics,
                    comparator, feature dictionaries, a loaded model,
-                   -shuffle's rows) passes M less 16 MiB and an eighth of M
-                   (432 MiB of 512M), the eighth being the collector's room
+                   -shuffle's rows, room for its largest learner's arrays
+                   to grow, and the live heap beyond these estimates)
+                   passes M less 24 MiB and a quarter of M (360 MiB of
+                   512M), the quarter being the collector's room
   -json            print one JSON object per learner on stdout
   -quiet           no progress line on stderr
   -save PATH       after the run, write the learner's model file (settings,

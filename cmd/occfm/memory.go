@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"runtime/debug"
+	"runtime/metrics"
 	"strings"
 
 	"github.com/occfm/occfm/core"
@@ -22,7 +23,87 @@ func budgetCheck(budget core.MemoryBudget, players []*core.Player, reg *core.Reg
 	if held != nil {
 		rest = append(rest, core.MemoryPart{Name: "rows held for -shuffle", Value: held})
 	}
-	return core.NewBudgetCheck(budget, players, rest...)
+	rest = append(rest, core.MemoryPart{Name: "room to grow", Value: growthRoom(players)})
+	h := newHeapRest(players, rest)
+	return core.NewBudgetCheck(budget, players, append(rest, core.MemoryPart{Name: "the rest of the heap", Value: h})...)
+}
+
+// growthRoom is the room a learner needs to grow: its arrays are slices
+// that grow by Go's append, to 1.25 times their capacity once they are
+// large, and while one is copied the old and the new are both held. Every
+// array of a learner may grow in the same row (a row of new features
+// extends each per-feature array), so the room is 4/5 of the largest
+// learner: what it holds twice for a moment.
+type growthRoom []*core.Player
+
+func (g growthRoom) MemoryBytes() int64 {
+	var most int64
+	for _, p := range g {
+		if s, ok := p.Learner.(core.Sized); ok {
+			most = max(most, s.MemoryBytes())
+		}
+	}
+	return most / 5 * 4
+}
+
+func (g growthRoom) MemoryNote() string {
+	return "its largest learner's arrays held twice while they grow"
+}
+
+// heapRest is the part of the Go heap that the other parts of a run do not
+// count: the reader's buffers, what their estimates miss. At each garbage
+// collection it becomes the live heap the collector found less what the
+// other parts count then, so that the budget holds the heap as measured
+// when it is larger than the estimates. Between collections it does not
+// change: a part freed (an expert retired) is not counted twice.
+type heapRest struct {
+	players []*core.Player
+	others  []core.MemoryPart
+	samples []metrics.Sample
+	cycles  uint64
+	gap     int64
+}
+
+func newHeapRest(players []*core.Player, others []core.MemoryPart) *heapRest {
+	return &heapRest{players: players, others: others,
+		samples: []metrics.Sample{{Name: "/gc/cycles/total:gc-cycles"}, {Name: "/gc/heap/live:bytes"}}}
+}
+
+// counted sums the other parts' estimates.
+func (h *heapRest) counted() int64 {
+	var n int64
+	for _, p := range h.players {
+		if s, ok := p.Learner.(core.Sized); ok {
+			n += s.MemoryBytes()
+		}
+		if p.Metrics != nil {
+			n += p.Metrics.MemoryBytes()
+		}
+	}
+	for _, p := range h.others {
+		if _, room := p.Value.(growthRoom); !room {
+			n += p.Value.MemoryBytes()
+		}
+	}
+	return n
+}
+
+// MemoryBytes reads two of the runtime's metrics (a few hundred
+// nanoseconds); the run asks it once per batch of rows.
+func (h *heapRest) MemoryBytes() int64 {
+	metrics.Read(h.samples)
+	if h.samples[0].Value.Kind() != metrics.KindUint64 || h.samples[1].Value.Kind() != metrics.KindUint64 {
+		return 0 // not supported by this runtime
+	}
+	if c := h.samples[0].Value.Uint64(); c != h.cycles {
+		h.cycles = c
+		h.gap = max(0, int64(h.samples[1].Value.Uint64())-h.counted())
+	}
+	return h.gap
+}
+
+func (h *heapRest) MemoryNote() string {
+	return "the live heap beyond the estimates of the parts above"
 }
 
 // -max-memory M bounds the process's resident memory. occfm itself (its
@@ -31,15 +112,20 @@ func budgetCheck(budget core.MemoryBudget, players []*core.Player, reg *core.Reg
 // M − runtimeFloor, collecting more often near it; and the run stops, with a
 // message naming what holds the memory, when what it keeps (the learners,
 // metrics, comparator, feature dictionaries, a loaded model, -shuffle's
-// rows: core.MemoryBudget's parts) passes M − runtimeFloor − M/8. The
-// eighth is the collector's room: what a row allocates and drops before the
-// next collection. So M − runtimeFloor − M/8 is the budget of the run's
+// rows: core.MemoryBudget's parts) passes M − runtimeFloor − M/4. The
+// quarter is the collector's room: what the run allocates while a
+// collection runs, which on a busy machine takes longer (with an eighth,
+// occfm-auto on 10 million new features peaked at 519 MiB of 512M beside
+// another process, its heap growing by 33 MB during one collection). So
+// M − runtimeFloor − M/4 is the budget of the run's
 // parts, and M the process's peak.
 const (
 	// runtimeFloor is what occfm takes besides its heap: 7–10 MB of
 	// resident memory measured for a run of a 3-row file (GNU time's
-	// maximum RSS), rounded up.
-	runtimeFloor = 16 << 20
+	// maximum RSS), and as much again for the lag with which the runtime
+	// returns freed pages to the system (with 16 MiB, occfm-auto on 10
+	// million new features peaked at 512.0 MiB of 512M).
+	runtimeFloor = 24 << 20
 	// minMaxMemory is the smallest -max-memory: below it the floor and the
 	// collector's room leave the run almost nothing.
 	minMaxMemory = 64 << 20
@@ -51,7 +137,7 @@ func partsBudget(m int64) core.MemoryBudget {
 	if m < 0 {
 		return core.MemoryBudget{Limit: -1}
 	}
-	return core.MemoryBudget{Limit: m - runtimeFloor - m/8}
+	return core.MemoryBudget{Limit: m - runtimeFloor - m/4}
 }
 
 // setMemoryLimit sets the Go runtime's memory limit for -max-memory m

@@ -8,6 +8,8 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
+	"runtime/debug"
 	"strings"
 	"testing"
 
@@ -259,7 +261,7 @@ func TestRunMaxMemory(t *testing.T) {
 	os.WriteFile(data, []byte(b.String()), 0o644)
 	var stdout, stderr bytes.Buffer
 	err := run([]string{"run", "-data", data, "-learner", "occfm", "-max-memory", "64M", "-json", "-quiet"}, &stdout, &stderr)
-	if err == nil || !strings.Contains(err.Error(), "over the 40 MiB that -max-memory 64 MiB leaves to the run; raise -max-memory") {
+	if err == nil || !strings.Contains(err.Error(), "over the 24 MiB that -max-memory 64 MiB leaves to the run; raise -max-memory") {
 		t.Fatalf("error %v", err)
 	}
 	for _, small := range []string{"1M", "63M"} {
@@ -326,4 +328,40 @@ func TestLoadErrorsNameFileAndCause(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestMaxMemoryBoundsTheProcess: -max-memory M is a bound on the process:
+// the Go runtime's memory limit is M − 24 MiB, the run's parts may keep
+// M − 24 MiB − M/4, and two parts make their estimates a bound: room for
+// the largest learner's arrays to grow (4/5 of it) and the live heap the
+// collector finds beyond the other estimates.
+func TestMaxMemoryBoundsTheProcess(t *testing.T) {
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
+	file := filepath.Join(t.TempDir(), "r.data")
+	os.WriteFile(file, []byte("1\t1\t5\t881250949\n2\t2\t3\t881250950\n"), 0o644)
+	runOK(t, "run", "-data", file, "-max-memory", "100M", "-quiet")
+	if got, want := debug.SetMemoryLimit(-1), int64(100<<20-runtimeFloor); got != want {
+		t.Errorf("-max-memory 100M: Go's memory limit %d, want %d", got, want)
+	}
+	runOK(t, "run", "-data", file, "-max-memory", "0", "-quiet")
+	if got := debug.SetMemoryLimit(-1); got != math.MaxInt64 {
+		t.Errorf("-max-memory 0: Go's memory limit %d, want none", got)
+	}
+	if got := partsBudget(512 << 20).Limit; got != 360<<20 {
+		t.Errorf("the parts' budget under 512M: %s, want 360 MiB", core.FormatBytes(got))
+	}
+
+	l, _ := core.NewLearner("linear", core.Config{})
+	l.Update(data.Sparse{Ind: []int{99_999}, Val: []float64{1}}, 1)
+	if room, held := growthRoom([]*core.Player{{Learner: l}}).MemoryBytes(), l.(core.Sized).MemoryBytes(); room != held/5*4 || held < 1<<20 {
+		t.Errorf("room to grow %d for a linear learner of %d bytes, want 4/5 of it", room, held)
+	}
+
+	h := newHeapRest(nil, nil)
+	kept := make([]byte, 64<<20)
+	runtime.GC()
+	if got := h.MemoryBytes(); got < int64(len(kept)) {
+		t.Errorf("the rest of the heap: %s with 64 MiB held, want at least that", core.FormatBytes(got))
+	}
+	runtime.KeepAlive(kept)
 }

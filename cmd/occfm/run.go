@@ -73,7 +73,7 @@ func parseRunFlags(args []string) (runSettings, error) {
 	fs.StringVar(&rs.clip, "clip", "auto", "clip regression predictions to the label range seen: auto (on for ratings), on or off")
 	fs.StringVar(&rs.onDiverge, "on-diverge", "reset", "a diverged learner is reset (up to 3 times, then paused) or paused at once: reset or pause")
 	fs.StringVar(&onError, "on-error", "stop", "malformed rows: stop, or skip and count them")
-	fs.StringVar(&maxMemory, "max-memory", "512M", "the most memory the process may take (e.g. 512M, 2G; at least 64M; 0: no limit); the run stops when what it keeps passes this less 16 MiB and an eighth")
+	fs.StringVar(&maxMemory, "max-memory", "512M", "the most memory the process may take (e.g. 512M, 2G; at least 64M; 0: no limit); the run stops when what it keeps passes this less 24 MiB and a quarter")
 	rs.model.define(fs)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {

@@ -3,12 +3,14 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestStressBudget is the memory-budget part of `make stress`, skipped as
@@ -19,10 +21,11 @@ import (
 //   - standard input read whole for -shuffle (a 700 MB generated file):
 //     the run stops at the budget with its message;
 //   - a model whose vocabulary holds 420 MB of user IDs (200 of 2 MiB),
-//     saved, then loaded and saved again, within the default 512 MiB; and
-//     refused under -max-memory 256M with a message naming the flag;
+//     saved, then loaded and saved again, within -max-memory 1G; and
+//     refused under the default 512M with a message naming the flag;
 //   - rows that bring ever-new features, 10 million distinct indices
-//     through a pipe: the default learner finishes within the budget;
+//     through a pipe: the default learner retires its other experts and
+//     learns as many rows as linear alone before the budget stops both;
 //   - rows of 20,000, 50,000 and 100,000 nonzeros after 100 ordinary ones:
 //     the default learner finishes (the time is logged).
 func TestStressBudget(t *testing.T) {
@@ -50,17 +53,32 @@ func TestStressBudget(t *testing.T) {
 	ids := filepath.Join(dir, "ids.csv")
 	writeLongIDs(t, ids, 200, 2<<20)
 	model, again := filepath.Join(dir, "ids.occfm"), filepath.Join(dir, "again.occfm")
-	check(runHostile(t, exe, limit, "occfm-auto", "run", "-data", ids, "-save", model, "-quiet"), "-save of 200 IDs of 2 MiB", 0, "rows")
-	check(runHostile(t, exe, limit, "occfm-auto", "run", "-data", ids, "-limit", "20", "-load", model, "-save", again, "-quiet"),
-		"-load and -save of the 420 MB model", 0, "rows")
-	check(runHostile(t, exe, limit, "occfm-auto", "run", "-data", ids, "-load", model, "-max-memory", "256M", "-quiet"),
-		"-load of the 420 MB model under -max-memory 256M", 1, "that -max-memory 256 MiB leaves to the run; raise -max-memory")
+	check(runHostile(t, exe, limit, "occfm-auto", "run", "-data", ids, "-save", model, "-max-memory", "1G", "-quiet"),
+		"-save of 200 IDs of 2 MiB under -max-memory 1G", 0, "rows")
+	check(runHostile(t, exe, limit, "occfm-auto", "run", "-data", ids, "-limit", "20", "-load", model, "-save", again, "-max-memory", "1G", "-quiet"),
+		"-load and -save of the 420 MB model under -max-memory 1G", 0, "rows")
+	check(runHostile(t, exe, limit, "occfm-auto", "run", "-data", ids, "-load", model, "-quiet"),
+		"-load of the 420 MB model under the default 512M", 1, "that -max-memory 512 MiB leaves to the run; raise -max-memory")
 	os.Remove(ids)
 	os.Remove(model)
 	os.Remove(again)
 
-	o = runHostileIn(t, exe, limit, "occfm-auto", &newFeatures{rows: 10_000_000 / 3}, "run", "-data", "-", "-quiet")
-	check(o, "10 million new features through a pipe", 0, "rows")
+	// 10 million features need about 1 GiB (linear's 24 bytes a feature,
+	// the dictionary's 20, room to grow): under 512M linear alone stops
+	// at the budget, and the default learner, retiring its other experts
+	// as the budget nears, must learn as many rows before it stops.
+	rows := map[string]float64{}
+	for _, learner := range []string{"linear", "occfm-auto"} {
+		o := runHostileIn(t, exe, max(limit, 10*time.Minute), learner, &newFeatures{rows: 10_000_000 / 3},
+			"run", "-data", "-", "-learner", learner, "-json", "-quiet")
+		check(o, learner+" on 10 million new features through a pipe", 1, "that -max-memory 512 MiB leaves to the run")
+		var rec struct{ Rows float64 }
+		json.Unmarshal([]byte(o.stdout), &rec)
+		rows[learner] = rec.Rows
+	}
+	if rows["linear"] == 0 || rows["occfm-auto"] < 0.95*rows["linear"] {
+		t.Errorf("rows learned before the budget stopped them: %v; want occfm-auto's within 5%% of linear's", rows)
+	}
 
 	wide := filepath.Join(dir, "wide.svm")
 	writeWideRows(t, wide)
