@@ -279,6 +279,7 @@ type BudgetCheck struct {
 	j       int          // the player whose batch is being played
 	rest    int64        // the sum of every part but player j's two, once summed
 	summed  bool         // rest is summed for this batch
+	refused *BudgetError // the error of the row admits refused
 }
 
 // NewBudgetCheck returns the check of the players' learners and metrics
@@ -338,6 +339,57 @@ func (c *BudgetCheck) over(j, row int, ex data.Example) bool {
 	return !c.shrink()
 }
 
+// rowGrower is implemented by learners whose per-feature arrays grow at
+// once to a row's largest feature: growthBytes returns what learning x
+// would allocate for them, 0 when x brings no feature beyond their
+// capacity. The allocation comes whole, before any check after the row can
+// stop it (a row of 1.5 million new features made fm-ftrl allocate 387 MiB
+// at once), so BudgetCheck asks it before the row is played.
+type rowGrower interface{ growthBytes(x data.Sparse) int64 }
+
+// rowDim returns the dimension x needs: its largest index plus one.
+func rowDim(x data.Sparse) int {
+	n := 0
+	for _, i := range x.Ind {
+		n = max(n, i+1)
+	}
+	return n
+}
+
+// grownCap returns the capacity append gives a slice of capacity c grown to
+// n elements: n, or 1.25·c when that is more (Go's growth of a large
+// slice).
+func grownCap(c, n int) int64 { return int64(max(n, c+c/4)) }
+
+// admits reports whether player j may play ex: false when the arrays its
+// learner would allocate at once for the features ex brings (see rowGrower)
+// would take the run past the budget, which Err then says. A row that
+// brings no new feature costs one call and a scan of its indices.
+func (c *BudgetCheck) admits(j int, ex data.Example) bool {
+	if c == nil {
+		return true
+	}
+	g, ok := c.parts[2*j].Value.(rowGrower)
+	if !ok {
+		return true
+	}
+	grow := g.growthBytes(ex.X)
+	if grow == 0 {
+		return true
+	}
+	if !c.summed {
+		c.sumRest()
+	}
+	total := c.rest + c.parts[2*j].Value.MemoryBytes() + c.parts[2*j+1].Value.MemoryBytes()
+	if total+grow <= c.budget.Max() {
+		return true
+	}
+	c.refused = &BudgetError{Total: total + grow, Limit: c.budget.Max(), Largest: c.parts[2*j].Name,
+		LargestBytes: c.parts[2*j].Value.MemoryBytes() + grow,
+		Note:         "the next row's " + countText(int64(len(ex.X.Ind))) + " nonzeros would take " + FormatBytes(grow) + " at once"}
+	return false
+}
+
 // Shrinker is a learner that can give memory back when its run passes the
 // memory budget (an optional ability, found by type assertion): Shrink
 // frees what it can spare, such as an expert far behind, and returns the
@@ -378,5 +430,11 @@ func (c *BudgetCheck) total() int64 {
 }
 
 // Err is the budget's error for the parts as they are now (see
-// MemoryBudget.Check): their sizes, the largest named.
-func (c *BudgetCheck) Err() error { return c.budget.Check(c.parts...) }
+// MemoryBudget.Check): their sizes, the largest named; or the error of the
+// row admits refused.
+func (c *BudgetCheck) Err() error {
+	if c.refused != nil {
+		return c.refused
+	}
+	return c.budget.Check(c.parts...)
+}

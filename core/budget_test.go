@@ -2,6 +2,7 @@ package core
 
 import (
 	"errors"
+	"github.com/occfm/occfm/core/internal/coretest"
 	"math"
 	"math/rand/v2"
 	"runtime"
@@ -312,6 +313,43 @@ func TestMaxRowNonzerosSaved(t *testing.T) {
 		}
 		if again := saveBytes(t, m); string(again) != string(b) {
 			t.Errorf("%T: saves to other bytes", l)
+		}
+	}
+}
+
+// TestBudgetRefusesRowBeforeGrowth: a row whose new features a learner
+// would allocate arrays for at once (a million of them: fm-ftrl's linear
+// part and rows of V, 216 MB) stops the run before it is played when they
+// would pass the budget, allocating nothing for them, with the budget's
+// error naming the row; linear, whose arrays for it fit, plays it. After
+// the check, a check after the row could only report what was allocated.
+func TestBudgetRefusesRowBeforeGrowth(t *testing.T) {
+	wide := data.Example{Y: 1}
+	for i := range 1_000_000 {
+		wide.X.Ind = append(wide.X.Ind, i)
+		wide.X.Val = append(wide.X.Val, 1)
+	}
+	narrow := data.Example{X: data.Sparse{Ind: []int{0, 1}, Val: []float64{1, 1}}, Y: -1}
+	for _, c := range []struct {
+		learner string
+		rows    int
+	}{{"fm-ftrl", 1}, {"linear", 2}, {"occfm-auto", 2}} {
+		g, _ := NewGuarded(c.learner, Config{Task: data.Classification}, GuardSettings{})
+		ps := []*Player{{Name: c.learner, Learner: g, Metrics: NewMetrics(data.Classification, Logistic)}}
+		run := &Run{Source: &sliceRows{rows: []data.Example{narrow, wide}}, Players: ps, Batch: 1,
+			Budget: NewBudgetCheck(MemoryBudget{Limit: 64 << 20}, ps)}
+		var err error
+		alloc := coretest.TotalAlloc(func() {
+			for err == nil {
+				_, err = run.Step(0, 1)
+			}
+		})
+		t.Logf("%s: %d rows, %v; allocated %s", c.learner, run.Rows, err, FormatBytes(int64(alloc)))
+		if run.Rows != c.rows {
+			t.Errorf("%s: %d rows played, want %d (%v)", c.learner, run.Rows, c.rows, err)
+		}
+		if c.rows == 1 && (!errors.Is(err, ErrMemoryBudget) || !strings.Contains(err.Error(), "the next row's 1.0 million nonzeros would take") || alloc > 8<<20) {
+			t.Errorf("%s: %v after allocating %s, want the budget's error for the row before allocating for it", c.learner, err, FormatBytes(int64(alloc)))
 		}
 	}
 }

@@ -183,9 +183,10 @@ type CFMFTRL struct {
 
 	mu []float64 // Z's eigenvalues: sign(λᵢ)·max(c|λᵢ| − θ, 0)
 
-	spareU, spareMu []float64 // the previous U and μ, for the guard
-	zx              []float64 // scratch: Uᵀx
-	ab              []float64 // scratch: |c·λᵢ|
+	spareU, spareMu []float64            // the previous U and μ, for the guard
+	zx              []float64            // scratch: Uᵀx
+	ab              []float64            // scratch: |c·λᵢ|
+	lw              spectral.LanczosWork // scratch: the refresh's Lanczos workspace, reused
 
 	since, interval int // rounds since the refresh, and the guard's interval
 
@@ -467,7 +468,7 @@ func (m *CFMFTRL) refresh(eta float64) {
 	var found int
 	for {
 		iters := min(n, 2*k+20)
-		res = spectral.Lanczos(cfmOp{m, -0.5 * eta}, start, k+1, iters, iters, 0)
+		res = *m.lw.Run(cfmOp{m, -0.5 * eta}, start, k+1, iters, iters, 0)
 		// Resolved pairs: the prefix whose residuals are small; the rest
 		// count towards the estimate of the next |λ|.
 		tol := 1e-6 * math.Abs(res.Theta[0])
@@ -589,7 +590,7 @@ func (m *CFMFTRL) Stats() (refreshes, matvecs, inexact int) {
 // dominate.
 func (m *CFMFTRL) MemoryBytes() int64 {
 	return structBytes + m.ftrlLinear.memoryBytes() + i32Bytes(m.pos) + m.g.memoryBytes() +
-		int64(len(m.dG))*mapEntryBytes + sumF64Bytes(m.lam, m.u, m.mu, m.spareU, m.spareMu, m.zx, m.ab)
+		int64(len(m.dG))*mapEntryBytes + sumF64Bytes(m.lam, m.u, m.mu, m.spareU, m.spareMu, m.zx, m.ab) + m.lw.MemoryBytes()
 }
 
 // MemoryNote says how many pairs G stores (see MemoryNoter).

@@ -84,6 +84,15 @@ func (l *ftrlLinear) learn(x data.Sparse, g float64) {
 	}
 }
 
+// growthBytes returns what learning x allocates at once for w, zw and nw
+// (see rowGrower).
+func (l *ftrlLinear) growthBytes(x data.Sparse) int64 {
+	if n := rowDim(x); n > cap(l.w) {
+		return 24 * grownCap(cap(l.w), n)
+	}
+	return 0
+}
+
 // extendZeros appends zeros to each of bufs up to length d.
 func extendZeros(d int, bufs ...*[]float64) {
 	for _, b := range bufs {
@@ -239,6 +248,16 @@ func (m *FMFTRL) Settings() FMFTRLSettings { return m.s }
 func (m *FMFTRL) Config() Config {
 	loss := m.s.Loss
 	return Config{Task: taskOf(loss), Eta: m.s.Alpha, Seed: m.s.Seed, Rank: m.s.Rank, Loss: &loss}
+}
+
+// growthBytes returns what learning x allocates at once for the linear
+// part and the rows of V (see rowGrower).
+func (m *FMFTRL) growthBytes(x data.Sparse) int64 {
+	g := m.ftrlLinear.growthBytes(x)
+	if n := rowDim(x); n*m.s.Rank > cap(m.v) {
+		g += 24 * grownCap(cap(m.v), n*m.s.Rank)
+	}
+	return g
 }
 
 // grow extends the feature space to d features, drawing the new rows of V.

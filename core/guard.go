@@ -452,6 +452,21 @@ func (g *Guarded) refuse(x data.Sparse, y float64) string {
 	return ""
 }
 
+// growthBytes passes the inner learner's on (see rowGrower), for a row the
+// guard would learn: a refused row grows nothing.
+func (g *Guarded) growthBytes(x data.Sparse) int64 {
+	r, ok := g.inner.(rowGrower)
+	if !ok {
+		return 0
+	}
+	if l, ok := g.inner.(RowLimited); ok {
+		if lim := l.MaxRowNonzeros(); lim > 0 && len(x.Ind) > lim {
+			return 0
+		}
+	}
+	return r.growthBytes(x)
+}
+
 // Shrink passes the inner learner's Shrink on (see Shrinker), or frees
 // nothing.
 func (g *Guarded) Shrink() int64 {

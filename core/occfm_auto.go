@@ -421,6 +421,17 @@ func (m *OCCFMAuto) MemoryNote() string {
 	return note
 }
 
+// growthBytes sums its live experts' (see rowGrower).
+func (m *OCCFMAuto) growthBytes(x data.Sparse) int64 {
+	var g int64
+	for _, e := range m.experts {
+		if r, ok := e.(rowGrower); ok {
+			g += r.growthBytes(x)
+		}
+	}
+	return g
+}
+
 // growsPerPair reports whether a live expert grows per pair of features.
 func (m *OCCFMAuto) growsPerPair() bool {
 	for _, e := range m.experts {

@@ -307,6 +307,15 @@ func (m *Mean) MemoryBytes() int64 { return structBytes }
 // plus the slack of the growing slices.
 func (m *Bias) MemoryBytes() int64 { return structBytes + sumF64Bytes(m.w, m.n) }
 
+// growthBytes returns what learning x allocates at once for bᵢ and nᵢ (see
+// rowGrower).
+func (m *Bias) growthBytes(x data.Sparse) int64 {
+	if n := rowDim(x); n > cap(m.w) {
+		return 16 * grownCap(cap(m.w), n)
+	}
+	return 0
+}
+
 // MemoryNote says how many features m holds (see MemoryNoter).
 func (m *Bias) MemoryNote() string { return countText(int64(len(m.w))) + " features" }
 

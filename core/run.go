@@ -154,6 +154,12 @@ func (r *Run) play(n int) error {
 		}
 		for i := range n {
 			ex := r.batch[i]
+			if !r.Budget.admits(j, ex) {
+				r.last = r.now()
+				p.Elapsed += r.last - t
+				r.lastRow = i
+				return r.Budget.Err()
+			}
 			yhat := Play(p.Learner, ex, p.Metrics)
 			if observe {
 				r.yhat[i][j] = yhat
