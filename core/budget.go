@@ -336,7 +336,7 @@ func (c *BudgetCheck) over(j, row int, ex data.Example) bool {
 	if c.rest+c.parts[2*j].Value.MemoryBytes()+c.parts[2*j+1].Value.MemoryBytes() <= c.budget.Max() {
 		return false
 	}
-	return !c.shrink()
+	return !c.shrink(0)
 }
 
 // rowGrower is implemented by learners whose per-feature arrays grow at
@@ -362,9 +362,14 @@ func rowDim(x data.Sparse) int {
 func grownCap(c, n int) int64 { return int64(max(n, c+c/4)) }
 
 // admits reports whether player j may play ex: false when the arrays its
-// learner would allocate at once for the features ex brings (see rowGrower)
-// would take the run past the budget, which Err then says. A row that
-// brings no new feature costs one call and a scan of its indices.
+// learner would allocate at once for the features ex brings (see
+// rowGrower), beyond what it holds now, would take the run past the budget
+// even after its Shrinkers gave what they can; Err then says so. An
+// ordinary growth, to 1.25 times what the arrays hold, is left to the check
+// after the row (the CLI counts room for it); a row that brings a million
+// features to a learner that held a thousand is stopped here, before the
+// allocation. A row that brings no new feature costs one call and a scan
+// of its indices.
 func (c *BudgetCheck) admits(j int, ex data.Example) bool {
 	if c == nil {
 		return true
@@ -380,12 +385,15 @@ func (c *BudgetCheck) admits(j int, ex data.Example) bool {
 	if !c.summed {
 		c.sumRest()
 	}
-	total := c.rest + c.parts[2*j].Value.MemoryBytes() + c.parts[2*j+1].Value.MemoryBytes()
-	if total+grow <= c.budget.Max() {
+	held := c.parts[2*j].Value.MemoryBytes()
+	extra := max(0, grow-held)
+	if c.rest+held+c.parts[2*j+1].Value.MemoryBytes()+extra <= c.budget.Max() || c.shrink(extra) {
 		return true
 	}
+	held = c.parts[2*j].Value.MemoryBytes()
+	total := c.total()
 	c.refused = &BudgetError{Total: total + grow, Limit: c.budget.Max(), Largest: c.parts[2*j].Name,
-		LargestBytes: c.parts[2*j].Value.MemoryBytes() + grow,
+		LargestBytes: held + grow,
 		Note:         "the next row's " + countText(int64(len(ex.X.Ind))) + " nonzeros would take " + FormatBytes(grow) + " at once"}
 	return false
 }
@@ -400,15 +408,15 @@ type Shrinker interface {
 }
 
 // shrink asks the players' learners that are Shrinkers for memory until
-// the run fits the budget again, and reports whether it does.
-func (c *BudgetCheck) shrink() bool {
+// the run and extra bytes fit the budget, and reports whether they do.
+func (c *BudgetCheck) shrink(extra int64) bool {
 	for {
 		freed := int64(0)
 		for i := 0; i+1 < len(c.parts) && i/2 < c.players; i += 2 {
 			if s, ok := c.parts[i].Value.(Shrinker); ok {
 				freed += s.Shrink()
 			}
-			if c.total() <= c.budget.Max() {
+			if c.total()+extra <= c.budget.Max() {
 				c.summed = false // the sizes changed: sum them again
 				return true
 			}
