@@ -443,3 +443,23 @@ func TestE2ERoles(t *testing.T) {
 	}
 	s.checkExceptions()
 }
+
+// TestE2ELegendShowsLatest (issue 31, item 10): with the cursor off the
+// charts, their legends read the latest values, not "–".
+func TestE2ELegendShowsLatest(t *testing.T) {
+	s := newSession(t, 2*time.Minute)
+	s.open()
+	s.waitState("running", time.Minute)
+	time.Sleep(3 * time.Second)
+	values := evalJS[[]string](s, `[...document.querySelectorAll(".u-legend .u-series .u-value")].map((e) => e.textContent)`)
+	t.Logf("legend values: %q", values)
+	if len(values) < 4 {
+		t.Fatalf("%d legend values, want those of the two charts", len(values))
+	}
+	for _, v := range values[:4] {
+		if v == "–" || v == "" {
+			t.Errorf("a legend reads %q with the cursor off the charts: %q", v, values)
+		}
+	}
+	s.checkExceptions()
+}

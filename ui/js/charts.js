@@ -205,6 +205,7 @@ export class LineChart {
   flush(now, force = false) {
     if (!this.plot || !this.dirty || (!force && now - this.lastDraw < this.interval())) return;
     this.plot.setData(this.data);
+    showLatest(this.plot);
     this.describe();
     this.dirty = false;
     this.lastDraw = now;
@@ -244,6 +245,14 @@ export class LineChart {
   }
 }
 
+
+// showLatest sets the legend to the last point while the cursor is off the
+// chart, so that it reads the latest values, not "–" (the cursor, over the
+// chart, shows the values under it).
+function showLatest(u) {
+  const n = u.data[0]?.length ?? 0;
+  if (n > 0 && u.cursor.idx == null) u.setLegend({idx: n - 1}, false);
+}
 
 // lateMax returns the largest value of the series after their first tenth
 // (and first 5 points), or null: the y range follows it, so that the first
@@ -384,6 +393,7 @@ export class RegretChart {
   flush(now, force = false) {
     if (!this.plot || !this.dirty || (!force && now - this.lastDraw < this.interval())) return;
     this.plot.setData(this.data());
+    showLatest(this.plot);
     this.dirty = false;
     this.lastDraw = now;
   }
