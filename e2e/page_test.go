@@ -6,7 +6,9 @@ package e2e
 // each.
 
 import (
+	"fmt"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -460,6 +462,32 @@ func TestE2ELegendShowsLatest(t *testing.T) {
 		if v == "–" || v == "" {
 			t.Errorf("a legend reads %q with the cursor off the charts: %q", v, values)
 		}
+	}
+	s.checkExceptions()
+}
+
+// TestE2EDataHintFollowsFile (issue 31, item 10): under a picked file the
+// Data card no longer says the data is made up with a known best model.
+func TestE2EDataHintFollowsFile(t *testing.T) {
+	s := newSession(t, 2*time.Minute)
+	s.open()
+	s.waitState("running", time.Minute)
+	hint := func() string {
+		return evalJS[string](s, `document.querySelector('[data-testid="demo-hint"]').textContent`)
+	}
+	if h := hint(); !strings.Contains(h, "made-up") {
+		t.Errorf("on the demo the hint reads %q", h)
+	}
+	path := filepath.Join(t.TempDir(), "r.data")
+	var b strings.Builder
+	for i := range 500 {
+		fmt.Fprintf(&b, "%d\t%d\t%d\t881250949\n", 1+i%40, 1+i%60, 1+i%5)
+	}
+	os.WriteFile(path, []byte(b.String()), 0o644)
+	s.upload(path)
+	s.waitState("done", time.Minute)
+	if h := hint(); strings.Contains(h, "made-up") || !strings.Contains(h, "your file") {
+		t.Errorf("under a picked file the hint reads %q", h)
 	}
 	s.checkExceptions()
 }

@@ -82,12 +82,15 @@ export function defaultText(key) {
 export function renderDemoSelect() {
   const select = document.getElementById("demo");
   const fileOption = document.getElementById("demo-file-option");
+  const hint = document.getElementById("demo-hint");
   if (session.source === "file" && session.file) {
     fileOption.hidden = false;
     fileOption.textContent = `file: ${session.file.name}`;
     select.value = "";
+    hint.textContent = "your file, read in this tab only; choose a demo above to go back";
   } else {
     fileOption.hidden = true;
     select.value = settings.demo;
+    hint.textContent = "made-up data whose best model is known";
   }
 }
