@@ -109,8 +109,8 @@ func (s *session) rateByKeys(item, stars int, digit bool) {
 	}
 }
 
-// checkRecs fails when a rated item is recommended or the list is not 10
-// long.
+// checkRecs fails when a rated item is recommended, the list is not 10
+// long, or a why is not in plain words.
 func checkRecs(t *testing.T, v pView, when string) {
 	t.Helper()
 	if len(v.Recs) != 10 {
@@ -122,6 +122,14 @@ func checkRecs(t *testing.T, v pView, when string) {
 		}
 		if r.Why == "" {
 			t.Errorf("%s: %s has no why", when, r.Title)
+		}
+		// In plain words, in stars (issue 31, item 10): no "item bias",
+		// "you × item", "baseline" or "like “X” you rated ★1 −0.26".
+		for _, jargon := range []string{"item bias", "you × item", "baseline", "” you rated ★"} {
+			if strings.Contains(r.Why, jargon) || !strings.Contains(r.Why, "★") {
+				t.Errorf("%s: %s's why %q is not in plain words", when, r.Title, r.Why)
+				break
+			}
 		}
 	}
 }

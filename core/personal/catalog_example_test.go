@@ -36,11 +36,11 @@ func ExamplePersonalizer() {
 	}
 	fmt.Print(string(p.RatingsCSV()))
 	// Output:
-	// cold start: A Harbor for Vera (1963), 4.379 (item bias +0.93)
+	// cold start: A Harbor for Vera (1963), 4.379 (rated high by most people: +0.93 ★)
 	// you rated it ★1; we guessed 4.379
-	// A Mountain for Oscar (1996) 4.241: item bias +0.78; unlike “A Harbor for Vera (1963)” you rated ★1 +0.19; baseline 3.44
-	// Oscar's Island (1961) 4.187: item bias +0.88; unlike “A Harbor for Vera (1963)” you rated ★1 +0.04; baseline 3.44
-	// Silent Voyages (1983) 4.186: item bias +0.85; unlike “A Harbor for Vera (1963)” you rated ★1 +0.07; baseline 3.44
+	// A Mountain for Oscar (1996) 4.241: rated high by most people: +0.78 ★; you gave ★1 to “A Harbor for Vera (1963)”, which people rate the other way: +0.19 ★; the model's starting guess for anyone, ★3.44
+	// Oscar's Island (1961) 4.187: rated high by most people: +0.88 ★; you gave ★1 to “A Harbor for Vera (1963)”, which people rate the other way: +0.04 ★; the model's starting guess for anyone, ★3.44
+	// Silent Voyages (1983) 4.186: rated high by most people: +0.85 ★; you gave ★1 to “A Harbor for Vera (1963)”, which people rate the other way: +0.07 ★; the model's starting guess for anyone, ★3.44
 	// item_id,title,stars
 	// 258,A Harbor for Vera (1963),1
 }

@@ -76,7 +76,7 @@ type Reason struct {
 	Kind  string  // "item" (the item's bias), "you" (you × this item), "similar" (a similar item you rated), "global"
 	Value float64 // its contribution to ŷ
 	Item  int     // for "similar": the rated item; -1 otherwise
-	Text  string  // "item bias +0.42", "you × item +0.31", "like “Star Wars (1977)” you rated ★5 +0.12", "baseline 3.53"
+	Text  string  // "rated high by most people: +0.42 ★", "your ratings so far: +0.31 ★", "you gave ★5 to “Star Wars (1977)”, which people rate alike: +0.12 ★", "the model's starting guess for anyone, ★3.53"
 }
 
 // NewPersonalizer returns a new person in the model l learned from the
@@ -245,8 +245,9 @@ func (p *Personalizer) Rated() []PersonalRating { return slices.Clone(p.rated) }
 // proportion to s_ij·(stars_j − before_j), the first-order effect of rating j
 // on a gradient step (for FM's gradient step v_you moves by a multiple of
 // (y − ŷ)·v_j, changing z_i by that multiple of s_ij); the split sums to z_i.
-// Its text says "like “Title” you rated ★5 +0.12" when s_ij ≥ 0 and
-// "unlike “Title” you rated ★1 +0.19" when the items are dissimilar.
+// Its text says "you gave ★5 to “Title”, which people rate alike: +0.12 ★"
+// when s_ij ≥ 0, and "…, which people rate the other way: +0.19 ★" when the
+// items are dissimilar.
 // "global" (g) is added when fewer than 3 others are left.
 func (p *Personalizer) Recommend(n int) []Recommendation {
 	if n <= 0 {
@@ -308,7 +309,7 @@ func (p *Personalizer) reasons(item int, raw, g, gy float64, gj []float64) []Rea
 	})
 	why = why[:min(len(why), 3)]
 	if len(why) < 3 {
-		why = append(why, Reason{Kind: "global", Value: g, Item: -1, Text: "baseline " + strconv.FormatFloat(g, 'f', 2, 64)})
+		why = append(why, Reason{Kind: "global", Value: g, Item: -1, Text: "the model's starting guess for anyone, ★" + strconv.FormatFloat(g, 'f', 2, 64)})
 	}
 	return why
 }
@@ -319,7 +320,7 @@ func (p *Personalizer) reasonList(item int, raw, g, gy float64, gj []float64) []
 	fi := p.cat.Items[item].Feature
 	gi := p.predict(fi)
 	z := raw - gy - gi + g
-	why := []Reason{{Kind: "item", Value: gi - g, Item: -1, Text: "item bias " + signed(gi-g)}}
+	why := []Reason{{Kind: "item", Value: gi - g, Item: -1, Text: byMost(gi-g) + signed(gi-g) + " ★"}}
 	w := make([]float64, len(p.rated))
 	sim := make([]float64, len(p.rated))
 	sum := 0.0
@@ -330,17 +331,25 @@ func (p *Personalizer) reasonList(item int, raw, g, gy float64, gj []float64) []
 	}
 	if scale := z / sum; len(p.rated) > 0 && math.Abs(sum) > 1e-12 && scale > 0 && !math.IsInf(scale, 0) {
 		for k, r := range p.rated {
-			v, like := scale*w[k], "like “"
+			v, alike := scale*w[k], "which people rate alike"
 			if sim[k] < 0 {
-				like = "unlike “"
+				alike = "which people rate the other way"
 			}
 			why = append(why, Reason{Kind: "similar", Value: v, Item: r.Item,
-				Text: like + p.cat.Items[r.Item].Title + "” you rated ★" + strconv.FormatFloat(r.Stars, 'g', -1, 64) + " " + signed(v)})
+				Text: "you gave ★" + strconv.FormatFloat(r.Stars, 'g', -1, 64) + " to “" + p.cat.Items[r.Item].Title + "”, " + alike + ": " + signed(v) + " ★"})
 		}
 	} else {
-		why = append(why, Reason{Kind: "you", Value: z, Item: -1, Text: "you × item " + signed(z)})
+		why = append(why, Reason{Kind: "you", Value: z, Item: -1, Text: "your ratings so far: " + signed(z) + " ★"})
 	}
 	return why
+}
+
+// byMost says how most people rate an item whose bias is v.
+func byMost(v float64) string {
+	if v < 0 {
+		return "rated low by most people: "
+	}
+	return "rated high by most people: "
 }
 
 // signed formats v as "+0.42" or "−0.42".
