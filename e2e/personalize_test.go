@@ -462,3 +462,36 @@ func personalizeMovieLens(t *testing.T) []personalTiming {
 	s.checkExceptions()
 	return tms
 }
+
+// TestE2EPersonalizePhonePinned (issue 31, item 10): on a phone the three
+// recommendations pinned at the top keep their genres and their first
+// reason, and with the cold-start explanation above them stay within 60 %
+// of the screen.
+func TestE2EPersonalizePhonePinned(t *testing.T) {
+	s := newSession(t, 3*time.Minute)
+	s.viewport(390, 844)
+	s.openPersonalize()
+	s.waitPersonalReady(90 * time.Second)
+	type pinned struct {
+		Meta, Why string
+		Height    float64
+	}
+	got := evalJS[[]pinned](s, `[...document.querySelectorAll('[data-testid="p-rec"]')].slice(0, 3).map((li) => {
+		const shown = (e) => e && e.offsetHeight > 0 ? e.textContent : "";
+		return {meta: shown(li.querySelector(".p-meta")), why: shown(li.querySelector(".p-why")), height: li.getBoundingClientRect().height};
+	})`)
+	block := evalJS[float64](s, `document.querySelector('.p-recs').getBoundingClientRect().height`)
+	t.Logf("pinned: %+v; the pinned block is %.0f px of 844", got, block)
+	s.screenshot("personalize-phone-pinned")
+	if len(got) != 3 {
+		t.Fatalf("%d pinned recommendations", len(got))
+	}
+	for i, p := range got {
+		if p.Meta == "" || p.Why == "" {
+			t.Errorf("pinned recommendation %d shows genres %q and why %q", i+1, p.Meta, p.Why)
+		}
+	}
+	if block > 0.6*844 {
+		t.Errorf("the pinned block is %.0f px tall, over 60 %% of the screen", block)
+	}
+}

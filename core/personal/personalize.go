@@ -76,7 +76,7 @@ type Reason struct {
 	Kind  string  // "item" (the item's bias), "you" (you × this item), "similar" (a similar item you rated), "global"
 	Value float64 // its contribution to ŷ
 	Item  int     // for "similar": the rated item; -1 otherwise
-	Text  string  // "rated high by most people: +0.42 ★", "your ratings so far: +0.31 ★", "you gave ★5 to “Star Wars (1977)”, which people rate alike: +0.12 ★", "the model's starting guess for anyone, ★3.53"
+	Text  string  // "liked by most: +0.42 ★", "your ratings so far: +0.31 ★", "you gave ★5 to “Star Wars (1977)”, which people rate alike: +0.12 ★", "the model's starting guess for anyone, ★3.53"
 }
 
 // NewPersonalizer returns a new person in the model l learned from the
@@ -347,9 +347,9 @@ func (p *Personalizer) reasonList(item int, raw, g, gy float64, gj []float64) []
 // byMost says how most people rate an item whose bias is v.
 func byMost(v float64) string {
 	if v < 0 {
-		return "rated low by most people: "
+		return "disliked by most: "
 	}
-	return "rated high by most people: "
+	return "liked by most: "
 }
 
 // signed formats v as "+0.42" or "−0.42".
