@@ -3,35 +3,16 @@ package server
 import (
 	"bufio"
 	"bytes"
-	"compress/gzip"
 	"errors"
 	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 )
-
-// pageDir writes a small page: a .wasm with its .gz, and index.html.
-func pageDir(t *testing.T) (dir string, wasm []byte) {
-	t.Helper()
-	dir = t.TempDir()
-	wasm = bytes.Repeat([]byte("\x00asm occfm "), 500)
-	var gz bytes.Buffer
-	zw, _ := gzip.NewWriterLevel(&gz, gzip.BestCompression)
-	zw.Write(wasm)
-	zw.Close()
-	for name, b := range map[string][]byte{"occfm.wasm": wasm, "occfm.wasm.gz": gz.Bytes(), "index.html": []byte("<!doctype html>")} {
-		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir, wasm
-}
 
 // TestRangesNotGzipped: a range request gets ranges of the wasm itself,
 // never a gzip Content-Encoding on a body that is not gzip (two ranges make

@@ -50,21 +50,29 @@ func TestHeaders(t *testing.T) {
 	}
 }
 
-// TestServeGzip checks the .wasm served as its .gz to a browser that
-// accepts gzip, byte for byte what decompresses to the .wasm, and as is
-// to one that does not (or refuses gzip with q=0).
-func TestServeGzip(t *testing.T) {
-	dir := t.TempDir()
-	wasm := bytes.Repeat([]byte("\x00asm occfm "), 5000)
+// pageDir writes a small page: a .wasm with its .gz, index.html and
+// app.js.
+func pageDir(t *testing.T) (dir string, wasm []byte) {
+	t.Helper()
+	dir = t.TempDir()
+	wasm = bytes.Repeat([]byte("\x00asm occfm "), 5000)
 	var gz bytes.Buffer
 	zw, _ := gzip.NewWriterLevel(&gz, gzip.BestCompression)
 	zw.Write(wasm)
 	zw.Close()
-	for name, b := range map[string][]byte{"occfm.wasm": wasm, "occfm.wasm.gz": gz.Bytes(), "app.js": []byte("//")} {
+	for name, b := range map[string][]byte{"occfm.wasm": wasm, "occfm.wasm.gz": gz.Bytes(), "index.html": []byte("<!doctype html>"), "app.js": []byte("//")} {
 		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
+	return dir, wasm
+}
+
+// TestServeGzip checks the .wasm served as its .gz to a browser that
+// accepts gzip, byte for byte what decompresses to the .wasm, and as is
+// to one that does not (or refuses gzip with q=0).
+func TestServeGzip(t *testing.T) {
+	dir, wasm := pageDir(t)
 	srv := httptest.NewServer(Handler(dir))
 	defer srv.Close()
 	for _, tc := range []struct {
