@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"os/signal"
+	"sync"
 	"sync/atomic"
 	"syscall"
 
@@ -27,7 +28,7 @@ func watchInterrupt() *interrupt {
 	ch := make(chan os.Signal, 1)
 	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
 	done := make(chan struct{})
-	in.stop = sync1(func() { signal.Stop(ch); close(done) })
+	in.stop = sync.OnceFunc(func() { signal.Stop(ch); close(done) })
 	go func() {
 		select {
 		case s := <-ch:
@@ -45,17 +46,6 @@ func (in *interrupt) caught() os.Signal {
 		return *s
 	}
 	return nil
-}
-
-// sync1 returns f made safe to call more than once: it runs the first
-// time only.
-func sync1(f func()) func() {
-	var done atomic.Bool
-	return func() {
-		if done.CompareAndSwap(false, true) {
-			f()
-		}
-	}
 }
 
 // interruptible is a row source that ends with errInterrupted once a
