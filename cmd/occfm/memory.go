@@ -23,9 +23,21 @@ func budgetCheck(budget core.MemoryBudget, players []*core.Player, reg *core.Reg
 	if held != nil {
 		rest = append(rest, core.MemoryPart{Name: "rows held for -shuffle", Value: held})
 	}
+	// The estimates the heap is measured against: the players' learners
+	// and metrics, and the parts above.
+	var estimated []core.MemoryPart
+	for _, p := range players {
+		if l, ok := p.Learner.(core.Sized); ok {
+			estimated = append(estimated, core.MemoryPart{Value: l})
+		}
+		if p.Metrics != nil {
+			estimated = append(estimated, core.MemoryPart{Value: p.Metrics})
+		}
+	}
+	estimated = append(estimated, rest...)
 	rest = append(rest, core.MemoryPart{Name: "room to grow", Value: growthRoom(players)})
 	if measureHeap {
-		rest = append(rest, core.MemoryPart{Name: "the rest of the heap", Value: newHeapRest(players, rest)})
+		rest = append(rest, core.MemoryPart{Name: "the rest of the heap", Value: newHeapRest(estimated)})
 	}
 	return core.NewBudgetCheck(budget, players, rest...)
 }
@@ -64,33 +76,22 @@ func (g growthRoom) MemoryNote() string {
 // when it is larger than the estimates. Between collections it does not
 // change: a part freed (an expert retired) is not counted twice.
 type heapRest struct {
-	players []*core.Player
-	others  []core.MemoryPart
-	samples []metrics.Sample
-	cycles  uint64
-	gap     int64
+	estimated []core.MemoryPart // the other parts, but the room to grow
+	samples   []metrics.Sample
+	cycles    uint64
+	gap       int64
 }
 
-func newHeapRest(players []*core.Player, others []core.MemoryPart) *heapRest {
-	return &heapRest{players: players, others: others,
+func newHeapRest(estimated []core.MemoryPart) *heapRest {
+	return &heapRest{estimated: estimated,
 		samples: []metrics.Sample{{Name: "/gc/cycles/total:gc-cycles"}, {Name: "/gc/heap/live:bytes"}}}
 }
 
 // counted sums the other parts' estimates.
 func (h *heapRest) counted() int64 {
 	var n int64
-	for _, p := range h.players {
-		if s, ok := p.Learner.(core.Sized); ok {
-			n += s.MemoryBytes()
-		}
-		if p.Metrics != nil {
-			n += p.Metrics.MemoryBytes()
-		}
-	}
-	for _, p := range h.others {
-		if _, room := p.Value.(growthRoom); !room {
-			n += p.Value.MemoryBytes()
-		}
+	for _, p := range h.estimated {
+		n += p.Value.MemoryBytes()
 	}
 	return n
 }

@@ -357,7 +357,7 @@ func TestMaxMemoryBoundsTheProcess(t *testing.T) {
 		t.Errorf("room to grow %d for a linear learner of %d bytes, want 4/5 of it", room, held)
 	}
 
-	h := newHeapRest(nil, nil)
+	h := newHeapRest(nil)
 	kept := make([]byte, 64<<20)
 	runtime.GC()
 	if got := h.MemoryBytes(); got < int64(len(kept)) {
