@@ -319,8 +319,7 @@ func checkModelHeader(head []byte, size, limit int64) (uint64, error) {
 		return 0, err
 	}
 	if declared > uint64(limit) {
-		return 0, str.Wrap("core: the model file declares "+FormatBytes(int64(min(declared, math.MaxInt64)))+
-			", "+ErrMemoryBudget.Error()+" of "+FormatBytes(limit), ErrMemoryBudget)
+		return 0, overBudget("the model file declares", int64(min(declared, math.MaxInt64)), limit)
 	}
 	if size >= 0 && uint64(size) != declared {
 		if uint64(size) < declared {
@@ -366,6 +365,13 @@ func checkHeader(data []byte) (uint64, error) {
 // a newer OCCFM rather than for a damaged header.
 const maxModelFormat = 255
 
+// overBudget returns the error of a model over the memory budget limit:
+// "core: " + what + " " + n in bytes + ", over the memory budget of " +
+// limit, wrapping ErrMemoryBudget.
+func overBudget(what string, n, limit int64) error {
+	return str.Wrap("core: "+what+" "+FormatBytes(max(n, 0))+", "+ErrMemoryBudget.Error()+" of "+FormatBytes(limit), ErrMemoryBudget)
+}
+
 // corrupt returns an error that wraps ErrModelCorrupt, saying msg. It is
 // kept out of line, as fail is.
 //
@@ -407,8 +413,7 @@ func decodeModel(in *modelIn, body, limit int64) (Model, error) {
 		default:
 			held += int64(len(name)) + c.rest() + 64
 			if held > limit {
-				return Model{}, str.Wrap("core: the model's extra sections would take "+FormatBytes(held)+
-					", "+ErrMemoryBudget.Error()+" of "+FormatBytes(limit), ErrMemoryBudget)
+				return Model{}, overBudget("the model's extra sections would take", held, limit)
 			}
 			if m.Extra == nil {
 				m.Extra = make(map[string][]byte)
@@ -428,8 +433,7 @@ func decodeModel(in *modelIn, body, limit int64) (Model, error) {
 	}
 	if held > 0 {
 		if b := m.Learner.(Sized).MemoryBytes(); b+held > limit {
-			return Model{}, str.Wrap("core: the model's "+m.Name+" and its vocabulary would hold "+FormatBytes(b+held)+
-				", "+ErrMemoryBudget.Error()+" of "+FormatBytes(limit), ErrMemoryBudget)
+			return Model{}, overBudget("the model's "+m.Name+" and its vocabulary would hold", b+held, limit)
 		}
 	}
 	return m, nil
@@ -508,8 +512,7 @@ func (m *Model) decodeVocabulary(c *stateCodec, limit int64, held *int64) error 
 	}
 	*held += vocabularyBytes(m.Vocabulary)
 	if *held > limit {
-		return str.Wrap("core: the model's vocabulary would hold "+FormatBytes(*held)+
-			", "+ErrMemoryBudget.Error()+" of "+FormatBytes(limit), ErrMemoryBudget)
+		return overBudget("the model's vocabulary would hold", *held, limit)
 	}
 	return nil
 }
@@ -527,8 +530,7 @@ func (m *Model) decodeLearner(c *stateCodec, limit, held int64) error {
 		return err
 	}
 	if b := l.(Sized).MemoryBytes(); b > limit {
-		return str.Wrap("core: the model's "+m.Name+" would hold "+FormatBytes(b)+
-			", "+ErrMemoryBudget.Error()+" of "+FormatBytes(limit), ErrMemoryBudget)
+		return overBudget("the model's "+m.Name+" would hold", b, limit)
 	}
 	m.Learner = l
 	return nil

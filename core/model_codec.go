@@ -93,8 +93,7 @@ func (c *stateCodec) alloc(n int64, what string) bool {
 	}
 	if n > limit {
 		c.fail(what + " would take " + FormatBytes(max(n, 0)))
-		c.over = str.Wrap("core: the model's "+what+" would take "+FormatBytes(max(n, 0))+
-			", "+ErrMemoryBudget.Error()+" of "+FormatBytes(limit), ErrMemoryBudget)
+		c.over = overBudget("the model's "+what+" would take", n, limit)
 		return false
 	}
 	return true
