@@ -340,12 +340,13 @@ func (c *BudgetCheck) over(j, row int, ex data.Example) bool {
 }
 
 // rowGrower is implemented by learners whose per-feature arrays grow at
-// once to a row's largest feature: growthBytes returns what learning x
-// would allocate for them, 0 when x brings no feature beyond their
+// once to a row's largest feature: growthBytes returns what learning a row
+// of nnz nonzeros and dimension dim (its largest index plus one, rowDim)
+// would allocate for them, 0 when the row brings no feature beyond their
 // capacity. The allocation comes whole, before any check after the row can
 // stop it (a row of 1.5 million new features made fm-ftrl allocate 378 MiB
 // at once), so BudgetCheck asks it before the row is played.
-type rowGrower interface{ growthBytes(x data.Sparse) int64 }
+type rowGrower interface{ growthBytes(nnz, dim int) int64 }
 
 // rowDim returns the dimension x needs: its largest index plus one.
 func rowDim(x data.Sparse) int {
@@ -378,7 +379,7 @@ func (c *BudgetCheck) admits(j int, ex data.Example) bool {
 	if !ok {
 		return true
 	}
-	grow := g.growthBytes(ex.X)
+	grow := g.growthBytes(len(ex.X.Ind), rowDim(ex.X))
 	if grow == 0 {
 		return true
 	}

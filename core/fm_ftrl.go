@@ -84,11 +84,11 @@ func (l *ftrlLinear) learn(x data.Sparse, g float64) {
 	}
 }
 
-// growthBytes returns what learning x allocates at once for w, zw and nw
-// (see rowGrower).
-func (l *ftrlLinear) growthBytes(x data.Sparse) int64 {
-	if n := rowDim(x); n > cap(l.w) {
-		return 24 * grownCap(cap(l.w), n)
+// growthBytes returns what learning a row of dimension dim allocates at
+// once for w, zw and nw (see rowGrower).
+func (l *ftrlLinear) growthBytes(_, dim int) int64 {
+	if dim > cap(l.w) {
+		return 24 * grownCap(cap(l.w), dim)
 	}
 	return 0
 }
@@ -250,12 +250,12 @@ func (m *FMFTRL) Config() Config {
 	return Config{Task: taskOf(loss), Eta: m.s.Alpha, Seed: m.s.Seed, Rank: m.s.Rank, Loss: &loss}
 }
 
-// growthBytes returns what learning x allocates at once for the linear
-// part and the rows of V (see rowGrower).
-func (m *FMFTRL) growthBytes(x data.Sparse) int64 {
-	g := m.ftrlLinear.growthBytes(x)
-	if n := rowDim(x); n*m.s.Rank > cap(m.v) {
-		g += 24 * grownCap(cap(m.v), n*m.s.Rank)
+// growthBytes returns what learning a row of dimension dim allocates at
+// once for the linear part and the rows of V (see rowGrower).
+func (m *FMFTRL) growthBytes(nnz, dim int) int64 {
+	g := m.ftrlLinear.growthBytes(nnz, dim)
+	if dim*m.s.Rank > cap(m.v) {
+		g += 24 * grownCap(cap(m.v), dim*m.s.Rank)
 	}
 	return g
 }

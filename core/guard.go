@@ -440,31 +440,35 @@ func (g *Guarded) refuse(x data.Sparse, y float64) string {
 		g.rep.BadLabels++
 		return "label " + fmtFloat(y) + " is beyond ±" + fmtFloat(g.set.MaxLabel) + ": row predicted, not learned, its label left out of the label mean and range"
 	}
-	if r, ok := g.inner.(RowLimited); ok {
-		if lim := r.MaxRowNonzeros(); lim > 0 && len(x.Ind) > lim {
-			g.rep.TooWide++
-			nnz := int64(len(x.Ind))
-			return "row has " + str.Thousands(nnz) + " nonzero features, over " + g.name + "'s limit of " +
-				str.Thousands(int64(lim)) + " per row (its gradient sum stores every pair: " + countText(nnz*(nnz+1)/2+nnz+1) +
-				"); predicted, not learned; linear and fm-ftrl have no such limit"
-		}
+	if lim := g.rowLimit(len(x.Ind)); lim > 0 {
+		g.rep.TooWide++
+		nnz := int64(len(x.Ind))
+		return "row has " + str.Thousands(nnz) + " nonzero features, over " + g.name + "'s limit of " +
+			str.Thousands(int64(lim)) + " per row (its gradient sum stores every pair: " + countText(nnz*(nnz+1)/2+nnz+1) +
+			"); predicted, not learned; linear and fm-ftrl have no such limit"
 	}
 	return ""
 }
 
 // growthBytes passes the inner learner's on (see rowGrower), for a row the
 // guard would learn: a refused row grows nothing.
-func (g *Guarded) growthBytes(x data.Sparse) int64 {
+func (g *Guarded) growthBytes(nnz, dim int) int64 {
 	r, ok := g.inner.(rowGrower)
-	if !ok {
+	if !ok || g.rowLimit(nnz) > 0 {
 		return 0
 	}
-	if l, ok := g.inner.(RowLimited); ok {
-		if lim := l.MaxRowNonzeros(); lim > 0 && len(x.Ind) > lim {
-			return 0
+	return r.growthBytes(nnz, dim)
+}
+
+// rowLimit returns the inner learner's MaxRowNonzeros when a row of nnz
+// nonzeros is over it (see RowLimited), 0 otherwise.
+func (g *Guarded) rowLimit(nnz int) int {
+	if r, ok := g.inner.(RowLimited); ok {
+		if lim := r.MaxRowNonzeros(); lim > 0 && nnz > lim {
+			return lim
 		}
 	}
-	return r.growthBytes(x)
+	return 0
 }
 
 // Shrink passes the inner learner's Shrink on (see Shrinker), or frees

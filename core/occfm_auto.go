@@ -422,11 +422,11 @@ func (m *OCCFMAuto) MemoryNote() string {
 }
 
 // growthBytes sums its live experts' (see rowGrower).
-func (m *OCCFMAuto) growthBytes(x data.Sparse) int64 {
+func (m *OCCFMAuto) growthBytes(nnz, dim int) int64 {
 	var g int64
 	for _, e := range m.experts {
 		if r, ok := e.(rowGrower); ok {
-			g += r.growthBytes(x)
+			g += r.growthBytes(nnz, dim)
 		}
 	}
 	return g

@@ -307,11 +307,11 @@ func (m *Mean) MemoryBytes() int64 { return structBytes }
 // plus the slack of the growing slices.
 func (m *Bias) MemoryBytes() int64 { return structBytes + sumF64Bytes(m.w, m.n) }
 
-// growthBytes returns what learning x allocates at once for bᵢ and nᵢ (see
-// rowGrower).
-func (m *Bias) growthBytes(x data.Sparse) int64 {
-	if n := rowDim(x); n > cap(m.w) {
-		return 16 * grownCap(cap(m.w), n)
+// growthBytes returns what learning a row of dimension dim allocates at
+// once for bᵢ and nᵢ (see rowGrower).
+func (m *Bias) growthBytes(_, dim int) int64 {
+	if dim > cap(m.w) {
+		return 16 * grownCap(cap(m.w), dim)
 	}
 	return 0
 }
