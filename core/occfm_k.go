@@ -113,6 +113,8 @@ type OCCFMK struct {
 	diagAt            int     // round of the last diagonalization of A
 	refreshes         int
 
+	tr *kTrace // the record of the last round, while TraceSteps is on
+
 	src *rand.PCG // rng's source, whose state a model file records
 	rng *rand.Rand
 	lw  spectral.LanczosWork
@@ -223,8 +225,11 @@ func (m *OCCFMK) Update(x data.Sparse, y float64) {
 		d = max(d, i+1)
 	}
 	m.grow(d)
-	off := m.affine(x)
-	g := m.s.Loss.Deriv(off+m.pairs(x), y)
+	if m.tr != nil {
+		m.tr.begin(m, x)
+	}
+	yhat := m.affine(x) + m.pairs(x)
+	g := m.s.Loss.Deriv(yhat, y)
 	m.t++
 	if m.bias != nil {
 		m.bias.learn(x, g)
@@ -246,6 +251,9 @@ func (m *OCCFMK) Update(x data.Sparse, y float64) {
 	if m.t-m.last >= m.refreshGap() && m.leak > m.s.Tol*math.Max(m.normC(), 1e-3*m.Delta()) {
 		m.refresh()
 		m.project()
+	}
+	if m.tr != nil {
+		m.tr.end(m, yhat, y, g)
 	}
 }
 

@@ -111,6 +111,7 @@ func (m *OCCFMK) normC() float64 {
 // cut keeps the r directions of S along A's eigenvectors of largest |λ|:
 // S ← S·W·V[:, keep], Y likewise, A ← diag(λ_keep), W ← I.
 func (m *OCCFMK) cut(r int) {
+	m.tr.saveS(m)
 	m.diagonalize()
 	kc, ld := m.kc, m.ld
 	order := make([]int, kc)
@@ -187,6 +188,7 @@ func (m *OCCFMK) refresh() {
 	if d == 0 || m.g.nnz() == 0 {
 		return
 	}
+	m.tr.saveS(m)
 	m.st = spectral.Grown(m.st, d)
 	st := m.st
 	for i := range st {

@@ -1,0 +1,260 @@
+package core
+
+import (
+	"math"
+	"slices"
+
+	"github.com/occfm/occfm/core/data"
+)
+
+// What a view of OCCFMK reads: its C on a block of coordinates, the
+// spectrum before and after the soft threshold, and the record of its last
+// round of follow-the-regularized-leader.
+
+var _ MatrixModel = (*OCCFMK)(nil)
+
+// MatrixBlock writes C's block on idx (see MatrixModel): with
+// C = Σₐ μₐuₐuₐᵀ on the pairs, the entries C_ij = Σₐ μₐuₐᵢuₐⱼ for i ≠ j,
+// 0 on a feature's diagonal (OCCFMK has no self-interactions), the affine
+// part's weight wⱼ in the bias row and 2w₀ in the corner, so that
+// ŷ = ½x̂ᵀCx̂. It costs O(|idx|·k'·r + |idx|²·r) for C of rank r.
+func (m *OCCFMK) MatrixBlock(idx []int, dst []float64) {
+	m.blockOf(idx, dst, m.mu, m.active, m.w, m.sb, m.kc, nil)
+}
+
+// blockOf writes the block of the C given by μ, its active indices, W, S
+// (stride m.ld) and kc, with the affine part's weights from aff (nil: the
+// current ones).
+func (m *OCCFMK) blockOf(idx []int, dst, mu []float64, active []int, w, sb []float64, kc int, aff func(j int) float64) {
+	k, r := len(idx), len(active)
+	dst = dst[:k*k]
+	clear(dst)
+	if aff == nil {
+		aff = m.affineWeight
+	}
+	u := make([]float64, k*r) // u[i*r+q] = u_{active[q], idx[i]}
+	for i, j := range idx {
+		if j < 0 || j >= m.d || j*m.ld+kc > len(sb) {
+			continue
+		}
+		s := sb[j*m.ld : j*m.ld+kc]
+		for q, a := range active {
+			var c float64
+			for b, v := range s {
+				c += v * w[b*m.ld+a]
+			}
+			u[i*r+q] = c
+		}
+	}
+	for i, ji := range idx {
+		if ji == BiasCoord {
+			dst[i*k+i] = 2 * aff(BiasCoord)
+			for jj, j := range idx {
+				if j != BiasCoord {
+					dst[i*k+jj], dst[jj*k+i] = aff(j), aff(j)
+				}
+			}
+			continue
+		}
+		for jj := i + 1; jj < k; jj++ {
+			if idx[jj] == BiasCoord || idx[jj] == ji {
+				continue
+			}
+			var c float64
+			for q, a := range active {
+				c += mu[a] * u[i*r+q] * u[jj*r+q]
+			}
+			dst[i*k+jj], dst[jj*k+i] = c, c
+		}
+	}
+}
+
+// affineWeight returns the affine part's w₀ (j = BiasCoord) or wⱼ.
+func (m *OCCFMK) affineWeight(j int) float64 {
+	w0 := m.affine(data.Sparse{})
+	if j == BiasCoord {
+		return w0
+	}
+	return m.affine(data.Sparse{Ind: []int{j}, Val: []float64{1}}) - w0
+}
+
+// TargetSpectrum returns the eigenvalues of the FTRL target −ηₜGₜ/2 in the
+// tracked subspace, −ηₜλₐ/2 for A's diagonal λ, largest |·| first: C's
+// eigenvalues are these soft-thresholded by θ (Threshold), so that the
+// ones within θ of 0 vanish and the others move θ towards 0.
+func (m *OCCFMK) TargetSpectrum() []float64 {
+	out := make([]float64, m.kc)
+	for a := range out {
+		out[a] = -0.5 * m.eta() * m.a[a*m.ld+a]
+	}
+	slices.SortFunc(out, func(a, b float64) int { return -cmpFloat(math.Abs(a), math.Abs(b)) })
+	return out
+}
+
+// FTRLStep describes the last round an OCCFMK played, for a view of its
+// step (see OCCFMK.TraceSteps):
+//
+//	ŷₜ = ½x̂ᵀCₜx̂,  ∇fₜ(Cₜ) = ℓ'(ŷₜ, yₜ)·Mₓ,  Gₜ = Gₜ₋₁ + ℓ'·Mₓ,
+//	Cₜ₊₁ = Π_K(−ηₜGₜ/2),
+//
+// the projection soft-thresholding the target's eigenvalues by θ.
+type FTRLStep struct {
+	Round      int     // t
+	Prediction float64 // ŷₜ, with the affine part
+	Label      float64 // yₜ
+	Loss       float64 // ℓ(ŷₜ, yₜ)
+	Deriv      float64 // ℓ'(ŷₜ, yₜ)
+	Eta        float64 // ηₜ, the step of the round
+	Delta      float64 // δₜ, the ball's radius
+	Theta      float64 // θ, the soft threshold after the round
+	Rank       int     // the rank of Cₜ₊₁
+	Kept       int     // the directions of the tracked subspace
+	Certified  float64 // ε ≥ ‖Cₜ₊₁ − Π_K(−ηₜGₜ/2)‖_F
+	Refreshed  bool    // a Lanczos run recomputed the subspace this round
+}
+
+// kTrace is what OCCFMK.TraceSteps records of the last round: Cₜ's factors
+// (μ, the active indices, W and kc, copied each round in O(k'²); S only
+// when a cut or a refresh rewrites it, at most once per k new features or
+// per refresh gap) and the affine weights of the row's features.
+type kTrace struct {
+	step      FTRLStep
+	ok        bool
+	x         data.Sparse
+	mu, w     []float64
+	active    []int
+	kc        int
+	sb        []float64 // S before the round, when the round rewrote it
+	sCopied   bool
+	w0        float64   // the affine part's w₀ before the round
+	wx        []float64 // its weights of x's features before the round
+	refreshes int
+}
+
+// TraceSteps turns on (or off) the record of each round that LastFTRLStep
+// and StepBlocks read. Recording copies O(k'² + nnz(x)) a round, and S
+// (O(d·k')) only in the rounds that rewrite it; it does not change what
+// the learner learns.
+func (m *OCCFMK) TraceSteps(on bool) {
+	if !on {
+		m.tr = nil
+	} else if m.tr == nil {
+		m.tr = &kTrace{}
+	}
+}
+
+// LastFTRLStep returns the record of the last round, when TraceSteps was
+// on for it and the round moved C's target (a row whose ℓ' is 0 leaves it).
+func (m *OCCFMK) LastFTRLStep() (FTRLStep, bool) {
+	if m.tr == nil || !m.tr.ok {
+		return FTRLStep{}, false
+	}
+	return m.tr.step, true
+}
+
+// traceBegin records Cₜ before the round (Update calls it first).
+func (tr *kTrace) begin(m *OCCFMK, x data.Sparse) {
+	tr.ok = false
+	tr.x.Ind = append(tr.x.Ind[:0], x.Ind...)
+	tr.x.Val = append(tr.x.Val[:0], x.Val...)
+	tr.mu = append(tr.mu[:0], m.mu...)
+	tr.w = append(tr.w[:0], m.w...)
+	tr.active = append(tr.active[:0], m.active...)
+	tr.kc = m.kc
+	tr.sCopied = false
+	tr.w0 = m.affineWeight(BiasCoord)
+	tr.wx = tr.wx[:0]
+	for _, j := range x.Ind {
+		if j < m.d {
+			tr.wx = append(tr.wx, m.affineWeight(j))
+		} else {
+			tr.wx = append(tr.wx, 0)
+		}
+	}
+	tr.refreshes = m.refreshes
+}
+
+// saveS copies S before a cut or a refresh rewrites it, once a round.
+func (tr *kTrace) saveS(m *OCCFMK) {
+	if tr == nil || tr.sCopied {
+		return
+	}
+	tr.sb = append(tr.sb[:0], m.sb[:m.d*m.ld]...)
+	tr.sCopied = true
+}
+
+// end records the round's step (Update calls it after the projection).
+func (tr *kTrace) end(m *OCCFMK, yhat, y, g float64) {
+	tr.step = FTRLStep{Round: m.t, Prediction: yhat, Label: y, Loss: m.s.Loss.Value(yhat, y), Deriv: g,
+		Eta: m.eta(), Delta: m.Delta(), Theta: m.theta, Rank: len(m.active), Kept: m.kc,
+		Certified: m.eps, Refreshed: m.refreshes != tr.refreshes}
+	tr.ok = true
+}
+
+// StepBlocks writes, on the coordinates idx (as MatrixBlock), Cₜ (before),
+// the target −ηₜGₜ/2 of the pairs with the affine part of Cₜ₊₁ in its bias
+// row (target: the affine part learns outside the ball), Cₜ₊₁ (after) and
+// the row's gradient ℓ'·½x̂x̂ᵀ without the features' diagonal (grad), each
+// len(idx)² values or nil; false when there is no step on record.
+func (m *OCCFMK) StepBlocks(idx []int, before, target, after, grad []float64) bool {
+	if _, ok := m.LastFTRLStep(); !ok {
+		return false
+	}
+	tr, k := m.tr, len(idx)
+	if before != nil {
+		sb := m.sb
+		if tr.sCopied {
+			sb = tr.sb
+		}
+		m.blockOf(idx, before, tr.mu, tr.active, tr.w, sb, tr.kc, func(j int) float64 {
+			if j == BiasCoord {
+				return tr.w0
+			}
+			if p := slices.Index(tr.x.Ind, j); p >= 0 {
+				return tr.wx[p]
+			}
+			return m.affineWeight(j)
+		})
+	}
+	if after != nil {
+		m.MatrixBlock(idx, after)
+	}
+	if target != nil {
+		target = target[:k*k]
+		m.MatrixBlock(idx, target)
+		h := -0.5 * tr.step.Eta
+		for a, i := range idx {
+			for b, j := range idx {
+				if i != BiasCoord && j != BiasCoord {
+					v := 0.0
+					if i != j {
+						v, _ = m.g.at(i, j)
+						v *= h
+					}
+					target[a*k+b] = v
+				}
+			}
+		}
+	}
+	if grad != nil {
+		grad = grad[:k*k]
+		xh := make([]float64, k)
+		for a, j := range idx {
+			if j == BiasCoord {
+				xh[a] = 1
+			} else if p := slices.Index(tr.x.Ind, j); p >= 0 {
+				xh[a] = tr.x.Val[p]
+			}
+		}
+		c := 0.5 * tr.step.Deriv
+		for a := range xh {
+			for b := range xh {
+				grad[a*k+b] = c * xh[a] * xh[b]
+				if a == b && idx[a] != BiasCoord {
+					grad[a*k+b] = 0
+				}
+			}
+		}
+	}
+	return true
+}
