@@ -482,6 +482,10 @@ func (m *OCCFMAuto) Trusted(keep func(Learner) bool) (Learner, AutoExpert, bool)
 	return m.experts[best], ex[best], true
 }
 
+// Expert returns expert k of Experts' list, nil once it is retired; a
+// view may read it (draw its C), never change it.
+func (m *OCCFMAuto) Expert(k int) Learner { return m.experts[k] }
+
 func (m *OCCFMAuto) stateCode(c *stateCodec) {
 	s := m.s
 	c.grid(&s.Deltas, 0, "δ")

@@ -110,6 +110,7 @@ type FTRLStep struct {
 	Rank       int     // the rank of Cₜ₊₁
 	Kept       int     // the directions of the tracked subspace
 	Certified  float64 // ε ≥ ‖Cₜ₊₁ − Π_K(−ηₜGₜ/2)‖_F
+	NormF      float64 // ‖Cₜ₊₁‖_F, against which ε reads
 	Refreshed  bool    // a Lanczos run recomputed the subspace this round
 }
 
@@ -187,7 +188,7 @@ func (tr *kTrace) saveS(m *OCCFMK) {
 func (tr *kTrace) end(m *OCCFMK, yhat, y, g float64) {
 	tr.step = FTRLStep{Round: m.t, Prediction: yhat, Label: y, Loss: m.s.Loss.Value(yhat, y), Deriv: g,
 		Eta: m.eta(), Delta: m.Delta(), Theta: m.theta, Rank: len(m.active), Kept: m.kc,
-		Certified: m.eps, Refreshed: m.refreshes != tr.refreshes}
+		Certified: m.eps, NormF: m.normC(), Refreshed: m.refreshes != tr.refreshes}
 	tr.ok = true
 }
 

@@ -244,11 +244,12 @@ func (tr *fwTrace) traceMix(gamma float64) {
 }
 
 // TraceSteps turns on (or off) the record of the Frank-Wolfe steps of
-// every OCCFMLin expert (see OCCFM.TraceSteps), so that the one Trusted
-// picks among them has its last step on record.
+// every OCCFMLin and OCCFMK expert (see OCCFM.TraceSteps and
+// OCCFMK.TraceSteps), so that the one a view picks among them has its last
+// step on record.
 func (m *OCCFMAuto) TraceSteps(on bool) {
 	for _, e := range m.experts {
-		if l, ok := e.(*OCCFMLin); ok {
+		if l, ok := e.(interface{ TraceSteps(bool) }); ok {
 			l.TraceSteps(on)
 		}
 	}

@@ -131,7 +131,7 @@ func TestE2EFWStep(t *testing.T) {
 	s.click("step")
 	s.waitJS("a row learned", jsRows+" > "+strconv.Itoa(before), 5*time.Second)
 	s.waitJS("the step view's note", `!document.querySelector('[data-testid="fw-why"]').hidden`, 5*time.Second)
-	if why := evalJS[string](s, `document.querySelector('[data-testid="fw-why"]').textContent`); !strings.Contains(why, "bias takes no Frank-Wolfe step") {
+	if why := evalJS[string](s, `document.querySelector('[data-testid="fw-why"]').textContent`); !strings.Contains(why, "bias takes no step on a matrix C") {
 		t.Errorf("following bias, the step view says %q", why)
 	}
 }

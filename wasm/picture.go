@@ -78,7 +78,7 @@ func (s *session) frequent(k int, skip []int) []int {
 // modelPicture is what the page draws of a model.
 type modelPicture struct {
 	Learner string    // the player followed
-	Note    string    // which model is drawn, when not the learner itself
+	Note    string    // which model is drawn, when not the learner itself (shownModel.What)
 	Labels  []string  // the coordinates, the bias ("1") last
 	Cells   []float64 // C on them, k×k row-major (the page derives its colour scales: heatmap.js scalesOf)
 	// Eig are C's eigenvalues by decreasing |λ| (at most pictureEigs),
@@ -89,17 +89,24 @@ type modelPicture struct {
 	Nuclear  float64
 	Rank     int
 	BlockEig bool
-	Delta    float64 // the budget δ, 0 for a learner without one
-	Whole    bool    // the block is the whole of C
-	Ordered  bool    // features ordered by C's leading eigenvector
-	Millis   float64 // the time this took
+	// Target and Theta, for occfm-k: the eigenvalues of its FTRL target
+	// −ηGₜ/2 in its subspace and the soft threshold θ that makes C's.
+	// Targets counts them all (the subspace's directions).
+	Target  []float64
+	Targets int
+	Theta   float64
+	Pairs   bool    // the model can hold pairs of features (shownModel.Pairs)
+	Delta   float64 // the budget δ, 0 for a learner without one
+	Whole   bool    // the block is the whole of C
+	Ordered bool    // features ordered by C's leading eigenvector
+	Millis  float64 // the time this took
 }
 
-// traceFollowed turns on the record of the followed learner's
-// Frank-Wolfe steps (core.OCCFM.TraceSteps; for occfm-auto, of its δ
-// experts), so that the step view has the next step on record: setFollow
-// calls it, and pictured again, since the guard replaces a learner it
-// resets.
+// traceFollowed turns on the record of the followed learner's steps
+// (core.OCCFM.TraceSteps, core.OCCFMK.TraceSteps; for occfm-auto, of its
+// experts that step), so that the step view has the next step on record:
+// setFollow calls it, and shown again, since the guard replaces a learner
+// it resets.
 func (s *session) traceFollowed() {
 	if p := s.followed(); p != nil {
 		if t, ok := p.inner().(interface{ TraceSteps(bool) }); ok {
@@ -108,27 +115,19 @@ func (s *session) traceFollowed() {
 	}
 }
 
-// pictured returns the model the picture draws for the followed player:
-// its learner, or for occfm-auto the expert it trusts most.
-func (s *session) pictured() (p *player, l core.Learner, note string) {
-	p = s.followed()
-	if p == nil {
-		return nil, nil, ""
+// isStepper reports whether an expert of occfm-auto has a step the step
+// view draws: an occfm-lin (Algorithm 2's Frank-Wolfe step) or an occfm-k
+// (its follow-the-regularized-leader step).
+func isStepper(l core.Learner) bool {
+	switch l.(type) {
+	case *core.OCCFMLin, *core.OCCFMK:
+		return true
 	}
-	s.traceFollowed()
-	l = p.inner()
-	if a, ok := l.(*core.OCCFMAuto); ok {
-		top, e, _ := a.Trusted(nil)
-		return p, top, "of occfm-auto's most trusted expert, " + e.Name + " (weight " + strconv.FormatFloat(e.Weight, 'f', 2, 64) + ")"
-	}
-	return p, l, ""
+	return false
 }
 
-// isLin reports whether an expert of occfm-auto is one of its δ experts.
-func isLin(l core.Learner) bool { _, ok := l.(*core.OCCFMLin); return ok }
-
-// stepped returns the learner whose Frank-Wolfe step the step view draws:
-// the followed one, or occfm-auto's leading δ expert.
+// stepped returns the learner whose step the step view draws: the
+// followed one, or occfm-auto's leading expert among those that step.
 func (s *session) stepped() (p *player, l core.Learner, note string) {
 	p = s.followed()
 	if p == nil {
@@ -137,12 +136,15 @@ func (s *session) stepped() (p *player, l core.Learner, note string) {
 	s.traceFollowed()
 	l = p.inner()
 	if a, ok := l.(*core.OCCFMAuto); ok {
-		lead, e, ok := a.Trusted(isLin)
+		lead, e, ok := a.Trusted(isStepper)
 		if !ok {
-			return p, nil, "every δ expert of occfm-auto retired: no Frank-Wolfe step to show"
+			return p, nil, "every expert of occfm-auto that takes a step (occfm-lin, occfm-k) retired: no step to show"
 		}
-		return p, lead, "occfm-auto's leading δ expert: occfm-lin, δ = " + strconv.FormatFloat(e.Delta, 'g', -1, 64) +
-			", weight " + strconv.FormatFloat(e.Weight, 'f', 2, 64)
+		kind := "occfm-lin"
+		if _, isK := lead.(*core.OCCFMK); isK {
+			kind = "occfm-k"
+		}
+		return p, lead, "occfm-auto's leading expert that steps: " + kind + " " + e.Name + ", weight " + weight(e.Weight)
 	}
 	return p, l, ""
 }
@@ -169,29 +171,37 @@ func (s *session) featureLabel(j int) string {
 	return strconv.Itoa(j)
 }
 
-// block writes l's C on idx: exactly for a core.MatrixModel, by
-// polarization of its predictions otherwise (core.QuadraticBlock).
-func block(l core.Learner, idx []int, dst []float64) {
-	if m, ok := l.(core.MatrixModel); ok {
-		m.MatrixBlock(idx, dst)
-		return
+// affineBlock writes the C of a learner without pairs on idx: its bias
+// row wⱼ = p(eⱼ) − p(0) and corner 2p(0), zero elsewhere.
+func affineBlock(l core.Learner, idx []int, dst []float64) {
+	k := len(idx)
+	clear(dst[:k*k])
+	p0 := l.Predict(data.Sparse{})
+	for a, j := range idx {
+		if j != core.BiasCoord {
+			continue
+		}
+		dst[a*k+a] = 2 * p0
+		for b, i := range idx {
+			if i != core.BiasCoord {
+				w := l.Predict(data.Sparse{Ind: []int{i}, Val: []float64{1}}) - p0
+				dst[a*k+b], dst[b*k+a] = w, w
+			}
+		}
 	}
-	core.QuadraticBlock(l.Predict, idx, dst)
 }
 
 // picture returns the model picture of the followed learner, or nil before
 // the learners start.
 func (s *session) picture() *modelPicture {
 	t0 := time.Now()
-	p, l, note := s.pictured()
-	if p == nil {
+	sm := s.shown()
+	if sm.p == nil {
 		return nil
 	}
-	pic := &modelPicture{Learner: p.Name, Note: note}
-	if l == nil {
-		return pic
-	}
-	_, exact := l.(core.MatrixModel)
+	pic := &modelPicture{Learner: sm.p.Name, Note: sm.What, Pairs: sm.Pairs}
+	s.drawn = drawnModel{sm.p, sm.What, sm.Pairs}
+	exact := sm.exact()
 	var idx []int
 	// C is drawn whole on a demo; a learner known only by its predictions
 	// costs |idx|²/2 of them and an eigendecomposition of the block, so
@@ -207,7 +217,7 @@ func (s *session) picture() *modelPicture {
 	idx = append(idx, core.BiasCoord)
 	k := len(idx)
 	cells := make([]float64, k*k)
-	block(l, idx, cells)
+	sm.block(idx, cells)
 	if !pic.Whole && k > 2 {
 		// Order the features by the leading eigenvector of the block: the
 		// features that load on it together sit together.
@@ -235,6 +245,7 @@ func (s *session) picture() *modelPicture {
 		pic.Labels = append(pic.Labels, s.featureLabel(j))
 	}
 	var vals []float64
+	l := sm.l
 	if in, ok := l.(spectral); ok {
 		vals = in.Eigenvalues()
 		pic.Nuclear, pic.Rank = in.NuclearNorm(), in.Rank()
@@ -250,6 +261,11 @@ func (s *session) picture() *modelPicture {
 	}
 	if _, ok := l.(core.Configured); ok && (exact || core.InBall(l)) {
 		pic.Delta = core.DeltaNow(l)
+	}
+	if k, ok := l.(*core.OCCFMK); ok {
+		pic.Target, pic.Theta = k.TargetSpectrum(), k.Threshold()
+		pic.Targets = len(pic.Target)
+		pic.Target = pic.Target[:min(len(pic.Target), pictureEigs)]
 	}
 	pic.Eig = vals[:min(len(vals), pictureEigs)]
 	pic.Millis = float64(time.Since(t0).Microseconds()) / 1000
@@ -296,14 +312,25 @@ type stepTracer interface {
 	StepBlocks(idx []int, before, atom, after, grad []float64) bool
 }
 
+// ftrlTracer is a learner whose follow-the-regularized-leader steps are on
+// record (core.OCCFMK); its StepBlocks writes the target −ηGₜ/2 where a
+// Frank-Wolfe step has its atom.
+type ftrlTracer interface {
+	LastFTRLStep() (core.FTRLStep, bool)
+	StepBlocks(idx []int, before, target, after, grad []float64) bool
+}
+
 // stepPicture is the step view's record of the last row learned.
 type stepPicture struct {
 	Learner string
 	Note    string
 	Step    core.FWStep
-	Labels  []string
-	// Before, Atom, After and Grad are Cₜ, Ĉₜ, Cₜ₊₁ and ∇fₜ(Cₜ) on the
-	// labels' coordinates, k×k each.
+	// FTRL is the step of an occfm-k, when IsFTRL.
+	FTRL   core.FTRLStep
+	IsFTRL bool
+	Labels []string
+	// Before, Atom, After and Grad are Cₜ, Ĉₜ (for occfm-k the target
+	// −ηGₜ/2), Cₜ₊₁ and ∇fₜ(Cₜ) on the labels' coordinates, k×k each.
 	Before, Atom, After, Grad []float64
 	// Why, when there is no step to show.
 	Why string
@@ -316,16 +343,23 @@ func (s *session) fwStep() *stepPicture {
 		return &stepPicture{Why: "no learner yet"}
 	}
 	sp := &stepPicture{Learner: p.Name, Note: note}
-	tr, ok := l.(stepTracer)
 	if l == nil {
 		sp.Why = note
 		return sp
 	}
-	if !ok {
-		sp.Why = p.Name + " takes no Frank-Wolfe step: follow occfm or occfm-lin to see one"
+	var blocks func(idx []int, before, atom, after, grad []float64) bool
+	var ok bool
+	switch tr := l.(type) {
+	case stepTracer:
+		sp.Step, ok = tr.LastStep()
+		blocks = tr.StepBlocks
+	case ftrlTracer:
+		sp.FTRL, ok = tr.LastFTRLStep()
+		sp.IsFTRL, blocks = true, tr.StepBlocks
+	default:
+		sp.Why = p.Name + " takes no step on a matrix C: follow occfm, occfm-lin or occfm-k to see one"
 		return sp
 	}
-	st, ok := tr.LastStep()
 	if !ok {
 		sp.Why = "no step on record yet: learn a row (Step, or the → key)"
 		return sp
@@ -347,8 +381,7 @@ func (s *session) fwStep() *stepPicture {
 	idx = append(idx, core.BiasCoord)
 	k := len(idx)
 	sp.Before, sp.Atom, sp.After, sp.Grad = make([]float64, k*k), make([]float64, k*k), make([]float64, k*k), make([]float64, k*k)
-	tr.StepBlocks(idx, sp.Before, sp.Atom, sp.After, sp.Grad)
-	sp.Step = st
+	blocks(idx, sp.Before, sp.Atom, sp.After, sp.Grad)
 	for _, j := range idx {
 		sp.Labels = append(sp.Labels, s.featureLabel(j))
 	}

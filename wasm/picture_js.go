@@ -23,6 +23,7 @@ func (b *bridge) pictureAPI(fn func(string, func([]js.Value) any)) {
 		out := map[string]any{"learner": p.Learner, "note": p.Note, "labels": anys(p.Labels),
 			"cells": float32Array(p.Cells), "eig": anys(p.Eig),
 			"nuclear": p.Nuclear, "rank": p.Rank, "blockEig": p.BlockEig, "delta": p.Delta,
+			"target": anys(p.Target), "targets": p.Targets, "theta": p.Theta, "pairs": p.Pairs,
 			"whole": p.Whole, "ordered": p.Ordered, "ms": p.Millis, "rows": b.s.rows}
 		return out
 	})
@@ -47,8 +48,17 @@ func (b *bridge) pictureAPI(fn func(string, func([]js.Value) any)) {
 		if sp.Why != "" {
 			return map[string]any{"learner": sp.Learner, "why": sp.Why}
 		}
+		if sp.IsFTRL {
+			st := sp.FTRL
+			return map[string]any{"kind": "ftrl", "learner": sp.Learner, "note": sp.Note, "labels": anys(sp.Labels),
+				"round": st.Round, "yhat": st.Prediction, "y": st.Label, "loss": st.Loss, "deriv": st.Deriv,
+				"eta": st.Eta, "delta": st.Delta, "theta": st.Theta, "rank": st.Rank, "kept": st.Kept,
+				"certified": st.Certified, "normF": st.NormF, "refreshed": st.Refreshed,
+				"before": float64Array(sp.Before), "target": float64Array(sp.Atom),
+				"after": float64Array(sp.After), "grad": float64Array(sp.Grad)}
+		}
 		st := sp.Step
-		return map[string]any{"learner": sp.Learner, "note": sp.Note, "labels": anys(sp.Labels),
+		return map[string]any{"kind": "fw", "learner": sp.Learner, "note": sp.Note, "labels": anys(sp.Labels),
 			"round": st.Round, "yhat": st.Prediction, "y": st.Label, "loss": st.Loss, "deriv": st.Deriv,
 			"lambda": st.Lambda, "refreshed": st.Refreshed, "gap": st.ValueGap,
 			"gamma": st.Gamma, "gammaT": st.GammaSchedule, "delta": st.Delta, "eta": st.Eta,

@@ -101,6 +101,7 @@ type session struct {
 	observe func(data.Example)
 
 	freq   []uint32   // occurrences of each feature below freqFeatures (picture.go)
+	drawn  drawnModel // what the last picture drew (picture.go)
 	labels labelStats // the labels seen, for the reference lines (reference.go)
 }
 

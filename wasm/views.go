@@ -12,13 +12,6 @@ import (
 	"honnef.co/go/js/dom/v2"
 )
 
-// inspector is the optional ability of learners with a matrix model.
-type inspector interface {
-	NuclearNorm() float64
-	Rank() int
-	Eigenvalues() []float64
-}
-
 // render refreshes the Go-owned views, when rows were learned since the
 // last time or force is set. The page calls it with its own views, at most
 // 10 times a second; the elements are built once per session and then only
@@ -82,20 +75,21 @@ func (b *bridge) renderPredictions() {
 	}
 }
 
-// modelFields are the rows of the model panel, in order. ‖C‖* against δ
-// and the rank are the model picture's (its spectrum's gauge and caption):
-// one view owns each figure.
-var modelFields = []string{"learner", "settings", "top eigenvalues of C"}
+// modelFields are the rows of the model panel, in order. What the model
+// picture shows of C (its entries, eigenvalues, ‖C‖* against δ, rank) is
+// the picture's alone; the panel names which C that is, from the same
+// record (session.drawnText): one view owns each fact.
+var modelFields = []string{"learner", "settings", "C in the picture"}
 
-// renderModel shows the followed learner's model (session.followed): its
-// settings and, for learners with a matrix model, the top eigenvalues of C.
+// renderModel shows the followed learner (session.followed): its name,
+// its settings and which C the model picture draws of it.
 func (b *bridge) renderModel() {
 	if b.modelDD == nil && !b.buildModelPanel() {
 		return
 	}
 	set := func(f, text string) { b.modelDD[f].SetTextContent(text) }
-	// Every field is written on every render: a learner without a matrix,
-	// or a run that failed, shows "–", never the last learner's values.
+	// Every field is written on every render: a run that failed shows "–",
+	// never the last learner's values.
 	for _, f := range modelFields {
 		set(f, "–")
 	}
@@ -112,53 +106,25 @@ func (b *bridge) renderModel() {
 		return
 	}
 	set("learner", pl.Name)
+	set("C in the picture", b.s.drawnText())
 	c, ok := pl.Learner.(core.Configured)
 	if !ok {
 		return
 	}
 	cfg := c.Config()
-	in, ok := pl.inner().(inspector)
-	a, auto := pl.inner().(*core.OCCFMAuto)
-	if !auto {
-		if now := core.DeltaNow(pl.Learner); cfg.Delta == 0 && now > 0 {
-			set("settings", "δ = "+fmtG(core.DefaultOCCFMKDeltaScale)+"·√n = "+strconv.FormatFloat(now, 'f', 0, 64)+" (grows with the features seen), η = "+fmtG(cfg.Eta)+", loss "+cfg.LossOf().String())
-		} else if cfg.Delta > 0 {
-			set("settings", "δ = "+fmtG(cfg.Delta)+", η = "+fmtG(cfg.Eta)+", loss "+cfg.LossOf().String())
-		} else {
-			set("settings", "η = "+fmtG(cfg.Eta)+", loss "+cfg.LossOf().String()+" (no δ: no matrix C to bound)")
-		}
-	} else {
+	if a, auto := pl.inner().(*core.OCCFMAuto); auto {
 		var names []string
 		for _, e := range a.Experts() {
 			names = append(names, e.Name)
 		}
 		set("settings", "no δ to choose: the aggregating algorithm over "+strings.Join(names, ", ")+"; loss "+cfg.LossOf().String())
-		// The expert the picture draws (session.pictured): the most
-		// trusted, whose C is shown when it keeps one in a ball.
-		top, e, _ := a.Trusted(nil)
-		ti, isC := top.(inspector)
-		delta := core.DeltaNow(top)
-		if !isC || !core.InBall(top) || delta <= 0 {
-			for _, f := range modelFields[2:] {
-				set(f, "– (its most trusted expert, "+e.Name+", has no matrix C in a ball)")
-			}
-			return
-		}
-		in, ok = ti, true
-		set("learner", pl.Name+" (C below: its most trusted expert, "+e.Name+", weight "+strconv.FormatFloat(e.Weight, 'g', 3, 64)+")")
+	} else if now := core.DeltaNow(pl.Learner); cfg.Delta == 0 && now > 0 {
+		set("settings", "δ = "+fmtG(core.DefaultOCCFMKDeltaScale)+"·√n = "+strconv.FormatFloat(now, 'f', 0, 64)+" (grows with the features seen), η = "+fmtG(cfg.Eta)+", loss "+cfg.LossOf().String())
+	} else if cfg.Delta > 0 {
+		set("settings", "δ = "+fmtG(cfg.Delta)+", η = "+fmtG(cfg.Eta)+", loss "+cfg.LossOf().String())
+	} else {
+		set("settings", "η = "+fmtG(cfg.Eta)+", loss "+cfg.LossOf().String()+" (no δ: no matrix C to bound)")
 	}
-	if !ok {
-		return
-	}
-	var parts []string
-	for i, v := range in.Eigenvalues() {
-		if i == 6 {
-			parts = append(parts, "…")
-			break
-		}
-		parts = append(parts, strconv.FormatFloat(v, 'g', 3, 64))
-	}
-	set("top eigenvalues of C", strings.Join(parts, ", "))
 }
 
 // buildModelPanel makes the Model card's list of fields once, and reports

@@ -64,11 +64,57 @@ export function renderStepView(rows, get) {
   const shared = {inner: Math.max(both.inner, aft.inner), border: Math.max(both.border, aft.border)};
   drawHeatmap(el("fw-before-canvas"), st.before, k, shared);
   drawHeatmap(el("fw-grad-canvas"), st.grad, k);
-  drawHeatmap(el("fw-atom-canvas"), st.atom, k);
+  drawHeatmap(el("fw-atom-canvas"), st.kind === "ftrl" ? st.target : st.atom, k);
   drawHeatmap(el("fw-after-canvas"), st.after, k, shared);
   const names = st.labels.slice(0, -1);
   el("fw-coords").textContent = `The squares: ${names.length <= 8 ? names.join(", ") : `${names.slice(0, 6).join(", ")} and ${names.length - 6} more`}` +
     " (the row's own features among them), then the bias.";
+  label(st.kind);
+  if (st.kind === "ftrl") ftrlNumbers(st);
+  else fwNumbers(st);
+}
+
+// CAPTIONS are the step view's heading and figure captions for each kind
+// of step: Algorithm 2's Frank-Wolfe step (occfm, occfm-lin) and occfm-k's
+// follow-the-regularized-leader step.
+const CAPTIONS = {
+  fw: {
+    head: "The Frank-Wolfe step of the last row",
+    atomLabel: "the corner of K the step moves towards",
+    before: ["1. Cₜ, before.", " The model that just made the prediction."],
+    grad: ["2. The row's gradient", " ∇fₜ = ℓ′·½x̂x̂ᵀ: only the row's own features light up. Blue where C should grow, red where it should shrink."],
+    atom: ["3. The best corner of K", ", Ĉₜ = δ·sign(λ)·qqᵀ: q is the top eigenvector of −∇Fₜ, the sum of every gradient so far (no projection, one eigenvector)."],
+    after: ["4. Cₜ₊₁ = (1 − γ)Cₜ + γĈₜ.", " A small step towards that corner: a mix of two points of K stays in K."],
+  },
+  ftrl: {
+    head: "occfm-k's step of the last row: follow the regularized leader",
+    atomLabel: "the target −ηG/2 before the projection",
+    before: ["1. Cₜ, before.", " The model that just made the prediction."],
+    grad: ["2. The row's gradient", " ∇fₜ = ℓ′·½x̂x̂ᵀ (no square of a feature with itself): it joins Gₜ, the sum of every gradient so far."],
+    atom: ["3. The target −ηGₜ/2", ": the best C for all the rows so far, were there no budget. The bias row is learned outside the ball, as in 4."],
+    after: ["4. Cₜ₊₁ = Π_K(−ηGₜ/2).", " The target pulled into the ball: each eigenvalue moves θ towards 0, so that Σ|λ| ≤ δ."],
+  },
+};
+
+// label sets the heading and captions of the kind of step shown (each
+// caption a bold part and the rest).
+function label(kind) {
+  const c = CAPTIONS[kind] || CAPTIONS.fw;
+  el("fw-h").textContent = c.head;
+  el("fw-atom-canvas").setAttribute("aria-label", c.atomLabel);
+  for (const part of ["before", "grad", "atom", "after"]) {
+    const cap = document.querySelector(`[data-testid="fw-${part}"] figcaption`);
+    if (cap.dataset.kind !== kind) {
+      const b = document.createElement("b");
+      b.textContent = c[part][0];
+      cap.replaceChildren(b, c[part][1]);
+      cap.dataset.kind = kind;
+    }
+  }
+}
+
+// fwNumbers writes a Frank-Wolfe step's λ, εₜ, γ and δ.
+function fwNumbers(st) {
   el("fw-lambda").textContent = `λ = ${formatNumber(st.lambda)}`;
   // εₜ is the slack Frank-Wolfe tolerates in the corner's value δ|λ|; it
   // shrinks with γₜ, and early on it is far larger than the value itself.
@@ -78,4 +124,14 @@ export function renderStepView(rows, get) {
   el("fw-gamma").textContent = `γ = ${formatNumber(st.gamma)}` +
     (st.gamma < st.gammaT * (1 - 1e-12) ? ` (the schedule's γₜ = ${formatNumber(st.gammaT)}; a line search chose less)` : " (the schedule's γₜ)");
   el("fw-delta").textContent = `δ = ${formatNumber(st.delta)}`;
+}
+
+// ftrlNumbers writes occfm-k's θ, ε, ηₜ and δ.
+function ftrlNumbers(st) {
+  el("fw-lambda").textContent = `θ = ${formatNumber(st.theta)}`;
+  el("fw-gap").textContent = `Cₜ₊₁ certified within ε = ${formatNumber(st.certified)} of Π_K(−ηGₜ/2) ` +
+    `(in ‖·‖_F; ‖Cₜ₊₁‖_F = ${formatNumber(st.normF)}: the subspace holds the directions that matter, not every one)` +
+    (st.refreshed ? " (a Lanczos run renewed its subspace this row)" : "");
+  el("fw-gamma").textContent = `ηₜ = ${formatNumber(st.eta)}`;
+  el("fw-delta").textContent = `δ = ${formatNumber(st.delta)}, rank ${st.rank} of ${st.kept} directions tracked`;
 }

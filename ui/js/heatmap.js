@@ -32,6 +32,35 @@ export function scalesOf(cells, k) {
   return {inner, border};
 }
 
+// BINS is the resolution of robustScalesOf's histogram.
+const BINS = 4096;
+
+// robustScalesOf is scalesOf with the inner scale at the q-quantile of the
+// nonzero |entries| off the bias row and column (to 1/BINS of the largest),
+// so that a few large pairs do not leave the others white: entries beyond
+// it are drawn at full colour. O(k²), no sort.
+export function robustScalesOf(cells, k, q = 0.98) {
+  const {inner, border} = scalesOf(cells, k);
+  if (!(inner > 0)) return {inner, border, clipped: 0};
+  const hist = new Uint32Array(BINS);
+  let n = 0;
+  for (let i = 0; i < k - 1; i++) {
+    for (let j = 0; j < k - 1; j++) {
+      const v = Math.abs(cells[i * k + j]);
+      if (v > 0 && Number.isFinite(v)) {
+        hist[Math.min(BINS - 1, Math.floor((v / inner) * BINS))]++;
+        n++;
+      }
+    }
+  }
+  let seen = 0, b = 0;
+  for (; b < BINS && seen + hist[b] < q * n; b++) seen += hist[b];
+  const at = Math.min(inner, ((b + 1) / BINS) * inner);
+  let over = 0;
+  for (let c = b + 1; c < BINS; c++) over += hist[c];
+  return {inner: at, border, clipped: n ? over / n : 0};
+}
+
 // drawHeatmap draws the k×k cells on canvas at its CSS size (square),
 // with the given scales ({inner, border}; default: scalesOf the cells).
 export function drawHeatmap(canvas, cells, k, scales = scalesOf(cells, k)) {

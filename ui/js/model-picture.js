@@ -6,7 +6,7 @@
 // cost allows (a twentieth of the time, at most 4 times a second), so the
 // picture never slows learning much.
 
-import {cellAt, drawHeatmap, scalesOf} from "./heatmap.js";
+import {cellAt, drawHeatmap, robustScalesOf} from "./heatmap.js";
 import {formatNumber} from "./format.js";
 
 const MIN_INTERVAL_MS = 250;
@@ -77,17 +77,35 @@ function draw(pic) {
   let sum = 0;
   for (const v of pic.cells) sum += Math.abs(v);
   card.dataset.sum = sum.toPrecision(8);
+  card.dataset.pairs = String(pic.pairs);
   el("picture-learner").textContent = pic.note || `of ${pic.learner}`;
   if (k === 0) return;
-  const scales = scalesOf(pic.cells, k);
+  // A model without pairs has nothing to draw in the square: say so.
+  const none = el("picture-nopairs");
+  none.hidden = pic.pairs;
+  el("picture-canvas").hidden = !pic.pairs;
+  if (!pic.pairs) {
+    const who = pic.note ? `The model drawn, ${pic.note.replace(/^of /, "")},` : pic.learner;
+    none.textContent = `${who} has no pairs of features: its C is only a bias row and corner ` +
+      "(what each feature adds alone, and the bias), so there is no square of pairs to colour. " +
+      "occfm-k, occfm and fm-ftrl learn pairs.";
+  }
+  const scales = robustScalesOf(pic.cells, k);
   drawHeatmap(el("picture-canvas"), pic.cells, k, scales);
   el("picture-canvas").setAttribute("aria-label", `heatmap of C, ${k} by ${k}: ${what(pic)}`);
   el("picture-scale").textContent = scales.inner === 0 && scales.border === 0
     ? `${what(pic)}. C = 0: every square is white until the learner's first step.`
     : `${what(pic)}. Colour: red adds to ŷ, blue subtracts; full colour at ±${formatNumber(scales.inner)} ` +
-      `for pairs of features, ±${formatNumber(scales.border)} on the bias row (after the line).`;
+      `for pairs of features${scales.clipped > 0 ? ` (the largest ${pct(scales.clipped)} of them beyond it)` : ""}, ` +
+      `±${formatNumber(scales.border)} on the bias row (after the line).`;
   if (!el("picture-hover").dataset.cell) el("picture-hover").textContent = hoverHint();
   drawSpectrum(pic);
+}
+
+// pct formats a share as a percentage.
+function pct(share) {
+  const p = 100 * share;
+  return `${p < 1 ? p.toFixed(1) : Math.round(p)} %`;
 }
 
 // what says which block of C the picture shows.
@@ -134,19 +152,43 @@ function drawSpectrum(pic) {
   ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
   ctx.clearRect(0, 0, css, cssH);
   const eig = pic.eig;
+  const target = pic.target || [];
   const gaugeH = 26, gap = 8, barsH = cssH - gaugeH - gap - 14 - 16;
-  const top = Math.max(...eig.map(Math.abs), 1e-300);
-  const n = Math.max(eig.length, 12);  // a few eigenvalues: narrow bars all the same
+  const top = Math.max(...eig.map(Math.abs), ...target.map(Math.abs), 1e-300);
+  const n = Math.max(eig.length, target.length, 12);  // a few eigenvalues: narrow bars all the same
   const w = css / n;
   ctx.font = "12px system-ui, sans-serif";
   ctx.fillStyle = "#5b6474";
-  const zero = !eig.some((v) => v !== 0);
-  ctx.fillText(zero ? "no eigenvalues yet: C = 0 before the first step" : `eigenvalues of C by size (largest ${formatNumber(top)})`, 0, 11);
-  eig.forEach((v, i) => {
+  const zero = !eig.some((v) => v !== 0) && !target.some((v) => v !== 0);
+  ctx.fillText(zero ? "no eigenvalues yet: C = 0 before the first step"
+    : target.length ? `target −ηG/2 (pale), cut by θ into C (solid)` : `eigenvalues of C by size (largest ${formatNumber(top)})`, 0, 11);
+  const bar = (v, i, pale) => {
     const h = (Math.abs(v) / top) * barsH;
-    ctx.fillStyle = v >= 0 ? "#dc2626" : "#2563eb";
+    ctx.fillStyle = v >= 0 ? (pale ? "#fecaca" : "#dc2626") : (pale ? "#bfdbfe" : "#2563eb");
     ctx.fillRect(i * w + 1, 14 + barsH - h, Math.max(w - 2, 1), h);
-  });
+  };
+  if (target.length) {
+    // occfm-k: each eigenvalue of the target moves θ towards 0 (soft
+    // threshold); those within θ of 0 vanish. The solid part is C's.
+    target.forEach((v, i) => {
+      bar(v, i, true);
+      if (Math.abs(v) > pic.theta) bar(v - Math.sign(v) * pic.theta, i, false);
+    });
+    const ty = 14 + barsH - (pic.theta / top) * barsH;
+    ctx.strokeStyle = "#0f172a";
+    ctx.setLineDash([4, 3]);
+    ctx.beginPath();
+    ctx.moveTo(0, ty + 0.5);
+    ctx.lineTo(css, ty + 0.5);
+    ctx.stroke();
+    ctx.setLineDash([]);
+    ctx.fillStyle = "#0f172a";
+    ctx.textAlign = "right";
+    ctx.fillText(`θ = ${formatNumber(pic.theta)}`, css, Math.max(ty - 3, 24));
+    ctx.textAlign = "left";
+  } else {
+    eig.forEach((v, i) => bar(v, i, false));
+  }
   // The gauge: the ball's budget δ as the full width, each |λᵢ| a segment.
   const gy = 14 + barsH + gap;
   const total = pic.delta > 0 ? Math.max(pic.delta, pic.nuclear) : pic.nuclear || 1;
@@ -175,14 +217,36 @@ function drawSpectrum(pic) {
   card.dataset.nuclear = String(pic.nuclear);
   card.dataset.delta = String(pic.delta);
   card.dataset.rank = String(pic.rank);
+  card.dataset.theta = String(pic.theta || 0);
+  card.dataset.targets = String(target.length);
   const of = pic.blockEig ? " (of the block drawn: this learner's C is only known through its predictions)" : "";
   if (pic.delta > 0) {
     const pct = (100 * pic.nuclear) / pic.delta;
     cap.textContent = `Budget: ‖C‖* = Σ|λ| = ${formatNumber(pic.nuclear)} of δ = ${formatNumber(pic.delta)} ` +
       `(${pct.toFixed(pct >= 99.95 ? 0 : 1)} % used) by ${pic.rank} eigenvalue${pic.rank === 1 ? "" : "s"}${of}. ` +
-      "The bar is the ball K: C can never leave it.";
+      "The bar is the ball K: C can never leave it." + largest(eig) + thresholdText(pic);
   } else {
     cap.textContent = `‖C‖* = Σ|λ| = ${formatNumber(pic.nuclear)}, rank ${pic.rank}${of}. ` +
-      `${pic.learner} has no budget δ: nothing bounds C.`;
+      `${pic.learner} has no budget δ: nothing bounds C.` + largest(eig);
   }
+}
+
+// largest lists C's largest eigenvalues (at most 6).
+function largest(eig) {
+  if (!eig.length) return "";
+  const shown = eig.slice(0, 6).map(formatNumber).join(", ");
+  return ` Largest eigenvalues: ${shown}${eig.length > 6 ? ", …" : ""}.`;
+}
+
+// thresholdText explains occfm-k's soft threshold.
+function thresholdText(pic) {
+  const target = pic.target || [];
+  if (!target.length) return "";
+  const bars = pic.targets > target.length ? `largest ${target.length} of the ${pic.targets}` : `${target.length}`;
+  const head = ` occfm-k keeps C at Π_K(−ηG/2), the best C for every row so far: the pale bars are the ${bars} ` +
+    "eigenvalues of −ηG/2 in its tracked subspace";
+  if (!(pic.theta > 0)) return `${head}; their Σ|λ| is within δ, so θ = 0 and C is the target itself.`;
+  const cut = target.filter((v) => Math.abs(v) <= pic.theta).length;
+  return `${head}; each moves θ = ${formatNumber(pic.theta)} towards 0, so that Σ|λ| fits δ ` +
+    `(${cut} of those drawn vanish), and what is left, solid, is C's.`;
 }

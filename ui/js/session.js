@@ -233,9 +233,10 @@ export function renderViews(now, force = false) {
   views.shown = now;
   if (!snap) return;
   if (occfm) {
-    call(() => occfm.render());
+    // The picture first: the Model card (occfm.render) names the C it drew.
     const rows = snap.rows || 0;
     renderPicture(now, rows, () => call(() => occfm.picture()), force || snap.state !== "running" || page.phase !== "running");
+    call(() => occfm.render());
     renderStepView(rows, () => call(() => occfm.fwStep()));
   }
   renderNumbers(snap, followedIndex(session.learners, settings.follow));

@@ -1,7 +1,7 @@
 // Unit tests of heatmap.js's pure parts (node:test).
 import {test} from "node:test";
 import assert from "node:assert/strict";
-import {cellColor, innerSize, scalesOf} from "../js/heatmap.js";
+import {cellColor, innerSize, robustScalesOf, scalesOf} from "../js/heatmap.js";
 
 test("cellColor is white at 0, full red or blue at ±scale, clipped beyond", () => {
   assert.deepEqual(cellColor(0, 1), [255, 255, 255]);
@@ -20,4 +20,22 @@ test("innerSize gives the bias strip a cell, or at least the minimum", () => {
   assert.equal(innerSize(400, 41, 6), 400 - 400 / 41);  // cells wider than 6 px
   assert.equal(innerSize(400, 801, 6), 394);            // sub-pixel cells: the minimum strip
   assert.equal(innerSize(400, 1, 6), 0);                // the bias alone
+});
+
+test("robustScalesOf puts full colour at the 98th percentile of the pairs", () => {
+  // 3 features and the bias: 9 inner entries, one of them 100, the rest 1
+  // or 0; the bias row keeps its largest entry.
+  const k = 4;
+  const cells = new Array(k * k).fill(1);
+  cells[0] = 100;
+  cells[5] = 0;
+  cells[3] = 50;  // bias column
+  const s = robustScalesOf(cells, k, 0.5);
+  assert.ok(s.inner > 0.9 && s.inner < 1.1, `inner ${s.inner}`);
+  assert.equal(s.border, 50);
+  assert.ok(Math.abs(s.clipped - 1 / 8) < 1e-12, `clipped ${s.clipped}`);
+  assert.deepEqual(robustScalesOf([0, 0, 0, 2], 2), {inner: 0, border: 2, clipped: 0});
+  // Every pair equal: the scale is that value.
+  const flat = robustScalesOf([3, 3, 1, 3, 3, 1, 1, 1, 1], 3);
+  assert.ok(Math.abs(flat.inner - 3) < 1e-9, `flat ${flat.inner}`);
 });
