@@ -32,6 +32,12 @@ type RegretSettings struct {
 	// Zero means 400; a checkpoint that reaches it is final with its wider
 	// band.
 	MaxIters int
+	// ZeroBest says that K holds a C of loss 0 on every row (a noise-free
+	// planted stream whose C* has ‖C*‖* ≤ δ, demo.Spec.ZeroLossDelta): then
+	// F* = 0 and regretᵢ(T) is the learner's cumulative loss, exactly, at
+	// each checkpoint as soon as it is reached, with no comparator run and
+	// no row kept.
+	ZeroBest bool
 }
 
 // RegretPoint is a finished checkpoint: for each learner i,
@@ -161,9 +167,12 @@ func (r *Regret) Observe(ex data.Example, losses []float64) {
 		}
 		r.g = max(r.g, d*0.5*xx)
 	}
-	r.queue = append(r.queue, ex.Clone())
+	if !r.s.ZeroBest {
+		r.queue = append(r.queue, ex.Clone())
+	}
 	if r.t == r.next {
 		r.pending = append(r.pending, RegretPoint{T: r.t, CumLoss: append([]float64(nil), r.cum...), G: r.g})
+		r.zeroBest()
 		if r.s.Every > 0 {
 			r.next += r.s.Every
 		} else {
@@ -186,6 +195,14 @@ func (r *Regret) Checkpoint() {
 	}
 	if r.t > last && !r.full {
 		r.pending = append(r.pending, RegretPoint{T: r.t, CumLoss: append([]float64(nil), r.cum...), G: r.g})
+		r.zeroBest()
+	}
+}
+
+// zeroBest finishes the checkpoint just added when F* = 0 is known.
+func (r *Regret) zeroBest() {
+	if r.s.ZeroBest {
+		r.finish(0, 0)
 	}
 }
 
@@ -222,6 +239,9 @@ func (r *Regret) finish(lo, hi float64) {
 	r.pending = r.pending[1:]
 	r.spent = 0
 	p.ComparatorLoss, p.Gap, p.Iters = hi, hi-lo, r.comp.Iterations()
+	if r.s.ZeroBest {
+		p.ComparatorLoss, p.Gap, p.Iters = 0, 0, 0
+	}
 	d := 2 * r.s.Comparator.Delta
 	if d == 0 {
 		d = 20
@@ -280,6 +300,33 @@ func Slope(points []RegretPoint, i, n int) float64 {
 		sxx += (xs[k] - mx) * (xs[k] - mx)
 	}
 	return sxy / sxx
+}
+
+// DecadeSlope returns Slope over the points of the last decade of T
+// (T ≥ T_last/10), and NaN until the points span a decade, from a point at
+// T ≤ T_last/10 (at least 4 points): over less, the slope of a learner
+// still far from its long run reads as linear or worse when the theorem
+// speaks of T → ∞. It is NaN too when a regret of the decade is not
+// positive: a log–log slope cannot describe it.
+func DecadeSlope(points []RegretPoint, i int) float64 {
+	n := len(points)
+	if n < 4 {
+		return math.NaN()
+	}
+	last := points[n-1].T
+	from := n - 1
+	for from > 0 && points[from].T*10 > last {
+		from--
+	}
+	if points[from].T*10 > last || n-from < 4 {
+		return math.NaN()
+	}
+	for _, p := range points[from:] {
+		if !(p.RegretLo[i]+p.RegretHi[i] > 0) {
+			return math.NaN()
+		}
+	}
+	return Slope(points, i, n-from)
 }
 
 // MemoryBytes estimates the bytes r holds (see Sized): its comparator,

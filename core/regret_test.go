@@ -297,3 +297,76 @@ func plantedRegression(seed uint64, rows int) demo.Stream {
 	d, _ := demo.ByName("planted-regression")
 	return d.NewRows(seed, rows)
 }
+
+// TestRegretZeroBest: with F* = 0 known, each checkpoint is final as soon
+// as it is reached, its regret is the cumulative loss exactly, it lies in
+// the band the comparator certifies on the same noise-free stream, and no
+// row is kept.
+func TestRegretZeroBest(t *testing.T) {
+	const rows = 3000
+	src := plantedRegression(3, rows)
+	o := NewOCCFM(OCCFMSettings{})
+	cs := RegretSettings{Comparator: ComparatorSettings{Delta: 10}}
+	slow := NewRegret(cs, 1)
+	cs.ZeroBest = true
+	fast := NewRegret(cs, 1)
+	var ex data.Example
+	for i := 0; i < rows && src.Next(&ex) == nil; i++ {
+		f := Squared.Value(o.Predict(ex.X), ex.Y)
+		o.Update(ex.X, ex.Y)
+		slow.Observe(ex, []float64{f})
+		fast.Observe(ex, []float64{f})
+		if fast.Pending() != 0 {
+			t.Fatalf("row %d: %d checkpoints pending with F* known", i+1, fast.Pending())
+		}
+		for slow.Pending() > 0 {
+			slow.Solve(200)
+		}
+	}
+	fast.Checkpoint()
+	slow.Checkpoint()
+	for slow.Pending() > 0 {
+		slow.Solve(200)
+	}
+	fp, sp := fast.Points(), slow.Points()
+	if len(fp) != len(sp) || len(fp) < 5 {
+		t.Fatalf("%d checkpoints with F* known, %d with the comparator", len(fp), len(sp))
+	}
+	for k, p := range fp {
+		q := sp[k]
+		if p.T != q.T || p.RegretLo[0] != p.CumLoss[0] || p.RegretHi[0] != p.CumLoss[0] || p.Gap != 0 || p.Bound != q.Bound {
+			t.Errorf("T %d: %+v, against the comparator's %+v", p.T, p, q)
+		}
+		if !(q.RegretLo[0] <= p.CumLoss[0]+1e-9 && p.CumLoss[0] <= q.RegretHi[0]+1e-9) {
+			t.Errorf("T %d: the regret %v is outside the comparator's band [%v, %v]", p.T, p.CumLoss[0], q.RegretLo[0], q.RegretHi[0])
+		}
+	}
+	if m, s := fast.MemoryBytes(), slow.MemoryBytes(); m*10 > s {
+		t.Errorf("F* known holds %d bytes, the comparator %d: no row should be kept", m, s)
+	}
+}
+
+// TestDecadeSlope: the slope over the last decade of T, NaN until the
+// checkpoints span one.
+func TestDecadeSlope(t *testing.T) {
+	var pts []RegretPoint
+	for T := 100.0; T < 1e5; T *= 1.5 {
+		r := 3 * math.Pow(T, 0.6)
+		pts = append(pts, RegretPoint{T: int(T), RegretLo: []float64{r}, RegretHi: []float64{r}})
+	}
+	for n := 1; n <= len(pts); n++ {
+		got := DecadeSlope(pts[:n], 0)
+		spans := pts[n-1].T >= 10*pts[0].T
+		if spans != !math.IsNaN(got) {
+			t.Errorf("%d points from T %d to %d: slope %v", n, pts[0].T, pts[n-1].T, got)
+		}
+		if spans && math.Abs(got-0.6) > 1e-3 {
+			t.Errorf("%d points: slope %v, want 0.6", n, got)
+		}
+	}
+	last := &pts[len(pts)-1]
+	last.RegretLo[0], last.RegretHi[0] = -2, 1
+	if got := DecadeSlope(pts, 0); !math.IsNaN(got) {
+		t.Errorf("a regret below 0 in the last decade: slope %v, want NaN", got)
+	}
+}

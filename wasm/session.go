@@ -91,6 +91,7 @@ type session struct {
 	// the learners' time while it had work) and not yet spent.
 	regretCredit time.Duration
 	regSent      int     // regret points already in a snapshot
+	zeroBest     bool    // the regret's best C is known to have loss 0 (core.RegretSettings.ZeroBest)
 	delta        float64 // δ in effect for the first learner, 0 for none (occfm-auto)
 
 	config core.Config // the learners' common settings (setTask)
@@ -199,9 +200,16 @@ func (s *session) setTask(t data.Task) {
 		s.delta = cf.Config().Delta
 	}
 	if !s.cfg.NoRegret {
+		// On a noise-free planted demo whose C* fits the ball, F* = 0 is
+		// known: the regret is the cumulative loss, with no comparator.
+		s.zeroBest = false
+		if d, ok := demo.ByName(s.cfg.Demo); ok && s.cfg.Source == "demo" && d.ZeroLossDelta > 0 &&
+			c.LossOf() == core.Squared && s.delta >= d.ZeroLossDelta {
+			s.zeroBest = true
+		}
 		s.reg = core.NewRegret(core.RegretSettings{
 			Comparator: core.ComparatorSettings{Delta: s.delta, Loss: c.LossOf(), CorrectWork: 2e6},
-			MaxRows:    regretRows, Growth: s.cfg.RegretGrowth, Every: s.cfg.RegretEvery,
+			MaxRows:    regretRows, Growth: s.cfg.RegretGrowth, Every: s.cfg.RegretEvery, ZeroBest: s.zeroBest,
 		}, len(s.players))
 	}
 }

@@ -114,7 +114,7 @@ type regretStatus struct {
 	Points    numRows    `json:"points"`
 	Pending   int        `json:"pending"`   // checkpoints waiting for the comparator
 	Lag       int        `json:"lag"`       // rows learned since the last finished checkpoint
-	Slope     []*float64 `json:"slope"`     // per learner, last six checkpoints
+	Slope     []*float64 `json:"slope"`     // per learner, over the last decade of T (core.DecadeSlope); null until the checkpoints span one
 	D         num        `json:"d"`         // 2δ
 	MaxRows   int        `json:"max_rows"`  // the comparator's cap
 	Truncated bool       `json:"truncated"` // the cap was reached
@@ -122,6 +122,9 @@ type regretStatus struct {
 	// NoDelta: the first learner has no δ (occfm-auto); the comparator's
 	// ball is its default, δ = D/2.
 	NoDelta bool `json:"no_delta,omitempty"`
+	// ZeroBest: the best C in K has loss 0 (core.RegretSettings.ZeroBest),
+	// so the regret is the cumulative loss and no comparator runs.
+	ZeroBest bool `json:"zero_best,omitempty"`
 }
 
 func (r *regretStatus) appendJSON(b []byte) []byte {
@@ -147,6 +150,9 @@ func (r *regretStatus) appendJSON(b []byte) []byte {
 	b = appendInt(append(b, `,"left_out":`...), r.LeftOut)
 	if r.NoDelta {
 		b = append(b, `,"no_delta":true`...)
+	}
+	if r.ZeroBest {
+		b = append(b, `,"zero_best":true`...)
 	}
 	return append(b, '}')
 }
@@ -210,7 +216,7 @@ func (s *session) snapshotJSONAt(fresh bool) string {
 	}
 	if s.reg != nil {
 		pts := s.reg.Points()
-		rs := &regretStatus{Points: numRows{}, Pending: s.reg.Pending(), D: num(2 * s.reg.Delta()), NoDelta: s.delta == 0, MaxRows: regretRows, Truncated: s.reg.Truncated(), LeftOut: s.reg.LeftOut()}
+		rs := &regretStatus{Points: numRows{}, Pending: s.reg.Pending(), D: num(2 * s.reg.Delta()), NoDelta: s.delta == 0, MaxRows: regretRows, Truncated: s.reg.Truncated(), LeftOut: s.reg.LeftOut(), ZeroBest: s.zeroBest}
 		for _, p := range pts[s.regSent:] {
 			row := []float64{float64(p.T), p.ComparatorLoss, p.Gap, p.Bound, p.G}
 			for i := range p.CumLoss {
@@ -224,7 +230,7 @@ func (s *session) snapshotJSONAt(fresh bool) string {
 			rs.Lag = s.rows - pts[len(pts)-1].T
 		}
 		for i := range s.players {
-			rs.Slope = append(rs.Slope, finite(core.Slope(pts, i, 6)))
+			rs.Slope = append(rs.Slope, finite(core.DecadeSlope(pts, i)))
 		}
 		snap.Regret = rs
 	}

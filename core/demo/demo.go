@@ -49,6 +49,11 @@ type Spec struct {
 	// page draws it as a reference line. Its grounds are in Known and
 	// checked in synth_test.go.
 	Best float64
+	// ZeroLossDelta is the least δ whose ball K holds a model of squared
+	// loss 0 on every row (‖C*‖* of a noise-free planted stream), 0 when
+	// none is known: with δ at least this, the best C in hindsight is
+	// known without a comparator run (core.RegretSettings.ZeroBest).
+	ZeroLossDelta float64
 	// New returns the stream for seed, from its first row. The same seed
 	// gives the same rows; seed 0 means seed 1, as in Config. Each stream
 	// uses constant memory and each Next costs O(nnz(x)).
@@ -85,8 +90,9 @@ var demos = []Spec{
 			"principle get every row exactly right (the dashed line at 0). " +
 			"In symbols: y = ½x̂ᵀC*x̂, C* = 3u₁u₁ᵀ − 2u₂u₂ᵀ of rank 2, " +
 			"‖C*‖* = 5 ≤ δ, so the best comparator's squared loss is 0.",
-		New:     func(seed uint64) Stream { return newPlantedDemo(seed, demoRows, false) },
-		newRows: func(seed uint64, rows int) Stream { return newPlantedDemo(seed, rows, false) },
+		ZeroLossDelta: plantedNuclear,
+		New:           func(seed uint64) Stream { return newPlantedDemo(seed, demoRows, false) },
+		newRows:       func(seed uint64, rows int) Stream { return newPlantedDemo(seed, rows, false) },
 	},
 	{
 		Name:  "planted-classification",
@@ -154,6 +160,8 @@ const (
 	plantedLevels = 10
 	plantedReal   = 2 * plantedLevels // index of the first real feature
 	plantedFlip   = 0.05              // label noise of planted-classification
+	// plantedNuclear is ‖C*‖* = |λ₁| + |λ₂| (see plantedDemo).
+	plantedNuclear = 5
 )
 
 // plantedDemo is planted-regression or planted-classification.

@@ -336,3 +336,21 @@ func ExampleAll() {
 	// ratings                 regression      200000 rows
 	// user=6, item=205: rating 4
 }
+
+// TestZeroLossDelta: a demo that claims a model of loss 0 within a ball is
+// noise-free regression whose planted C* has exactly that nuclear norm.
+func TestZeroLossDelta(t *testing.T) {
+	for _, d := range All() {
+		if d.ZeroLossDelta == 0 {
+			continue
+		}
+		s, ok := d.New(1).(*plantedDemo)
+		if !ok || d.Task != data.Regression || d.Best != 0 || s.classify {
+			t.Errorf("%s: ZeroLossDelta %v on a stream that is not noise-free planted regression", d.Name, d.ZeroLossDelta)
+			continue
+		}
+		if n := math.Abs(s.lambda[0]) + math.Abs(s.lambda[1]); n != d.ZeroLossDelta {
+			t.Errorf("%s: ZeroLossDelta %v, ‖C*‖* = %v", d.Name, d.ZeroLossDelta, n)
+		}
+	}
+}

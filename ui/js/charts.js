@@ -318,6 +318,7 @@ export class RegretChart {
     this.rows = [];
     this.logLog = true;
     this.perT = false;
+    this.withNeg = false;  // log–log only: each learner's −regret where it is negative
     this.plot = null;
     this.dirty = false;
     this.lastDraw = -Infinity;
@@ -334,6 +335,7 @@ export class RegretChart {
   reset(names) {
     this.names = names;
     this.rows = [];
+    this.withNeg = false;
     this.build();
   }
 
@@ -357,9 +359,24 @@ export class RegretChart {
     return this.logLog && !(y > 0) ? null : y;
   }
 
-  // data: [T, (hi, lo, mid) per learner, bound].
+  // mid returns learner i's regret at row r, the middle of its band.
+  mid(r, i) {
+    const lo = r[REGRET_FIXED + 3 * i + 1], hi = r[REGRET_FIXED + 3 * i + 2];
+    return finite(lo) && finite(hi) ? (lo + hi) / 2 : NaN;
+  }
+
+  // negative reports whether a learner's regret is below 0 at a checkpoint:
+  // a log scale cannot show it, so log–log draws −regret, dotted.
+  negative() {
+    return this.rows.some((r) => this.names.some((_, i) => this.mid(r, i) < 0));
+  }
+
+  // data: [T, (hi, lo, mid) per learner, bound, and with withNeg −mid per
+  // learner where the regret is negative].
   data() {
-    const cols = [[], ...this.names.flatMap(() => [[], [], []]), []];
+    const neg = this.logLog && this.withNeg ? this.names.length : 0;
+    const cols = [[], ...this.names.flatMap(() => [[], [], []]), [], ...Array.from({length: neg}, () => [])];
+    const at = 2 + 3 * this.names.length;
     for (const r of this.rows) {
       const t = r[0];
       cols[0].push(t);
@@ -370,7 +387,11 @@ export class RegretChart {
         cols[2 + 3 * i].push(this.value(lo, t));
         cols[3 + 3 * i].push(this.value(finite(lo) && finite(hi) ? (lo + hi) / 2 : NaN, t));
       });
-      cols[cols.length - 1].push(this.value(r[3], t));
+      cols[at - 1].push(this.value(r[3], t));
+      for (let i = 0; i < neg; i++) {
+        const m = this.mid(r, i);
+        cols[at + i].push(m < 0 ? this.value(-m, t) : null);
+      }
     }
     return cols;
   }
@@ -392,6 +413,10 @@ export class RegretChart {
 
   flush(now, force = false) {
     if (!this.plot || !this.dirty || (!force && now - this.lastDraw < this.interval())) return;
+    if (this.logLog && !this.withNeg && this.negative()) {
+      this.withNeg = true;
+      this.build();
+    }
     this.plot.setData(this.data());
     showLatest(this.plot);
     this.dirty = false;
@@ -414,6 +439,12 @@ export class RegretChart {
       bands.push({series: [1 + 3 * i, 2 + 3 * i], fill: color + "2e"});
     });
     series.push({label: "Theorem 3 bound", stroke: "#64748b", width: 2, dash: [6, 5], points: {show: false}, value: fmt});
+    if (this.logLog && this.withNeg) {
+      for (const name of this.names) {
+        series.push({label: `${name}: −regret (below 0)`, stroke: colorOf(name), width: 2, dash: [2, 4],
+          points: {show: true, size: 5}, value: fmt});
+      }
+    }
     const yLabel = this.perT ? "regret / T" : "regret";
     const scales = {x: {time: false}, y: {}};
     if (this.logLog) {
@@ -428,6 +459,10 @@ export class RegretChart {
       scales,
       bands,
       cursor: {drag: {x: false, y: false}},
+      // A chart built with data (a toggle, the first negative regret) shows
+      // its latest values once uPlot has drawn it: earlier, its first draw
+      // would clear them.
+      hooks: {ready: [showLatest]},
       series,
       axes: [
         {...axis, label: this.logLog ? "T (rows, log scale)" : "T (rows)", labelSize: 24},

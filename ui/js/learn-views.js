@@ -212,7 +212,9 @@ export function renderRegret(st, pts, learners, catalog, started) {
       const text = `[${formatNumber(lo)}, ${formatNumber(hi)}]`;
       return learners.length > 1 ? `${name} ${text}` : text;
     });
-    latest.textContent = `regret at T = ${t.toLocaleString("en-US")}: ${parts.join(" · ")}` + lagText(st, true);
+    const below = learners.some((_, i) => band(i)[0] + band(i)[1] < 0)
+      ? " — below 0: better than the best fixed C in K, which a learner that changes over time can be (log–log draws −regret, dotted)" : "";
+    latest.textContent = `regret at T = ${t.toLocaleString("en-US")}: ${parts.join(" · ")}${below}` + lagText(st, true);
     latest.dataset.pending = String(st.pending || 0);
     latest.dataset.truncated = String(!!st.truncated);
   } else {
@@ -227,9 +229,14 @@ export function renderRegret(st, pts, learners, catalog, started) {
     li.style.setProperty("--swatch", colorOf(name));
     li.className = "learner-name";
     const v = slope[i];
-    let text = "—";
+    // The slope is over the last decade of T (core.DecadeSlope), and none
+    // until the checkpoints span one: earlier it reads a learner still far
+    // from its long run, which the theorem does not speak of.
+    const m = last ? (last[REGRET_FIXED + 3 * i + 1] + last[REGRET_FIXED + 3 * i + 2]) / 2 : NaN;
+    let text = m <= 0 ? "— (the regret is at or below 0: a log–log slope cannot describe it)"
+      : "— (waiting until the checkpoints span a decade of T: before, the slope means little)";
     if (finite(v)) text = `${v.toFixed(2)} — ${v >= 1 ? "linear or worse" : "sub-linear"}${guarantee(catalog, name)}`;
-    li.textContent = `${learners.length > 1 ? name + ": " : ""}slope of log regret vs log T (last 6 checkpoints): ${text}`;
+    li.textContent = `${learners.length > 1 ? name + ": " : ""}slope of log regret vs log T (over the last decade of T): ${text}`;
     if (finite(v)) li.dataset.value = String(v);
     return li;
   }));
@@ -237,7 +244,9 @@ export function renderRegret(st, pts, learners, catalog, started) {
   constants.textContent = `D = 2δ = ${formatNumber(st.d)}, G = ${g} (largest gradient norm seen)` +
     (st.no_delta ? `. ${learners[0]} has no δ: its regret is against the best C in K for δ = ${formatNumber(st.d / 2)}, the comparator's ball, and the dashed bound is OCCFM's at that δ, not its own` : "");
   const pending = st.pending || 0;
-  let text = pending > 0
+  let text = st.zero_best
+    ? "comparator: none needed — the demo's C* fits the ball (‖C*‖* ≤ δ) with loss 0 on every row, so the regret is the total loss, exact at each checkpoint"
+    : pending > 0
     ? `comparator: ${pending} checkpoint${pending === 1 ? "" : "s"} behind, lag ${(st.lag || 0).toLocaleString("en-US")} rows`
     : last ? "comparator: up to date" : "comparator: no checkpoint yet";
   if (st.truncated) {

@@ -97,13 +97,17 @@ export const STEPS = Object.freeze([
       "On a log–log chart T^a is a line of slope a: in the long run OCCFM's slope stays at or below 0.75.",
       "Here the best C fits every row (loss 0), so the regret is simply our total loss.",
     ],
-    look: "the regret chart (log–log) and the slope under it; the comparator needs a few seconds per checkpoint.",
+    look: "the regret chart (log–log) and the slope under it, which waits until T spans a decade. At δ = 1, C* no longer fits the ball: a comparator then finds the best C at each checkpoint.",
     paper: "Paper: §2.2 (regret), §3.2 Theorem 3 (regret_T ≤ 12DGT^¾ + DGT^¼).",
     targets: ["regret-chart"],
     chart: "regret",
     // At full speed the learner leaves the comparator little time: the
     // chart would reach T = 1,000 only once the 200,000 rows are done.
     setup: {demo: "planted-regression", learners: ["occfm"], follow: "occfm", delta: 0, speed: 1000, paused: false},
+    actions: [
+      {id: "lesson-regret-delta-1", label: "δ = 1 (a comparator)", delta: 1},
+      {id: "lesson-regret-delta-10", label: "δ = 10 (loss 0 known)", delta: 0},
+    ],
   },
   {
     title: "A race, and why a baseline can win",

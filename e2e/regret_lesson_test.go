@@ -1,0 +1,96 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// regretNow is the regret readout's state.
+type regretNow struct {
+	T       float64 `json:"t"`
+	Rows    int     `json:"rows"`
+	Pending int     `json:"pending"`
+	Points  int     `json:"points"`
+	Bound   int     `json:"bound"`
+	Slope   string  `json:"slope"`
+	Comp    string  `json:"comp"`
+	Latest  string  `json:"latest"`
+	Legend  string  `json:"legend"`
+}
+
+const regretNowJS = `(() => {
+	const l = document.querySelector('[data-testid="regret-latest"]');
+	const u = [...document.querySelectorAll('#regret-chart .u-legend .u-series')].map((e) => e.textContent).join(" | ");
+	const c = occfmPage.session.regret || [];
+	return {t: Number(l.dataset.t || 0), rows: occfmPage.session.last?.rows || 0, pending: Number(l.dataset.pending || 0),
+		points: c.length, bound: c.filter((r) => r[3] > 0).length,
+		slope: document.getElementById("regret-slopes").textContent,
+		comp: document.getElementById("regret-comparator").textContent, latest: l.textContent, legend: u};
+})()`
+
+// Issue 31, item 3: lesson step 5's regret chart fills as the demo learns.
+// On the planted demo (δ = 10 ≥ ‖C*‖* = 5) the best C has loss 0, so the
+// regret is the learner's total loss with no comparator: 12 s after
+// opening, the readout is at T ≥ half the rows learned, with the Theorem 3
+// line; the slope waits until T spans a decade. At δ = 1 the comparator
+// runs and keeps within a few checkpoints of the learner.
+func TestE2ELessonRegret(t *testing.T) {
+	s := newSession(t, 3*time.Minute)
+	base := s.url
+	s.openAt(base, "regret=1", "#lesson=5")
+	s.waitStep(5)
+	s.waitState("running", 20*time.Second)
+	early := evalJS[regretNow](s, regretNowJS)
+	t.Logf("at once: %+v", early)
+	if early.Points < 5 && strings.Contains(early.Slope, ".") && !strings.Contains(early.Slope, "waiting") {
+		t.Errorf("a slope verdict from %d checkpoints: %q", early.Points, early.Slope)
+	}
+	time.Sleep(12 * time.Second)
+	r := evalJS[regretNow](s, regretNowJS)
+	t.Logf("12 s: %+v", r)
+	if r.T < float64(r.Rows)/2 || r.Points < 5 || r.Bound < 5 {
+		t.Errorf("12 s after opening: regret at T = %v with %d rows learned, %d checkpoints (%d with the bound); want T ≥ half the rows", r.T, r.Rows, r.Points, r.Bound)
+	}
+	if !strings.Contains(r.Comp, "none needed") {
+		t.Errorf("the comparator line says %q on the planted demo at δ = 10", r.Comp)
+	}
+	if v := evalJS[string](s, `document.querySelector('#regret-slopes li')?.dataset.value || ""`); v != "" {
+		if f, _ := strconv.ParseFloat(v, 64); !(f <= 0.75) {
+			t.Errorf("slope %v at T = %v: the step promises at most 0.75", f, r.T)
+		}
+	}
+
+	// δ = 1: C* is outside the ball; the comparator runs and keeps up.
+	s.click("lesson-regret-delta-1")
+	s.waitJS("a new run at δ = 1", `occfmPage.session.last && occfmPage.session.last.rows > 0`, 20*time.Second)
+	time.Sleep(12 * time.Second)
+	r = evalJS[regretNow](s, regretNowJS)
+	t.Logf("δ = 1, 12 s: %+v", r)
+	if strings.Contains(r.Comp, "none needed") || r.Pending > 3 || r.Points < 4 {
+		t.Errorf("δ = 1 after 12 s: %d checkpoints, %d pending (%q): want the comparator within 3 checkpoints", r.Points, r.Pending, r.Comp)
+	}
+	s.checkExceptions()
+}
+
+// Issue 31, item 3: on the default page a negative regret is drawn on the
+// log–log chart (as −regret, dotted) and said in the readout.
+func TestE2ENegativeRegret(t *testing.T) {
+	s := newSession(t, 2*time.Minute)
+	s.openDemo()
+	s.waitJS("a negative regret", `Number(document.querySelector('[data-testid="regret-latest"]').dataset.value) < 0`, 60*time.Second)
+	evalJS[bool](s, `(document.getElementById("regret-chart").scrollIntoView(), true)`)
+	s.waitJS("the chart redrawn", `[...document.querySelectorAll('#regret-chart .u-legend .u-series')].some((e) => e.textContent.includes("−regret (below 0)"))`, 5*time.Second)
+	r := evalJS[regretNow](s, regretNowJS)
+	t.Logf("%+v", r)
+	if !strings.Contains(r.Latest, "below 0") || !strings.Contains(r.Slope, "cannot describe it") {
+		t.Errorf("the readout %q (slope %q) does not say the regret is below 0", r.Latest, r.Slope)
+	}
+	if strings.HasSuffix(r.Legend, "(below 0)–") {
+		t.Errorf("the legend shows no −regret: %q", r.Legend)
+	}
+	s.checkExceptions()
+}
