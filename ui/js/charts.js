@@ -82,6 +82,7 @@ export class LineChart {
     this.names = [];
     this.data = [[]];
     this.refs = [];  // reference lines: [{value, label}]
+    this.ghosts = [];  // earlier runs: [{name, label, x, y}] (ghosts.js), faded
     this.plot = null;
     this.dirty = false;
     this.lastDraw = -Infinity;
@@ -108,7 +109,9 @@ export class LineChart {
       while (j >= 0 && col[j] == null) j--;
       return j < 0 ? `${name}: no value yet` : `${name} ${formatNumber(col[j])} at ${this.xFormat(x[j])}`;
     });
-    this.summary.textContent = `${this.yLabel} vs ${this.xLabel}, ${x.length} points: ${parts.join("; ")}.`;
+    const earlier = this.ghosts.map((g) => `${g.label} ended at ${formatNumber(g.y[g.y.length - 1])} at ${this.xFormat(g.x[g.x.length - 1])}`);
+    this.summary.textContent = `${this.yLabel} vs ${this.xLabel}, ${x.length} points: ${parts.join("; ")}.` +
+      (earlier.length ? ` Earlier runs, faded: ${earlier.join("; ")}.` : "");
   }
 
   // reset empties the chart and gives it one series per name.
@@ -154,6 +157,63 @@ export class LineChart {
   setData(data) {
     this.data = data;
     this.dirty = true;
+  }
+
+  // setGhosts sets the earlier runs drawn faded under the live curves.
+  setGhosts(ghosts) {
+    this.ghosts = ghosts;
+    this.el.dataset.ghosts = ghosts.map((g) => g.label).join(";");
+    if (this.plot) this.plot.redraw(true, false);
+    this.dirty = true;
+  }
+
+  // drawGhosts is uPlot's draw hook: each earlier run as a faded curve in
+  // its learner's colour, each with a dash of its own, labelled at its end;
+  // the labels are spread apart so that none covers another or a
+  // reference line's.
+  drawGhosts(u) {
+    if (!this.ghosts.length) return;
+    const {ctx} = u;
+    const {left, top, width, height} = u.bbox;
+    const dpr = devicePixelRatio || 1;
+    ctx.save();
+    ctx.beginPath();
+    ctx.rect(left, top, width, height);
+    ctx.clip();
+    const labels = [];
+    this.ghosts.forEach((g, k) => {
+      const color = colorOf(g.name);
+      ctx.strokeStyle = color + "8c";
+      ctx.lineWidth = 2 * dpr;
+      ctx.setLineDash(GHOST_DASHES[k % GHOST_DASHES.length].map((d) => d * dpr));
+      ctx.beginPath();
+      let end = null;
+      g.x.forEach((x, i) => {
+        const px = u.valToPos(x, "x", true), py = u.valToPos(g.y[i], "y", true);
+        if (!Number.isFinite(px) || !Number.isFinite(py)) return;
+        if (end) ctx.lineTo(px, py);
+        else ctx.moveTo(px, py);
+        end = [px, py];
+      });
+      ctx.stroke();
+      if (end) labels.push({text: g.label, color, x: end[0], y: end[1] - 4 * dpr});
+    });
+    const fixed = this.refs.map((r) => u.valToPos(r.value, "y", true) - 3 * dpr);
+    const ys = spreadLabels(labels.map((l) => l.y), fixed, 15 * dpr, top + 12 * dpr, top + height - 2 * dpr);
+    ctx.setLineDash([]);
+    ctx.font = `${Math.round(12 * dpr)}px system-ui, sans-serif`;
+    ctx.textBaseline = "bottom";
+    labels.forEach((l, i) => {
+      const right = l.x > left + width - 170 * dpr;
+      ctx.textAlign = right ? "right" : "left";
+      const x = l.x + (right ? -4 : 4) * dpr;
+      const w = ctx.measureText(l.text).width;
+      ctx.fillStyle = "rgba(255, 255, 255, 0.8)";
+      ctx.fillRect(right ? x - w - 2 * dpr : x - 2 * dpr, ys[i] - 13 * dpr, w + 4 * dpr, 14 * dpr);
+      ctx.fillStyle = l.color;
+      ctx.fillText(l.text, x, ys[i]);
+    });
+    ctx.restore();
   }
 
   // setReferences sets the chart's reference lines, [{value, label}]:
@@ -220,9 +280,9 @@ export class LineChart {
         x: this.logX
           ? {time: false, distr: 3, range: (u, min, max) => (min == null ? [1, 10] : min < max ? [min, max] : [min / 2, max * 2])}
           : {time: false},
-        y: {range: (u, min, max) => refRange(min, lateMax(this.data) ?? max, this.refs)},
+        y: {range: (u, min, max) => refRange(...withGhosts(min, lateMax(this.data) ?? max, this.ghosts), this.refs)},
       },
-      hooks: {draw: [(u) => this.drawRefs(u)]},
+      hooks: {draw: [(u) => this.drawGhosts(u), (u) => this.drawRefs(u)]},
       cursor: {drag: {x: false, y: false}},
       series: [
         {label: this.xLabel, value: (u, v) => (v == null ? "–" : this.xFormat(v))},
@@ -269,6 +329,45 @@ export function lateMax(cols) {
     }
   }
   return hi;
+}
+
+// GHOST_DASHES are the earlier runs' dashes, one per run in turn.
+const GHOST_DASHES = [[6, 4], [2, 3], [10, 3, 2, 3], [1, 5]];
+
+// spreadLabels returns label baselines near ys, at least gap apart from one
+// another and from the baselines in fixed (other labels), within [lo, hi]:
+// each label, from the top down, moves down past what it would cover (or
+// up when that runs past hi). Pure (tested by node:test).
+export function spreadLabels(ys, fixed, gap, lo, hi) {
+  const order = ys.map((y, i) => i).sort((a, b) => ys[a] - ys[b]);
+  const taken = [...fixed];
+  const out = new Array(ys.length);
+  for (const i of order) {
+    let y = Math.min(Math.max(ys[i], lo), hi);
+    const clash = (v) => taken.some((t) => Math.abs(t - v) < gap);
+    let down = y;
+    while (clash(down) && down <= hi) down += 1;
+    if (down <= hi) y = down;
+    else {
+      let up = y;
+      while (clash(up) && up >= lo) up -= 1;
+      y = up >= lo ? up : y;
+    }
+    out[i] = y;
+    taken.push(y);
+  }
+  return out;
+}
+
+// withGhosts widens [min, max] to the earlier runs' values after their first
+// tenth (as lateMax), so that their curves stay on the chart. Pure.
+export function withGhosts(min, max, ghosts) {
+  for (const g of ghosts) {
+    const hi = lateMax([g.x, g.y]);
+    if (hi != null) max = max == null ? hi : Math.max(max, hi);
+    for (const v of g.y.slice(Math.max(5, Math.floor(g.y.length / 10)))) if (Number.isFinite(v)) min = min == null ? v : Math.min(min, v);
+  }
+  return [min, max];
 }
 
 // sameRefs reports whether two lists of reference lines are equal.

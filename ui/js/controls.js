@@ -13,7 +13,7 @@ import {setView, startPersonal} from "./personalize.js";
 import {renderLearnerHint} from "./personalize-controls.js";
 import {pickPersonalFiles} from "./personalize-files.js";
 import {clock, flushCharts} from "./scheduler.js";
-import {applySnapshot, call, renderViews, restart, setPhase, startSession} from "./session.js";
+import {applySnapshot, call, forgetRuns, renderViews, restart, setPhase, startSession} from "./session.js";
 import {occfm, page, session, settings, views, writeHash} from "./state.js";
 
 
@@ -212,6 +212,7 @@ export function wireControls() {
     views.expertRegret.setLogX(settings.logX);
     writeHash();
   });
+  $("forget-runs").addEventListener("click", () => forgetRuns());
   // The settings drawer of a narrow screen.
   $("settings-toggle").addEventListener("click", (e) => {
     const open = !document.body.classList.contains("settings-open");

@@ -1,6 +1,7 @@
 // The Learn view's session: starting a run in the core (occfm.start),
 // applying its snapshots, and the page's phase.
 
+import {ghostsNote, nextGhosts, runOf} from "./ghosts.js";
 import {TABLE_INTERVAL_MS} from "./config.js";
 import {renderDemoSelect, renderRunControls} from "./controls-view.js";
 import {feeder, stopFeeder, streamFile, wantsBytes} from "./feeder.js";
@@ -62,6 +63,11 @@ export function startSession(source, {note = "", keepPaused = false} = {}) {
   settings.file = source === "file" ? session.file.name : "";
   writeHash();
   session.learners = page.model ? [page.model.learner] : [...settings.learners];
+  // The last run stays on the metric chart, faded, when this one learns the
+  // same data (a δ button, a lesson step, a changed setting).
+  const run = runOf(settings, session.learners);
+  session.ghosts = nextGhosts(session.ghosts, session.run, session.checkpoints, run);
+  session.run = run;
   session.task = "";
   session.layout = "";
   session.checkpoints = [];
@@ -81,6 +87,8 @@ export function startSession(source, {note = "", keepPaused = false} = {}) {
   showError("");
   showNote(note);
   views.metric.reset(session.learners, metricLabel(""));
+  views.metric.setGhosts(session.ghosts);
+  document.getElementById("forget-runs").hidden = session.ghosts.length === 0;
   views.loss.reset(session.learners);
   views.regret.reset(session.learners);
   resetExpertRegret(views.expertRegret, hasAuto() ? AUTO : "");
@@ -89,7 +97,7 @@ export function startSession(source, {note = "", keepPaused = false} = {}) {
   resetStepView();
   views.metric.setReferences([]);
   views.loss.setReferences([]);
-  document.getElementById("metric-title").textContent = `progressive ${metricLabel("")} vs rows`;
+  document.getElementById("metric-title").textContent = `progressive ${metricLabel("")} vs rows${ghostsNote(session.run, session.ghosts)}`;
   if (source === "demo") renderPreview(null);  // a file keeps its preview until the new one arrives
   renderDemoSelect();
 
@@ -150,7 +158,7 @@ export function applySnapshot(snap, force = false) {
   if (snap.task && snap.task !== session.task) {
     session.task = snap.task;
     views.metric.setLabel(metricLabel(snap.task));
-    document.getElementById("metric-title").textContent = `progressive ${metricLabel(snap.task)} vs rows`;
+    document.getElementById("metric-title").textContent = `progressive ${metricLabel(snap.task)} vs rows${ghostsNote(session.run, session.ghosts)}`;
   }
   if (snap.layout) session.layout = snap.layout;
   if (snap.known) session.known = snap.known;
@@ -324,4 +332,13 @@ export function fail(message) {
   stopFeeder(feeder);
   showError(String(message));
   setPhase("error");
+}
+
+// forgetRuns takes the earlier runs off the metric chart.
+export function forgetRuns() {
+  session.ghosts = [];
+  views.metric.setGhosts([]);
+  document.getElementById("forget-runs").hidden = true;
+  const title = document.getElementById("metric-title");
+  title.textContent = title.textContent.replace(/ · solid: .*$/, "");
 }

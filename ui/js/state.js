@@ -60,6 +60,8 @@ export const session = {
   noteAt: 0,             // when it was shown (performance.now())
   firstRowAt: 0,         // performance.now() when the first row was learned
   doneRate: 0,           // rows/s over the whole run, shown once it is done
+  run: null,             // what identifies the run (ghosts.js runOf), for the next one's ghosts
+  ghosts: [],            // earlier runs' curves on the metric chart (ghosts.js)
 };
 
 // AUTO is the learner with no δ, whose checkpoints carry its regret to its
