@@ -475,13 +475,13 @@ func loadPaperSet(dir string, set paperSet, seed uint64) ([]data.Example, int, e
 		// The paper holds its data sets in memory by design: no budget.
 		src := &core.Rows{Source: st, File: rel}
 		src.SetTask(set.Task)
-		held := &heldRows{}
+		held := &core.HeldRows{}
 		err = readAll(src, &progress{quiet: true}, held, core.MemoryBudget{Limit: -1}, st)
 		f.Close()
 		if err != nil {
 			return nil, 0, err
 		}
-		rows = append(rows, held.rows()...)
+		rows = append(rows, held.Rows()...)
 		dim = max(dim, st.Dim())
 		v := st.Vocabulary()
 		vocab = &v
