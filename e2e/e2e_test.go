@@ -506,6 +506,12 @@ type cliResult struct {
 // fifth digit.
 func runCLI(t *testing.T, path, learner string, wasm bool) cliResult {
 	t.Helper()
+	return runCLIShuffled(t, path, learner, wasm, 0)
+}
+
+// runCLIShuffled is runCLI with -shuffle seed (0: file order).
+func runCLIShuffled(t *testing.T, path, learner string, wasm bool, seed uint64) cliResult {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	args := []string{"run"}
@@ -518,7 +524,7 @@ func runCLI(t *testing.T, path, learner string, wasm bool) cliResult {
 		args = append(args, "-exec="+filepath.Join(strings.TrimSpace(string(goroot)), "lib", "wasm", "go_js_wasm_exec"))
 		env = append(env, "GOOS=js", "GOARCH=wasm")
 	}
-	args = append(args, "./cmd/occfm", "run", "-data", path, "-learner", learner, "-shuffle", "0", "-json", "-quiet")
+	args = append(args, "./cmd/occfm", "run", "-data", path, "-learner", learner, "-shuffle", strconv.FormatUint(seed, 10), "-json", "-quiet")
 	cmd := exec.CommandContext(ctx, "go", args...)
 	cmd.Env = env
 	var stderr bytes.Buffer

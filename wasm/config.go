@@ -39,6 +39,10 @@ type config struct {
 	// negative no limit. Past it the session stops with the budget's
 	// message, as occfm run -max-memory does, before wasm memory runs out.
 	MaxMemory int64 `json:"maxMemory"`
+	// Shuffle, for a file, reads every row into memory (counted against
+	// MaxMemory) and plays them in the seeded random order of occfm run
+	// -shuffle SEED (core.Shuffled); 0 keeps the file's order.
+	Shuffle uint64 `json:"shuffle"`
 }
 
 // decodeJSON reads the page's config JSON s into c as
@@ -86,6 +90,8 @@ func (c *config) decodeJSON(s string) error {
 			return r.stringField(`"onError"`, &c.OnError)
 		case "MAXMEMORY":
 			return r.int64Field(`"maxMemory"`, &c.MaxMemory)
+		case "SHUFFLE":
+			return r.uint64Field(`"shuffle"`, &c.Shuffle)
 		}
 		return r.skip()
 	})

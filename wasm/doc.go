@@ -32,8 +32,11 @@
 //	     "gamma": "1/sqrt(t)" | "2/(t+1)" | "constant",
 //	     "loss": "auto" | "squared" | "logistic",
 //	     "seed": 1,
-//	     "onError": "stop" | "skip"}        (a malformed row: end the session
+//	     "onError": "stop" | "skip",        (a malformed row: end the session
 //	                                         with its error, or skip and count it)
+//	     "shuffle": 0}                      (a file: 0 keeps its order; N reads every
+//	                                         row into memory, then plays them in the
+//	                                         order of occfm run -shuffle N)
 //	    It is read as json.Unmarshal would read it (jsonr.go): keys match
 //	    ignoring case, others are ignored, and a value of the wrong type is
 //	    an error naming its key, e.g.
@@ -145,6 +148,9 @@
 //	 "error": "core: u.data:3: field 3: …",     (when state is "error")
 //	 "bad_row": true,                           the error is a malformed row
 //	 "skipped": 312,                            rows skipped ("onError": "skip")
+//	 "order": "the labels arrive in long runs: …", a file in its own order whose
+//	                                            labels look sorted (core.LabelOrder)
+//	 "held": 12000,                             rows read so far to be shuffled
 //	 "skipped_first": ["u.data:17: field \"rating\": …"],  the first (at most 5)
 //	                                            reasons, sent when one is added
 //	 "source": "u.data", "layout": "movielens u.data (tab)",

@@ -101,9 +101,13 @@ type session struct {
 	// counts the items' ratings: personalize.go).
 	observe func(data.Example)
 
-	freq   []uint32   // occurrences of each feature below freqFeatures (picture.go)
-	drawn  drawnModel // what the last picture drew (picture.go)
-	labels labelStats // the labels seen, for the reference lines (reference.go)
+	freq  []uint32   // occurrences of each feature below freqFeatures (picture.go)
+	drawn drawnModel // what the last picture drew (picture.go)
+	order core.LabelOrder
+	// shuffled reads a file's rows into memory and plays them in a seeded
+	// random order (config shuffle), nil otherwise.
+	shuffled *core.Shuffled
+	labels   labelStats // the labels seen, for the reference lines (reference.go)
 }
 
 // newSession checks cfg and starts a session; a file session then waits
@@ -251,4 +255,24 @@ func (s *session) followed() *player {
 		return nil
 	}
 	return s.players[min(s.follow, len(s.players)-1)]
+}
+
+// orderText says that the labels arrive sorted or in long runs, for a
+// file in its own order ("" otherwise: a demo's rows are random).
+func (s *session) orderText() string {
+	if s.file == nil || s.shuffled != nil {
+		return ""
+	}
+	if sorted, text := s.order.Sorted(); sorted {
+		return text
+	}
+	return ""
+}
+
+// heldRows returns the rows read to be shuffled while they are read.
+func (s *session) heldRows() int {
+	if s.shuffled == nil || !s.shuffled.Reading() {
+		return 0
+	}
+	return s.shuffled.Held.Len()
 }

@@ -161,8 +161,20 @@ func (s *session) runner() *core.Run {
 	}
 	budget := core.NewBudgetCheck(core.MemoryBudget{Limit: s.cfg.MaxMemory}, ps, rest...)
 	budget.Every, budget.Wide = memoryEvery, wideRow
+	var src data.ExampleSource = &s.src
+	if s.cfg.Shuffle != 0 && s.file != nil {
+		// Every row is read into memory (counted against the budget),
+		// then played in -shuffle's seeded order.
+		s.shuffled = &core.Shuffled{Source: src, Seed: s.cfg.Shuffle, Check: func(int64) error {
+			return core.MemoryBudget{Limit: s.cfg.MaxMemory}.Check(
+				core.MemoryPart{Name: "rows held to be shuffled", Value: &s.shuffled.Held},
+				core.MemoryPart{Name: "feature dictionaries", Value: s.stream})
+		}}
+		src = s.shuffled
+		rest = append(rest, core.MemoryPart{Name: "rows held to be shuffled", Value: &s.shuffled.Held})
+	}
 	s.run = &core.Run{
-		Source:  &s.src,
+		Source:  src,
 		Players: ps,
 		Regret:  s.reg,
 		Budget:  budget,
@@ -220,6 +232,7 @@ func (s *session) played(ex data.Example, yhat, loss []float64) {
 	}
 	s.countFeatures(ex.X)
 	s.labels.add(ex.Y)
+	s.order.Observe(ex.Y)
 	s.rows++
 	if len(s.players) > 0 {
 		s.record(ex, yhat[min(s.follow, len(s.players)-1)])

@@ -53,6 +53,12 @@ type snapshot struct {
 	Preview   *preview      `json:"preview,omitempty"`
 	Known     string        `json:"known,omitempty"`
 	Regret    *regretStatus `json:"regret,omitempty"`
+	// Order says that the labels arrive sorted or in long runs
+	// (core.LabelOrder), when they do and the rows are not shuffled.
+	Order string `json:"order,omitempty"`
+	// Held counts the rows read into memory to be shuffled, while they
+	// are read (config shuffle).
+	Held int `json:"held,omitempty"`
 	// BadRow: the error is a malformed row (skip would pass over it).
 	BadRow bool `json:"bad_row,omitempty"`
 	// Skipped counts the rows skipped; SkippedFirst holds the first
@@ -85,6 +91,12 @@ func (s *snapshot) appendJSON(b []byte) []byte {
 	b = appendBool(append(b, `,"decimated":`...), s.Decimated)
 	if s.Preview != nil {
 		b = s.Preview.appendJSON(append(b, `,"preview":`...))
+	}
+	if s.Order != "" {
+		b = core.AppendString(append(b, `,"order":`...), s.Order)
+	}
+	if s.Held != 0 {
+		b = appendInt(append(b, `,"held":`...), s.Held)
 	}
 	if s.Known != "" {
 		b = core.AppendString(append(b, `,"known":`...), s.Known)
@@ -172,6 +184,7 @@ func (s *session) runSnapshotJSON() string { return s.snapshotJSONAt(false) }
 
 func (s *session) snapshotJSONAt(fresh bool) string {
 	snap := snapshot{State: s.state, Error: s.err, Rows: s.rows, Points: s.points[s.sent:], Decimated: s.decimated, Known: s.known,
+		Order: s.orderText(), Held: s.heldRows(),
 		Learners: []core.Result{}}
 	s.sent, s.decimated = len(s.points), false
 	if s.cfg.Source == "demo" {

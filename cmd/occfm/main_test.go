@@ -513,3 +513,29 @@ func TestRunStdin(t *testing.T) {
 		t.Errorf("a bad row on stdin: %v, want it named stdin:1", err)
 	}
 }
+
+// TestRunWarnsSortedLabels: a file sorted by label is named as such in the
+// report (text and JSON), with -shuffle as the way out; shuffled, it is not.
+func TestRunWarnsSortedLabels(t *testing.T) {
+	var b strings.Builder
+	for _, part := range []struct{ y, n int }{{-1, 740}, {1, 1479}, {-1, 4000}} {
+		for i := range part.n {
+			fmt.Fprintf(&b, "%d 1:%d 2:1\n", part.y, i%7)
+		}
+	}
+	path := filepath.Join(t.TempDir(), "sorted.svm")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	text, _ := runOK(t, "run", "-data", path, "-learner", "bias", "-quiet")
+	if !strings.Contains(text, "in sorted.svm the labels arrive in long runs: they change 2 times in 6,219 rows") || !strings.Contains(text, "(-shuffle 1)") {
+		t.Errorf("no warning of the sorted labels in\n%s", text)
+	}
+	out, _ := runOK(t, "run", "-data", path, "-learner", "bias", "-quiet", "-json")
+	if !strings.Contains(out, `"warnings":["in sorted.svm the labels arrive in long runs`) {
+		t.Errorf("no warning in the JSON: %s", out)
+	}
+	if shuffled, _ := runOK(t, "run", "-data", path, "-learner", "bias", "-quiet", "-shuffle", "1"); strings.Contains(shuffled, "long runs") {
+		t.Errorf("shuffled, the report still warns:\n%s", shuffled)
+	}
+}

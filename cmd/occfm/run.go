@@ -221,7 +221,8 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 		return stopped(err)
 	}
 	reg := newRegret(rs, cfg, players)
-	n, err := play(interruptible{rows, intr}, players, reg, prog, budgetCheck(rs.budget, players, reg, stream, held))
+	watched := &orderWatch{ExampleSource: rows}
+	n, err := play(interruptible{watched, intr}, players, reg, prog, budgetCheck(rs.budget, players, reg, stream, held))
 	err = budgetFlag(err, rs.maxMemory)
 	prog.done()
 	if err == nil {
@@ -231,7 +232,7 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 		return report{
 			settings: rs, data: name, format: stream.Format(), layout: stream.Layout(), features: stream.Dim(),
 			task: task, rows: n, wall: time.Since(start), players: players, regret: reg, guard: guard,
-			bad: src.Bad, stopped: stopped, warnings: stream.Warnings(),
+			bad: src.Bad, stopped: stopped, warnings: append(stream.Warnings(), watched.warning(name, rs.shuffle)...),
 		}
 	}
 	if errors.Is(err, errInterrupted) {
@@ -252,6 +253,30 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 		return stopped(err)
 	}
 	return werr
+}
+
+// orderWatch watches the order of the labels it passes on
+// (core.LabelOrder), to warn of a file sorted by label.
+type orderWatch struct {
+	data.ExampleSource
+	order core.LabelOrder
+}
+
+func (w *orderWatch) Next(ex *data.Example) error {
+	err := w.ExampleSource.Next(ex)
+	if err == nil {
+		w.order.Observe(ex.Y)
+	}
+	return err
+}
+
+// warning returns the report's warning of a file in its own order whose
+// labels look sorted, or none.
+func (w *orderWatch) warning(name string, shuffle uint64) []string {
+	if sorted, text := w.order.Sorted(); sorted && shuffle == 0 {
+		return []string{"in " + name + " " + text + " (-shuffle 1)"}
+	}
+	return nil
 }
 
 // stdin is the input of -data -: the process's standard input, or a

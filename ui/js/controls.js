@@ -150,6 +150,9 @@ export function onLearnersChange() {
 // it (app.js starts it).
 export function pickFile(file) {
   if (!file) return;
+  // Another file starts in its own order; the same one (a link's) keeps
+  // the link's shuffle.
+  if (file.name !== settings.file) settings.shuffle = 0;
   session.file = file;
   session.roles = null;
   renderPreview(null);
@@ -213,6 +216,12 @@ export function wireControls() {
     writeHash();
   });
   $("forget-runs").addEventListener("click", () => forgetRuns());
+  $("shuffle-file").addEventListener("click", () => {
+    settings.shuffle = settings.shuffle > 0 ? 0 : settings.seed || 1;
+    restart(settings.shuffle > 0
+      ? `Shuffling ${session.file.name} with seed ${settings.shuffle}: its rows are read into memory first.`
+      : `Learning ${session.file.name} in its own order again.`);
+  });
   // The settings drawer of a narrow screen.
   $("settings-toggle").addEventListener("click", (e) => {
     const open = !document.body.classList.contains("settings-open");

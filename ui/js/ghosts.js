@@ -11,7 +11,13 @@ const GHOST_POINTS = 400;
 
 // KEYS are the settings a run's label names when they differ, with their
 // symbols; 0 for δ and η is the learner's default.
-const KEYS = [["delta", "δ"], ["eta", "η"], ["gamma", "γ"], ["loss", "loss"], ["clip", "clip"], ["seed", "seed"]];
+const KEYS = [["delta", "δ"], ["eta", "η"], ["gamma", "γ"], ["loss", "loss"], ["clip", "clip"], ["seed", "seed"], ["shuffle", "rows"]];
+
+// setting writes setting k of value v as a label says it.
+function setting(k, sym, v) {
+  if (k === "shuffle") return v > 0 ? `rows shuffled (${v})` : "file order";
+  return `${sym} = ${(k === "delta" || k === "eta") && v === 0 ? "default" : v}`;
+}
 
 // runOf returns what identifies a run for its label: its data and the
 // settings in KEYS.
@@ -24,10 +30,7 @@ export function runOf(settings, learners) {
 // runLabel says how the run old differs from now ("δ = 1"), or "earlier
 // run" when only a reset parts them.
 export function runLabel(old, now) {
-  const parts = KEYS.filter(([k]) => old[k] !== now[k]).map(([k, sym]) => {
-    const v = old[k];
-    return `${sym} = ${(k === "delta" || k === "eta") && v === 0 ? "default" : v}`;
-  });
+  const parts = KEYS.filter(([k]) => old[k] !== now[k]).map(([k, sym]) => setting(k, sym, old[k]));
   return parts.length ? parts.join(", ") : "earlier run";
 }
 
@@ -61,9 +64,6 @@ export function nextGhosts(ghosts, old, points, now) {
 export function ghostsNote(now, ghosts) {
   if (!ghosts.length) return "";
   const keys = KEYS.filter(([k]) => ghosts.some((g) => g.run && g.run[k] !== now[k]));
-  const here = keys.map(([k, sym]) => {
-    const v = now[k];
-    return `${sym} = ${(k === "delta" || k === "eta") && v === 0 ? "default" : v}`;
-  }).join(", ");
+  const here = keys.map(([k, sym]) => setting(k, sym, now[k])).join(", ");
   return ` · solid: this run${here ? ` (${here})` : ""}; faded: earlier runs`;
 }

@@ -4,6 +4,8 @@
 
 // settings is the one source of truth for what the controls show and what the
 // hash says: #demo=ratings&learners=occfm&delta=10&eta=1&gamma=1/sqrt(t)&seed=1&speed=2000
+// shuffle=N (a file only) plays the file's rows in the order of occfm run
+// -shuffle N.
 // delta and eta 0 mean "the learner's default" and are left out of the hash;
 // speed 0 is unlimited and written as speed=max. lesson=N (1-based) opens
 // the guided lesson on step N (0: closed, left out); presenter=1 is
@@ -19,7 +21,7 @@ export const FORMATS = ["auto", "libsvm", "csv", "movielens"];  // "Read as": ho
 export const DEFAULTS = Object.freeze({
   view: "learn", plearner: "", demo: "ratings", learners: ["occfm-auto"], delta: 0, eta: 0,
   gamma: "1/sqrt(t)", loss: "auto", clip: "auto", seed: 1, speed: 2000, checkpoints: "g1.5", onError: "stop",
-  format: "auto", file: "", logLog: true, follow: "", logX: true, lesson: 0, presenter: false,
+  format: "auto", file: "", shuffle: 0, logLog: true, follow: "", logX: true, lesson: 0, presenter: false,
 });
 
 // The speed slider is logarithmic: 1, 1.5, 2, 3, 5, 7 per decade from 1 to
@@ -60,6 +62,7 @@ export function parseHash(hash, invalid = null) {
       case "onError": pick(ON_ERROR.includes(val), () => { s.onError = val; }); break;
       case "format": pick(FORMATS.includes(val), () => { s.format = val; }); break;
       case "file": s.file = val; break;
+      case "shuffle": pick(/^[0-9]+$/.test(val), () => { s.shuffle = Number(val); }); break;
       case "follow": s.follow = val; break;
       case "loglog": pick(val === "0" || val === "1", () => { s.logLog = val === "1"; }); break;
       case "logx": pick(val === "0" || val === "1", () => { s.logX = val === "1"; }); break;
@@ -88,6 +91,7 @@ export function formatHash(s) {
   if (s.checkpoints !== DEFAULTS.checkpoints) parts.push(["checkpoints", s.checkpoints]);
   if (s.onError !== DEFAULTS.onError) parts.push(["onError", s.onError]);
   if (s.format !== DEFAULTS.format) parts.push(["format", s.format]);
+  if (s.file && s.shuffle > 0) parts.push(["shuffle", s.shuffle]);
   if (s.logLog !== DEFAULTS.logLog) parts.push(["loglog", s.logLog ? 1 : 0]);
   if (s.logX !== DEFAULTS.logX) parts.push(["logx", s.logX ? 1 : 0]);
   if (s.follow && s.learners.includes(s.follow) && s.follow !== s.learners[0]) parts.push(["follow", s.follow]);

@@ -142,6 +142,29 @@ export function td(text) {
   return el;
 }
 
+// renderOrder says when a file's labels look sorted (snap.order, from
+// core.LabelOrder) and offers to shuffle its rows, or, when they are
+// shuffled (shuffle: the seed, 0 for the file's order), says so, with the
+// rows read so far while the file is read into memory.
+export function renderOrder(snap, shuffle, seed) {
+  const box = document.getElementById("order-note");
+  const text = document.getElementById("order-text");
+  const button = document.getElementById("shuffle-file");
+  box.classList.toggle("shuffled", shuffle > 0);
+  if (shuffle > 0) {
+    box.hidden = false;
+    text.textContent = `Rows shuffled with seed ${shuffle}, in the order of occfm run -shuffle ${shuffle}` +
+      (snap.held > 0 ? `: reading the file into memory first, ${snap.held.toLocaleString("en-US")} rows so far…` : ".");
+    button.textContent = "Keep the file's order";
+  } else if (snap.order) {
+    box.hidden = false;
+    text.textContent = `⚠ In this file ${snap.order}.`;
+    button.textContent = `Shuffle the rows (seed ${seed || 1})`;
+  } else {
+    box.hidden = true;
+  }
+}
+
 // renderStreamInfo names the stream (name: the file or the demo's title),
 // its layout, task and features.
 export function renderStreamInfo(snap, name, layout) {

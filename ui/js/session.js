@@ -7,7 +7,7 @@ import {renderDemoSelect, renderRunControls} from "./controls-view.js";
 import {feeder, stopFeeder, streamFile, wantsBytes} from "./feeder.js";
 import {finite, formatCount} from "./format.js";
 import {checkpointConfig} from "./hash.js";
-import {demoTitle, divergenceNote, followedIndex, renderKnown, renderLearnerTable, renderNumbers, renderPreview, renderRegret, renderSkipped, renderStreamInfo, renderWarnings, resetExpertRegret, showError, showNote} from "./learn-views.js";
+import {demoTitle, divergenceNote, followedIndex, renderKnown, renderLearnerTable, renderNumbers, renderOrder, renderPreview, renderRegret, renderSkipped, renderStreamInfo, renderWarnings, resetExpertRegret, showError, showNote} from "./learn-views.js";
 import {clock, flushCharts, rate, startPump} from "./scheduler.js";
 import {renderPicture, resetPicture} from "./model-picture.js";
 import {renderStepView, resetStepView} from "./fw-step.js";
@@ -44,6 +44,7 @@ export function configFor(source) {
     c.file = session.file.name;
     c.format = settings.format;
     c.onError = settings.onError;
+    c.shuffle = settings.shuffle;
     if (session.roles) c.roles = session.roles;
   }
   return c;
@@ -253,6 +254,7 @@ export function renderViews(now, force = false) {
     renderLearnerTable(snap, settings.clip);
     announceDivergences(Array.isArray(snap.learners) ? snap.learners : []);
     renderStreamInfo(snap, session.source === "file" ? session.file.name : demoTitle(page.catalog.demos, settings.demo), session.layout);
+    renderOrder(snap, session.source === "file" ? settings.shuffle : 0, settings.seed);
     renderSkipped(session.skipped, session.skippedFirst);
     drawRegret();
     if (occfm) renderReferences();

@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import {MAX_GHOSTS, ghostsNote, nextGhosts, runLabel, runOf} from "../js/ghosts.js";
 import {spreadLabels, withGhosts} from "../js/charts.js";
 
-const base = {demo: "planted-regression", file: "", delta: 0, eta: 0, gamma: "1/sqrt(t)", loss: "auto", clip: "auto", seed: 1};
+const base = {demo: "planted-regression", file: "", delta: 0, eta: 0, gamma: "1/sqrt(t)", loss: "auto", clip: "auto", seed: 1, shuffle: 0};
 
 test("runLabel names the settings that differ", () => {
   const a = runOf({...base, delta: 1}, ["occfm"]);
@@ -13,6 +13,7 @@ test("runLabel names the settings that differ", () => {
   assert.equal(runLabel(runOf(base, ["occfm"]), b), "δ = default");
   assert.equal(runLabel(a, a), "earlier run");
   assert.equal(runLabel(runOf({...base, eta: 2, seed: 3}, []), runOf(base, [])), "η = 2, seed = 3");
+  assert.equal(runLabel(runOf(base, []), runOf({...base, shuffle: 1}, [])), "file order");
 });
 
 test("nextGhosts keeps the last run's curves on the same data", () => {

@@ -116,3 +116,14 @@ test("the lesson and presenter mode do not restart a run", () => {
   const a = {...DEFAULTS, learners: ["occfm"]};
   assert.equal(learnerSettingsKey(a), learnerSettingsKey({...a, lesson: 4, presenter: true}));
 });
+
+test("shuffle=N is kept in a file's link, left out of a demo's", () => {
+  const s = parseHash("#file=sorted.svm&learners=occfm-auto&shuffle=7");
+  assert.equal(s.shuffle, 7);
+  assert.match(formatHash(s), /&shuffle=7/);
+  assert.doesNotMatch(formatHash({...s, file: ""}), /shuffle/);
+  assert.doesNotMatch(formatHash({...s, shuffle: 0}), /shuffle/);
+  const bad = [];
+  parseHash("#shuffle=-1", bad);
+  assert.deepEqual(bad, ["shuffle=-1"]);
+});
