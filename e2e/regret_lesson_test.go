@@ -94,3 +94,58 @@ func TestE2ENegativeRegret(t *testing.T) {
 	}
 	s.checkExceptions()
 }
+
+// rectsJS reads where the lesson, its title and the step's outlined
+// target are on screen.
+const rectsJS = `(() => {
+	const r = (e) => { const b = e.getBoundingClientRect(); return {top: b.top, bottom: b.bottom}; };
+	return {lesson: r(document.getElementById("lesson")), title: r(document.getElementById("lesson-title")),
+		target: r(document.querySelector(".lesson-target")), height: innerHeight};
+})()`
+
+type span struct{ Top, Bottom float64 }
+
+type lessonRects struct {
+	Lesson, Title, Target span
+	Height                float64
+}
+
+// Issue 31, item 6: on a phone, "Show the chart" folds the step's text to
+// its title, pinned at the top, with the chart it talks about under it on
+// the same screen; Next keeps that, with the next step's chart.
+func TestE2ELessonPhoneChart(t *testing.T) {
+	s := newSession(t, 2*time.Minute)
+	s.viewport(390, 844)
+	base := s.url
+	check := func(step int) {
+		t.Helper()
+		r := evalJS[lessonRects](s, rectsJS)
+		visible := min(r.Target.Bottom, r.Height) - max(r.Target.Top, r.Lesson.Bottom)
+		t.Logf("step %d: %+v, %.0f px of the chart in view under the lesson", step, r, visible)
+		if r.Title.Top < 0 || r.Title.Bottom > r.Height || r.Target.Top < r.Lesson.Bottom-2 || visible < 250 {
+			t.Errorf("step %d: the title at [%.0f, %.0f], the chart at [%.0f, %.0f] under a lesson ending at %.0f on a %.0f px screen: want both in view",
+				step, r.Title.Top, r.Title.Bottom, r.Target.Top, r.Target.Bottom, r.Lesson.Bottom, r.Height)
+		}
+	}
+	for _, step := range []int{1, 5} {
+		s.openAt(base, "phone="+strconv.Itoa(step), "#lesson="+strconv.Itoa(step))
+		s.waitStep(step)
+		s.waitState("running", 20*time.Second)
+		time.Sleep(time.Second) // the first rows fill the tables above the charts
+		s.click("lesson-jump")
+		time.Sleep(300 * time.Millisecond)
+		check(step)
+		s.shot("phone-lesson-chart-" + strconv.Itoa(step))
+	}
+	s.click("lesson-next")
+	s.waitStep(6)
+	time.Sleep(1500 * time.Millisecond)
+	check(6)
+	// Show text unfolds it, at the top.
+	s.click("lesson-collapse")
+	time.Sleep(300 * time.Millisecond)
+	if top := evalJS[float64](s, `document.getElementById("lesson-text").getBoundingClientRect().top`); top < 0 || top > 844 {
+		t.Errorf("after Show text the step's text is at %.0f px", top)
+	}
+	s.checkExceptions()
+}

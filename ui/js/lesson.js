@@ -32,9 +32,13 @@ export function wireLesson() {
   $("lesson-close").addEventListener("click", closeLesson);
   $("lesson-collapse").addEventListener("click", (e) => {
     const open = e.currentTarget.getAttribute("aria-expanded") !== "true";
-    e.currentTarget.setAttribute("aria-expanded", String(open));
-    e.currentTarget.textContent = open ? "Hide text" : "Show text";
-    $("lesson").classList.toggle("collapsed", !open);
+    setCollapsed(!open);
+    // On one column the text, shown again, is above the chart: go to it.
+    if (open && matchMedia(ONE_COLUMN).matches) $("lesson").scrollIntoView({block: "start"});
+  });
+  $("lesson-jump").addEventListener("click", () => {
+    setCollapsed(true);
+    if (target) jumpTo(target);
   });
   // A presenter's clicker sends PageDown / PageUp. Space (play) and →
   // (one row) stay the controls'.
@@ -108,6 +112,29 @@ function applySetup(step, note = "") {
   if (step.setup.warmup) learnRows(step.setup.warmup);
 }
 
+// setCollapsed folds the step's text to its title (or unfolds it).
+function setCollapsed(folded) {
+  const b = $("lesson-collapse");
+  b.setAttribute("aria-expanded", String(!folded));
+  b.textContent = folded ? "Show text" : "Hide text";
+  $("lesson").classList.toggle("collapsed", folded);
+}
+
+// jumpTo scrolls el to just under the lesson, which one column pins at the
+// top of the screen once folded: the step's title and its chart share the
+// screen.
+function jumpTo(el) {
+  const go = () => {
+    el.style.scrollMarginTop = `${$("lesson").getBoundingClientRect().height + 12}px`;
+    el.scrollIntoView({block: "start"});
+  };
+  go();
+  // The tables above it may still grow with a new run's first rows: go
+  // again once they are drawn, unless the reader has scrolled.
+  const at = scrollY;
+  setTimeout(() => { if (scrollY === at && target === el) go(); }, SETTLE_MS);
+}
+
 // render shows settings.lesson's step in the panel, or hides it.
 function render() {
   const n = settings.lesson;
@@ -132,6 +159,7 @@ function render() {
     return p;
   }));
   $("lesson-look-text").textContent = step.look;
+  $("lesson-jump").textContent = step.chart === "model" ? "Show the model ↓" : "Show the chart ↓";
   $("lesson-actions").replaceChildren(...step.actions.map(actionElement));
   $("lesson-actions").hidden = step.actions.length === 0;
   const demos = page.catalog.demos;
@@ -212,9 +240,15 @@ const ONE_COLUMN = "(max-width: 900px)";
 
 // bringIntoView scrolls el into view, unless some of it shows, or the page
 // is one column (a phone), where the lesson comes above the charts and
-// scrolling to them would hide the step's text.
+// scrolling to them would hide the step's text (unless the text is folded:
+// see jumpTo).
 function bringIntoView(el) {
-  if (matchMedia(ONE_COLUMN).matches) return;
+  if (matchMedia(ONE_COLUMN).matches) {
+    // Folded, the reader follows the charts: the next step's comes under
+    // its title.
+    if ($("lesson").classList.contains("collapsed")) jumpTo(el);
+    return;
+  }
   const r = el.getBoundingClientRect();
   if (r.height > 0 && (r.top < 0 || r.bottom > innerHeight)) {
     el.scrollIntoView({block: r.height < innerHeight ? "center" : "start"});
