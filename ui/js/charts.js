@@ -34,15 +34,19 @@ function yAxisSize(u, values, i, cycle) {
 // chartHeight is a chart's height: h, or three quarters of it on a phone,
 // where a chart and the numbers share the first screen; in presenter mode
 // on a wide screen (one chart at a time, on a projector), the window's
-// height less the room of the bars above it and of the chart's legend (540
-// px: measured at 1920×1080, where the chart then ends at about 1,050 px),
-// and less the speed warning's room while it shows, so that the room sees
-// it on a tall screen and it still fits a short one.
-function chartHeight(h) {
+// height below the chart's top (el's) less below, the room under it (its
+// legend), and less the speed warning's room while it shows, so that the
+// room sees it on a tall screen and it still fits a short one (before the
+// chart shows: the window less 540 px, its room at 1920×1080).
+function chartHeight(h, el = null, below = 0) {
   if (matchMedia("(max-width: 600px)").matches) return Math.round(0.75 * h);
   if (document.documentElement.classList.contains("presenter") && matchMedia("(min-width: 901px)").matches) {
     const warning = document.getElementById("speed-warning");
     const extra = warning && !warning.hidden ? warning.offsetHeight + 16 : 0;
+    // The chart takes the screen from its top down, less what goes under
+    // it (its legend, the card's padding), once it shows.
+    const r = el && el.getBoundingClientRect();
+    if (r && r.width > 0) return Math.max(h, Math.floor(innerHeight - (r.top + scrollY) - below - 24 - extra));
     return Math.max(h, innerHeight - 540 - extra);
   }
   return h;
@@ -87,12 +91,15 @@ export class LineChart {
     this.dirty = false;
     this.lastDraw = -Infinity;
     this.summary = chartSummary(el);
+    el.classList.add("line-chart");
     new ResizeObserver(() => this.plot?.setSize(this.size())).observe(el);
     addEventListener("resize", () => this.plot?.setSize(this.size()));  // the height can follow the window's
   }
 
   size() {
-    return {width: Math.max(240, this.el.clientWidth), height: chartHeight(this.height)};
+    // Presenter mode hides a line chart's legend: its lines are labelled at
+    // their ends.
+    return {width: Math.max(240, this.el.clientWidth), height: chartHeight(this.height, this.el, 8)};
   }
 
   // describe writes the chart's text alternative: each series' last value
@@ -163,57 +170,157 @@ export class LineChart {
   setGhosts(ghosts) {
     this.ghosts = ghosts;
     this.el.dataset.ghosts = ghosts.map((g) => g.label).join(";");
-    if (this.plot) this.plot.redraw(true, false);
+    this.relabel();
+  }
+
+  // relabel redraws the labels, rebuilding the plot when their room right
+  // of it must change.
+  relabel() {
+    if (this.plot && this.gutterWidth() !== this.gutter) this.build();
+    else if (this.plot) this.plot.redraw(true, false);
     this.dirty = true;
   }
 
   // drawGhosts is uPlot's draw hook: each earlier run as a faded curve in
-  // its learner's colour, each with a dash of its own, labelled at its end;
-  // the labels are spread apart so that none covers another or a
-  // reference line's.
+  // its learner's colour, each with a dash of its own (drawLabels labels
+  // them).
   drawGhosts(u) {
     if (!this.ghosts.length) return;
     const {ctx} = u;
-    const {left, top, width, height} = u.bbox;
     const dpr = devicePixelRatio || 1;
     ctx.save();
-    ctx.beginPath();
-    ctx.rect(left, top, width, height);
-    ctx.clip();
-    const labels = [];
+    clipPlot(u);
     this.ghosts.forEach((g, k) => {
-      const color = colorOf(g.name);
-      ctx.strokeStyle = color + "8c";
+      ctx.strokeStyle = colorOf(g.name) + "8c";
       ctx.lineWidth = 2 * dpr;
       ctx.setLineDash(GHOST_DASHES[k % GHOST_DASHES.length].map((d) => d * dpr));
       ctx.beginPath();
-      let end = null;
+      let started = false;
       g.x.forEach((x, i) => {
         const px = u.valToPos(x, "x", true), py = u.valToPos(g.y[i], "y", true);
         if (!Number.isFinite(px) || !Number.isFinite(py)) return;
-        if (end) ctx.lineTo(px, py);
+        if (started) ctx.lineTo(px, py);
         else ctx.moveTo(px, py);
-        end = [px, py];
+        started = true;
       });
       ctx.stroke();
-      if (end) labels.push({text: g.label, color, x: end[0], y: end[1] - 4 * dpr});
-    });
-    const fixed = this.refs.map((r) => u.valToPos(r.value, "y", true) - 3 * dpr);
-    const ys = spreadLabels(labels.map((l) => l.y), fixed, 15 * dpr, top + 12 * dpr, top + height - 2 * dpr);
-    ctx.setLineDash([]);
-    ctx.font = `${Math.round(12 * dpr)}px system-ui, sans-serif`;
-    ctx.textBaseline = "bottom";
-    labels.forEach((l, i) => {
-      const right = l.x > left + width - 170 * dpr;
-      ctx.textAlign = right ? "right" : "left";
-      const x = l.x + (right ? -4 : 4) * dpr;
-      const w = ctx.measureText(l.text).width;
-      ctx.fillStyle = "rgba(255, 255, 255, 0.8)";
-      ctx.fillRect(right ? x - w - 2 * dpr : x - 2 * dpr, ys[i] - 13 * dpr, w + 4 * dpr, 14 * dpr);
-      ctx.fillStyle = l.color;
-      ctx.fillText(l.text, x, ys[i]);
     });
     ctx.restore();
+  }
+
+  // endLabels returns the label of each line at its last point: the
+  // learners' ("fm-ftrl 0.6947") and the earlier runs' ("occfm, δ = 1").
+  endLabels(u) {
+    const out = [];
+    const at = (x, y) => [u.valToPos(x, "x", true), u.valToPos(y, "y", true)];
+    this.names.forEach((name, i) => {
+      const xs = u.data[0], ys = u.data[i + 1] || [];
+      let j = ys.length - 1;
+      while (j >= 0 && ys[j] == null) j--;
+      if (j < 0) return;
+      const [x, y] = at(xs[j], ys[j]);
+      out.push({text: `${name} ${formatNumber(ys[j])}`, color: this.colorAt(i), x, y, bold: true});
+    });
+    for (const g of this.ghosts) {
+      const n = g.x.length - 1;
+      const [x, y] = at(g.x[n], g.y[n]);
+      out.push({text: g.label, color: colorOf(g.name), x, y, bold: false});
+    }
+    const {top, height} = u.bbox;
+    for (const r of this.refs) {
+      const y = u.valToPos(r.value, "y", true);
+      if (y >= top - 1 && y <= top + height + 1) {
+        out.push({text: `${r.label}: ${formatNumber(r.value)}`, color: "#334155", x: u.bbox.left + u.bbox.width, y, bold: false, ref: true});
+      }
+    }
+    return out.filter((l) => Number.isFinite(l.x) && Number.isFinite(l.y));
+  }
+
+  // labelTexts are the line labels endLabels can draw, with room for a
+  // value (a reference line's label wraps to the room they leave).
+  labelTexts() {
+    return [...this.names.map((n) => `${n} 0.00000`), ...this.ghosts.map((g) => g.label)];
+  }
+
+  // gutterWidth is the width of the room right of the plot that holds the
+  // labels, in CSS px: the widest label's, or 0 on a chart too narrow to
+  // spare it (a phone's), where the labels go inside the plot.
+  gutterWidth() {
+    const w = this.el.clientWidth;
+    if (w < GUTTER_MIN_WIDTH) return 0;
+    const font = `600 ${chartFontPx()}px system-ui, sans-serif`;
+    const widest = Math.max(GUTTER_MIN, ...this.labelTexts().map((t) => textWidth(t, font)));
+    return Math.min(Math.ceil(widest + 14), Math.floor(0.4 * w));
+  }
+
+  // drawLabels is uPlot's draw hook: endLabels, spread apart so that none
+  // covers another: in the gutter right of the plot when it has one (then
+  // no label covers a line; a reference line's wraps to it), else inside
+  // the plot at the lines' ends.
+  drawLabels(u) {
+    const labels = this.endLabels(u);
+    this.el.dataset.labels = labels.filter((l) => l.bold).map((l) => l.text).join(";");
+    if (!labels.length) return;
+    const {ctx} = u;
+    const {left, top, width, height} = u.bbox;
+    const dpr = devicePixelRatio || 1;
+    const size = chartFontPx();
+    const line = (size + 3) * dpr;
+    const gutter = this.gutter > 0;
+    ctx.save();
+    if (!gutter) clipPlot(u);
+    const font = (l) => `${l.bold ? "600 " : ""}${Math.round(size * dpr)}px system-ui, sans-serif`;
+    for (const l of labels) {
+      ctx.font = font(l);
+      l.lines = gutter ? wrapText(l.text, (this.gutter - 10) * dpr, (t) => ctx.measureText(t).width) : [l.text];
+    }
+    // A label's last line sits on its line's height (a reference line's
+    // just above it).
+    const base = (l) => l.y + (l.ref ? -3 * dpr : (size / 2 - 1) * dpr);
+    const ys = spreadLabels(labels.map(base), [], line, top + line,
+      top + height + (gutter ? size * dpr : -2 * dpr), labels.map((l) => l.lines.length * line));
+    ctx.textBaseline = "bottom";
+    labels.forEach((l, i) => {
+      ctx.font = font(l);
+      let x;
+      if (gutter) {
+        ctx.textAlign = "left";
+        x = left + width + 6 * dpr;
+        if (Math.abs(ys[i] - base(l)) > 2 * dpr) {
+          // Moved off its line's height: a thin leader from the line's end.
+          ctx.strokeStyle = l.color;
+          ctx.lineWidth = 1 * dpr;
+          ctx.setLineDash([]);
+          ctx.beginPath();
+          ctx.moveTo(left + width, l.y);
+          ctx.lineTo(x - 1 * dpr, ys[i] - (size / 2 - 1) * dpr);
+          ctx.stroke();
+        }
+      } else {
+        const right = l.ref || l.x > left + width - 170 * dpr;
+        ctx.textAlign = right ? "right" : "left";
+        x = l.x + (right ? -4 : 4) * dpr;
+        const w = ctx.measureText(l.text).width;
+        ctx.fillStyle = "rgba(255, 255, 255, 0.85)";
+        ctx.fillRect(right ? x - w - 2 * dpr : x - 2 * dpr, ys[i] - (size + 1) * dpr, w + 4 * dpr, (size + 2) * dpr);
+      }
+      ctx.fillStyle = l.color;
+      l.lines.forEach((t, k) => ctx.fillText(t, x, ys[i] - (l.lines.length - 1 - k) * line));
+    });
+    ctx.restore();
+  }
+
+  // colorAt is series i's colour.
+  colorAt(i) {
+    return this.colors ? this.colors[i % this.colors.length] : colorOf(this.names[i]);
+  }
+
+  // dashAt is series i's dash: the one given, else, in a race, the first
+  // learner solid and each other with a dash of its own, so that lines on
+  // top of one another still show.
+  dashAt(i) {
+    if (this.dash[i] !== undefined) return this.dash[i];
+    return this.names.length > 1 && i > 0 ? RACE_DASHES[(i - 1) % RACE_DASHES.length] : null;
   }
 
   // setReferences sets the chart's reference lines, [{value, label}]:
@@ -225,27 +332,19 @@ export class LineChart {
     if (sameRefs(clean, this.refs)) return;
     this.refs = clean;
     this.el.dataset.refs = clean.map((r) => `${r.label}=${r.value}`).join(";");
-    if (this.plot) this.plot.redraw(true, false);
-    this.dirty = true;
+    this.relabel();
   }
 
-  // drawRefs is uPlot's draw hook: each reference line, labelled at the
-  // right end.
+  // drawRefs is uPlot's draw hook: each reference line (drawLabels labels
+  // them).
   drawRefs(u) {
     const {ctx} = u;
     const {left, top, width, height} = u.bbox;
     const dpr = devicePixelRatio || 1;
     ctx.save();
-    ctx.font = `${Math.round(12 * dpr)}px system-ui, sans-serif`;
-    ctx.textAlign = "right";
-    ctx.textBaseline = "bottom";
-    let prev = -Infinity;
-    const lines = this.refs.map((r) => ({r, y: u.valToPos(r.value, "y", true)})).sort((a, b) => a.y - b.y);
-    for (const {r, y} of lines) {
+    for (const r of this.refs) {
+      const y = u.valToPos(r.value, "y", true);
       if (!(y >= top - 1 && y <= top + height + 1)) continue;
-      // A label too close to the one above goes under its line.
-      const below = y - prev < 16 * dpr;
-      prev = y;
       ctx.strokeStyle = "#334155";
       ctx.lineWidth = 1.5 * dpr;
       ctx.setLineDash([8 * dpr, 5 * dpr]);
@@ -253,9 +352,6 @@ export class LineChart {
       ctx.moveTo(left, y);
       ctx.lineTo(left + width, y);
       ctx.stroke();
-      ctx.fillStyle = "#334155";
-      ctx.textBaseline = below ? "top" : "bottom";
-      ctx.fillText(`${r.label}: ${formatNumber(r.value)}`, left + width - 4 * dpr, below ? y + 3 * dpr : y - 3 * dpr);
     }
     ctx.restore();
   }
@@ -274,23 +370,25 @@ export class LineChart {
   build() {
     this.plot?.destroy();
     const axis = chartAxis();
+    this.gutter = this.gutterWidth();
     this.plot = new uPlot({
       ...this.size(),
+      padding: [null, this.gutter || null, null, null],
       scales: {
         x: this.logX
           ? {time: false, distr: 3, range: (u, min, max) => (min == null ? [1, 10] : min < max ? [min, max] : [min / 2, max * 2])}
           : {time: false},
         y: {range: (u, min, max) => refRange(...withGhosts(min, lateMax(this.data) ?? max, this.ghosts), this.refs)},
       },
-      hooks: {draw: [(u) => this.drawGhosts(u), (u) => this.drawRefs(u)]},
+      hooks: {draw: [(u) => this.drawGhosts(u), (u) => this.drawRefs(u), (u) => this.drawLabels(u)]},
       cursor: {drag: {x: false, y: false}},
       series: [
         {label: this.xLabel, value: (u, v) => (v == null ? "–" : this.xFormat(v))},
         ...this.names.map((name, i) => ({
           label: name,
-          stroke: this.colors ? this.colors[i % this.colors.length] : colorOf(name),
+          stroke: this.colorAt(i),
           width: 2,
-          ...(this.dash[i] ? {dash: this.dash[i]} : {}),
+          ...(this.dashAt(i) ? {dash: this.dashAt(i)} : {}),
           points: {show: false},
           value: (u, v) => (v == null ? "–" : v.toFixed(4)),
         })),
@@ -300,6 +398,8 @@ export class LineChart {
         {...axis, label: this.yLabel, labelSize: 24, size: yAxisSize},
       ],
     }, this.data, this.el);
+    this.el.dataset.dashes = this.names.map((_, i) => JSON.stringify(this.dashAt(i) || [])).join(";");
+    this.el.dataset.colors = this.names.map((_, i) => this.colorAt(i)).join(";");
     this.dirty = false;
     this.lastDraw = -Infinity;
   }
@@ -331,20 +431,55 @@ export function lateMax(cols) {
   return hi;
 }
 
+// RACE_DASHES are the dashes of a race's learners after the first.
+const RACE_DASHES = [[10, 5], [3, 4], [14, 4, 3, 4], [6, 3, 1, 3]];
+
+// GUTTER_MIN_WIDTH is the narrowest chart (CSS px) that keeps a room for
+// its labels right of the plot.
+const GUTTER_MIN_WIDTH = 560;
+// GUTTER_MIN is the least room for the labels (CSS px).
+const GUTTER_MIN = 110;
+
+// textWidth measures text in font, in CSS px.
+let measurer = null;
+function textWidth(text, font) {
+  measurer ??= document.createElement("canvas").getContext("2d");
+  if (!measurer) return 8 * text.length;
+  measurer.font = font;
+  return measurer.measureText(text).width;
+}
+
+// chartFontPx is the size of the charts' own text (labels at the lines'
+// ends): larger in presenter mode, for the back of a room.
+function chartFontPx() {
+  return document.documentElement.classList.contains("presenter") ? 16 : 12;
+}
+
+// clipPlot clips the canvas to the plot area.
+function clipPlot(u) {
+  const {left, top, width, height} = u.bbox;
+  u.ctx.beginPath();
+  u.ctx.rect(left, top, width, height);
+  u.ctx.clip();
+}
+
 // GHOST_DASHES are the earlier runs' dashes, one per run in turn.
 const GHOST_DASHES = [[6, 4], [2, 3], [10, 3, 2, 3], [1, 5]];
 
-// spreadLabels returns label baselines near ys, at least gap apart from one
-// another and from the baselines in fixed (other labels), within [lo, hi]:
-// each label, from the top down, moves down past what it would cover (or
-// up when that runs past hi). Pure (tested by node:test).
-export function spreadLabels(ys, fixed, gap, lo, hi) {
+// spreadLabels returns label baselines near ys, within [lo, hi], such that
+// no two labels overlap: label i spans [y − heights[i], y] (gap for each
+// when heights is not given), and the labels in fixed (baselines, gap
+// high) stay where they are. Each label, from the top down, moves down
+// past what it would cover, or up when that runs past hi. Pure (tested by
+// node:test).
+export function spreadLabels(ys, fixed, gap, lo, hi, heights = null) {
+  const h = (i) => (heights ? heights[i] : gap);
   const order = ys.map((y, i) => i).sort((a, b) => ys[a] - ys[b]);
-  const taken = [...fixed];
+  const taken = fixed.map((y) => [y - gap, y]);
   const out = new Array(ys.length);
   for (const i of order) {
+    const clash = (v) => taken.some(([a, b]) => v - h(i) < b && a < v);
     let y = Math.min(Math.max(ys[i], lo), hi);
-    const clash = (v) => taken.some((t) => Math.abs(t - v) < gap);
     let down = y;
     while (clash(down) && down <= hi) down += 1;
     if (down <= hi) y = down;
@@ -354,9 +489,27 @@ export function spreadLabels(ys, fixed, gap, lo, hi) {
       y = up >= lo ? up : y;
     }
     out[i] = y;
-    taken.push(y);
+    taken.push([y - h(i), y]);
   }
   return out;
+}
+
+// wrapText breaks text into lines no wider than width in the context's
+// font, at spaces, at most three (the last one then ends the text).
+export function wrapText(text, width, measure) {
+  const lines = [];
+  let line = "";
+  for (const word of text.split(" ")) {
+    const next = line ? `${line} ${word}` : word;
+    if (line && measure(next) > width && lines.length < 2) {
+      lines.push(line);
+      line = word;
+    } else {
+      line = next;
+    }
+  }
+  if (line) lines.push(line);
+  return lines;
 }
 
 // withGhosts widens [min, max] to the earlier runs' values after their first
@@ -428,7 +581,7 @@ export class RegretChart {
   }
 
   size() {
-    return {width: Math.max(240, this.el.clientWidth), height: chartHeight(this.height)};
+    return {width: Math.max(240, this.el.clientWidth), height: chartHeight(this.height, this.el, 48)};
   }
 
   reset(names) {

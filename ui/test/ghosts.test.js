@@ -2,7 +2,7 @@ import {test} from "node:test";
 import assert from "node:assert/strict";
 
 import {MAX_GHOSTS, ghostsNote, nextGhosts, runLabel, runOf} from "../js/ghosts.js";
-import {spreadLabels, withGhosts} from "../js/charts.js";
+import {spreadLabels, withGhosts, wrapText} from "../js/charts.js";
 
 const base = {demo: "planted-regression", file: "", delta: 0, eta: 0, gamma: "1/sqrt(t)", loss: "auto", clip: "auto", seed: 1, shuffle: 0};
 
@@ -62,4 +62,17 @@ test("ghostsNote names this run's differing settings", () => {
   const g = nextGhosts([], old, [[1, 0, 1, 1], [2, 0, 1, 1]], now);
   assert.equal(ghostsNote(now, g), " · solid: this run (δ = 100); faded: earlier runs");
   assert.equal(ghostsNote(now, []), "");
+});
+
+test("spreadLabels keeps labels of several lines apart", () => {
+  const ys = spreadLabels([100, 100], [], 15, 0, 300, [45, 15]);
+  const spans = ys.map((y, i) => [y - [45, 15][i], y]).sort((a, b) => a[0] - b[0]);
+  assert.ok(spans[0][1] <= spans[1][0], `${JSON.stringify(spans)}`);
+});
+
+test("wrapText breaks at spaces into at most three lines", () => {
+  const m = (t) => t.length;
+  assert.deepEqual(wrapText("always the label mean: 0.9435", 12, m), ["always the", "label mean:", "0.9435"]);
+  assert.deepEqual(wrapText("short", 12, m), ["short"]);
+  assert.equal(wrapText("a b c d e f g h", 1, m).length, 3);
 });

@@ -1,0 +1,85 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"math"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// raceView is what lesson step 6's race chart shows.
+type raceView struct {
+	Labels  string  `json:"labels"`
+	Dashes  string  `json:"dashes"`
+	Colors  string  `json:"colors"`
+	Height  float64 `json:"height"`
+	Buttons []struct {
+		Top    float64 `json:"top"`
+		Bottom float64 `json:"bottom"`
+	} `json:"buttons"`
+	Screen float64 `json:"screen"`
+}
+
+const raceViewJS = `(() => {
+	const el = document.getElementById("metric-chart");
+	const c = el.querySelector("canvas");
+	return {labels: el.dataset.labels || "", dashes: el.dataset.dashes || "", colors: el.dataset.colors || "",
+		height: c ? c.getBoundingClientRect().height : 0, screen: innerHeight,
+		buttons: [...document.querySelectorAll("#presenter-charts button")].map((b) => { const r = b.getBoundingClientRect(); return {top: r.top, bottom: r.bottom}; })};
+})()`
+
+// rgb parses #rrggbb.
+func rgb(c string) [3]float64 {
+	v, _ := strconv.ParseUint(strings.TrimPrefix(c, "#"), 16, 32)
+	return [3]float64{float64(v >> 16 & 255), float64(v >> 8 & 255), float64(v & 255)}
+}
+
+// Issue 31, item 7: lesson step 6's race reads in presenter mode at
+// 1280×720: each line labelled at its end with its value, each learner with
+// a dash and a colour of its own (no two alike), a plot with the room to
+// show them, and the chart buttons on screen.
+func TestE2ERaceReadable(t *testing.T) {
+	s := newSession(t, 2*time.Minute)
+	s.viewport(1280, 720)
+	s.openAt(s.url, "race=1", "#lesson=6&presenter=1")
+	s.waitStep(6)
+	s.waitJS("3,000 rows", jsRows+" >= 3000", 30*time.Second)
+	time.Sleep(500 * time.Millisecond)
+	v := evalJS[raceView](s, raceViewJS)
+	t.Logf("%+v", v)
+	for _, name := range []string{"occfm", "occfm-auto", "bias", "fm-ftrl"} {
+		if !strings.Contains(";"+v.Labels, ";"+name+" ") {
+			t.Errorf("no label at the end of %s's line: %q", name, v.Labels)
+		}
+	}
+	dashes := strings.Split(v.Dashes, ";")
+	seen := map[string]bool{}
+	for _, d := range dashes {
+		seen[d] = true
+	}
+	if len(dashes) != 4 || len(seen) != 4 {
+		t.Errorf("dashes %q: want four learners, each its own", v.Dashes)
+	}
+	colors := strings.Split(v.Colors, ";")
+	for i := range colors {
+		for j := range i {
+			a, b := rgb(colors[i]), rgb(colors[j])
+			if d := math.Sqrt((a[0]-b[0])*(a[0]-b[0]) + (a[1]-b[1])*(a[1]-b[1]) + (a[2]-b[2])*(a[2]-b[2])); d < 90 {
+				t.Errorf("colours %s and %s are %.0f apart: too alike", colors[i], colors[j], d)
+			}
+		}
+	}
+	if v.Height < 330 {
+		t.Errorf("the chart is %.0f px tall on a 720 px screen", v.Height)
+	}
+	for i, b := range v.Buttons {
+		if b.Top < 0 || b.Bottom > v.Screen {
+			t.Errorf("chart button %d at [%.0f, %.0f], off the %0.f px screen", i, b.Top, b.Bottom, v.Screen)
+		}
+	}
+	s.shot("race-presenter-1280")
+	s.checkExceptions()
+}
