@@ -37,12 +37,16 @@ export function runLabel(old, now) {
 // nextGhosts returns the earlier curves to draw once run now starts after
 // run old, whose metric checkpoints were points ([rows, …, then per learner
 // i its metric at 2 + 2i]): none when the data changed, else ghosts plus
-// one per learner of old with at least two points, at most MAX_GHOSTS.
+// one per learner of old with at least two points (but none for a learner
+// that races again with the same settings), at most MAX_GHOSTS.
 export function nextGhosts(ghosts, old, points, now) {
   if (!old || old.data !== now.data) return [];
   const label = runLabel(old, now);
   const out = [...ghosts];
   old.learners.forEach((name, i) => {
+    // The same settings give the same curve again (a reset, a lesson step
+    // that keeps them): only a learner that leaves the race stays.
+    if (label === "earlier run" && now.learners.includes(name)) return;
     const x = [], y = [];
     const step = Math.max(1, Math.ceil(points.length / GHOST_POINTS));
     points.forEach((p, j) => {

@@ -32,9 +32,12 @@ test("nextGhosts keeps the last run's curves on the same data", () => {
   let many = [];
   for (let i = 0; i < 10; i++) many = nextGhosts(many, old, pts, now);
   assert.equal(many.length, MAX_GHOSTS);
+  // The same settings again: no ghost but of a learner that left the race.
+  const same = nextGhosts([], runOf(base, ["occfm", "bias"]), pts, runOf(base, ["occfm"]));
+  assert.deepEqual(same.map((x) => x.label), ["bias, earlier run"]);
   // A long run keeps about 400 points, its last among them.
   const long = Array.from({length: 5000}, (_, i) => [i + 1, 0, 1 / (i + 1), 0]);
-  const one = nextGhosts([], runOf(base, ["occfm"]), long, runOf(base, ["occfm"]))[0];
+  const one = nextGhosts([], runOf({...base, seed: 2}, ["occfm"]), long, runOf(base, ["occfm"]))[0];
   assert.ok(one.x.length <= 401 && one.x.length >= 300, `${one.x.length} points`);
   assert.equal(one.x[one.x.length - 1], 5000);
 });
