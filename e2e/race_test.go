@@ -83,3 +83,39 @@ func TestE2ERaceReadable(t *testing.T) {
 	s.shot("race-presenter-1280")
 	s.checkExceptions()
 }
+
+// Issue 31, item 8: presenter mode on a projector: the charts' axis text
+// and labels are large at 1920×1080 (and follow the mode when P turns it
+// on), and at 1280×720 with the lesson open the Run bar's Pause, Step and
+// Reset are on screen, not covered by the lesson.
+func TestE2EPresenterProjector(t *testing.T) {
+	s := newSession(t, 2*time.Minute)
+	s.viewport(1920, 1080)
+	s.openDemo()
+	chart := `document.getElementById("metric-chart").dataset`
+	if f := evalJS[string](s, chart+".axisFont"); !strings.HasPrefix(f, "14px") {
+		t.Errorf("outside presenter mode the axis font is %q", f)
+	}
+	evalJS[bool](s, `(document.dispatchEvent(new KeyboardEvent("keydown", {key: "p"})), true)`)
+	s.waitJS("presenter mode", `document.documentElement.classList.contains("presenter")`, 5*time.Second)
+	s.waitJS("the chart rebuilt for the room", chart+`.axisFont.startsWith("20px") && Number(`+chart+`.labelFont) >= 18`, 5*time.Second)
+
+	s.viewport(1280, 720)
+	s.openAt(s.url, "projector=1", "#lesson=6&presenter=1")
+	s.waitStep(6)
+	time.Sleep(time.Second)
+	for _, id := range []string{"play", "step", "reset"} {
+		type hit struct {
+			Top, Bottom float64
+			Mine        bool
+		}
+		h := evalJS[hit](s, `(() => { const b = document.querySelector('[data-testid="`+id+`"]'); const r = b.getBoundingClientRect();
+			const e = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+			return {top: r.top, bottom: r.bottom, mine: !!e && (e === b || b.contains(e))}; })()`)
+		if h.Top < 0 || h.Bottom > 720 || !h.Mine {
+			t.Errorf("%s at [%.0f, %.0f] on a 720 px screen, clickable: %v", id, h.Top, h.Bottom, h.Mine)
+		}
+	}
+	s.shot("projector-lesson-1280")
+	s.checkExceptions()
+}

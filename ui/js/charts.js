@@ -7,10 +7,16 @@ import {CHART_INTERVAL_MS, CHART_POINTS} from "./config.js";
 import {finite, formatNumber} from "./format.js";
 import {colorOf} from "./palette.js";
 
+// presenting reports whether the page is in presenter mode (presenter.js).
+function presenting() {
+  return document.documentElement.classList.contains("presenter");
+}
+
 // chartAxis returns a fresh uPlot axis style shared by every chart.
 export function chartAxis() {
+  const px = presenting() ? 20 : 14;  // for the back of a room
   return {
-    font: "14px system-ui, sans-serif", labelFont: "600 14px system-ui, sans-serif",
+    font: `${px}px system-ui, sans-serif`, labelFont: `600 ${px}px system-ui, sans-serif`,
     stroke: "#334155", grid: {stroke: "#e2e8f0", width: 1}, ticks: {stroke: "#cbd5e1"},
   };
 }
@@ -93,7 +99,15 @@ export class LineChart {
     this.summary = chartSummary(el);
     el.classList.add("line-chart");
     new ResizeObserver(() => this.plot?.setSize(this.size())).observe(el);
-    addEventListener("resize", () => this.plot?.setSize(this.size()));  // the height can follow the window's
+    addEventListener("resize", () => this.resized());  // the height can follow the window's
+  }
+
+  // resized follows the window: a new size, or a new plot when presenter
+  // mode, whose type is larger, turned on or off.
+  resized() {
+    if (!this.plot) return;
+    if (this.built !== presenting()) this.build();
+    else this.plot.setSize(this.size());
   }
 
   size() {
@@ -260,6 +274,7 @@ export class LineChart {
   drawLabels(u) {
     const labels = this.endLabels(u);
     this.el.dataset.labels = labels.filter((l) => l.bold).map((l) => l.text).join(";");
+    this.el.dataset.labelFont = String(chartFontPx());
     if (!labels.length) return;
     const {ctx} = u;
     const {left, top, width, height} = u.bbox;
@@ -398,6 +413,8 @@ export class LineChart {
         {...axis, label: this.yLabel, labelSize: 24, size: yAxisSize},
       ],
     }, this.data, this.el);
+    this.built = presenting();
+    this.el.dataset.axisFont = axis.font;
     this.el.dataset.dashes = this.names.map((_, i) => JSON.stringify(this.dashAt(i) || [])).join(";");
     this.el.dataset.colors = this.names.map((_, i) => this.colorAt(i)).join(";");
     this.dirty = false;
@@ -452,7 +469,7 @@ function textWidth(text, font) {
 // chartFontPx is the size of the charts' own text (labels at the lines'
 // ends): larger in presenter mode, for the back of a room.
 function chartFontPx() {
-  return document.documentElement.classList.contains("presenter") ? 16 : 12;
+  return presenting() ? 18 : 12;
 }
 
 // clipPlot clips the canvas to the plot area.
@@ -577,7 +594,14 @@ export class RegretChart {
     this.summary = chartSummary(el);
     this.summary.textContent = "Regret checkpoints: the numbers are in the readout under this chart.";
     new ResizeObserver(() => this.plot?.setSize(this.size())).observe(el);
-    addEventListener("resize", () => this.plot?.setSize(this.size()));  // the height can follow the window's
+    addEventListener("resize", () => this.resized());  // the height can follow the window's
+  }
+
+  // resized follows the window, as LineChart's.
+  resized() {
+    if (!this.plot) return;
+    if (this.built !== presenting()) this.build();
+    else this.plot.setSize(this.size());
   }
 
   size() {
@@ -721,6 +745,8 @@ export class RegretChart {
         {...axis, label: this.logLog ? `${yLabel} (log scale)` : yLabel, labelSize: 24, size: yAxisSize},
       ],
     }, this.data(), this.el);
+    this.built = presenting();
+    this.el.dataset.axisFont = axis.font;
     // The band edges stay out of the legend: the middle line names the learner.
     const rows = this.plot.root.querySelectorAll(".u-legend .u-series");
     this.names.forEach((_, i) => {
