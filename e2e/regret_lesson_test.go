@@ -3,6 +3,7 @@
 package e2e
 
 import (
+	"math"
 	"strconv"
 	"strings"
 	"testing"
@@ -146,6 +147,43 @@ func TestE2ELessonPhoneChart(t *testing.T) {
 	time.Sleep(300 * time.Millisecond)
 	if top := evalJS[float64](s, `document.getElementById("lesson-text").getBoundingClientRect().top`); top < 0 || top > 844 {
 		t.Errorf("after Show text the step's text is at %.0f px", top)
+	}
+	s.checkExceptions()
+}
+
+// Issue 31, item 9: lesson step 4 (paused after 30 rows): the learner
+// table agrees with the numbers above it; the slack εₜ is explained when it
+// is larger than the corner's value; and a Step's change shows, on a scale
+// of its own, even when γ is small.
+func TestE2ELessonStepFour(t *testing.T) {
+	s := newSession(t, 2*time.Minute)
+	s.openAt(s.url, "four=1", "#lesson=4")
+	s.waitStep(4)
+	s.waitState("paused", 20*time.Second)
+	s.waitJS("30 rows", jsRows+" === 30", 10*time.Second)
+	table := evalJS[[]string](s, `[...document.querySelectorAll('[data-testid="learner-table"] tbody tr:first-child td')].map((c) => c.textContent)`)
+	rmse, shown := s.metric("metric-rmse")
+	t.Logf("table %q; RMSE above %s", table, shown)
+	if len(table) < 6 || table[1] != "30" || !strings.Contains(strings.Join(table, " "), strconv.FormatFloat(rmse, 'f', 4, 64)) {
+		t.Errorf("the learner table %q does not say 30 rows and the RMSE %s shown above", table, shown)
+	}
+	before := s.rows()
+	s.click("lesson-step-row")
+	fw := `document.querySelector('[data-testid="fw-step"]')`
+	s.waitJS("the step view", fw+".dataset.round == "+strconv.Itoa(before+1), 5*time.Second)
+	gap := evalJS[string](s, `document.getElementById("fw-gap").textContent`)
+	st := evalJS[struct {
+		Gap, Delta, Lambda, Gamma float64
+	}](s, `(() => { const st = occfm.fwStep(); return {gap: st.gap, delta: st.delta, lambda: st.lambda, gamma: st.gamma}; })()`)
+	t.Logf("%+v: %q", st, gap)
+	if value := st.Delta * math.Abs(st.Lambda); st.Gap >= value && !strings.Contains(gap, "more than the value itself") {
+		t.Errorf("εₜ = %v ≥ the value %v and the view says %q", st.Gap, value, gap)
+	}
+	ink := evalJS[int](s, canvasInkJS+`("fw-change-canvas")`)
+	change := evalJS[string](s, fw+".dataset.change")
+	t.Logf("γ = %v: the change's canvas has %d coloured pixels, full colour at %s", st.Gamma, ink, change)
+	if ink < 50 || change == "0" {
+		t.Errorf("γ = %v: the change is not shown (%d pixels, scale %s)", st.Gamma, ink, change)
 	}
 	s.checkExceptions()
 }

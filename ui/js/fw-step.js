@@ -66,6 +66,16 @@ export function renderStepView(rows, get) {
   drawHeatmap(el("fw-grad-canvas"), st.grad, k);
   drawHeatmap(el("fw-atom-canvas"), st.kind === "ftrl" ? st.target : st.atom, k);
   drawHeatmap(el("fw-after-canvas"), st.after, k, shared);
+  // The change on its own scale: a small γ leaves before and after alike
+  // to the eye, not their difference.
+  const change = st.after.map((v, i) => v - st.before[i]);
+  const cs = scalesOf(change, k);
+  drawHeatmap(el("fw-change-canvas"), change, k, cs);
+  const big = Math.max(cs.inner, cs.border);
+  card.dataset.change = String(big);
+  el("fw-change-scale").textContent = big > 0
+    ? `5 is at full colour at ±${formatNumber(big)}: ${formatNumber(big / Math.max(shared.inner, shared.border, 1e-300))} of the scale of 1 and 4.`
+    : "The step changed nothing.";
   const names = st.labels.slice(0, -1);
   el("fw-coords").textContent = `The squares: ${names.length <= 8 ? names.join(", ") : `${names.slice(0, 6).join(", ")} and ${names.length - 6} more`}` +
     " (the row's own features among them), then the bias.";
@@ -85,6 +95,7 @@ const CAPTIONS = {
     grad: ["2. The row's gradient", " ∇fₜ = ℓ′·½x̂x̂ᵀ: only the row's own features light up. Blue where C should grow, red where it should shrink."],
     atom: ["3. The best corner of K", ", Ĉₜ = δ·sign(λ)·qqᵀ: q is the top eigenvector of −∇Fₜ, the sum of every gradient so far (no projection, one eigenvector)."],
     after: ["4. Cₜ₊₁ = (1 − γ)Cₜ + γĈₜ.", " A small step towards that corner: a mix of two points of K stays in K."],
+    change: ["5. The change, Cₜ₊₁ − Cₜ = γ(Ĉₜ − Cₜ),", " on a scale of its own: what the step did."],
   },
   ftrl: {
     head: "occfm-k's step of the last row: follow the regularized leader",
@@ -93,6 +104,7 @@ const CAPTIONS = {
     grad: ["2. The row's gradient", " ∇fₜ = ℓ′·½x̂x̂ᵀ (no square of a feature with itself): it joins Gₜ, the sum of every gradient so far."],
     atom: ["3. The target −ηGₜ/2", ": the best C for all the rows so far, were there no budget. The bias row is learned outside the ball, as in 4."],
     after: ["4. Cₜ₊₁ = Π_K(−ηGₜ/2).", " The target pulled into the ball: each eigenvalue moves θ towards 0, so that Σ|λ| ≤ δ."],
+    change: ["5. The change, Cₜ₊₁ − Cₜ,", " on a scale of its own: what this row did."],
   },
 };
 
@@ -102,7 +114,7 @@ function label(kind) {
   const c = CAPTIONS[kind] || CAPTIONS.fw;
   el("fw-h").textContent = c.head;
   el("fw-atom-canvas").setAttribute("aria-label", c.atomLabel);
-  for (const part of ["before", "grad", "atom", "after"]) {
+  for (const part of ["before", "grad", "atom", "after", "change"]) {
     const cap = document.querySelector(`[data-testid="fw-${part}"] figcaption`);
     if (cap.dataset.kind !== kind) {
       const b = document.createElement("b");
@@ -118,9 +130,13 @@ function fwNumbers(st) {
   el("fw-lambda").textContent = `λ = ${formatNumber(st.lambda)}`;
   // εₜ is the slack Frank-Wolfe tolerates in the corner's value δ|λ|; it
   // shrinks with γₜ, and early on it is far larger than the value itself.
-  el("fw-gap").textContent = `the corner's value δ|λ| = ${formatNumber(st.delta * Math.abs(st.lambda))}, ` +
-    `certified within εₜ = ${formatNumber(st.gap)} of the best corner's` +
-    (st.refreshed ? " (a Lanczos run found q this row)" : " (no new eigen-solve needed)");
+  const value = st.delta * Math.abs(st.lambda);
+  el("fw-gap").textContent = st.gap < value
+    ? `the corner's value δ|λ| = ${formatNumber(value)}, certified within εₜ = ${formatNumber(st.gap)} of the best corner's` +
+      (st.refreshed ? " (a Lanczos run found q this row)" : " (no new eigen-solve needed)")
+    : `the corner's value δ|λ| = ${formatNumber(value)}; this early the schedule lets the corner be off by up to ` +
+      `εₜ = ${formatNumber(st.gap)}, more than the value itself (εₜ shrinks with γₜ), so a rough eigenvector does` +
+      (st.refreshed ? " (a Lanczos run found q this row)" : " (the tracked one, with no new eigen-solve)");
   el("fw-gamma").textContent = `γ = ${formatNumber(st.gamma)}` +
     (st.gamma < st.gammaT * (1 - 1e-12) ? ` (the schedule's γₜ = ${formatNumber(st.gammaT)}; a line search chose less)` : " (the schedule's γₜ)");
   el("fw-delta").textContent = `δ = ${formatNumber(st.delta)}`;

@@ -205,7 +205,9 @@ export function applySnapshot(snap, force = false) {
   // frame, time the learner does not get. The first rows learned show at
   // once: a visitor waits for them.
   views.stale = true;
-  if (force || firstRows || snap.state !== "running" || page.phase !== "running") renderViews(now);
+  // A forced snapshot (a Step, a start) redraws the tables too, so that
+  // they agree with the numbers above them.
+  if (force || firstRows || snap.state !== "running" || page.phase !== "running") renderViews(now, force);
   if (snap.state === "error") {
     let message = snap.error || "the learner stopped with an error";
     if (snap.bad_row) message += ' — choose "Bad rows: skip and count" to pass over such rows.';
