@@ -3,6 +3,7 @@
 package e2e
 
 import (
+	"encoding/json"
 	"math"
 	"strconv"
 	"strings"
@@ -117,5 +118,35 @@ func TestE2EPresenterProjector(t *testing.T) {
 		}
 	}
 	s.shot("projector-lesson-1280")
+	s.checkExceptions()
+}
+
+// Issue 31, item 10: on a chart wide enough, no label (a line's end, a
+// reference line's) lies over the plot, where it would cover a curve.
+func TestE2ELabelsBesideThePlot(t *testing.T) {
+	s := newSession(t, time.Minute)
+	for _, w := range []int64{1280, 1920} {
+		s.viewport(w, 900)
+		s.openAt(s.url, "labels="+strconv.Itoa(int(w)), "#demo=planted-regression&learners=occfm,bias")
+		s.waitState("running", 20*time.Second)
+		s.waitJS("labels drawn", `(document.getElementById("metric-chart").dataset.refs || "").length > 0 && JSON.parse(document.getElementById("metric-chart").dataset.labelBoxes || "[]").length >= 4`, 10*time.Second)
+		for _, id := range []string{"metric-chart", "loss-chart"} {
+			d := evalJS[struct {
+				Boxes string `json:"boxes"`
+				Right string `json:"right"`
+			}](s, `(() => { const d = document.getElementById("`+id+`").dataset; return {boxes: d.labelBoxes || "", right: d.plotRight || ""}; })()`)
+			right, _ := strconv.Atoi(d.Right)
+			var boxes [][4]int
+			if err := json.Unmarshal([]byte(d.Boxes), &boxes); err != nil || len(boxes) < 3 {
+				t.Fatalf("%d px, %s: label boxes %q (%v)", w, id, d.Boxes, err)
+			}
+			for _, b := range boxes {
+				if b[0] < right {
+					t.Errorf("%d px, %s: a label at %v starts left of the plot's right edge %d", w, id, b, right)
+				}
+			}
+			t.Logf("%d px, %s: %d labels right of x = %d", w, id, len(boxes), right)
+		}
+	}
 	s.checkExceptions()
 }

@@ -295,6 +295,7 @@ export class LineChart {
     const ys = spreadLabels(labels.map(base), [], line, top + line,
       top + height + (gutter ? size * dpr : -2 * dpr), labels.map((l) => l.lines.length * line));
     ctx.textBaseline = "bottom";
+    const boxes = [];
     labels.forEach((l, i) => {
       ctx.font = font(l);
       let x;
@@ -321,8 +322,14 @@ export class LineChart {
       }
       ctx.fillStyle = l.color;
       l.lines.forEach((t, k) => ctx.fillText(t, x, ys[i] - (l.lines.length - 1 - k) * line));
+      const w = Math.max(...l.lines.map((t) => ctx.measureText(t).width));
+      const x0 = ctx.textAlign === "right" ? x - w : x;
+      boxes.push([x0, ys[i] - l.lines.length * line, x0 + w, ys[i]].map((v) => Math.round(v / dpr)));
     });
     ctx.restore();
+    // Where the labels are and where the plot ends, in CSS px (for tests).
+    this.el.dataset.labelBoxes = JSON.stringify(boxes);
+    this.el.dataset.plotRight = String(Math.round((left + width) / dpr));
   }
 
   // colorAt is series i's colour.
