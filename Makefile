@@ -105,7 +105,7 @@ paper:
 ## the page in headless Chromium against the same core natively
 ## (e2e/bench_test.go, build tag e2e): updates/s of every learner on
 ## ML-100K and IJCNN1 (and of OCCFM at δ = 100 and 1000), peak memory of OCCFM on ML-1M, click latency at full
-## speed, the page's cold load (bench-load below), Save/Load model after
+## speed and in the lesson's race beside two busy loops, the page's cold load (bench-load below), Save/Load model after
 ## ML-100K (TestBenchModel) and Personalize's ratings on ML-100K
 ## (TestBenchPersonal). Writes bench-results/bench.json, bench.md, load.json,
 ## model.md and personal.md (git-ignored), and fails when the peak memory on

@@ -150,3 +150,33 @@ func TestE2ELabelsBesideThePlot(t *testing.T) {
 	}
 	s.checkExceptions()
 }
+
+// Issue 31, item 11: the model picture never runs in the frame or the
+// click that asks for it: the ratings demo's 801 × 801 C is got, scaled,
+// coloured at most 200 rows a task and drawn in tasks of its own, while
+// the page learns and after a Pause. (The click's latency under load is
+// make bench's: TestBench/race-clicks.)
+func TestE2EPictureInTasks(t *testing.T) {
+	s := newSession(t, 2*time.Minute)
+	s.viewport(1920, 1080)
+	s.url += "#demo=ratings&learners=occfm&speed=2000"
+	s.openDemo()
+	card := `document.getElementById("model-picture").dataset`
+	evalJS[bool](s, `(document.getElementById("model-picture").scrollIntoView(), true)`)
+	s.waitJS("a picture drawn in tasks", card+`.k === "801" && Number(`+card+`.tasks) > 0`, 20*time.Second)
+	check := func(when string) {
+		tasks, _ := strconv.Atoi(evalJS[string](s, card+".tasks"))
+		per, _ := strconv.Atoi(evalJS[string](s, card+".rowsPerTask"))
+		t.Logf("%s: the 801 × 801 picture in %d tasks, at most %d rows coloured a task (%s ms in all)", when, tasks, per, evalJS[string](s, card+".ms"))
+		if tasks < 7 || per > 200 {
+			t.Errorf("%s: %d tasks, %d rows a task: want the picture in tasks of at most 200 rows", when, tasks, per)
+		}
+	}
+	check("learning")
+	rows := evalJS[string](s, card+".rows")
+	s.click("play")
+	s.waitState("paused", 5*time.Second)
+	s.waitJS("the paused picture", card+".rows !== "+strconv.Quote(rows), 10*time.Second)
+	check("after Pause")
+	s.checkExceptions()
+}

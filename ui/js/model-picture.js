@@ -6,13 +6,13 @@
 // cost allows (a twentieth of the time, at most 4 times a second), so the
 // picture never slows learning much.
 
-import {cellAt, drawHeatmap, robustScalesOf} from "./heatmap.js";
+import {cellAt, drawHeatmap, fillColors, robustScalesOf} from "./heatmap.js";
 import {formatNumber} from "./format.js";
 
 const MIN_INTERVAL_MS = 250;
 const COST_SHARE = 20;  // wait at least 20× the last picture's cost
 
-const state = {pic: null, at: -Infinity, rows: -1, visible: true, observer: null, cost: 0};
+const state = {pic: null, at: -Infinity, rows: -1, visible: true, observer: null, cost: 0, gen: 0};
 
 // el returns the element of id.
 const el = (id) => document.getElementById(id);
@@ -33,6 +33,7 @@ export function wirePicture() {
 
 // resetPicture forgets the last picture (a new run).
 export function resetPicture() {
+  state.gen++;  // a picture queued for the last run is not drawn
   state.pic = null;
   state.rows = -1;
   state.at = -Infinity;
@@ -52,30 +53,94 @@ export function invalidatePicture() {
 
 // renderPicture redraws the picture, from get() (occfm.picture(), or null),
 // when rows were learned since the last one, its time has come and the
-// card is visible (force: now, visible or not: after a Step, a pause or
-// the end of a run). With no new row it draws nothing, forced or not: a
+// card is visible (force: visible or not, whatever the time: after a Step,
+// a pause or the end of a run), in tasks of its own that follow the
+// caller's. With no new row it draws nothing, forced or not: a
 // finished run's regret comparator brings a snapshot every frame, and the
 // ratings demo's picture costs tens of ms.
 export function renderPicture(now, rows, get, force = false) {
   if (rows === state.rows) return;
   if (!force && (!state.visible || now - state.at < Math.max(MIN_INTERVAL_MS, COST_SHARE * state.cost))) return;
-  const t0 = performance.now();
-  const pic = get();
   state.at = now;
-  if (!pic) return;
   state.rows = rows;
-  state.pic = pic;
-  draw(pic);
-  state.cost = performance.now() - t0;
+  // In tasks of their own, not in the frame or the click that asked: the
+  // ratings demo's picture costs tens of ms in Go and as many to colour on
+  // a busy machine, which, added to the frame's learning and charts (or to
+  // a Pause click's), made a click wait 550 ms. Its colours are filled
+  // ROWS_PER_TASK rows a task.
+  const gen = ++state.gen;
+  let tasks = 0, most = 0;  // the tasks it takes, and the most rows one colours (for tests)
+  const later = (f) => nextTask(() => { if (gen === state.gen) { tasks++; f(); } });
+  later(() => {
+    const t0 = performance.now();
+    const pic = get();
+    if (!pic) return;
+    const k = pic.labels.length;
+    const job = {scales: null, img: k > 0 ? new ImageData(k, k) : null, sum: 0, ms: performance.now() - t0};
+    const fill = (from) => {
+      const t = performance.now();
+      const to = Math.min(k, from + ROWS_PER_TASK);
+      fillColors(job.img.data, pic.cells, k, job.scales, from, to);
+      most = Math.max(most, to - from);
+      for (let i = from * k; i < to * k; i++) job.sum += Math.abs(pic.cells[i]);
+      job.ms += performance.now() - t;
+      if (to < k) later(() => fill(to));
+      else later(finish);
+    };
+    const scale = () => {
+      const t = performance.now();
+      job.scales = robustScalesOf(pic.cells, k);
+      job.ms += performance.now() - t;
+      later(() => fill(0));
+    };
+    const finish = () => {
+      const t = performance.now();
+      state.pic = pic;
+      draw(pic, job);
+      job.ms += performance.now() - t;
+      state.cost = job.ms;
+      const card = el("model-picture");
+      card.dataset.ms = job.ms.toFixed(1);
+      card.dataset.tasks = String(tasks);
+      card.dataset.rowsPerTask = String(most);
+    };
+    if (k > 0) later(scale);
+    else later(finish);
+  });
 }
 
-function draw(pic) {
+// nextTask runs f in a task of its own, queued through a MessageChannel
+// (never clamped, as setTimeout(0) is); each step of a picture queues the
+// next.
+let port = null;
+let queued = null;
+function nextTask(f) {
+  queued = f;
+  if (!port) {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => {
+      const g = queued;
+      queued = null;
+      if (g) g();
+    };
+    port = channel.port2;
+  }
+  port.postMessage(null);
+}
+
+// ROWS_PER_TASK is how many rows of the picture's colours a task fills:
+// 200 of the ratings demo's 801 take a few ms.
+const ROWS_PER_TASK = 200;
+
+// draw draws pic, with its scales, colours and Σ|C| when prepared holds
+// them ({scales, img, sum}: renderPicture's tasks), else computing them.
+function draw(pic, prepared = null) {
   const card = el("model-picture");
   const k = pic.labels.length;
   card.dataset.rows = String(pic.rows);
   card.dataset.k = String(k);
-  let sum = 0;
-  for (const v of pic.cells) sum += Math.abs(v);
+  let sum = prepared ? prepared.sum : 0;
+  if (!prepared) for (const v of pic.cells) sum += Math.abs(v);
   card.dataset.sum = sum.toPrecision(8);
   card.dataset.pairs = String(pic.pairs);
   el("picture-learner").textContent = pic.note || `of ${pic.learner}`;
@@ -90,8 +155,8 @@ function draw(pic) {
       "(what each feature adds alone, and the bias), so there is no square of pairs to colour. " +
       "occfm-k, occfm and fm-ftrl learn pairs.";
   }
-  const scales = robustScalesOf(pic.cells, k);
-  drawHeatmap(el("picture-canvas"), pic.cells, k, scales);
+  const scales = prepared ? prepared.scales : robustScalesOf(pic.cells, k);
+  drawHeatmap(el("picture-canvas"), pic.cells, k, scales, prepared && prepared.img);
   el("picture-canvas").setAttribute("aria-label", `heatmap of C, ${k} by ${k}: ${what(pic)}`);
   el("picture-scale").textContent = scales.inner === 0 && scales.border === 0
     ? `${what(pic)}. C = 0: every square is white until the learner's first step.`

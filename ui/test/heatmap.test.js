@@ -1,7 +1,7 @@
 // Unit tests of heatmap.js's pure parts (node:test).
 import {test} from "node:test";
 import assert from "node:assert/strict";
-import {cellColor, innerSize, robustScalesOf, scalesOf} from "../js/heatmap.js";
+import {cellColor, fillColors, innerSize, robustScalesOf, scalesOf} from "../js/heatmap.js";
 
 test("cellColor is white at 0, full red or blue at ±scale, clipped beyond", () => {
   assert.deepEqual(cellColor(0, 1), [255, 255, 255]);
@@ -38,4 +38,19 @@ test("robustScalesOf puts full colour at the 98th percentile of the pairs", () =
   // Every pair equal: the scale is that value.
   const flat = robustScalesOf([3, 3, 1, 3, 3, 1, 1, 1, 1], 3);
   assert.ok(Math.abs(flat.inner - 3) < 1e-9, `flat ${flat.inner}`);
+});
+
+test("fillColors writes cellColor's colours for every cell", () => {
+  const k = 5;
+  const cells = Array.from({length: k * k}, (_, i) => [0, 0.3, -2, NaN, 7, -0.01][i % 6]);
+  const scales = {inner: 1, border: 5};
+  const data = new Uint8ClampedArray(4 * k * k);
+  fillColors(data, cells, k, scales);
+  for (let i = 0; i < k; i++) {
+    for (let j = 0; j < k; j++) {
+      const want = cellColor(cells[i * k + j], i === k - 1 || j === k - 1 ? scales.border : scales.inner);
+      const o = 4 * (i * k + j);
+      assert.deepEqual([data[o], data[o + 1], data[o + 2], data[o + 3]], [...want, 255], `cell ${i},${j}`);
+    }
+  }
 });
