@@ -25,7 +25,7 @@ func TestJSAPIDocs(t *testing.T) {
 			t.Errorf("docs/js-api.md does not list occfm.personal.%s", e.name)
 		}
 	}
-	for _, name := range []string{"picture", "reference", "fwStep"} {
+	for _, name := range []string{"picture", "pictureDrawn", "reference", "fwStep"} {
 		if !strings.Contains(string(doc), "| `"+name+"()` |") {
 			t.Errorf("docs/js-api.md does not list occfm.%s", name)
 		}

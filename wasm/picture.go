@@ -200,7 +200,7 @@ func (s *session) picture() *modelPicture {
 		return nil
 	}
 	pic := &modelPicture{Learner: sm.p.Name, Note: sm.What, Pairs: sm.Pairs}
-	s.drawn = drawnModel{sm.p, sm.What, sm.Pairs}
+	s.drawnNext = drawnModel{sm.p, sm.What, sm.Pairs} // drawn once the page says so (pictureDrawn)
 	exact := sm.exact()
 	var idx []int
 	// C is drawn whole on a demo; a learner known only by its predictions

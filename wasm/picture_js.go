@@ -8,7 +8,7 @@ import (
 	"syscall/js"
 )
 
-// pictureAPI adds picture() and fwStep() to the page's API: plain objects,
+// pictureAPI adds picture(), pictureDrawn(), reference() and fwStep() to the page's API: plain objects,
 // the matrices as typed arrays copied in one call each (no call
 // per value across the bridge).
 func (b *bridge) pictureAPI(fn func(string, func([]js.Value) any)) {
@@ -26,6 +26,15 @@ func (b *bridge) pictureAPI(fn func(string, func([]js.Value) any)) {
 			"target": anys(p.Target), "targets": p.Targets, "theta": p.Theta, "pairs": p.Pairs,
 			"whole": p.Whole, "ordered": p.Ordered, "ms": p.Millis, "rows": b.s.rows}
 		return out
+	})
+	// The page has drawn the last picture (in tasks of its own, after
+	// picture() returned it): the Model card names it from now on.
+	fn("pictureDrawn", func([]js.Value) any {
+		if b.s != nil {
+			b.s.drawn = b.s.drawnNext
+			b.renderModel()
+		}
+		return nil
 	})
 	fn("reference", func([]js.Value) any {
 		if b.s == nil {

@@ -101,9 +101,11 @@ type session struct {
 	// counts the items' ratings: personalize.go).
 	observe func(data.Example)
 
-	freq  []uint32   // occurrences of each feature below freqFeatures (picture.go)
-	drawn drawnModel // what the last picture drew (picture.go)
-	order core.LabelOrder
+	freq []uint32 // occurrences of each feature below freqFeatures (picture.go)
+	// drawn is what the picture on the page shows, drawnNext what the
+	// last picture() returned, until the page has drawn it (pictureDrawn).
+	drawn, drawnNext drawnModel
+	order            core.LabelOrder
 	// shuffled reads a file's rows into memory and plays them in a seeded
 	// random order (config shuffle), nil otherwise.
 	shuffled *core.Shuffled

@@ -125,8 +125,9 @@ func block(l core.Learner, idx []int, dst []float64) {
 	affineBlock(l, idx, dst)
 }
 
-// drawnModel is what the last picture drew, which the Model card names:
-// the picture and the card cannot disagree between two pictures.
+// drawnModel is what the picture on the page shows, which the Model card
+// names: the page says when it has drawn a picture (pictureDrawn), so that
+// the picture and the card never disagree.
 type drawnModel struct {
 	p     *player
 	what  string

@@ -187,7 +187,6 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 	}
 	setMemoryLimit(rs.maxMemory)
 	start := time.Now()
-
 	in, name, err := openData(rs.data)
 	if err != nil {
 		return err

@@ -8,6 +8,7 @@
 
 import {cellAt, drawHeatmap, fillColors, robustScalesOf} from "./heatmap.js";
 import {formatNumber} from "./format.js";
+import {occfm} from "./state.js";
 
 const MIN_INTERVAL_MS = 250;
 const COST_SHARE = 20;  // wait at least 20× the last picture's cost
@@ -97,6 +98,7 @@ export function renderPicture(now, rows, get, force = false) {
       const t = performance.now();
       state.pic = pic;
       draw(pic, job);
+      drawn();
       job.ms += performance.now() - t;
       state.cost = job.ms;
       const card = el("model-picture");
@@ -126,6 +128,12 @@ function nextTask(f) {
     port = channel.port2;
   }
   port.postMessage(null);
+}
+
+// drawn tells the core that the picture it gave is on the page: the Model
+// card names it from then on.
+function drawn() {
+  if (occfm) occfm.pictureDrawn();
 }
 
 // ROWS_PER_TASK is how many rows of the picture's colours a task fills:
