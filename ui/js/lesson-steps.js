@@ -115,7 +115,7 @@ export const STEPS = Object.freeze([
       "occfm, occfm-auto, bias and fm-ftrl read the same ratings in the same order.",
       "bias has the fewest numbers to learn, so it leads at first, with occfm-auto, which leans on it.",
       "The ratings' true C has `‖C‖* ≈ 700`, far outside occfm's ball at `δ = 10`: occfm falls behind.",
-      "occfm-auto needs no δ: it mixes experts (bias, linear, all-pairs, OCCFM at δ = 10, 100, 1000) by past loss.",
+      "occfm-auto needs no δ: it mixes experts (bias, linear, all-pairs, OCCFM at three δ, tastes) by past loss.",
       "fm-ftrl, the classic FM, has no ball and wins in the long run: a regret bound does not promise the lowest error.",
     ],
     look: "who leads the RMSE curve, and when the lead changes; “What we know about this data” under the charts.",

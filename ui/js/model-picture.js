@@ -255,9 +255,12 @@ function drawSpectrum(pic) {
     ctx.lineTo(css, ty + 0.5);
     ctx.stroke();
     ctx.setLineDash([]);
+    const label = `θ = ${formatNumber(pic.theta)}`, ly = Math.max(ty - 3, 24), lw = ctx.measureText(label).width;
+    ctx.fillStyle = "rgba(255, 255, 255, 0.9)";  // over the bars it names
+    ctx.fillRect(css - lw - 4, ly - 12, lw + 4, 14);
     ctx.fillStyle = "#0f172a";
     ctx.textAlign = "right";
-    ctx.fillText(`θ = ${formatNumber(pic.theta)}`, css, Math.max(ty - 3, 24));
+    ctx.fillText(label, css, ly);
     ctx.textAlign = "left";
   } else {
     eig.forEach((v, i) => bar(v, i, false));
