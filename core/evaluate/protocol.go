@@ -30,6 +30,12 @@ type Settings struct {
 	// TracePoints bounds the points of each pass's loss-versus-time trace.
 	// Zero means 200.
 	TracePoints int
+	// Done, when not nil, returns a pass played before (a resumed run's),
+	// which Protocol takes in place of playing it again when its Order is
+	// the one the pass would have: the split and each run's permutation
+	// depend only on Seed, so the passes left give what an uninterrupted
+	// run would have given.
+	Done func(run, fold int) (Pass, bool)
 }
 
 func (s Settings) withDefaults() Settings {
@@ -91,7 +97,8 @@ type Pass struct {
 // s.Runs runs, a fresh learner from newLearner streams the other folds'
 // rows in a fresh seeded order (predict-then-update), then predicts the
 // held-out fold. The loss of the metrics is loss. Protocol calls progress,
-// when not nil, after each pass. rows is not changed.
+// when not nil, after each pass it plays (not after those s.Done gives).
+// rows is not changed.
 func Protocol(rows []data.Example, task data.Task, loss core.Loss, newLearner func() core.Learner, s Settings, progress func(Pass)) []Pass {
 	s = s.withDefaults()
 	n := len(rows)
@@ -109,6 +116,12 @@ func Protocol(rows []data.Example, task data.Task, loss core.Loss, newLearner fu
 			rng := rand.New(rand.NewPCG(s.Seed, uint64(1+run)))
 			rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
 			p := Pass{Run: run, Fold: fold, Order: orderHash(order, split[lo:hi])}
+			if s.Done != nil {
+				if q, ok := s.Done(run, fold); ok && q.Order == p.Order && q.Run == run && q.Fold == fold {
+					passes = append(passes, q)
+					continue
+				}
+			}
 			l := newLearner()
 			p.Progressive, p.Seconds, p.Trace = trainPass(l, rows, order, task, loss, s.TracePoints)
 			if hi > lo {

@@ -127,3 +127,41 @@ func demoRows(t *testing.T, task data.Task, rows int) []data.Example {
 	}
 	return out
 }
+
+// TestProtocolDone: passes given by Settings.Done are taken, not played,
+// when their Order is the pass's; the others are played as they would be:
+// the passes equal an uninterrupted run's. A pass whose Order differs (an
+// old record) is played again.
+func TestProtocolDone(t *testing.T) {
+	rows := demoRows(t, data.Regression, 80)
+	loss := core.TaskLoss(data.Regression)
+	played := 0
+	newL := func() core.Learner { played++; return core.NewOCCFM(core.OCCFMSettings{Loss: loss}) }
+	s := Settings{Runs: 2, Folds: 4, FoldsRun: 3, Seed: 5}
+	all := Protocol(rows, data.Regression, loss, newL, s, nil)
+	kept := map[[2]int]Pass{}
+	for i, p := range all {
+		if i%2 == 0 {
+			kept[[2]int{p.Run, p.Fold}] = p
+		}
+	}
+	stale := all[2]
+	stale.Order++
+	kept[[2]int{stale.Run, stale.Fold}] = stale
+	s.Done = func(run, fold int) (Pass, bool) { p, ok := kept[[2]int{run, fold}]; return p, ok }
+	played = 0
+	var reported int
+	again := Protocol(rows, data.Regression, loss, newL, s, func(Pass) { reported++ })
+	if len(again) != len(all) {
+		t.Fatalf("%d passes resumed, %d in all", len(again), len(all))
+	}
+	for i := range all {
+		a, b := all[i], again[i]
+		if a.Run != b.Run || a.Fold != b.Fold || a.Order != b.Order || a.Progressive != b.Progressive || a.HeldOut != b.HeldOut {
+			t.Errorf("pass %d: resumed %+v, uninterrupted %+v", i, b.Progressive, a.Progressive)
+		}
+	}
+	if want := len(all) - len(kept) + 1; played != want || reported != want {
+		t.Errorf("%d passes played and %d reported, want %d (the stale one again)", played, reported, want)
+	}
+}
