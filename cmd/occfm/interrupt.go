@@ -70,9 +70,15 @@ type interruptError struct {
 	sig   os.Signal
 	rows  int
 	saved string // the -save target left as it was, or ""
+	// after, when set, says what was done in place of the rows learned
+	// (occfm paper: the passes kept in its journal).
+	after string
 }
 
 func (e interruptError) Error() string {
+	if e.after != "" {
+		return "interrupted by " + signalName(e.sig) + " after " + e.after
+	}
 	msg := "interrupted by " + signalName(e.sig) + " after " + commas(e.rows) + " rows learned"
 	if e.saved != "" {
 		return msg + "; nothing was saved (" + e.saved + " is as it was)"

@@ -128,6 +128,7 @@ type paperSettings struct {
 	sets      []string
 	learners  []string
 	quiet     bool
+	fresh     bool
 }
 
 const paperUsage = `occfm paper runs the paper's experiments (§5): every learner on every data
@@ -155,6 +156,11 @@ Flags:
                  ijcnn1, a9a)
   -learners A,B  only these learners
   -quiet         no progress on stderr
+  -fresh         start over: forget the passes -out's journal holds
+
+Every pass is appended to -out/paper-passes.jsonl as it ends. A run stopped
+at any point (Ctrl-C, a crash) goes on where it stopped when the same
+command is run again, and gives the same tables.
 `
 
 func parsePaperFlags(args []string) (paperSettings, error) {
@@ -170,6 +176,7 @@ func parsePaperFlags(args []string) (paperSettings, error) {
 	sets := fs.String("sets", "", "")
 	learners := fs.String("learners", "", "")
 	fs.BoolVar(&s.quiet, "quiet", false, "")
+	fs.BoolVar(&s.fresh, "fresh", false, "")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return s, err
@@ -280,15 +287,18 @@ func paperCommand(args []string, stdout, stderr io.Writer) error {
 			fmt.Fprintf(stderr, "[%5.1fs] %s\n", time.Since(start).Seconds(), fmt.Sprintf(format, a...))
 		}
 	}
-	for _, set := range paperSets {
-		if len(s.sets) > 0 && !slices.Contains(s.sets, set.Key) {
-			continue
-		}
-		res, err := playPaperSet(set, s, logf)
-		if err != nil {
-			return err
-		}
-		rep.Sets = append(rep.Sets, res)
+	j, err := openJournal(s.out, journalHead{Runs: s.runs, Folds: s.folds, FoldsRun: rep.FoldsRun, Seed: s.seed}, s.fresh)
+	if err != nil {
+		return err
+	}
+	defer j.Close()
+	if j.resumed > 0 {
+		logf("going on from %s: %d passes already played", j.path, j.resumed)
+	}
+	pr := &paperRun{s: s, logf: logf, journal: j, intr: watchInterrupt()}
+	defer pr.intr.stop()
+	if err := pr.playSets(&rep); err != nil {
+		return err
 	}
 	rep.Seconds = time.Since(start).Seconds()
 
@@ -316,7 +326,8 @@ func paperCommand(args []string, stdout, stderr io.Writer) error {
 
 // playPaperSet plays every learner asked for on one data set of the paper
 // through the protocol, or says why the set is skipped.
-func playPaperSet(set paperSet, s paperSettings, logf func(string, ...any)) (paperSetResult, error) {
+func (pr *paperRun) playPaperSet(set paperSet) (paperSetResult, error) {
+	s, logf := pr.s, pr.logf
 	res := paperSetResult{paperSet: set}
 	switch {
 	case set.Missing != "":
@@ -334,6 +345,7 @@ func playPaperSet(set paperSet, s paperSettings, logf func(string, ...any)) (pap
 	}
 	res.Rows, res.Features = len(rows), features
 	logf("%s: %s rows, %s features", set.Title, commas(len(rows)), commas(features))
+	var playing []paperLearner
 	for _, pl := range paperLearners {
 		if len(s.learners) > 0 && !slices.Contains(s.learners, pl.Name) {
 			continue
@@ -341,7 +353,11 @@ func playPaperSet(set paperSet, s paperSettings, logf func(string, ...any)) (pap
 		if pl.Dense != nil && features > denseMaxFeatures {
 			continue
 		}
-		r := runPaperLearner(rows, set, pl, s)
+		playing = append(playing, pl)
+	}
+	pr.startSet(set, len(playing))
+	for _, pl := range playing {
+		r := pr.runPaperLearner(rows, set, pl)
 		if r.Error != "" {
 			logf("  %-20s FAILED: %s", pl.Label, r.Error)
 		} else {
@@ -354,10 +370,14 @@ func playPaperSet(set paperSet, s paperSettings, logf func(string, ...any)) (pap
 
 // runPaperLearner plays the protocol for one learner, turning a panic into
 // an error so that one broken learner does not hide the others' results.
-func runPaperLearner(rows []data.Example, set paperSet, pl paperLearner, s paperSettings) (r paperResult) {
+func (pr *paperRun) runPaperLearner(rows []data.Example, set paperSet, pl paperLearner) (r paperResult) {
+	s := pr.s
 	r = paperResult{Learner: pl.Name, Label: pl.Label, Paper: set.Paper[pl.Name]}
 	defer func() {
 		if p := recover(); p != nil {
+			if p == errPaperStop {
+				panic(p) // an interrupt: not the learner's failure
+			}
 			r.Error = fmt.Sprint(p)
 		}
 	}()
@@ -391,8 +411,20 @@ func runPaperLearner(rows []data.Example, set paperSet, pl paperLearner, s paper
 		build = pl.Dense
 		r.Dense = true
 	}
-	ps := evaluate.Settings{Runs: s.runs, Folds: s.folds, FoldsRun: s.foldsRun, Seed: s.seed}
-	passes := evaluate.Protocol(rows, set.Task, core.TaskLoss(set.Task), func() core.Learner { return build(cfg) }, ps, nil)
+	key := journalKey{set: set.Key, learner: pl.Name, dense: pl.Dense != nil, rows: len(rows)}
+	ps := evaluate.Settings{Runs: s.runs, Folds: s.folds, FoldsRun: s.foldsRun, Seed: s.seed,
+		Done: func(run, fold int) (evaluate.Pass, bool) {
+			p, ok := pr.journal.done(keyAt(key, run, fold))
+			if ok {
+				pr.setDone++
+			}
+			return p, ok
+		}}
+	progress := func(p evaluate.Pass) { pr.passDone(keyAt(key, p.Run, p.Fold), pl, p) }
+	if pr.journal == nil { // a test's run, with no journal
+		ps.Done, progress = nil, nil
+	}
+	passes := evaluate.Protocol(rows, set.Task, core.TaskLoss(set.Task), func() core.Learner { return build(cfg) }, ps, progress)
 	r.Progressive = statsOf(passes, func(p evaluate.Pass) core.Summary { return p.Progressive }, set.Task)
 	r.HeldOut = statsOf(passes, func(p evaluate.Pass) core.Summary { return p.HeldOut }, set.Task)
 	var secs []float64

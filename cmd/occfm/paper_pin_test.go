@@ -139,7 +139,7 @@ func pinSet(t *testing.T, dir string, set paperSet) pinnedSet {
 		if pl.Dense != nil {
 			continue
 		}
-		r := runPaperLearner(small, set, pl, s)
+		r := (&paperRun{s: s}).runPaperLearner(small, set, pl)
 		if r.Error != "" {
 			t.Errorf("%s, %s: %s", set.Key, pl.Name, r.Error)
 			continue

@@ -1,0 +1,101 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"slices"
+	"time"
+
+	"github.com/occfm/occfm/core/evaluate"
+)
+
+// paperRun is one run of occfm paper: its settings, its journal, the
+// interrupt it watches, and the progress of the data set being played.
+type paperRun struct {
+	s       paperSettings
+	logf    func(string, ...any)
+	journal *paperJournal
+	intr    *interrupt
+
+	set      string    // the data set being played
+	total    int       // its passes, every learner's
+	setDone  int       // of them, read back from the journal
+	played   int       // of them, played in this process
+	setStart time.Time // when this process started playing it
+}
+
+// errPaperStop stops the passes at an interrupt (a panic through
+// evaluate.Protocol, recovered by playSets).
+var errPaperStop = errors.New("occfm paper: stopped")
+
+// paperStopAfter, when positive, stops the run as an interrupt would once
+// that many passes were played in this process: a test's Ctrl-C.
+var paperStopAfter int
+
+// playSets plays the data sets asked for into rep. An interrupt (Ctrl-C,
+// SIGTERM) stops it after the pass being played, which the journal keeps
+// with every pass before it.
+func (pr *paperRun) playSets(rep *paperReport) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			if p != errPaperStop {
+				panic(p)
+			}
+			sig := pr.intr.caught()
+			if sig == nil {
+				sig = os.Interrupt // paperStopAfter
+			}
+			err = interruptError{sig: sig, after: fmt.Sprintf("%d passes played in this run; %s keeps all %d played so far: run the same command to go on",
+				pr.journal.added, pr.journal.path, pr.journal.added+pr.journal.resumed)}
+		}
+	}()
+	for _, set := range paperSets {
+		if len(pr.s.sets) > 0 && !slices.Contains(pr.s.sets, set.Key) {
+			continue
+		}
+		res, err := pr.playPaperSet(set)
+		if err != nil {
+			return err
+		}
+		rep.Sets = append(rep.Sets, res)
+	}
+	return nil
+}
+
+// startSet begins the progress of a data set of learners learners.
+func (pr *paperRun) startSet(set paperSet, learners int) {
+	runs := pr.s.runs
+	folds := pr.s.folds
+	if pr.s.foldsRun > 0 {
+		folds = pr.s.foldsRun
+	}
+	pr.set, pr.total, pr.setDone, pr.played, pr.setStart = set.Title, learners*runs*folds, 0, 0, time.Now()
+}
+
+// keyAt is k for one pass.
+func keyAt(k journalKey, run, fold int) journalKey {
+	k.run, k.fold = run, fold
+	return k
+}
+
+// passDone records a pass just played in the journal, says where the run
+// stands (passes done, rows, time left in this data set) and stops at an
+// interrupt.
+func (pr *paperRun) passDone(k journalKey, pl paperLearner, p evaluate.Pass) {
+	if err := pr.journal.add(k, p); err != nil {
+		panic(fmt.Errorf("writing %s: %w", pr.journal.path, err))
+	}
+	pr.played++
+	done := pr.setDone + pr.played
+	left := ""
+	if rest := pr.total - done; rest > 0 {
+		per := time.Since(pr.setStart) / time.Duration(pr.played)
+		left = fmt.Sprintf(", about %s left in %s", (per * time.Duration(rest)).Round(time.Second), pr.set)
+	}
+	pr.logf("  %-20s pass %d, fold %d (%s rows, %.1f s); %d of %d passes of %s done%s",
+		pl.Label, p.Run+1, p.Fold+1, commas(p.Progressive.Rows), p.Seconds, done, pr.total, pr.set, left)
+	if pr.intr.caught() != nil || paperStopAfter > 0 && pr.journal.added >= paperStopAfter {
+		panic(errPaperStop)
+	}
+}
