@@ -49,6 +49,7 @@ var paperLearners = []paperLearner{
 	{"bias (reference)", "bias", false, nil},
 	{"linear (reference)", "linear", false, nil},
 	{"occfm-auto (ours, no δ)", "occfm-auto", false, nil},
+	{"occfm-k (ours, tastes)", "occfm-k", false, nil},
 	{"CCFM-OGD, dense Π", "ccfm-ogd", true, func(c core.Config) core.Learner {
 		s := core.CCFMOGDSettingsFor(c)
 		s.DenseProjection = true
