@@ -404,8 +404,10 @@ func (pr *paperRun) runPaperLearner(rows []data.Example, set paperSet, pl paperL
 			return core.NewOCCFM(s)
 		}
 	}
-	if pl.Name == "occfm-auto" {
-		// It needs no δ: the data set's δ would make its grid that one δ.
+	if pl.Name == "occfm-auto" || pl.Name == "occfm-k" {
+		// Ours take no δ from the paper: the data set's δ would make
+		// occfm-auto's grid that one δ, and fix occfm-k's ball, which
+		// grows with the features seen (12·√n).
 		cfg.Delta = 0
 	}
 	if pl.Dense != nil {
