@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"strconv"
 	"time"
 
 	"github.com/occfm/occfm/core/evaluate"
@@ -93,8 +94,8 @@ func (pr *paperRun) passDone(k journalKey, pl paperLearner, p evaluate.Pass) {
 		per := time.Since(pr.setStart) / time.Duration(pr.played)
 		left = fmt.Sprintf(", about %s left in %s", (per * time.Duration(rest)).Round(time.Second), pr.set)
 	}
-	pr.logf("  %-20s pass %d, fold %d (%s rows, %.1f s); %d of %d passes of %s done%s",
-		pl.Label, p.Run+1, p.Fold+1, commas(p.Progressive.Rows), p.Seconds, done, pr.total, pr.set, left)
+	pr.logf("  %-20s pass %d, fold %d (%s rows, %s s); %d of %d passes of %s done%s",
+		pl.Label, p.Run+1, p.Fold+1, commas(p.Progressive.Rows), strconv.FormatFloat(p.Seconds, 'g', 2, 64), done, pr.total, pr.set, left)
 	if pr.intr.caught() != nil || paperStopAfter > 0 && pr.journal.added >= paperStopAfter {
 		panic(errPaperStop)
 	}
