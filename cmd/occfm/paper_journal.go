@@ -165,8 +165,8 @@ func (j *paperJournal) read(b []byte, head journalHead) error {
 			continue // a line cut off by a crash
 		}
 		j.passes[journalKey{p.Set, p.Learner, p.Dense, p.Rows, p.Run, p.Fold}] = p
-		j.resumed++
 	}
+	j.resumed = len(j.passes) // a pass played twice (two processes at once) counts once
 	return sc.Err()
 }
 
