@@ -238,24 +238,7 @@ func (m *OCCFMK) StepBlocks(idx []int, before, target, after, grad []float64) bo
 		}
 	}
 	if grad != nil {
-		grad = grad[:k*k]
-		xh := make([]float64, k)
-		for a, j := range idx {
-			if j == BiasCoord {
-				xh[a] = 1
-			} else if p := slices.Index(tr.x.Ind, j); p >= 0 {
-				xh[a] = tr.x.Val[p]
-			}
-		}
-		c := 0.5 * tr.step.Deriv
-		for a := range xh {
-			for b := range xh {
-				grad[a*k+b] = c * xh[a] * xh[b]
-				if a == b && idx[a] != BiasCoord {
-					grad[a*k+b] = 0
-				}
-			}
-		}
+		gradBlock(idx, tr.x, tr.step.Deriv, false, grad)
 	}
 	return true
 }

@@ -186,27 +186,38 @@ func (o *OCCFM) StepBlocks(idx []int, before, atom, after, grad []float64) bool 
 		o.MatrixBlock(idx, after)
 	}
 	if grad != nil {
-		grad = grad[:k*k]
-		xh := make([]float64, k)
-		for i, j := range idx {
-			if j == BiasCoord {
-				xh[i] = 1
-				continue
-			}
-			for p, f := range tr.x.Ind {
-				if f == j {
-					xh[i] = tr.x.Val[p]
-				}
-			}
+		gradBlock(idx, tr.x, tr.step.Deriv, true, grad)
+	}
+	return true
+}
+
+// gradBlock writes the row x's gradient ℓ'·½x̂x̂ᵀ on the coordinates idx
+// (as MatrixBlock), len(idx)² values; without selfPairs a feature's
+// diagonal is 0 (a model with no self-interactions, OCCFMK).
+func gradBlock(idx []int, x data.Sparse, deriv float64, selfPairs bool, grad []float64) {
+	k := len(idx)
+	grad = grad[:k*k]
+	xh := make([]float64, k)
+	for i, j := range idx {
+		if j == BiasCoord {
+			xh[i] = 1
+			continue
 		}
-		w := 0.5 * tr.step.Deriv
-		for i := range xh {
-			for j := range xh {
-				grad[i*k+j] = w * xh[i] * xh[j]
+		for p, f := range x.Ind {
+			if f == j {
+				xh[i] = x.Val[p]
 			}
 		}
 	}
-	return true
+	w := 0.5 * deriv
+	for i := range xh {
+		for j := range xh {
+			grad[i*k+j] = w * xh[i] * xh[j]
+			if i == j && !selfPairs && idx[i] != BiasCoord {
+				grad[i*k+j] = 0
+			}
+		}
+	}
 }
 
 // StepBlocks writes its convex part's step (see OCCFM.StepBlocks).
