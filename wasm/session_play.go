@@ -232,7 +232,9 @@ func (s *session) played(ex data.Example, yhat, loss []float64) {
 	}
 	s.countFeatures(ex.X)
 	s.labels.add(ex.Y)
-	s.order.Observe(ex.Y)
+	if s.file != nil { // a demo's rows are random: only a file's order is told
+		s.order.Observe(ex.Y)
+	}
 	s.rows++
 	if len(s.players) > 0 {
 		s.record(ex, yhat[min(s.follow, len(s.players)-1)])
