@@ -8,6 +8,7 @@
 
 import {cellAt, drawHeatmap, fillColors, robustScalesOf} from "./heatmap.js";
 import {formatNumber} from "./format.js";
+import {queueTask} from "./scheduler.js";
 import {occfm} from "./state.js";
 
 const MIN_INTERVAL_MS = 250;
@@ -71,7 +72,7 @@ export function renderPicture(now, rows, get, force = false) {
   // ROWS_PER_TASK rows a task.
   const gen = ++state.gen;
   let tasks = 0, most = 0;  // the tasks it takes, and the most rows one colours (for tests)
-  const later = (f) => nextTask(() => { if (gen === state.gen) { tasks++; f(); } });
+  const later = (f) => queueTask(task, () => { if (gen === state.gen) { tasks++; f(); } });
   later(() => {
     const t0 = performance.now();
     const pic = get();
@@ -111,24 +112,9 @@ export function renderPicture(now, rows, get, force = false) {
   });
 }
 
-// nextTask runs f in a task of its own, queued through a MessageChannel
-// (never clamped, as setTimeout(0) is); each step of a picture queues the
-// next.
-let port = null;
-let queued = null;
-function nextTask(f) {
-  queued = f;
-  if (!port) {
-    const channel = new MessageChannel();
-    channel.port1.onmessage = () => {
-      const g = queued;
-      queued = null;
-      if (g) g();
-    };
-    port = channel.port2;
-  }
-  port.postMessage(null);
-}
+// task queues the picture's steps, each in a task of its own (each step
+// queues the next).
+const task = {port: null, queued: false};
 
 // drawn tells the core that the picture it gave is on the page: the Model
 // card names it from then on.

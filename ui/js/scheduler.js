@@ -52,15 +52,17 @@ export const clock = {
 export const pump = {port: null, queued: false};
 
 // queueTask runs onTask in a task of its own, queued through p's
-// MessageChannel (made on first use); at most one is queued at a time. The
-// Learn and Personalize views each have their pump p.
+// MessageChannel (made on first use); at most one is queued at a time, and
+// it runs the onTask of the last call. The Learn and Personalize views each
+// have their pump p; the model picture has its own for its steps.
 export function queueTask(p, onTask) {
+  p.onTask = onTask;
   if (p.queued) return;
   if (!p.port) {
     const channel = new MessageChannel();
     channel.port1.onmessage = () => {
       p.queued = false;
-      onTask();
+      p.onTask();
     };
     p.port = channel.port2;
   }
