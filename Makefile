@@ -96,10 +96,12 @@ serve: dist
 ## paper: reproduce the paper's Tables 2 and 3 and its efficiency figures
 ## from ../shared/data into paper-results/ (git-ignored). The default is the
 ## quick mode (1 run of 1 fold, a few minutes); PAPER_FLAGS= (empty) runs the
-## paper's full protocol, 20 runs x 5 folds, which takes hours.
+## paper's full protocol, 20 runs x 5 folds, which takes hours; stopped, the
+## same command goes on where it stopped. The build's commit is stamped into
+## the tables and into every pass of the journal.
 PAPER_FLAGS ?= -quick
 paper:
-	$(GO) run ./cmd/occfm paper $(PAPER_FLAGS) -data ../shared/data -out paper-results
+	$(GO) run -ldflags "-X main.buildRev=$$(git describe --always --dirty 2>/dev/null)" ./cmd/occfm paper $(PAPER_FLAGS) -data ../shared/data -out paper-results
 
 ## bench: the Go benchmarks of the core (bench-results/core-bench.txt), then
 ## the page in headless Chromium against the same core natively

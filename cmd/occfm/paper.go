@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -85,6 +86,10 @@ type paperSet struct {
 	Missing string `json:"missing,omitempty"`
 	// Quick is false for sets left out of -quick.
 	Quick bool `json:"-"`
+	// Runs caps a learner's permutations per fold on this set, named by
+	// registry name, when its passes are too slow for the protocol's
+	// count: it plays the first Runs[name] of them in every fold.
+	Runs map[string]int `json:"runs_of,omitempty"`
 	// Paper holds the paper's numbers by learner name: RMSE for Table 2,
 	// error rate then AUC for Table 3.
 	Paper map[string][]float64 `json:"paper,omitempty"`
@@ -104,7 +109,10 @@ var paperSets = []paperSet{
 		Missing: "MovieLens-10M is not in ../shared/data (see its README)",
 		Paper:   map[string][]float64{"fm-ftrl": {1.0237}, "cfm-ftrl": {1.0078}, "ccfm-ogd": {1.0291}, "ccfm-pa": {1.0142}, "ccfm-ftrl": {0.9725}, "occfm": {0.9441}}},
 	{Key: "ml-1m-full", Title: "MovieLens-1M (all 6040×3706)", Table: 2, Task: data.Regression,
-		Files: []string{"movielens-1m/ratings_uir.tsv.gz"}, Delta: 10, Rank: 10, Extra: true},
+		Files: []string{"movielens-1m/ratings_uir.tsv.gz"}, Delta: 10, Rank: 10, Extra: true,
+		// A projection onto the ball of 9,747 × 9,747 matrices every round:
+		// about 13 minutes a pass here, 65 hours for 20 × 5 of the three.
+		Runs: map[string]int{"ccfm-ogd": 1, "ccfm-pa": 1, "ccfm-ftrl": 1}},
 	{Key: "ijcnn1", Title: "IJCNN1", Table: 3, Task: data.Classification,
 		Files: []string{"ijcnn1/ijcnn1.gz", "ijcnn1/ijcnn1.t.gz"}, Delta: 300, Rank: 20, Quick: true,
 		Paper: map[string][]float64{"fm-ftrl": {0.0663, 0.9647}, "cfm-ftrl": {0.0544, 0.9736}, "ccfm-ogd": {0.0911, 0.9192}, "ccfm-pa": {0.0711, 0.9312}, "ccfm-ftrl": {0.0520, 0.9757}, "occfm": {0.0243, 0.9859}}},
@@ -233,9 +241,23 @@ type paperResult struct {
 	Paper         []float64                `json:"paper,omitempty"`
 	// Trace is the loss-versus-time curve of the first pass.
 	Trace []evaluate.TracePoint `json:"trace"`
+	// Passes holds every pass's figures, for the paired tests.
+	Passes []passFigures `json:"passes"`
+	// Builds counts the passes by the build that played them (buildName;
+	// "unrecorded" for a journal's passes that do not say).
+	Builds map[string]int `json:"builds"`
 	// Error is set when the learner failed (a panic), and the metrics are
 	// then empty.
 	Error string `json:"error,omitempty"`
+}
+
+// passFigures are one pass's progressive and held-out figures by metric
+// name (as paperResult's).
+type passFigures struct {
+	Run         int                `json:"run"`
+	Fold        int                `json:"fold"`
+	Progressive map[string]float64 `json:"progressive"`
+	HeldOut     map[string]float64 `json:"held_out"`
 }
 
 // paperSetResult is one data set's block of the JSON output.
@@ -249,14 +271,22 @@ type paperSetResult struct {
 
 // paperReport is the whole JSON output.
 type paperReport struct {
-	Command  string           `json:"command"`
-	Runs     int              `json:"runs"`
-	Folds    int              `json:"folds"`
-	FoldsRun int              `json:"folds_run"`
-	Seed     uint64           `json:"seed"`
-	Started  string           `json:"started"`
-	Seconds  float64          `json:"seconds"`
-	Sets     []paperSetResult `json:"sets"`
+	Command  string  `json:"command"`
+	Runs     int     `json:"runs"`
+	Folds    int     `json:"folds"`
+	FoldsRun int     `json:"folds_run"`
+	Seed     uint64  `json:"seed"`
+	Started  string  `json:"started"`
+	Seconds  float64 `json:"seconds"` // of this process
+	// Build is the build of this process (buildName).
+	Build string `json:"build"`
+	// Played counts the passes this process played, ReadBack those it
+	// read back from the journal; PassSeconds sums the learning time of
+	// them all, what an uninterrupted run spends learning.
+	Played      int              `json:"played"`
+	ReadBack    int              `json:"read_back"`
+	PassSeconds float64          `json:"pass_seconds"`
+	Sets        []paperSetResult `json:"sets"`
 }
 
 func paperCommand(args []string, stdout, stderr io.Writer) error {
@@ -278,7 +308,7 @@ func paperCommand(args []string, stdout, stderr io.Writer) error {
 	rep := paperReport{
 		Command: "occfm paper " + strings.Join(args, " "),
 		Runs:    s.runs, Folds: s.folds, FoldsRun: s.folds, Seed: s.seed,
-		Started: start.UTC().Format(time.RFC3339),
+		Started: start.UTC().Format(time.RFC3339), Build: buildName(),
 	}
 	if s.foldsRun > 0 {
 		rep.FoldsRun = s.foldsRun
@@ -302,6 +332,12 @@ func paperCommand(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	rep.Seconds = time.Since(start).Seconds()
+	rep.Played, rep.ReadBack = j.added, j.resumed
+	for _, set := range rep.Sets {
+		for _, r := range set.Results {
+			rep.PassSeconds += r.Seconds.Mean * float64(r.Seconds.N)
+		}
+	}
 
 	md := paperMarkdown(rep)
 	if _, err := io.WriteString(stdout, md); err != nil {
@@ -356,7 +392,7 @@ func (pr *paperRun) playPaperSet(set paperSet) (paperSetResult, error) {
 		}
 		playing = append(playing, pl)
 	}
-	pr.startSet(set, len(playing))
+	pr.startSet(set, playing)
 	for _, pl := range playing {
 		r := pr.runPaperLearner(rows, set, pl)
 		if r.Error != "" {
@@ -415,17 +451,24 @@ func (pr *paperRun) runPaperLearner(rows []data.Example, set paperSet, pl paperL
 		r.Dense = true
 	}
 	key := journalKey{set: set.Key, learner: pl.Name, dense: pl.Dense != nil, rows: len(rows)}
-	ps := evaluate.Settings{Runs: s.runs, Folds: s.folds, FoldsRun: s.foldsRun, Seed: s.seed,
+	r.Builds = map[string]int{}
+	runs := set.runsOf(pl.Name, s.runs)
+	pr.startLearner(runs * cmp.Or(s.foldsRun, s.folds))
+	ps := evaluate.Settings{Runs: runs, Folds: s.folds, FoldsRun: s.foldsRun, Seed: s.seed,
 		Done: func(run, fold int) (evaluate.Pass, bool) {
-			p, ok := pr.journal.done(keyAt(key, run, fold))
+			p, build, ok := pr.journal.done(keyAt(key, run, fold))
 			if ok {
-				pr.setDone++
+				pr.readBack()
+				r.Builds[cmp.Or(build, "unrecorded")]++
 			}
 			return p, ok
 		}}
-	progress := func(p evaluate.Pass) { pr.passDone(keyAt(key, p.Run, p.Fold), pl, p) }
+	progress := func(p evaluate.Pass) {
+		r.Builds[buildName()]++
+		pr.passDone(keyAt(key, p.Run, p.Fold), pl, p)
+	}
 	if pr.journal == nil { // a test's run, with no journal
-		ps.Done, progress = nil, nil
+		ps.Done, progress = nil, func(evaluate.Pass) { r.Builds[buildName()]++ }
 	}
 	passes := evaluate.Protocol(rows, set.Task, core.TaskLoss(set.Task), func() core.Learner { return build(cfg) }, ps, progress)
 	r.Progressive = statsOf(passes, func(p evaluate.Pass) core.Summary { return p.Progressive }, set.Task)
@@ -441,33 +484,46 @@ func (pr *paperRun) runPaperLearner(rows []data.Example, set paperSet, pl paperL
 		r.UpdatesPerSec = float64(rowsPlayed) / total
 	}
 	r.Trace = passes[0].Trace
+	for _, p := range passes {
+		r.Passes = append(r.Passes, passFigures{Run: p.Run, Fold: p.Fold,
+			Progressive: figuresOf(p.Progressive, set.Task), HeldOut: figuresOf(p.HeldOut, set.Task)})
+	}
 	return r
+}
+
+// runsOf is the permutations per fold learner plays on the set: the
+// protocol's runs, or the set's cap when lower.
+func (set paperSet) runsOf(learner string, runs int) int {
+	if c, ok := set.Runs[learner]; ok && c < runs {
+		return c
+	}
+	return runs
+}
+
+// figuresOf returns the metrics of a summary by name (rmse, mae for
+// regression; error_rate, auc, logloss for classification; avg_loss), or
+// nil for a summary of no rows.
+func figuresOf(s core.Summary, task data.Task) map[string]float64 {
+	if s.Rows == 0 {
+		return nil
+	}
+	if task == data.Classification {
+		return map[string]float64{"avg_loss": s.AvgLoss, "error_rate": s.ErrorRate, "auc": s.AUC, "logloss": s.LogLoss}
+	}
+	return map[string]float64{"avg_loss": s.AvgLoss, "rmse": s.RMSE, "mae": s.MAE}
 }
 
 // statsOf aggregates one summary of every pass into mean ± std per metric.
 func statsOf(passes []evaluate.Pass, pick func(evaluate.Pass) core.Summary, task data.Task) map[string]evaluate.Stat {
-	metrics := map[string]func(core.Summary) float64{
-		"avg_loss": func(s core.Summary) float64 { return s.AvgLoss },
-	}
-	if task == data.Classification {
-		metrics["error_rate"] = func(s core.Summary) float64 { return s.ErrorRate }
-		metrics["auc"] = func(s core.Summary) float64 { return s.AUC }
-		metrics["logloss"] = func(s core.Summary) float64 { return s.LogLoss }
-	} else {
-		metrics["rmse"] = func(s core.Summary) float64 { return s.RMSE }
-		metrics["mae"] = func(s core.Summary) float64 { return s.MAE }
+	byName := map[string][]float64{}
+	for _, p := range passes {
+		for name, v := range figuresOf(pick(p), task) {
+			byName[name] = append(byName[name], v)
+		}
 	}
 	out := map[string]evaluate.Stat{}
-	for name, f := range metrics {
-		var xs []float64
-		for _, p := range passes {
-			if s := pick(p); s.Rows > 0 {
-				xs = append(xs, f(s))
-			}
-		}
-		if len(xs) > 0 {
-			out[name] = evaluate.MeanStd(xs)
-		}
+	for name, xs := range byName {
+		out[name] = evaluate.MeanStd(xs)
 	}
 	return out
 }

@@ -37,17 +37,20 @@ type journalHead struct {
 
 // journalPass is one pass of one learner on one data set.
 type journalPass struct {
-	Set         string         `json:"set"`
-	Learner     string         `json:"learner"`
-	Dense       bool           `json:"dense,omitempty"`
-	Rows        int            `json:"rows"` // the data set's, to notice a changed file
-	Run         int            `json:"run"`
-	Fold        int            `json:"fold"`
-	Order       string         `json:"order"` // evaluate.Pass.Order in hex
-	Progressive exactSummary   `json:"progressive"`
-	HeldOut     exactSummary   `json:"held_out"`
-	Seconds     exact          `json:"seconds"`
-	Trace       []exactTracePt `json:"trace,omitempty"` // the first pass's only: the figures draw it
+	Set         string       `json:"set"`
+	Learner     string       `json:"learner"`
+	Dense       bool         `json:"dense,omitempty"`
+	Rows        int          `json:"rows"` // the data set's, to notice a changed file
+	Run         int          `json:"run"`
+	Fold        int          `json:"fold"`
+	Order       string       `json:"order"` // evaluate.Pass.Order in hex
+	Progressive exactSummary `json:"progressive"`
+	HeldOut     exactSummary `json:"held_out"`
+	Seconds     exact        `json:"seconds"`
+	// Build names the build that played the pass (buildName); the
+	// passes of a resumed run may come from several.
+	Build string         `json:"build,omitempty"`
+	Trace []exactTracePt `json:"trace,omitempty"` // the first pass's only: the figures draw it
 }
 
 // exact is a float64 written in its shortest round-trip form, NaN and ±Inf
@@ -182,29 +185,30 @@ func (j *paperJournal) write(v any) error {
 	return j.f.Sync()
 }
 
-// done returns the pass of the journal, for evaluate.Settings.Done.
-func (j *paperJournal) done(k journalKey) (evaluate.Pass, bool) {
+// done returns the pass of the journal, for evaluate.Settings.Done, and
+// the build that played it ("" when the journal did not record it).
+func (j *paperJournal) done(k journalKey) (evaluate.Pass, string, bool) {
 	p, ok := j.passes[k]
 	if !ok {
-		return evaluate.Pass{}, false
+		return evaluate.Pass{}, "", false
 	}
 	order, err := strconv.ParseUint(p.Order, 16, 64)
 	if err != nil {
-		return evaluate.Pass{}, false
+		return evaluate.Pass{}, "", false
 	}
 	out := evaluate.Pass{Run: p.Run, Fold: p.Fold, Order: order, Progressive: p.Progressive.summary(),
 		HeldOut: p.HeldOut.summary(), Seconds: float64(p.Seconds)}
 	for _, t := range p.Trace {
 		out.Trace = append(out.Trace, evaluate.TracePoint{Rows: t.Rows, Seconds: float64(t.Seconds), AvgLoss: float64(t.AvgLoss)})
 	}
-	return out, true
+	return out, p.Build, true
 }
 
 // add appends a pass just played.
 func (j *paperJournal) add(k journalKey, p evaluate.Pass) error {
 	jp := journalPass{Set: k.set, Learner: k.learner, Dense: k.dense, Rows: k.rows, Run: p.Run, Fold: p.Fold,
 		Order: strconv.FormatUint(p.Order, 16), Progressive: toExact(p.Progressive), HeldOut: toExact(p.HeldOut),
-		Seconds: exact(p.Seconds)}
+		Seconds: exact(p.Seconds), Build: buildName()}
 	if p.Run == 0 && p.Fold == 0 {
 		for _, t := range p.Trace {
 			jp.Trace = append(jp.Trace, exactTracePt{t.Rows, exact(t.Seconds), exact(t.AvgLoss)})

@@ -1,12 +1,15 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"image/color"
+	"maps"
 	"math"
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/occfm/occfm/core"
 	"github.com/occfm/occfm/core/evaluate"
@@ -40,14 +43,62 @@ func fmtPaper(v []float64, i int) string {
 func paperMarkdown(rep paperReport) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Reproducing the paper's Tables 2 and 3\n\n")
-	fmt.Fprintf(&b, "Command: `%s` (%.0f s). Protocol: %d-fold cross-validation (%d of %d folds played), %d random permutation(s) of the training folds per fold, predict-then-update; seed %d. "+
+	fmt.Fprintf(&b, "Command: `%s`. Protocol: %d-fold cross-validation (%d of %d folds played), %d random permutation(s) of the training folds per fold, predict-then-update; seed %d. "+
 		"\"ours\" is the progressive metric over the training folds (each row scored before its label is learned), mean ± standard deviation over passes; \"held-out\" scores the final model on the held-out fold. \"paper\" is the paper's published number.\n\n",
-		strings.TrimSpace(rep.Command), rep.Seconds, rep.Folds, rep.FoldsRun, rep.Folds, rep.Runs, rep.Seed)
+		strings.TrimSpace(rep.Command), rep.Folds, rep.FoldsRun, rep.Folds, rep.Runs, rep.Seed)
+	fmt.Fprintf(&b, "Build: %s. Learning time of all %s passes: %s (what an uninterrupted run spends learning; the held-out scoring and the loading add little); this process played %s of them in %s and read %s back from its journal.",
+		rep.Build, commas(rep.Played+rep.ReadBack), fmtDuration(rep.PassSeconds), commas(rep.Played), fmtDuration(rep.Seconds), commas(rep.ReadBack))
+	if builds := passBuilds(rep); len(builds) > 1 || len(builds) == 1 && builds[0].name != rep.Build {
+		b.WriteString(" Passes by the build that played them:")
+		for i, nb := range builds {
+			fmt.Fprintf(&b, "%s %s (%s)", map[bool]string{true: ",", false: ""}[i > 0], nb.name, commas(nb.n))
+		}
+		b.WriteString(".")
+	}
+	b.WriteString("\n\n")
 
 	writeSetsTable(&b, rep)
 	writeResultTables(&b, rep)
+	writePairedTests(&b, rep)
 	writeSpeedTable(&b, rep)
 	return b.String()
+}
+
+// fmtDuration prints seconds as "2 h 05 min", "3 min 04 s" or "12 s".
+func fmtDuration(sec float64) string {
+	d := time.Duration(sec * float64(time.Second)).Round(time.Second)
+	h, m, s := int(d.Hours()), int(d.Minutes())%60, int(d.Seconds())%60
+	switch {
+	case h > 0:
+		return fmt.Sprintf("%d h %02d min", h, m)
+	case m > 0:
+		return fmt.Sprintf("%d min %02d s", m, s)
+	}
+	return fmt.Sprintf("%d s", s)
+}
+
+type buildCount struct {
+	name string
+	n    int
+}
+
+// passBuilds counts the report's passes by the build that played them,
+// most first.
+func passBuilds(rep paperReport) []buildCount {
+	count := map[string]int{}
+	for _, s := range rep.Sets {
+		for _, r := range s.Results {
+			for name, n := range r.Builds {
+				count[name] += n
+			}
+		}
+	}
+	var out []buildCount
+	for name, n := range count {
+		out = append(out, buildCount{name, n})
+	}
+	slices.SortFunc(out, func(a, b buildCount) int { return cmp.Or(b.n-a.n, strings.Compare(a.name, b.name)) })
+	return out
 }
 
 // writeSetsTable writes the table of the data sets: size, δ, rank and notes.
@@ -109,6 +160,9 @@ func writeResultTable(b *strings.Builder, title string, metrics, names []string,
 		kind = "held-out fold, after the pass"
 	}
 	fmt.Fprintf(b, "## %s (%s)\n\n", title, kind)
+	if capped := cappedNote(sets); capped != "" {
+		b.WriteString(capped + "\n\n")
+	}
 	head := []string{"Algorithm"}
 	for mi := range metrics {
 		for _, s := range sets {
@@ -147,6 +201,9 @@ func writeResultTable(b *strings.Builder, title string, metrics, names []string,
 							m = r.HeldOut
 						}
 						cell = fmtStat(m[metric])
+						if n := m[metric].N; n > 1 && len(s.Runs) > 0 && s.Runs[r.Learner] > 0 {
+							cell += fmt.Sprintf(" (%d passes)", n)
+						}
 						if r.Error != "" {
 							cell = "failed"
 						}
@@ -291,4 +348,27 @@ func isPaperLearner(name string) bool {
 		}
 	}
 	return false
+}
+
+// cappedNote says which learners play fewer permutations per fold than the
+// protocol on which of sets, and why, or "" when none does.
+func cappedNote(sets []paperSetResult) string {
+	var parts []string
+	for _, s := range sets {
+		if s.Skipped != "" || len(s.Runs) == 0 {
+			continue
+		}
+		var names []string
+		for _, pl := range paperLearners {
+			if _, ok := s.Runs[pl.Name]; ok && pl.Dense == nil {
+				names = append(names, pl.Label)
+			}
+		}
+		parts = append(parts, fmt.Sprintf("on %s, %s play the first %d permutation(s) of each fold (a pass of theirs takes too long for all of them; the cell gives their count of passes)",
+			s.Title, strings.Join(names, ", "), slices.Min(slices.Collect(maps.Values(s.Runs)))))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "Fewer passes: " + strings.Join(parts, "; ") + "."
 }

@@ -11,7 +11,8 @@ import (
 )
 
 // paperTables reads paper.json's figures, leaving out what a clock
-// measures (seconds, updates/s, the trace's seconds, the start).
+// measures (seconds, updates/s, the trace's seconds, the start) and what
+// this process did (the passes it played and read back).
 func paperTables(t *testing.T, out string) []byte {
 	t.Helper()
 	js, err := os.ReadFile(filepath.Join(out, "paper.json"))
@@ -22,7 +23,7 @@ func paperTables(t *testing.T, out string) []byte {
 	if err := json.Unmarshal(js, &rep); err != nil {
 		t.Fatal(err)
 	}
-	rep.Command, rep.Started, rep.Seconds = "", "", 0
+	rep.Command, rep.Started, rep.Seconds, rep.PassSeconds, rep.Played, rep.ReadBack = "", "", 0, 0, 0, 0
 	for i := range rep.Sets {
 		for k := range rep.Sets[i].Results {
 			r := &rep.Sets[i].Results[k]

@@ -19,11 +19,15 @@ type paperRun struct {
 	journal *paperJournal
 	intr    *interrupt
 
-	set      string    // the data set being played
-	total    int       // its passes, every learner's
-	setDone  int       // of them, read back from the journal
-	played   int       // of them, played in this process
-	setStart time.Time // when this process started playing it
+	set     string // the data set being played
+	total   int    // its passes, every learner's
+	setDone int    // of them, read back from the journal
+	played  int    // of them, played in this process
+
+	// The learner being played: its passes, those read back, those
+	// played in this process since when.
+	learnerTotal, learnerDone, learnerPlayed int
+	learnerStart                             time.Time
 }
 
 // errPaperStop stops the passes at an interrupt (a panic through
@@ -64,14 +68,28 @@ func (pr *paperRun) playSets(rep *paperReport) (err error) {
 	return nil
 }
 
-// startSet begins the progress of a data set of learners learners.
-func (pr *paperRun) startSet(set paperSet, learners int) {
-	runs := pr.s.runs
+// startSet begins the progress of a data set, played by the learners
+// playing.
+func (pr *paperRun) startSet(set paperSet, playing []paperLearner) {
 	folds := pr.s.folds
 	if pr.s.foldsRun > 0 {
 		folds = pr.s.foldsRun
 	}
-	pr.set, pr.total, pr.setDone, pr.played, pr.setStart = set.Title, learners*runs*folds, 0, 0, time.Now()
+	pr.set, pr.total, pr.setDone, pr.played = set.Title, 0, 0, 0
+	for _, pl := range playing {
+		pr.total += set.runsOf(pl.Name, pr.s.runs) * folds
+	}
+}
+
+// startLearner begins the progress of a learner of passes passes.
+func (pr *paperRun) startLearner(passes int) {
+	pr.learnerTotal, pr.learnerDone, pr.learnerPlayed, pr.learnerStart = passes, 0, 0, time.Now()
+}
+
+// readBack counts a pass read back from the journal.
+func (pr *paperRun) readBack() {
+	pr.setDone++
+	pr.learnerDone++
 }
 
 // keyAt is k for one pass.
@@ -81,18 +99,22 @@ func keyAt(k journalKey, run, fold int) journalKey {
 }
 
 // passDone records a pass just played in the journal, says where the run
-// stands (passes done, rows, time left in this data set) and stops at an
-// interrupt.
+// stands (passes done, rows, the time left for this learner at the pace of
+// its passes so far, the passes left after it) and stops at an interrupt.
 func (pr *paperRun) passDone(k journalKey, pl paperLearner, p evaluate.Pass) {
 	if err := pr.journal.add(k, p); err != nil {
 		panic(fmt.Errorf("writing %s: %w", pr.journal.path, err))
 	}
 	pr.played++
+	pr.learnerPlayed++
 	done := pr.setDone + pr.played
 	left := ""
-	if rest := pr.total - done; rest > 0 {
-		per := time.Since(pr.setStart) / time.Duration(pr.played)
-		left = fmt.Sprintf(", about %s left in %s", (per * time.Duration(rest)).Round(time.Second), pr.set)
+	if rest := pr.learnerTotal - pr.learnerDone - pr.learnerPlayed; rest > 0 {
+		per := time.Since(pr.learnerStart) / time.Duration(pr.learnerPlayed)
+		left = fmt.Sprintf(", about %s left for %s", (per * time.Duration(rest)).Round(time.Second), pl.Label)
+	}
+	if after := pr.total - done - (pr.learnerTotal - pr.learnerDone - pr.learnerPlayed); after > 0 {
+		left += fmt.Sprintf(", then %d passes of other learners", after)
 	}
 	pr.logf("  %-20s pass %d, fold %d (%s rows, %s s); %d of %d passes of %s done%s",
 		pl.Label, p.Run+1, p.Fold+1, commas(p.Progressive.Rows), strconv.FormatFloat(p.Seconds, 'g', 2, 64), done, pr.total, pr.set, left)
