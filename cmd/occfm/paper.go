@@ -28,8 +28,9 @@ type paperLearner struct {
 	Paper bool   // compared in the paper (the others are our references)
 	// Dense, when not nil, builds the learner instead of the registry: the
 	// naive dense-projection variants of the paper's cost model, run only
-	// on data sets with at most denseMaxFeatures features and shown only in
-	// the efficiency figures and the speed table.
+	// on data sets with at most denseMaxFeatures features, for the first
+	// pass of the protocol only, and shown only in the efficiency figures
+	// and the speed table.
 	Dense func(core.Config) core.Learner
 }
 
@@ -452,9 +453,9 @@ func (pr *paperRun) runPaperLearner(rows []data.Example, set paperSet, pl paperL
 	}
 	key := journalKey{set: set.Key, learner: pl.Name, dense: pl.Dense != nil, rows: len(rows)}
 	r.Builds = map[string]int{}
-	runs := set.runsOf(pl.Name, s.runs)
-	pr.startLearner(runs * cmp.Or(s.foldsRun, s.folds))
-	ps := evaluate.Settings{Runs: runs, Folds: s.folds, FoldsRun: s.foldsRun, Seed: s.seed,
+	runs, foldsRun := pr.passesOf(set, pl)
+	pr.startLearner(runs * foldsRun)
+	ps := evaluate.Settings{Runs: runs, Folds: s.folds, FoldsRun: foldsRun, Seed: s.seed,
 		Done: func(run, fold int) (evaluate.Pass, bool) {
 			p, build, ok := pr.journal.done(keyAt(key, run, fold))
 			if ok {
@@ -491,13 +492,20 @@ func (pr *paperRun) runPaperLearner(rows []data.Example, set paperSet, pl paperL
 	return r
 }
 
-// runsOf is the permutations per fold learner plays on the set: the
-// protocol's runs, or the set's cap when lower.
-func (set paperSet) runsOf(learner string, runs int) int {
-	if c, ok := set.Runs[learner]; ok && c < runs {
-		return c
+// passesOf returns the permutations per fold and the folds a learner
+// plays on the set: the protocol's, fewer permutations when the set caps
+// the learner (paperSet.Runs), and only the first pass for a dense
+// variant, which exists for the efficiency figure (the first pass's trace)
+// and the speed table.
+func (pr *paperRun) passesOf(set paperSet, pl paperLearner) (runs, foldsRun int) {
+	runs, foldsRun = pr.s.runs, cmp.Or(pr.s.foldsRun, pr.s.folds)
+	if pl.Dense != nil {
+		return 1, 1
 	}
-	return runs
+	if c, ok := set.Runs[pl.Name]; ok && c < runs {
+		runs = c
+	}
+	return runs, foldsRun
 }
 
 // figuresOf returns the metrics of a summary by name (rmse, mae for

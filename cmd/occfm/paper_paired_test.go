@@ -51,7 +51,8 @@ func TestPairTest(t *testing.T) {
 
 // TestPaperCapsAndBuilds: a learner capped on a set plays the first
 // permutations of every fold only, the progress counts its passes, and
-// the table says how many; each pass of the journal names its build, and
+// the table says how many; a dense variant plays the first pass only;
+// each pass of the journal names its build, and
 // a journal's pass that does not is counted as unrecorded.
 func TestPaperCapsAndBuilds(t *testing.T) {
 	i := slices.IndexFunc(paperSets, func(s paperSet) bool { return s.Key == "ml-100k" })
@@ -91,5 +92,16 @@ func TestPaperCapsAndBuilds(t *testing.T) {
 	}
 	if !strings.Contains(stdout, "this process played 0 of them") || !strings.Contains(stdout, "read 8 back") {
 		t.Errorf("the tables do not say what this process played:\n%s", stdout)
+	}
+
+	// The dense variant of CCFM-OGD beside it, on a set of 3 features.
+	out = t.TempDir()
+	runOK(t, "paper", "-data", raw, "-out", out, "-runs", "3", "-folds", "2", "-sets", "ijcnn1", "-learners", "ccfm-ogd", "-quiet")
+	b, err = os.ReadFile(filepath.Join(out, journalName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, dense := strings.Count(string(b), `"set":`), strings.Count(string(b), `"dense":true,`); n != 7 || dense != 1 {
+		t.Errorf("the journal holds %d passes, %d of them dense; want 6 of CCFM-OGD and its dense variant's first", n, dense)
 	}
 }

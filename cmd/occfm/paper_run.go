@@ -71,13 +71,10 @@ func (pr *paperRun) playSets(rep *paperReport) (err error) {
 // startSet begins the progress of a data set, played by the learners
 // playing.
 func (pr *paperRun) startSet(set paperSet, playing []paperLearner) {
-	folds := pr.s.folds
-	if pr.s.foldsRun > 0 {
-		folds = pr.s.foldsRun
-	}
 	pr.set, pr.total, pr.setDone, pr.played = set.Title, 0, 0, 0
 	for _, pl := range playing {
-		pr.total += set.runsOf(pl.Name, pr.s.runs) * folds
+		runs, folds := pr.passesOf(set, pl)
+		pr.total += runs * folds
 	}
 }
 
