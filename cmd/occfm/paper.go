@@ -281,8 +281,8 @@ type paperReport struct {
 	Seconds  float64 `json:"seconds"` // of this process
 	// Build is the build of this process (buildName).
 	Build string `json:"build"`
-	// Played counts the passes this process played, ReadBack those it
-	// read back from the journal; PassSeconds sums the learning time of
+	// Played counts the passes of the tables this process played,
+	// ReadBack those it read back from the journal; PassSeconds sums the learning time of
 	// them all, what an uninterrupted run spends learning.
 	Played      int              `json:"played"`
 	ReadBack    int              `json:"read_back"`
@@ -333,12 +333,14 @@ func paperCommand(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	rep.Seconds = time.Since(start).Seconds()
-	rep.Played, rep.ReadBack = j.added, j.resumed
+	rep.Played = j.added
 	for _, set := range rep.Sets {
 		for _, r := range set.Results {
 			rep.PassSeconds += r.Seconds.Mean * float64(r.Seconds.N)
+			rep.ReadBack += r.Seconds.N
 		}
 	}
+	rep.ReadBack -= rep.Played
 
 	md := paperMarkdown(rep)
 	if _, err := io.WriteString(stdout, md); err != nil {
