@@ -25,6 +25,7 @@ var pairedClaims = []pairedClaim{
 	{"occfm", "ccfm-pa", "*"}, {"occfm", "ccfm-ftrl", "*"},
 	{"ccfm-ftrl", "fm-ftrl", "†"}, {"ccfm-ftrl", "cfm-ftrl", "†"},
 	{"occfm-auto", "bias", ""}, {"occfm-auto", "fm-ftrl", ""}, {"occfm-auto", "occfm", ""},
+	{"occfm-k", "bias", ""},
 }
 
 // pairedTest is the comparison of A and B on one metric over the passes
@@ -138,7 +139,7 @@ func writePairedTests(b *strings.Builder, rep paperReport) {
 						cells = append(cells, "–", "–")
 						continue
 					}
-					cells = append(cells, fmt.Sprintf("%+.4f ± %.4f", t.Mean, t.Std),
+					cells = append(cells, fmt.Sprintf("%+.5f ± %.5f", t.Mean, t.Std),
 						fmt.Sprintf("%d of %d, p %s", t.ABetter, t.N, fmtP(t.P)))
 				}
 				rows = append(rows, "| "+strings.Join(cells, " | ")+" |")
