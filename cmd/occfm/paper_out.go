@@ -3,9 +3,11 @@ package main
 import (
 	"cmp"
 	"fmt"
+	"gonum.org/v1/plot/vg/draw"
 	"image/color"
 	"maps"
 	"math"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -262,11 +264,13 @@ func writeSpeedTable(b *strings.Builder, rep paperReport) {
 	}
 }
 
-// figureColors are distinguishable line colours, one per learner.
+// figureColors are distinguishable line colours, one per learner of a
+// figure (the dense variants take their fast variant's, dotted).
 var figureColors = []color.RGBA{
 	{0x1f, 0x77, 0xb4, 0xff}, {0xff, 0x7f, 0x0e, 0xff}, {0x2c, 0xa0, 0x2c, 0xff},
 	{0xd6, 0x27, 0x28, 0xff}, {0x94, 0x67, 0xbd, 0xff}, {0x00, 0x00, 0x00, 0xff},
 	{0x8c, 0x56, 0x4b, 0xff}, {0xe3, 0x77, 0xc2, 0xff}, {0x7f, 0x7f, 0x7f, 0xff},
+	{0xbc, 0xbd, 0x22, 0xff}, {0x17, 0xbe, 0xcf, 0xff},
 }
 
 // paperFigures writes one efficiency figure per data set that ran, like the
@@ -285,7 +289,9 @@ func paperFigures(rep paperReport, dir string) ([]string, error) {
 		p.Y.Label.Text = "average " + core.TaskLoss(s.Task).String() + " loss"
 		p.X.Scale = plot.LogScale{}
 		p.X.Tick.Marker = plot.LogTicks{Prec: -1}
-		p.Legend.Top = true
+		legend := plot.NewLegend()
+		legend.Top, legend.Left = true, true
+		legend.ThumbnailWidth = vg.Points(20)
 		p.Add(plotter.NewGrid())
 		lines := 0
 		for i, r := range s.Results {
@@ -321,18 +327,15 @@ func paperFigures(rep paperReport, dir string) ([]string, error) {
 				l.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
 			}
 			p.Add(l)
-			p.Legend.Add(r.Label, l)
+			legend.Add(r.Label, l)
 			lines++
 		}
 		if lines == 0 {
 			continue
 		}
-		p.Legend.Left = false
-		p.Legend.XOffs = -vg.Points(4)
-		p.Legend.ThumbnailWidth = vg.Points(20)
 		for _, ext := range []string{"png", "svg"} {
 			name := filepath.Join(dir, "fig-"+s.Key+"."+ext)
-			if err := p.Save(7*vg.Inch, 4.5*vg.Inch, name); err != nil {
+			if err := saveFigure(p, legend, ext, name); err != nil {
 				return files, err
 			}
 			files = append(files, name)
@@ -371,4 +374,27 @@ func cappedNote(sets []paperSetResult) string {
 		return ""
 	}
 	return "Fewer passes: " + strings.Join(parts, "; ") + "."
+}
+
+// saveFigure writes the plot with its legend to its right, outside the
+// curves, as a format (png or svg) file.
+func saveFigure(p *plot.Plot, legend plot.Legend, format, name string) error {
+	const legendWidth = 2.6 * vg.Inch
+	w, h := 7*vg.Inch+legendWidth, 4.5*vg.Inch
+	cw, err := draw.NewFormattedCanvas(w, h, format)
+	if err != nil {
+		return err
+	}
+	c := draw.New(cw)
+	p.Draw(draw.Crop(c, 0, -legendWidth, 0, 0))
+	legend.Draw(draw.Crop(c, w-legendWidth+vg.Points(8), 0, 0, -vg.Points(8)))
+	f, err := os.Create(name)
+	if err != nil {
+		return err
+	}
+	if _, err := cw.WriteTo(f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
