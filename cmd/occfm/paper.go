@@ -112,7 +112,8 @@ var paperSets = []paperSet{
 	{Key: "ml-1m-full", Title: "MovieLens-1M (all 6040×3706)", Table: 2, Task: data.Regression,
 		Files: []string{"movielens-1m/ratings_uir.tsv.gz"}, Delta: 10, Rank: 10, Extra: true,
 		// A projection onto the ball of 9,747 × 9,747 matrices every round:
-		// about 13 minutes a pass here, 65 hours for 20 × 5 of the three.
+		// CCFM-OGD's pass took 16 minutes here, so 20 × 5 of the three
+		// would take about 80 hours.
 		Runs: map[string]int{"ccfm-ogd": 1, "ccfm-pa": 1, "ccfm-ftrl": 1}},
 	{Key: "ijcnn1", Title: "IJCNN1", Table: 3, Task: data.Classification,
 		Files: []string{"ijcnn1/ijcnn1.gz", "ijcnn1/ijcnn1.t.gz"}, Delta: 300, Rank: 20, Quick: true,

@@ -114,8 +114,17 @@ func (pr *paperRun) passDone(k journalKey, pl paperLearner, p evaluate.Pass) {
 		left += fmt.Sprintf(", then %d passes of other learners", after)
 	}
 	pr.logf("  %-20s pass %d, fold %d (%s rows, %s s); %d of %d passes of %s done%s",
-		pl.Label, p.Run+1, p.Fold+1, commas(p.Progressive.Rows), strconv.FormatFloat(p.Seconds, 'g', 2, 64), done, pr.total, pr.set, left)
+		pl.Label, p.Run+1, p.Fold+1, commas(p.Progressive.Rows), fmtSeconds(p.Seconds), done, pr.total, pr.set, left)
 	if pr.intr.caught() != nil || paperStopAfter > 0 && pr.journal.added >= paperStopAfter {
 		panic(errPaperStop)
 	}
+}
+
+// fmtSeconds prints a pass's seconds to two digits below 10 s (0.013,
+// 2.5), whole above (957).
+func fmtSeconds(sec float64) string {
+	if sec >= 10 {
+		return strconv.FormatFloat(sec, 'f', 0, 64)
+	}
+	return strconv.FormatFloat(sec, 'g', 2, 64)
 }
