@@ -3,7 +3,6 @@ package main
 import (
 	"cmp"
 	"fmt"
-	"gonum.org/v1/plot/vg/draw"
 	"image/color"
 	"maps"
 	"math"
@@ -18,6 +17,7 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
 )
 
 // fmtStat prints mean ± std with four decimals (just the mean for one
@@ -53,7 +53,10 @@ func paperMarkdown(rep paperReport) string {
 	if builds := passBuilds(rep); len(builds) > 1 || len(builds) == 1 && builds[0].name != rep.Build {
 		b.WriteString(" Passes by the build that played them:")
 		for i, nb := range builds {
-			fmt.Fprintf(&b, "%s %s (%s)", map[bool]string{true: ",", false: ""}[i > 0], nb.name, commas(nb.n))
+			if i > 0 {
+				b.WriteString(",")
+			}
+			fmt.Fprintf(&b, " %s (%s)", nb.name, commas(nb.n))
 		}
 		b.WriteString(".")
 	}
