@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/occfm/occfm/core/evaluate"
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
@@ -68,22 +69,15 @@ func pairTest(a, b paperResult, metric string, heldOut bool) pairedTest {
 			t.ABetter++
 		}
 	}
-	t.N = len(d)
-	if t.N == 0 {
+	if len(d) == 0 {
 		return t
 	}
-	for _, x := range d {
-		t.Mean += x
-	}
-	t.Mean /= float64(t.N)
+	st := evaluate.MeanStd(d) // d is finite: every difference counts
+	t.N, t.Mean, t.Std = st.N, st.Mean, st.Std
 	if t.N < 2 {
 		t.P = math.NaN()
 		return t
 	}
-	for _, x := range d {
-		t.Std += (x - t.Mean) * (x - t.Mean)
-	}
-	t.Std = math.Sqrt(t.Std / float64(t.N-1))
 	switch se := t.Std / math.Sqrt(float64(t.N)); {
 	case se > 0:
 		st := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(t.N - 1)}
