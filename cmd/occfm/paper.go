@@ -51,7 +51,10 @@ Flags:
   -out DIR       where results go (default paper-results)
   -quick         1 run of 1 fold (the first of five), and without the extra
                  rows (full ML-1M, a9a) unless -sets names them: under 5 minutes
-  -runs N        random permutations per fold (default 20, the paper's)
+  -runs N        random permutations per fold (default 20, the paper's); on
+                 the full ML-1M, CCFM-OGD, -PA and -FTRL play only the first
+                 permutation of each fold, and the dense-projection variants
+                 play only the first pass (their cells say how many passes)
   -folds K       folds of cross-validation (default 5, the paper's)
   -seed S        seeds the fold split, the permutations, the ML-1M sample
                  and the learners (default 1)
