@@ -4,9 +4,9 @@ import (
 	"cmp"
 	"fmt"
 	"image/color"
+	"io"
 	"maps"
 	"math"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -391,13 +391,8 @@ func saveFigure(p *plot.Plot, legend plot.Legend, format, name string) error {
 	c := draw.New(cw)
 	p.Draw(draw.Crop(c, 0, -legendWidth, 0, 0))
 	legend.Draw(draw.Crop(c, w-legendWidth+vg.Points(8), 0, 0, -vg.Points(8)))
-	f, err := os.Create(name)
-	if err != nil {
+	return writeFile(name, func(w io.Writer) error {
+		_, err := cw.WriteTo(w)
 		return err
-	}
-	if _, err := cw.WriteTo(f); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	})
 }
