@@ -242,14 +242,20 @@ func paperCommand(args []string, stdout, stderr io.Writer) error {
 	if _, err := io.WriteString(stdout, md); err != nil {
 		return err
 	}
-	if err := os.WriteFile(filepath.Join(s.out, "paper.md"), []byte(md), 0o644); err != nil {
+	if err := writeFile(filepath.Join(s.out, "paper.md"), func(w io.Writer) error {
+		_, err := io.WriteString(w, md)
+		return err
+	}); err != nil {
 		return err
 	}
 	js, err := json.MarshalIndent(rep, "", "  ")
 	if err != nil {
 		return err
 	}
-	if err := os.WriteFile(filepath.Join(s.out, "paper.json"), append(js, '\n'), 0o644); err != nil {
+	if err := writeFile(filepath.Join(s.out, "paper.json"), func(w io.Writer) error {
+		_, err := w.Write(append(js, '\n'))
+		return err
+	}); err != nil {
 		return err
 	}
 	figs, err := paperFigures(rep, s.out)

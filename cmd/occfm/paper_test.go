@@ -58,6 +58,10 @@ func writeDataDir(t *testing.T) string {
 // missing, the JSON, and the figures.
 func TestPaperQuick(t *testing.T) {
 	raw, out := writeDataDir(t), t.TempDir()
+	// A paper.md of an earlier run, kept private: it is replaced, and keeps its mode.
+	if err := os.WriteFile(filepath.Join(out, "paper.md"), []byte("an earlier run\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	stdout, stderr := runOK(t, "paper", "-quick", "-data", raw, "-out", out,
 		"-sets", "ml-100k,ml-10m,ijcnn1", "-learners", "occfm,mean")
 	for _, want := range []string{
@@ -78,6 +82,14 @@ func TestPaperQuick(t *testing.T) {
 	md, err := os.ReadFile(filepath.Join(out, "paper.md"))
 	if err != nil || string(md) != stdout {
 		t.Errorf("paper.md (err %v) differs from stdout", err)
+	}
+	if st, err := os.Stat(filepath.Join(out, "paper.md")); err != nil {
+		t.Error(err)
+	} else if st.Mode().Perm() != 0o600 {
+		t.Errorf("paper.md has mode %v; want the earlier file's 0600 kept", st.Mode().Perm())
+	}
+	if left, _ := filepath.Glob(filepath.Join(out, ".*partial*")); len(left) > 0 {
+		t.Errorf("temporary files left in -out: %q", left)
 	}
 	js, err := os.ReadFile(filepath.Join(out, "paper.json"))
 	if err != nil {
