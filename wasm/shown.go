@@ -61,8 +61,10 @@ func (s *session) shown() shownModel {
 		names = append(names, e.Name+" "+weight(e.Weight))
 	}
 	if len(sm.parts) == 1 {
-		sm.l, sm.parts = sm.parts[0].l, nil
-		sm.What = "of occfm-auto's expert " + names[0] + ", which carries all its weight"
+		one := sm.parts[0]
+		sm.l, sm.parts = one.l, nil
+		sm.What = "of occfm-auto's expert " + one.name + ", weight " + weight(one.w) +
+			" (the others' are under " + weight(mixFloor) + ")"
 		return sm
 	}
 	sm.What = "of occfm-auto: its experts' C weighted as it trusts them, Σ pₖCₖ, with " + strings.Join(names, ", ")
