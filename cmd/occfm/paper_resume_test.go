@@ -10,10 +10,8 @@ import (
 	"testing"
 )
 
-// paperTables reads paper.json's figures, leaving out what a clock
-// measures (seconds, updates/s, the trace's seconds, the start) and what
-// this process did (the passes it played and read back).
-func paperTables(t *testing.T, out string) []byte {
+// readPaperReport reads OUT/paper.json.
+func readPaperReport(t *testing.T, out string) paperReport {
 	t.Helper()
 	js, err := os.ReadFile(filepath.Join(out, "paper.json"))
 	if err != nil {
@@ -21,8 +19,17 @@ func paperTables(t *testing.T, out string) []byte {
 	}
 	var rep paperReport
 	if err := json.Unmarshal(js, &rep); err != nil {
-		t.Fatal(err)
+		t.Fatalf("paper.json: %v", err)
 	}
+	return rep
+}
+
+// paperTables reads paper.json's figures, leaving out what a clock
+// measures (seconds, updates/s, the trace's seconds, the start) and what
+// this process did (the passes it played and read back).
+func paperTables(t *testing.T, out string) []byte {
+	t.Helper()
+	rep := readPaperReport(t, out)
 	rep.Command, rep.Started, rep.Seconds, rep.PassSeconds, rep.Played, rep.ReadBack = "", "", 0, 0, 0, 0
 	for i := range rep.Sets {
 		for k := range rep.Sets[i].Results {

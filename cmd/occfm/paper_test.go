@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -91,14 +90,7 @@ func TestPaperQuick(t *testing.T) {
 	if left, _ := filepath.Glob(filepath.Join(out, ".*partial*")); len(left) > 0 {
 		t.Errorf("temporary files left in -out: %q", left)
 	}
-	js, err := os.ReadFile(filepath.Join(out, "paper.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var rep paperReport
-	if err := json.Unmarshal(js, &rep); err != nil {
-		t.Fatalf("paper.json: %v", err)
-	}
+	rep := readPaperReport(t, out)
 	if rep.Runs != 1 || rep.FoldsRun != 1 || rep.Folds != 5 || len(rep.Sets) != 3 {
 		t.Fatalf("paper.json: runs %d, folds %d/%d, %d sets; want 1, 1/5, 3", rep.Runs, rep.FoldsRun, rep.Folds, len(rep.Sets))
 	}
