@@ -89,7 +89,6 @@ func TestPaperRecord(t *testing.T) {
 	}
 	t.Logf("%d passes on record: %v", len(seen), perLearner)
 
-	dir := filepath.Join("..", "..", "..", "shared", "data")
 	switch {
 	case runtime.GOOS == "js" || testing.Short():
 		return // the read-back loads a million rows
@@ -97,9 +96,8 @@ func TestPaperRecord(t *testing.T) {
 		t.Logf("the read-back is skipped: bias and mean have %d and %d passes on record, not yet 100", perLearner["bias"], perLearner["mean"])
 		return
 	}
-	if _, err := os.Stat(filepath.Join(dir, set.Files[0])); err != nil {
-		t.Skipf("the read-back needs ML-1M: %v", err)
-	}
+	sharedData(t, set.Files[0]) // the read-back needs ML-1M: skipped without it
+	dir := sharedData(t, "")
 	out := t.TempDir()
 	if err := os.WriteFile(filepath.Join(out, journalName), b, 0o644); err != nil {
 		t.Fatal(err)
