@@ -370,8 +370,16 @@ func cappedNote(sets []paperSetResult) string {
 				names = append(names, pl.Label)
 			}
 		}
-		parts = append(parts, fmt.Sprintf("on %s, %s play the first %d permutation(s) of each fold (a pass of theirs takes too long for all of them; the cell gives their count of passes)",
-			s.Title, strings.Join(names, ", "), slices.Min(slices.Collect(maps.Values(s.Runs)))))
+		first := "the first permutation"
+		if n := slices.Min(slices.Collect(maps.Values(s.Runs))); n > 1 {
+			first = fmt.Sprintf("the first %d permutations", n)
+		}
+		verb := "play"
+		if len(names) == 1 {
+			verb = "plays"
+		}
+		parts = append(parts, fmt.Sprintf("on %s, %s %s only %s of each fold (a pass of theirs takes too long for all of them; the cell gives their count of passes)",
+			s.Title, strings.Join(names, ", "), verb, first))
 	}
 	if len(parts) == 0 {
 		return ""

@@ -70,7 +70,7 @@ func TestPaperCapsAndBuilds(t *testing.T) {
 	if !strings.Contains(stdout, "(2 passes)") || strings.Count(stdout, "(6 passes)") > 0 {
 		t.Errorf("the capped learner's cells do not give its 2 passes (and only its):\n%s", stdout)
 	}
-	if !strings.Contains(stdout, "Fewer passes: on MovieLens-100K, mean (reference) play the first 1 permutation(s)") {
+	if !strings.Contains(stdout, "Fewer passes: on MovieLens-100K, mean (reference) plays only the first permutation of each fold") {
 		t.Errorf("the tables do not say which learner plays fewer passes:\n%s", stdout)
 	}
 	b, err := os.ReadFile(filepath.Join(out, journalName))
@@ -103,5 +103,29 @@ func TestPaperCapsAndBuilds(t *testing.T) {
 	}
 	if n, dense := strings.Count(string(b), `"set":`), strings.Count(string(b), `"dense":true,`); n != 7 || dense != 1 {
 		t.Errorf("the journal holds %d passes, %d of them dense; want 6 of CCFM-OGD and its dense variant's first", n, dense)
+	}
+}
+
+// TestCappedNote: the note under the tables names the learners that play
+// fewer permutations a fold, on which set, in words.
+func TestCappedNote(t *testing.T) {
+	set := func(title string, runs map[string]int) paperSetResult {
+		return paperSetResult{paperSet: paperSet{Title: title, Runs: runs}}
+	}
+	for _, tc := range []struct {
+		sets []paperSetResult
+		want string
+	}{
+		{nil, ""},
+		{[]paperSetResult{set("A", nil)}, ""},
+		{[]paperSetResult{set("A", map[string]int{"ccfm-ogd": 1, "ccfm-pa": 1})},
+			"Fewer passes: on A, CCFM-OGD, CCFM-PA play only the first permutation of each fold (a pass of theirs takes too long for all of them; the cell gives their count of passes)."},
+		{[]paperSetResult{set("A", map[string]int{"mean": 3}), set("B", map[string]int{"occfm": 1})},
+			"Fewer passes: on A, mean (reference) plays only the first 3 permutations of each fold (a pass of theirs takes too long for all of them; the cell gives their count of passes); " +
+				"on B, OCCFM plays only the first permutation of each fold (a pass of theirs takes too long for all of them; the cell gives their count of passes)."},
+	} {
+		if got := cappedNote(tc.sets); got != tc.want {
+			t.Errorf("cappedNote(%v)\n got %q\nwant %q", tc.sets, got, tc.want)
+		}
 	}
 }
