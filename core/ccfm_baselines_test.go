@@ -366,6 +366,81 @@ func TestCCFMFTRLExact(t *testing.T) {
 	}
 }
 
+// TestCCFMFTRLSlackBall plays CCFM-FTRL on ratings of distinct users and
+// items among many features (d = 1,500), as a MovieLens pass starts: the
+// triangle bound passes δ at round 9 while ‖ηₜGₜ/2‖* is still below it,
+// so the ball does not bind (θ = 0) and Gₜ has a null space of nearly the
+// whole dimension. Each recomputation must stop once Lanczos has found
+// the pairs that matter (a bounded number of products with Gₜ, a few held
+// vectors), and with Exact the predictions must equal those of
+// Π_K(−ηₜGₜ/2), computed by mat.EigenSym on the features seen (all of
+// Gₜ's entries lie in their rows).
+func TestCCFMFTRLSlackBall(t *testing.T) {
+	const d, rounds = 1500, 14
+	for _, exact := range []bool{false, true} {
+		for seed := uint64(1); seed <= 3; seed++ {
+			name := "default"
+			if exact {
+				name = "exact"
+			}
+			t.Run(name+"/seed="+str.Itoa(int(seed)), func(t *testing.T) {
+				rng := rand.New(rand.NewPCG(seed, 7))
+				o := NewCCFMFTRL(CCFMFTRLSettings{Exact: exact, Seed: seed})
+				users, items := rng.Perm(d/2), rng.Perm(d/2)
+				var seen []int // features seen, in order; index 0 is the bias
+				pos := map[int]int{}
+				g := mat.NewSymDense(2*rounds+1, nil)
+				var rows []data.Example
+				for r := range rounds {
+					ex := data.Example{X: data.Sparse{Ind: []int{users[r], d/2 + items[r]}, Val: []float64{1, 1}}, Y: float64(1 + rng.IntN(5))}
+					for _, j := range ex.X.Ind {
+						if _, ok := pos[j]; !ok {
+							seen = append(seen, j)
+							pos[j] = len(seen)
+						}
+					}
+					rows = append(rows, ex)
+					yhat := Play(o, ex, nil)
+					w := 0.5 * Squared.Deriv(yhat, ex.Y)
+					xh := []int{0, pos[ex.X.Ind[0]], pos[ex.X.Ind[1]]}
+					for a, i := range xh {
+						for _, j := range xh[a:] {
+							g.SetSym(i, j, g.At(i, j)+w)
+						}
+					}
+					if o.matvecs > 200*max(1, o.refreshes) || o.k > 2*len(seen)+9 {
+						t.Fatalf("round %d: %d products with Gₜ in %d recomputations, %d held vectors, for %d features seen",
+							r+1, o.matvecs, o.refreshes, o.k, len(seen))
+					}
+					if !exact {
+						continue
+					}
+					eta := 1 / math.Sqrt(float64(r+1))
+					var a mat.SymDense
+					a.ScaleSym(-eta/2, g)
+					want := denseProject(&a, o.Settings().Delta)
+					for _, ex := range rows {
+						xh := []int{0, pos[ex.X.Ind[0]], pos[ex.X.Ind[1]]}
+						var q float64
+						for _, i := range xh {
+							for _, j := range xh {
+								q += want.At(i, j)
+							}
+						}
+						if got := o.Predict(ex.X); math.Abs(got-q/2) > 1e-8 {
+							t.Fatalf("round %d: Predict = %v, ½x̂ᵀΠ_K(−ηₜGₜ/2)x̂ = %v", r+1, got, q/2)
+						}
+					}
+				}
+				if o.refreshes == 0 {
+					t.Fatal("no recomputation: the ball never came into play")
+				}
+				t.Logf("%d recomputations, %d products with Gₜ, %d held vectors", o.refreshes, o.matvecs, o.k)
+			})
+		}
+	}
+}
+
 // TestCCFMBaselinesMovieLens100K plays each projected baseline with
 // default settings over the first 10,000 rows of shuffled ML-100K (seed 1)
 // and checks that it learns: progressive RMSE < 1.3 (the ratings'

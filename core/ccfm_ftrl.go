@@ -366,21 +366,21 @@ func (o *CCFMFTRL) refresh(eta float64) {
 	var (
 		res   *spectral.LanczosResult
 		alpha []float64 // αᵢ = −ηₜθᵢ/2 of the Ritz values θᵢ
-		theta float64   // the ℓ₁-ball threshold of α
+		cut   float64   // the cut: the ℓ₁-ball threshold θ of α, or the roundoff floor
 	)
 	for {
 		res = o.lw.Run(ftrlOp{o}, start, m, m, m, 0)
 		o.matvecs += res.Iters
 		alpha = o.ritzAlpha(res.Theta, eta)
-		theta = o.l1Threshold(alpha)
+		cut = max(o.l1Threshold(alpha), ftrlRoundoff*math.Abs(alpha[0]))
 		smallest := math.Abs(alpha[len(alpha)-1])
 		bad := 0
 		for i, a := range alpha {
-			if math.Abs(a) > theta && 0.5*eta*res.Resid[i] > tol*theta {
+			if math.Abs(a) > cut && 0.5*eta*res.Resid[i] > tol*cut {
 				bad++
 			}
 		}
-		if len(res.Theta) < m || m == n || (smallest <= theta && bad == 0) {
+		if len(res.Theta) < m || m == n || (smallest <= cut && bad == 0) {
 			break
 		}
 		m = min(n, m+m/2)
@@ -388,7 +388,7 @@ func (o *CCFMFTRL) refresh(eta float64) {
 	o.refreshes++
 	// Hold the Ritz pairs above the cut (θ from all of them) and a margin.
 	k := 0
-	for k < len(alpha) && math.Abs(alpha[k]) > theta {
+	for k < len(alpha) && math.Abs(alpha[k]) > cut {
 		k++
 	}
 	k = min(len(alpha), k+max(8, k/4))
@@ -427,6 +427,16 @@ func (o *CCFMFTRL) l1Threshold(alpha []float64) float64 {
 	theta, o.abs = spectral.L1BallThreshold(alpha, o.s.Delta, o.abs)
 	return theta
 }
+
+// ftrlRoundoff is the floor of the cut in refresh, relative to the largest
+// |α|: a Ritz value below it is roundoff of a zero eigenvalue. The cut is
+// the ℓ₁-ball threshold θ while the ball binds; when it does not (the Ritz
+// values found sum to at most δ, so θ = 0 and Π_K is the identity on
+// them), a cut of θ = 0 would ask for every null direction of Gₜ, each with
+// a zero residual: a run lengthened to the whole dimension, then that many
+// held vectors. On the full MovieLens-1M (n ≈ 9,200 at round 9, when Gₜ
+// has rank 13) that was hours for one refresh and gigabytes of vectors.
+const ftrlRoundoff = 1e-12
 
 // ftrlWeight is a fixed pseudo-random weight in [−1, 1] for column c of the
 // warm start.
