@@ -88,8 +88,9 @@ func CCFMFTRLSettingsFor(c Config) CCFMFTRLSettings {
 // so only the eigenpairs with |αᵢ| > θ matter. Gₜ is a sparse symmetric
 // accumulator (symAccum); its eigenpairs come from Lanczos (lanczos.go),
 // warm-started from the previous eigenvectors, with the number of steps
-// grown until the smallest |α| found is at most θ and the Ritz pairs above
-// the cut have converged to Tol (see refresh). While the triangle bound
+// grown until the smallest |α| found is at most the cut (θ, floored at
+// roundoff when the ball does not bind) and the Ritz pairs above the cut
+// have converged to Tol (see refresh). While the triangle bound
 // (ηₜ/2)·Σ|ℓ'|·½‖x̂‖² ≥ ‖ηₜGₜ/2‖* is at most δ, the projection is the
 // identity and Cₜ₊₁ = −ηₜGₜ/2 exactly, with no eigenproblem.
 //
@@ -336,8 +337,9 @@ func (f ftrlOp) Apply(y, v []float64) { f.o.g.mulVec(y, 1, v) }
 // combination of its vectors plus a random component, so that the rest of
 // the spectrum stays in reach). The run starts at k + max(16, k/4) steps
 // for k held vectors and is lengthened by half until the smallest |α|
-// found is at most θ and every Ritz pair above the cut has a residual of
-// at most Tol·θ (in α units), or the Krylov space is exhausted. It then
+// found is at most the cut and every Ritz pair above the cut has a
+// residual of at most Tol·cut (in α units), or the Krylov space is
+// exhausted. The cut is θ, or ftrlRoundoff·|α₁| when that is larger. It then
 // holds the Ritz pairs above the cut plus a margin below it, so that
 // eigenvalues just below the cut can rise above it before the next
 // refresh.
@@ -430,12 +432,13 @@ func (o *CCFMFTRL) l1Threshold(alpha []float64) float64 {
 
 // ftrlRoundoff is the floor of the cut in refresh, relative to the largest
 // |α|: a Ritz value below it is roundoff of a zero eigenvalue. The cut is
-// the ℓ₁-ball threshold θ while the ball binds; when it does not (the Ritz
-// values found sum to at most δ, so θ = 0 and Π_K is the identity on
-// them), a cut of θ = 0 would ask for every null direction of Gₜ, each with
-// a zero residual: a run lengthened to the whole dimension, then that many
-// held vectors. On the full MovieLens-1M (n ≈ 9,200 at round 9, when Gₜ
-// has rank 13) that was hours for one refresh and gigabytes of vectors.
+// the ℓ₁-ball threshold θ while the ball binds. When it does not (the
+// Ritz values found sum to at most δ, so θ = 0 and Π_K is the identity on
+// them), a cut of 0 would count every roundoff-level Ritz value of Gₜ's
+// null space as above it and ask it to converge to a residual of 0: the
+// run would be lengthened to the whole dimension, and that many vectors
+// held. A MovieLens pass meets this early: on the full ML-1M, Gₜ has rank
+// 13 at round 9, when 9,199 features have been seen.
 const ftrlRoundoff = 1e-12
 
 // ftrlWeight is a fixed pseudo-random weight in [−1, 1] for column c of the
