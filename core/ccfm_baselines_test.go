@@ -391,6 +391,7 @@ func TestCCFMFTRLSlackBall(t *testing.T) {
 				pos := map[int]int{}
 				g := mat.NewSymDense(2*rounds+1, nil)
 				var rows []data.Example
+				var hats [][]int // each row's x̂ in the coordinates of g: the bias, then its two features
 				for r := range rounds {
 					ex := data.Example{X: data.Sparse{Ind: []int{users[r], d/2 + items[r]}, Val: []float64{1, 1}}, Y: float64(1 + rng.IntN(5))}
 					for _, j := range ex.X.Ind {
@@ -399,10 +400,10 @@ func TestCCFMFTRLSlackBall(t *testing.T) {
 							pos[j] = len(seen)
 						}
 					}
-					rows = append(rows, ex)
+					xh := []int{0, pos[ex.X.Ind[0]], pos[ex.X.Ind[1]]}
+					rows, hats = append(rows, ex), append(hats, xh)
 					yhat := Play(o, ex, nil)
 					w := 0.5 * Squared.Deriv(yhat, ex.Y)
-					xh := []int{0, pos[ex.X.Ind[0]], pos[ex.X.Ind[1]]}
 					for a, i := range xh {
 						for _, j := range xh[a:] {
 							g.SetSym(i, j, g.At(i, j)+w)
@@ -419,8 +420,8 @@ func TestCCFMFTRLSlackBall(t *testing.T) {
 					var a mat.SymDense
 					a.ScaleSym(-eta/2, g)
 					want := denseProject(&a, o.Settings().Delta)
-					for _, ex := range rows {
-						xh := []int{0, pos[ex.X.Ind[0]], pos[ex.X.Ind[1]]}
+					for p, ex := range rows {
+						xh := hats[p]
 						var q float64
 						for _, i := range xh {
 							for _, j := range xh {
