@@ -73,6 +73,7 @@ func TestMemoryBytes(t *testing.T) {
 		{"ccfm-ogd", wide}, {"ccfm-pa", wide},
 		{"fm-ftrl", ids}, {"linear", ids}, {"bias", ids}, {"mean", ids},
 		{"occfm-lin", wide}, {"occfm-auto", wide}, {"ccfm-pairs", wide}, {"occfm-k", wide},
+		{"item-lift", ids},
 	}
 	if len(cases) != len(Learners()) {
 		t.Fatalf("%d cases for %d learners", len(cases), len(Learners()))

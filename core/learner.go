@@ -162,6 +162,7 @@ var registry = byName(
 	meanSpec,
 	biasSpec,
 	linearSpec,
+	itemLiftSpec,
 )
 
 // byName indexes specs by name.
@@ -242,6 +243,36 @@ type EigenPairs interface {
 	// PairDim returns the number of features C covers: PairCoords is 0
 	// from there on.
 	PairDim() int
+}
+
+// Ranker is a learner that orders the items for a person by a score of
+// its own rather than by ŷ (an optional ability, found by type assertion):
+// a top-N list asks which items a person will choose and like, of which
+// the predicted rating is one part (Cremonesi, Koren and Turrin 2010,
+// "Performance of recommender algorithms on top-N recommendation tasks").
+// The personal package ranks by it when the learner has it.
+type Ranker interface {
+	// RankScores appends to dst one score per feature of items for the
+	// person whose feature is person (a one-hot row {person, item}),
+	// higher first. It does not change the learner.
+	RankScores(person int, items []int, dst []float64) []float64
+}
+
+// RankExplainer is a Ranker whose score is a sum of parts a person can be
+// told (an optional ability): a prior of the item's own and one term per
+// feature the person rated.
+type RankExplainer interface {
+	Ranker
+	// RankTerms returns the parts of the score RankScores gives item for
+	// person: the prior and one term per rated feature, which sum to the
+	// score. It does not change the learner.
+	RankTerms(person, item int) (prior float64, terms []RankTerm)
+}
+
+// RankTerm is the part of a ranking score due to one rated feature.
+type RankTerm struct {
+	Feature int
+	Value   float64
 }
 
 // pairCounter is implemented by the learners whose work on a row includes

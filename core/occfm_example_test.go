@@ -68,6 +68,7 @@ func ExampleNewLearner() {
 	// ccfm-pairs
 	// cfm-ftrl
 	// fm-ftrl
+	// item-lift
 	// linear
 	// mean
 	// occfm

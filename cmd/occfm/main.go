@@ -6,6 +6,7 @@
 //	occfm run -data PATH [flags]   play learners over the rows of PATH
 //	occfm paper [-quick]           reproduce the paper's Tables 2 and 3
 //	occfm gen -size 1G -out PATH   write a demo stream as a large LibSVM file
+//	occfm topn -data u.data        measure Personalize on held-out people
 //	occfm learners                 list the registered learners
 //	occfm help                     print the flags of run
 //
@@ -67,7 +68,7 @@ func (e usageError) Unwrap() error { return e.error }
 // help for -h.
 func run(args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
-		return usageError{errors.New("no command (want run, paper, gen, learners or help; see occfm help)")}
+		return usageError{errors.New("no command (want run, paper, gen, topn, learners or help; see occfm help)")}
 	}
 	switch args[0] {
 	case "run":
@@ -76,6 +77,8 @@ func run(args []string, stdout, stderr io.Writer) error {
 		return paperCommand(args[1:], stdout, stderr)
 	case "gen":
 		return genCommand(args[1:], stdout, stderr)
+	case "topn":
+		return topnCommand(args[1:], stdout, stderr)
 	case "learners":
 		if len(args) > 1 {
 			return usageError{fmt.Errorf("learners takes no arguments, got %q", args[1:])}
@@ -84,7 +87,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	case "help", "-h", "-help", "--help":
 		return printUsage(stdout)
 	}
-	return usageError{fmt.Errorf("unknown command %q (want run, paper, gen, learners or help)", args[0])}
+	return usageError{fmt.Errorf("unknown command %q (want run, paper, gen, topn, learners or help)", args[0])}
 }
 
 // usage is the help text; printUsage appends the learner list.
@@ -101,6 +104,10 @@ Usage:
                                  planted-classification) as a LibSVM file of
                                  N rows or about S bytes (200M, 1G), in
                                  constant memory: test data for big files
+  occfm topn -data RATINGS [-items ITEMS] [flags]
+                                 measure Personalize on held-out people: top-N
+                                 hits against most-rated, highest-bias and
+                                 ease (occfm topn -h)
   occfm learners                 list the registered learners
   occfm help                     print this help
 

@@ -14,6 +14,10 @@ type mlLayout struct {
 	fields int    // 3 or 4
 	users  dictionary
 	items  dictionary
+	// time is the timestamp of the row Next last read, when it has a
+	// fourth field that is a whole number (timed).
+	time  int64
+	timed bool
 }
 
 // setMovieLens makes s read MovieLens rows of the given layout.
@@ -55,7 +59,48 @@ func (s *Stream) nextMovieLens(line []byte, ex *Example) *ParseError {
 	ex.X.Ind = append(ex.X.Ind, u, i)
 	ex.X.Val = append(ex.X.Val, 1, 1)
 	ex.Y = y
+	s.ml.time, s.ml.timed = 0, false
+	if n == 4 {
+		s.ml.time, s.ml.timed = parseTimestamp(f[3])
+	}
 	return nil
+}
+
+// Timestamp returns the timestamp field of the MovieLens row Next last
+// read (u.data's fourth column, ratings.dat's and ratings.csv's
+// "timestamp"), in the file's unit (seconds since 1970 in MovieLens), and
+// whether that row had one that is a whole number. Learning ignores the
+// field; the top-N protocol orders ratings by it. It is (0, false) for
+// other formats and before the first row.
+func (s *Stream) Timestamp() (int64, bool) {
+	if s.format != FormatMovieLens {
+		return 0, false
+	}
+	return s.ml.time, s.ml.timed
+}
+
+// parseTimestamp reads an optionally signed decimal integer of at most 18
+// digits, surrounding blanks allowed.
+func parseTimestamp(b []byte) (int64, bool) {
+	b = bytes.TrimSpace(b)
+	neg := len(b) > 0 && b[0] == '-'
+	if neg || len(b) > 0 && b[0] == '+' {
+		b = b[1:]
+	}
+	if len(b) == 0 || len(b) > 18 {
+		return 0, false
+	}
+	var t int64
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		t = 10*t + int64(c-'0')
+	}
+	if neg {
+		t = -t
+	}
+	return t, true
 }
 
 func mlFieldNames(n int) string {

@@ -12,6 +12,10 @@ import (
 	"github.com/occfm/occfm/core/internal/str"
 )
 
+// DefaultLearner is the registry name of the learner Personalize learns a
+// catalog with when none is named.
+const DefaultLearner = "occfm-k"
+
 // Personalizer is a new person in a learned model: Rate makes one online
 // update of the learner with x = {you: 1, item: 1}, or, for a learner that
 // keeps C as its eigenvectors (OCCFMK), folds the person in from all their
@@ -49,11 +53,14 @@ type Personalizer struct {
 	// folding), nil for other learners.
 	fold *folding
 
-	x     data.Sparse // scratch
-	preds int         // predictions made (see Predictions)
-	base  []float64
-	feat  []int
-	stars []float64
+	x        data.Sparse // scratch
+	preds    int         // predictions made (see Predictions)
+	cand     []int       // scratch of Rank: candidate items, their features and scores
+	candFeat []int
+	scores   []float64
+	base     []float64
+	feat     []int
+	stars    []float64
 }
 
 // PersonalRating is one rating of the person.
@@ -253,45 +260,115 @@ func (p *Personalizer) Recommend(n int) []Recommendation {
 	if n <= 0 {
 		return nil
 	}
-	type cand struct {
-		item int
-		raw  float64
-	}
-	cands := make([]cand, 0, len(p.cat.Items))
-	for k, it := range p.cat.Items {
-		if it.Feature < 0 {
-			continue
-		}
-		if _, ok := p.byItem[k]; ok {
-			continue
-		}
-		cands = append(cands, cand{k, p.predict(p.you, it.Feature)})
-	}
+	top, score := p.rank(n, nil)
 	items := p.cat.Items
-	slices.SortFunc(cands, func(a, b cand) int {
-		switch {
-		case a.raw > b.raw:
-			return -1
-		case a.raw < b.raw:
-			return 1
-		case items[a.item].Count != items[b.item].Count:
-			return items[b.item].Count - items[a.item].Count
-		}
-		return a.item - b.item
-	})
-	cands = cands[:min(n, len(cands))]
+	ranker := p.ranker() != nil
 	g := p.predict()
 	gy := p.predict(p.you)
 	gj := make([]float64, len(p.rated))
 	for k, r := range p.rated {
 		gj[k] = p.predict(items[r.Item].Feature)
 	}
-	recs := make([]Recommendation, len(cands))
-	for k, c := range cands {
-		recs[k] = Recommendation{Item: c.item, Score: clipStars(c.raw), ColdStart: len(p.rated) == 0,
-			Why: p.reasons(c.item, c.raw, g, gy, gj)}
+	recs := make([]Recommendation, len(top))
+	for k, item := range top {
+		raw := score[k]
+		if ranker {
+			raw = p.predict(p.you, items[item].Feature)
+		}
+		recs[k] = Recommendation{Item: item, Score: clipStars(raw), ColdStart: len(p.rated) == 0,
+			Why: p.reasons(item, raw, g, gy, gj)}
 	}
 	return recs
+}
+
+// Rank returns the catalog indices of the n unrated items with Feature ≥ 0
+// for which keep (nil: all) holds, best first: by the learner's RankScores
+// for a core.Ranker, else by ŷ for you (x = {you: 1, item: 1}); ties by
+// Count, higher first, then by index. It returns fewer than n when fewer
+// items are left, none for n ≤ 0. It costs one prediction per candidate
+// (or one RankScores call).
+func (p *Personalizer) Rank(n int, keep func(item int) bool) []int {
+	top, _ := p.rank(n, keep)
+	return top
+}
+
+// rank is Rank, also returning the scores of the items returned.
+func (p *Personalizer) rank(n int, keep func(item int) bool) ([]int, []float64) {
+	if n <= 0 {
+		return nil, nil
+	}
+	p.cand, p.candFeat = p.cand[:0], p.candFeat[:0]
+	for k, it := range p.cat.Items {
+		if it.Feature < 0 || keep != nil && !keep(k) {
+			continue
+		}
+		if _, ok := p.byItem[k]; ok {
+			continue
+		}
+		p.cand = append(p.cand, k)
+		p.candFeat = append(p.candFeat, it.Feature)
+	}
+	p.scores = p.scoreFeatures(p.candFeat, p.scores[:0])
+	return topByScore(p.cand, p.scores, n, p.cat.Items)
+}
+
+// ranker returns the learner as a core.Ranker when it ranks by a score of
+// its own, nil when the ranking is by ŷ.
+func (p *Personalizer) ranker() core.Ranker {
+	if r, ok := p.raw().(core.Ranker); ok && p.fold == nil {
+		return r
+	}
+	return nil
+}
+
+// scoreFeatures appends the ranking score of each item feature for you.
+func (p *Personalizer) scoreFeatures(feat []int, dst []float64) []float64 {
+	if r := p.ranker(); r != nil {
+		p.preds++
+		return r.RankScores(p.you, feat, dst)
+	}
+	for _, f := range feat {
+		dst = append(dst, p.predict(p.you, f))
+	}
+	return dst
+}
+
+// topByScore returns the n items of highest score (items[k] has score[k]),
+// highest first, ties by the catalog's Count, higher first, then by index.
+func topByScore(items []int, score []float64, n int, cat []CatalogItem) ([]int, []float64) {
+	order := make([]int, len(items))
+	for k := range order {
+		order[k] = k
+	}
+	better := func(a, b int) int {
+		switch {
+		case score[a] > score[b]:
+			return -1
+		case score[a] < score[b]:
+			return 1
+		case cat[items[a]].Count != cat[items[b]].Count:
+			return cat[items[b]].Count - cat[items[a]].Count
+		}
+		return items[a] - items[b]
+	}
+	slices.SortFunc(order, better)
+	order = order[:min(n, len(order))]
+	top := make([]int, len(order))
+	sc := make([]float64, len(order))
+	for k, o := range order {
+		top[k], sc[k] = items[o], score[o]
+	}
+	return top, sc
+}
+
+// Predict returns ŷ for you and item (an index in the catalog's Items),
+// clipped to [1, 5], without changing anything; NaN when item is out of
+// range or has no feature.
+func (p *Personalizer) Predict(item int) float64 {
+	if item < 0 || item >= len(p.cat.Items) || p.cat.Items[item].Feature < 0 {
+		return math.NaN()
+	}
+	return clipStars(p.predict(p.you, p.cat.Items[item].Feature))
 }
 
 // reasons returns the reasons of item's ŷ = raw (see Recommend).
