@@ -23,7 +23,7 @@ import (
 // personalConfig is what the page's personal.start passes.
 type personalConfig struct {
 	Catalog string `json:"catalog"` // "synthetic" (default) or "files"
-	Learner string `json:"learner"` // a registry name; "" is occfm-k
+	Learner string `json:"learner"` // a registry name; "" is personal.DefaultLearner
 	Seed    uint64 `json:"seed"`    // of the synthetic catalog and the learner; 0 is 1
 	Ratings string `json:"ratings"` // the ratings file's name (files)
 	Size    int64  `json:"size"`    // its size in bytes, for the progress (files)
@@ -67,7 +67,7 @@ type personalView struct {
 // newPersonal starts learning a catalog.
 func newPersonal(cfg personalConfig) (*personalView, error) {
 	if cfg.Learner == "" {
-		cfg.Learner = "occfm-k"
+		cfg.Learner = personal.DefaultLearner
 	}
 	cfg.Seed = max(cfg.Seed, 1)
 	sc := config{

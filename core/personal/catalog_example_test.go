@@ -38,9 +38,9 @@ func ExamplePersonalizer() {
 	// Output:
 	// cold start: A Harbor for Vera (1963), 4.379 (liked by most: +0.93 ★)
 	// you rated it ★1; we guessed 4.379
-	// A Mountain for Oscar (1996) 4.241: liked by most: +0.78 ★; you gave ★1 to “A Harbor for Vera (1963)”, which people rate the other way: +0.19 ★; the model's starting guess for anyone, ★3.44
-	// Oscar's Island (1961) 4.187: liked by most: +0.88 ★; you gave ★1 to “A Harbor for Vera (1963)”, which people rate the other way: +0.04 ★; the model's starting guess for anyone, ★3.44
-	// Silent Voyages (1983) 4.186: liked by most: +0.85 ★; you gave ★1 to “A Harbor for Vera (1963)”, which people rate the other way: +0.07 ★; the model's starting guess for anyone, ★3.44
+	// A Mountain for Oscar (1996) 4.241: unlike “A Harbor for Vera (1963)”, which you disliked (1★): +0.19 ★; liked by most: +0.78 ★; the model's starting guess for anyone, ★3.44
+	// Oscar's Island (1961) 4.187: unlike “A Harbor for Vera (1963)”, which you disliked (1★): +0.04 ★; liked by most: +0.88 ★; the model's starting guess for anyone, ★3.44
+	// Silent Voyages (1983) 4.186: unlike “A Harbor for Vera (1963)”, which you disliked (1★): +0.07 ★; liked by most: +0.85 ★; the model's starting guess for anyone, ★3.44
 	// item_id,title,stars
 	// 258,A Harbor for Vera (1963),1
 }

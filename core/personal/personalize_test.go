@@ -147,7 +147,7 @@ func TestPersonalPlantedTastes(t *testing.T) {
 		seeds = seeds[:1]
 	}
 	mean := map[string]float64{}
-	for _, name := range []string{"fm-ftrl", "occfm", "occfm-auto", "occfm-k"} {
+	for _, name := range []string{"fm-ftrl", "occfm", "occfm-auto", "occfm-k", "item-lift"} {
 		var sumM, sumP float64
 		for _, seed := range seeds {
 			t0 := time.Now()
@@ -180,12 +180,14 @@ func TestPersonalPlantedTastes(t *testing.T) {
 // 10: Horror 5★ Romance 1★: occfm-k 6 / 0, fm-ftrl 4 / 0; Romance 5★
 // Horror 1★: 5 / 0 and 4 / 0; Fantasy 5★ Crime 1★: 5 / 0 and 5 / 0.
 func TestPersonalGenres(t *testing.T) {
-	l, c, s := learnSynthetic(t, "occfm-k", 1)
-	for _, g := range [][2]string{{"Horror", "Romance"}, {"Romance", "Horror"}, {"Fantasy", "Crime"}} {
-		like, hate := genreTop(t, l, c, s.Dim(), g[0], g[1])
-		t.Logf("occfm-k: %s 5★, %s 1★: %d and %d in the top 10", g[0], g[1], like, hate)
-		if like < 5 || hate > 1 {
-			t.Errorf("occfm-k: %s 5★, %s 1★: %d %s and %d %s films in the top 10, want ≥ 5 and ≤ 1", g[0], g[1], like, g[0], hate, g[1])
+	for _, name := range []string{"occfm-k", DefaultLearner} {
+		l, c, s := learnSynthetic(t, name, 1)
+		for _, g := range [][2]string{{"Horror", "Romance"}, {"Romance", "Horror"}, {"Fantasy", "Crime"}} {
+			like, hate := genreTop(t, l, c, s.Dim(), g[0], g[1])
+			t.Logf("%s: %s 5★, %s 1★: %d and %d in the top 10", name, g[0], g[1], like, hate)
+			if like < 5 || hate > 1 {
+				t.Errorf("%s: %s 5★, %s 1★: %d %s and %d %s films in the top 10, want ≥ 5 and ≤ 1", name, g[0], g[1], like, g[0], hate, g[1])
+			}
 		}
 	}
 }
@@ -275,8 +277,11 @@ func TestPersonalContributions(t *testing.T) {
 				if len(rec.Why) == 0 || len(rec.Why) > 3 {
 					t.Errorf("item %d: %d reasons", rec.Item, len(rec.Why))
 				}
+				checkReasonWords(t, p, rec)
 				for k, r := range rec.Why {
-					if k > 0 && r.Kind != "global" && math.Abs(r.Value) > math.Abs(rec.Why[k-1].Value) {
+					// The supporting film first, then the others largest first.
+					if k > 1 && r.Kind != "global" && math.Abs(r.Value) > math.Abs(rec.Why[k-1].Value) ||
+						k == 1 && r.Kind != "global" && rec.Why[0].Kind != "similar" && math.Abs(r.Value) > math.Abs(rec.Why[0].Value) {
 						t.Errorf("item %d: reasons not largest first: %+v", rec.Item, rec.Why)
 					}
 					switch r.Kind {
@@ -725,4 +730,44 @@ func modelBytes(m core.Model) ([]byte, error) {
 	var b bytes.Buffer
 	err := core.SaveModel(&b, m)
 	return b.Bytes(), err
+}
+
+// checkReasonWords holds a pick's reasons to the wording rules: the first
+// reason names the rated film that most supports the pick when one does
+// (the largest positive film term, found again from reasonsAll or
+// RankTerms); a film rated under 3★ appears only as "unlike “T”, which you
+// disliked"; no "the other way", no "your ratings so far".
+func checkReasonWords(t *testing.T, p *Personalizer, rec Recommendation) {
+	t.Helper()
+	for _, r := range rec.Why {
+		if strings.Contains(r.Text, "the other way") || strings.Contains(r.Text, "your ratings so far") {
+			t.Errorf("item %d: reason %q", rec.Item, r.Text)
+		}
+		if r.Kind == "similar" {
+			k := p.byItem[r.Item]
+			if p.rated[k].Stars < 3 && !strings.HasPrefix(r.Text, "unlike “"+p.cat.Items[r.Item].Title+"”, which you disliked") {
+				t.Errorf("item %d: a film rated %v★ given as %q", rec.Item, p.rated[k].Stars, r.Text)
+			}
+			if !(r.Value > 0) {
+				t.Errorf("item %d: a film given as a reason against the pick: %q", rec.Item, r.Text)
+			}
+		}
+	}
+	best := 0.0
+	if e, ok := p.raw().(core.RankExplainer); ok && p.fold == nil {
+		_, terms := e.RankTerms(p.you, p.cat.Items[rec.Item].Feature)
+		for _, tm := range terms {
+			best = max(best, tm.Value)
+		}
+	} else {
+		g, gy := p.predict(), p.predict(p.you)
+		for _, r := range p.reasonsAll(rec.Item, p.predict(p.you, p.cat.Items[rec.Item].Feature), g, gy) {
+			if r.Kind == "similar" && math.Abs(r.Value) >= 0.005 {
+				best = max(best, r.Value)
+			}
+		}
+	}
+	if best > 0 && (len(rec.Why) == 0 || rec.Why[0].Kind != "similar" || rec.Why[0].Value != best) {
+		t.Errorf("item %d: the film that most supports it (%.4g) is not the first reason: %+v", rec.Item, best, rec.Why)
+	}
 }

@@ -6,12 +6,12 @@ import {settings} from "./state.js";
 
 export const P_PAGE = 40;             // items listed, and added by "Show more"
 // P_LEARNER is the learner a catalog is learned with unless the person picks
-// another: occfm-k, which folds a new person in from all their ratings after
-// each one (core/personalize_fold.go), so the list follows the ratings; its
-// hits@10 after 10 ratings on the synthetic catalog are fm-ftrl's or better
-// (core/personalize_test.go, TestPersonalPlantedTastes). OCCFM and
-// occfm-auto learn the person by online steps that barely move a new row.
-export const P_LEARNER = "occfm-k";
+// another: item-lift (core/item_lift.go, personal.DefaultLearner), which
+// ranks by what people who rated the person's films also rated and liked;
+// on held-out MovieLens people its top 10 holds more liked films than the
+// most rated list (occfm topn, docs/personalize.md). OCCFM and occfm-auto
+// learn the person by online steps that barely move a new row.
+export const P_LEARNER = "item-lift";
 
 export const personal = {
   started: false,              // a catalog was started once (the view was opened)

@@ -279,12 +279,12 @@ export function ratePersonal(item, stars) {
 
 export function clearPersonal() {
   if (personal.phase !== "ready") return;
-  const before = personal.recs.map((r) => r.item);
   const out = pcall(() => occfm.personal.clear(P_TOP));
   if (!out) return;
   const was = [...personal.stars.keys()];
   applyUpdate(out);
-  renderRecs(before);
+  // The cold-start list again: nothing in it is "new" to the person.
+  renderRecs(null);
   renderRated();
   for (const item of was) renderItemStars(item);
   document.getElementById("p-timing").textContent = "";

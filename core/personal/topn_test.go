@@ -1,0 +1,96 @@
+package personal
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/occfm/occfm/core/data"
+)
+
+// topnData writes a u.data of people rating items of their group more
+// often and higher, with increasing timestamps.
+func topnData(people, items int, seed uint64) []byte {
+	r := rand.New(rand.NewPCG(seed, 1))
+	var b bytes.Buffer
+	ts := 1_000_000
+	for u := 1; u <= people; u++ {
+		for i := 1; i <= items; i++ {
+			same := u%2 == i%2
+			p := 0.15
+			if same {
+				p = 0.6
+			}
+			if r.Float64() < p {
+				stars := 1 + r.IntN(3)
+				if same {
+					stars = 3 + r.IntN(3)
+				}
+				ts += 1 + r.IntN(50)
+				fmt.Fprintf(&b, "%d\t%d\t%d\t%d\n", u, i, stars, ts)
+			}
+		}
+	}
+	return b.Bytes()
+}
+
+// TestTopN plays the protocol on a small stream of two tastes: every line
+// is there, the values are in range, and the recommenders that follow a
+// person's ratings (item-lift, ease) beat the most rated list, which
+// ignores them.
+func TestTopN(t *testing.T) {
+	rs, err := ReadRatings(bytes.NewReader(topnData(120, 60, 1)), "u.data")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := TopN(rs, TopNSettings{Learners: []string{"item-lift", "bias"}, People: 30, Seeds: []uint64{1, 2}, Feed: []int{3, 10}, MinRatings: 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := 5 * 2 * 3; len(res) != want {
+		t.Fatalf("%d results, want %d (5 lists × 2 K × 2 seeds and all)", len(res), want)
+	}
+	all := map[string]TopNResult{}
+	for _, r := range res {
+		if r.People != 30 && r.Seed != 0 || r.Seed == 0 && r.People != 60 {
+			t.Errorf("%s K=%d seed %d: %d people", r.Learner, r.Feed, r.Seed, r.People)
+		}
+		if !(r.Hits10.Mean >= 0 && r.Hits10.Mean <= 10 && r.TailHits10.Mean <= 10 && r.NDCG10.Mean <= 1 && r.Recall20.Mean <= 1) {
+			t.Errorf("%+v: out of range", r)
+		}
+		if (r.RMSE.N == 0) != (r.Learner == MostRated || r.Learner == EASE) {
+			t.Errorf("%s: RMSE measured over %d people", r.Learner, r.RMSE.N)
+		}
+		if r.Seed == 0 {
+			all[fmt.Sprint(r.Learner, r.Feed)] = r
+		}
+	}
+	for _, name := range []string{"item-lift", EASE} {
+		if got, pop := all[name+"10"].Hits10.Mean, all[MostRated+"10"].Hits10.Mean; got <= pop {
+			t.Errorf("%s: hits@10 %.2f after 10 ratings, most-rated %.2f", name, got, pop)
+		}
+	}
+}
+
+// TestReadRatingsErrors: a row without a timestamp, or with a malformed
+// one, is an error naming the file, line and field.
+func TestReadRatingsErrors(t *testing.T) {
+	for _, c := range []struct{ text, line string }{
+		{"1\t2\t3\t100\n1\t3\t4\n", ":2"},
+		{"1\t2\t3\t100\n1\t3\t4\t1e5\n", ":2"},
+		{"1::2::3\n", ":1"},
+	} {
+		_, err := ReadRatings(strings.NewReader(c.text), "u.data")
+		var pe *data.ParseError
+		if !errors.As(err, &pe) || !strings.Contains(err.Error(), "u.data"+c.line) || !strings.Contains(err.Error(), "timestamp") {
+			t.Errorf("%q: %v, want a ParseError at line %s naming the timestamp", c.text, err, c.line)
+		}
+	}
+	rs, err := ReadRatings(strings.NewReader("1,2,3.5,20\n1,3,4,10\n"), "ratings.csv")
+	if err != nil || rs.Len() != 2 || rs.rows[0].time != 10 || rs.rows[1].stars != 3.5 {
+		t.Errorf("ratings.csv with half stars: %v, %+v", err, rs)
+	}
+}
