@@ -139,7 +139,7 @@ func sameRecs(a, b []pRec) bool {
 }
 
 // TestE2EPersonalizeSynthetic: the built-in synthetic catalog learns by
-// itself in the Personalize view (with occfm-k, the view's default), then
+// itself in the Personalize view (with item-lift, the view's default), then
 // five ratings (two by keyboard) each change the top 10, which never holds a
 // rated item; the ratings' CSV holds them; clear brings back the cold-start
 // list. Five Horror films at 5★ and five Romance at 1★, found by the search
@@ -160,8 +160,8 @@ func TestE2EPersonalizeSynthetic(t *testing.T) {
 	if percent != "100 %" || !strings.Contains(progress, "RMSE") {
 		t.Errorf("progress when ready: %q, %q", percent, progress)
 	}
-	if l := evalJS[string](s, `document.querySelector('[data-testid="p-learner"]').value`); l != "occfm-k" {
-		t.Errorf("the default learner is %q, want occfm-k (P_LEARNER)", l)
+	if l := evalJS[string](s, `document.querySelector('[data-testid="p-learner"]').value`); l != "item-lift" {
+		t.Errorf("the default learner is %q, want item-lift (P_LEARNER)", l)
 	}
 	cold := s.personalView()
 	if !cold.Cold || len(cold.Rated) != 0 || cold.Items == 0 {
