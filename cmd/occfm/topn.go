@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -183,14 +184,7 @@ func readItemList(path string) ([]personal.CatalogItem, error) {
 			return nil, fmt.Errorf("%s: %w", path, err)
 		}
 	}
-	return personal.ReadItems(r, baseName(path))
-}
-
-func baseName(path string) string {
-	if i := strings.LastIndexAny(path, `/\`); i >= 0 {
-		return path[i+1:]
-	}
-	return path
+	return personal.ReadItems(r, filepath.Base(path))
 }
 
 func joinSeeds(seeds []uint64) string {

@@ -79,22 +79,19 @@ func (s *Stream) Timestamp() (int64, bool) {
 	return s.ml.time, s.ml.timed
 }
 
-// parseTimestamp reads an optionally signed decimal integer of at most 18
-// digits, surrounding blanks allowed.
+// parseTimestamp reads an optionally signed decimal integer of 1 to 18
+// digits (isUint), surrounding blanks allowed.
 func parseTimestamp(b []byte) (int64, bool) {
 	b = bytes.TrimSpace(b)
 	neg := len(b) > 0 && b[0] == '-'
 	if neg || len(b) > 0 && b[0] == '+' {
 		b = b[1:]
 	}
-	if len(b) == 0 || len(b) > 18 {
+	if !isUint(b) {
 		return 0, false
 	}
 	var t int64
 	for _, c := range b {
-		if c < '0' || c > '9' {
-			return 0, false
-		}
 		t = 10*t + int64(c-'0')
 	}
 	if neg {

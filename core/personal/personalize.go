@@ -267,11 +267,16 @@ func (p *Personalizer) Recommend(n int) []Recommendation {
 	top, score := p.rank(n, nil)
 	items := p.cat.Items
 	ranker := p.ranker() != nil
-	g := p.predict()
-	gy := p.predict(p.you)
-	gj := make([]float64, len(p.rated))
-	for k, r := range p.rated {
-		gj[k] = p.predict(items[r.Item].Feature)
+	// The baselines of the reasons read from predictions; a RankExplainer
+	// gives its reasons itself.
+	var g, gy float64
+	var gj []float64
+	if _, ok := p.ranker().(core.RankExplainer); !ok {
+		g, gy = p.predict(), p.predict(p.you)
+		gj = make([]float64, len(p.rated))
+		for k, r := range p.rated {
+			gj[k] = p.predict(items[r.Item].Feature)
+		}
 	}
 	recs := make([]Recommendation, len(top))
 	for k, item := range top {
@@ -377,7 +382,7 @@ func (p *Personalizer) Predict(item int) float64 {
 
 // reasons returns the reasons of item's ŷ = raw (see Recommend).
 func (p *Personalizer) reasons(item int, raw, g, gy float64, gj []float64) []Reason {
-	if e, ok := p.raw().(core.RankExplainer); ok && p.fold == nil {
+	if e, ok := p.ranker().(core.RankExplainer); ok {
 		return p.rankReasons(e, item)
 	}
 	why := p.reasonList(item, raw, g, gy, gj)

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/occfm/occfm/core"
+	"github.com/occfm/occfm/core/data"
 	"github.com/occfm/occfm/core/internal/str"
 )
 
@@ -204,13 +205,9 @@ func topnSeed(rs *Ratings, s TopNSettings, seed uint64) (map[string]*topnTally, 
 	}
 	stream := rs.newLearned(held)
 	var pop Popularity
-	for _, r := range stream.rows {
-		pop.count = growInts(pop.count, int(max(r.user, r.item))+1)
-		pop.sum = growFloats(pop.sum, len(pop.count))
-		pop.count[r.user]++
-		pop.count[r.item]++
-		pop.sum[r.user] += r.stars
-		pop.sum[r.item] += r.stars
+	var ex data.Example
+	for stream.Next(&ex) == nil {
+		pop.Observe(ex)
 	}
 	cat := NewCatalog(s.Items, stream, &pop)
 	people := heldPeople(rs, held, cat)
@@ -466,18 +463,4 @@ func (m moments) stat() Stat {
 		se = math.Sqrt(max(v, 0) / float64(m.n))
 	}
 	return Stat{Mean: mean, SE: se, N: m.n}
-}
-
-func growInts(b []int, n int) []int {
-	if len(b) < n {
-		b = append(b, make([]int, n-len(b))...)
-	}
-	return b
-}
-
-func growFloats(b []float64, n int) []float64 {
-	if len(b) < n {
-		b = append(b, make([]float64, n-len(b))...)
-	}
-	return b
 }
