@@ -292,7 +292,8 @@ func (p *Personalizer) Recommend(n int) []Recommendation {
 
 // Rank returns the catalog indices of the n unrated items with Feature ≥ 0
 // for which keep (nil: all) holds, best first: by the learner's RankScores
-// for a core.Ranker, else by ŷ for you (x = {you: 1, item: 1}); ties by
+// plus the person's genre taste (genreWeight) for a core.Ranker, else by ŷ
+// for you (x = {you: 1, item: 1}); ties by
 // Count, higher first, then by index. It returns fewer than n when fewer
 // items are left, none for n ≤ 0. It costs one prediction per candidate
 // (or one RankScores call).
@@ -318,6 +319,12 @@ func (p *Personalizer) rank(n int, keep func(item int) bool) ([]int, []float64) 
 		p.candFeat = append(p.candFeat, it.Feature)
 	}
 	p.scores = p.scoreFeatures(p.candFeat, p.scores[:0])
+	if p.ranker() != nil {
+		aff := p.genreAffinity()
+		for k, item := range p.cand {
+			p.scores[k] += p.genreScore(aff, item)
+		}
+	}
 	return topByScore(p.cand, p.scores, n, p.cat.Items)
 }
 
@@ -446,8 +453,9 @@ func (p *Personalizer) filmReason(r PersonalRating, v float64, unit string) Reas
 }
 
 // rankReasons returns the reasons of a pick of a core.RankExplainer: its
-// terms from the rated films that support it, largest first, then its
-// prior (the item's popularity), at most 3. Values are in the units of the
+// terms from the rated films that support it, largest first, then the
+// genres the person likes that it has (genreReasons), at most 2 of these,
+// then its prior (the item's popularity). Values are in the units of the
 // ranking score, not stars.
 func (p *Personalizer) rankReasons(e core.RankExplainer, item int) []Reason {
 	prior, terms := e.RankTerms(p.you, p.cat.Items[item].Feature)
@@ -472,6 +480,7 @@ func (p *Personalizer) rankReasons(e core.RankExplainer, item int) []Reason {
 		}
 		return 0
 	})
+	why = append(why[:min(len(why), 2)], p.genreReasons(p.genreAffinity(), item)...)
 	why = why[:min(len(why), 2)]
 	n := p.cat.Items[item].Count
 	return append(why, Reason{Kind: "item", Value: prior, Item: -1, Text: "rated by " + str.Itoa(n) + " " + plural(n, "person", "people") + " before you"})
