@@ -27,8 +27,9 @@
 // the tests all call it. [Learners] is the one registry of learners by name.
 // The packages under core hold the rest, each on one side of core:
 //
-//   - data (below core): the row types (Sparse, Example, Task) and the
-//     streaming readers of LibSVM, CSV and MovieLens files.
+//   - data (below core): the row types (Sparse, Example, Task), the
+//     streaming readers of LibSVM, CSV and MovieLens files, and the row
+//     sources a run reads through (Rows, BadRows, Shuffled, LabelOrder).
 //   - demo (below core): the built-in synthetic streams.
 //   - personal (above core): the catalog and the Personalizer, which adds
 //     one new person to a learned model.

@@ -34,7 +34,7 @@ func TestPanicText(t *testing.T) {
 		recovered(func() { nilMap["x"] = 1 }),            // assignment to a nil map
 		recovered(func() { panic(nil) }),                 // *runtime.PanicNilError
 		recovered(func() { var e error; _ = e.Error() }), // nil pointer dereference
-		Squared, Logistic, Loss(7), data.Classification, Skip, // Stringers
+		Squared, Logistic, Loss(7), data.Classification, data.Skip, // Stringers
 		true, false, 0, -3, int8(-8), int16(16), int32(-32), int64(math.MinInt64),
 		uint(3), uint8(8), uint16(16), uint32(32), uint64(math.MaxUint64), uintptr(9),
 		float32(0.1), float32(3), 0.1, 1e21, math.NaN(), math.Inf(-1),
@@ -105,7 +105,7 @@ func TestMessagesMatchFmt(t *testing.T) {
 	check("NewLearner", err, fmt.Sprintf("core: unknown learner %q (have %v)", "nope", names))
 	_, err = data.ParseTask("x\ty")
 	check("ParseTask", err, fmt.Sprintf("core: unknown task %q (want regression or classification)", "x\ty"))
-	_, err = ParseOnError("never")
+	_, err = data.ParseOnError("never")
 	check("ParseOnError", err, fmt.Sprintf("core: unknown bad-row policy %q (want stop or skip)", "never"))
 	_, err = ParseSize("12Q")
 	check("ParseSize", err, fmt.Sprintf("core: memory size %q: want a number of bytes with an optional unit K, M, G or T (1K = 1024), such as 512M or 2G", "12Q"))

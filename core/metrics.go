@@ -41,7 +41,7 @@ type Metrics struct {
 	loss Loss
 
 	rows    int
-	left    int     // rows left out: a label not finite or beyond ±MaxMetricLabel
+	left    int     // rows left out: a label not finite or beyond ±data.MaxMetricLabel
 	sumLoss float64 // Σ ℓ(ŷ, y)
 
 	// Regression.
@@ -59,15 +59,10 @@ type Metrics struct {
 	exactRows int // rows with an exact AUC; 0 means ExactAUCRows (tests set it lower)
 }
 
-// MaxMetricLabel bounds the labels Metrics records: Add leaves out a row
-// whose label is not finite or beyond ±1e9, and counts it (LeftOut), so
-// that one absurd label cannot turn every figure into +Inf or NaN (the
-// squared error of a label of 1e200 overflows). Such rows are not in Rows
-// nor in any average. It is the Guarded learners' default MaxLabel.
-const MaxMetricLabel = 1e9
-
-// LeftOut returns the number of rows Add left out for their label (see
-// MaxMetricLabel).
+// LeftOut returns the number of rows Add left out for their label, not
+// finite or beyond ±data.MaxMetricLabel (1e9), so that one absurd label
+// cannot turn every figure into +Inf or NaN (the squared error of a label
+// of 1e200 overflows). Such rows are not in Rows nor in any average.
 func (m *Metrics) LeftOut() int { return m.left }
 
 // ExactAUCRows is how many rows a classification Metrics keeps to compute
@@ -97,9 +92,9 @@ func (m *Metrics) Rows() int { return m.rows }
 
 // Add records one prediction ŷ for the label y, which must already be in the
 // task's form (see Task.Label). It costs O(1). A row whose label is not
-// finite or beyond ±MaxMetricLabel is left out and counted (LeftOut).
+// finite or beyond ±data.MaxMetricLabel is left out and counted (LeftOut).
 func (m *Metrics) Add(yhat, y float64) {
-	if !(math.Abs(y) <= MaxMetricLabel) {
+	if !(math.Abs(y) <= data.MaxMetricLabel) {
 		m.left++
 		return
 	}

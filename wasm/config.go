@@ -41,7 +41,7 @@ type config struct {
 	MaxMemory int64 `json:"maxMemory"`
 	// Shuffle, for a file, reads every row into memory (counted against
 	// MaxMemory) and plays them in the seeded random order of occfm run
-	// -shuffle SEED (core.Shuffled); 0 keeps the file's order.
+	// -shuffle SEED (data.Shuffled); 0 keeps the file's order.
 	Shuffle uint64 `json:"shuffle"`
 }
 

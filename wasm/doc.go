@@ -149,7 +149,7 @@
 //	 "bad_row": true,                           the error is a malformed row
 //	 "skipped": 312,                            rows skipped ("onError": "skip")
 //	 "order": "the labels arrive in long runs: …", a file in its own order whose
-//	                                            labels look sorted (core.LabelOrder)
+//	                                            labels look sorted (data.LabelOrder)
 //	 "held": 12000,                             rows read so far to be shuffled
 //	 "skipped_first": ["u.data:17: field \"rating\": …"],  the first (at most 5)
 //	                                            reasons, sent when one is added

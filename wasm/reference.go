@@ -3,13 +3,12 @@ package main
 import (
 	"math"
 
-	"github.com/occfm/occfm/core"
 	"github.com/occfm/occfm/core/data"
 	"github.com/occfm/occfm/core/demo"
 )
 
 // labelStats keeps the labels seen (those core.Metrics scores, |y| ≤
-// core.MaxMetricLabel), for the charts' reference lines: what predicting
+// data.MaxMetricLabel), for the charts' reference lines: what predicting
 // the label mean (regression) or the majority class (classification) from
 // the start would score, in hindsight.
 type labelStats struct {
@@ -18,7 +17,7 @@ type labelStats struct {
 }
 
 func (l *labelStats) add(y float64) {
-	if !(math.Abs(y) <= core.MaxMetricLabel) {
+	if !(math.Abs(y) <= data.MaxMetricLabel) {
 		return
 	}
 	l.n++

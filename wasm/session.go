@@ -61,10 +61,10 @@ type session struct {
 	taskSet bool
 	players []*player
 	follow  int       // the player the model panel and saveModel follow
-	src     core.Rows // the labelled rows, read as the command line reads them
+	src     data.Rows // the labelled rows, read as the command line reads them
 	ex      data.Example
 
-	bad         core.BadRows // the OnError policy and the rows it skipped
+	bad         data.BadRows // the OnError policy and the rows it skipped
 	reasonsSent int          // bad.First already in a snapshot
 	badRow      bool         // the error is a malformed row
 
@@ -105,10 +105,10 @@ type session struct {
 	// drawn is what the picture on the page shows, drawnNext what the
 	// last picture() returned, until the page has drawn it (pictureDrawn).
 	drawn, drawnNext drawnModel
-	order            core.LabelOrder
+	order            data.LabelOrder
 	// shuffled reads a file's rows into memory and plays them in a seeded
 	// random order (config shuffle), nil otherwise.
-	shuffled *core.Shuffled
+	shuffled *data.Shuffled
 	labels   labelStats // the labels seen, for the reference lines (reference.go)
 }
 
@@ -122,12 +122,12 @@ func newSession(cfg config) (*session, error) {
 		return nil, err
 	}
 	s := &session{cfg: cfg, state: "waiting", spacing: 1}
-	policy, err := core.ParseOnError(cfg.OnError)
+	policy, err := data.ParseOnError(cfg.OnError)
 	if err != nil {
 		return nil, err
 	}
 	s.bad.Policy = policy
-	s.src = core.Rows{File: cfg.File, Bad: &s.bad, Pause: func() bool { return clock() >= s.until }}
+	s.src = data.Rows{File: cfg.File, Bad: &s.bad, Pause: func() bool { return clock() >= s.until }}
 	for _, name := range cfg.Learners {
 		if _, err := core.NewLearner(name, core.Config{}); err != nil {
 			return nil, err

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/occfm/occfm/core"
+	"github.com/occfm/occfm/core/data"
 	"github.com/occfm/occfm/internal/badinput"
 )
 
@@ -100,8 +100,8 @@ func TestSessionBadInputs(t *testing.T) {
 					t.Errorf("%s: state %q (%s), %d rows, %d skipped; want done, %d, %d",
 						policy, snap.State, snap.Error, snap.Rows, snap.Skipped, c.Rows, skipped)
 				}
-				if skipped > 0 && (len(snap.SkippedFirst) != min(skipped, core.MaxReasons) || snap.SkippedFirst[0] != c.Stop) {
-					t.Errorf("%s: skippedFirst %q, want %d reasons starting with %q", policy, snap.SkippedFirst, min(skipped, core.MaxReasons), c.Stop)
+				if skipped > 0 && (len(snap.SkippedFirst) != min(skipped, data.MaxReasons) || snap.SkippedFirst[0] != c.Stop) {
+					t.Errorf("%s: skippedFirst %q, want %d reasons starting with %q", policy, snap.SkippedFirst, min(skipped, data.MaxReasons), c.Stop)
 				}
 			}
 		})
@@ -111,7 +111,7 @@ func TestSessionBadInputs(t *testing.T) {
 // TestSessionSkipKeepsDeadline: a long run of malformed rows is skipped a
 // slice at a time, so that the page stays responsive: a slice whose
 // deadline has passed skips at most a few dozen rows (the clock is read
-// every 32 rows skipped, core.Rows' Pause), however many follow.
+// every 32 rows skipped, data.Rows' Pause), however many follow.
 func TestSessionSkipKeepsDeadline(t *testing.T) {
 	const bad = 20000
 	var b strings.Builder

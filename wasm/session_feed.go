@@ -193,6 +193,6 @@ func (s *session) warnings() []string {
 		out = append(out, s.stream.Warnings()...)
 	}
 	// Rows with a huge label, with their line, as the CLI's report lists
-	// them (core.BadRows.HugeFirst).
+	// them (data.BadRows.HugeFirst).
 	return append(out, s.bad.HugeFirst...)
 }

@@ -33,7 +33,7 @@ type tally struct {
 }
 
 func (t *tally) add(yhat, y, loss float64) {
-	if !(math.Abs(y) <= core.MaxMetricLabel) {
+	if !(math.Abs(y) <= data.MaxMetricLabel) {
 		return // left out, as core.Metrics leaves it out
 	}
 	t.rows++
@@ -99,7 +99,7 @@ func (s *session) step(deadline time.Time, maxRows int) int {
 	s.until = end
 	if !s.taskSet {
 		t, err := s.src.Choose(s.cfg.Task)
-		if errors.Is(err, core.ErrAgain) {
+		if errors.Is(err, data.ErrAgain) {
 			return 0 // waiting for bytes, or past the deadline
 		}
 		if err != nil {
@@ -119,7 +119,7 @@ func (s *session) step(deadline time.Time, maxRows int) int {
 	switch {
 	case err == nil:
 		timedOut = maxRows <= 0 || n < maxRows
-	case errors.Is(err, core.ErrAgain):
+	case errors.Is(err, data.ErrAgain):
 		// Waiting for bytes (s.state says so), or past the deadline while
 		// skipping malformed rows.
 		timedOut = s.state == "running"
@@ -165,7 +165,7 @@ func (s *session) runner() *core.Run {
 	if s.cfg.Shuffle != 0 && s.file != nil {
 		// Every row is read into memory (counted against the budget),
 		// then played in -shuffle's seeded order.
-		s.shuffled = &core.Shuffled{Source: src, Seed: s.cfg.Shuffle, Check: func(int64) error {
+		s.shuffled = &data.Shuffled{Source: src, Seed: s.cfg.Shuffle, Check: func(int64) error {
 			return core.MemoryBudget{Limit: s.cfg.MaxMemory}.Check(
 				core.MemoryPart{Name: "rows held to be shuffled", Value: &s.shuffled.Held},
 				core.MemoryPart{Name: "feature dictionaries", Value: s.stream})
@@ -195,16 +195,16 @@ const (
 	wideRow     = 64
 )
 
-// fileRows is the raw rows of a file session (core.Rows' Source): the
+// fileRows is the raw rows of a file session (data.Rows' Source): the
 // stream's, read in the coroutine, which may have to wait for the page to
-// feed more bytes (core.ErrAgain, state "waiting").
+// feed more bytes (data.ErrAgain, state "waiting").
 type fileRows struct{ s *session }
 
 func (r fileRows) Next(ex *data.Example) error {
 	s := r.s
 	if !s.rd.resume() {
 		s.state = "waiting"
-		return core.ErrAgain
+		return data.ErrAgain
 	}
 	if s.rd.err != nil {
 		return s.rd.err

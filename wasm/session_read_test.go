@@ -26,9 +26,9 @@ type outcome struct {
 // command line does, under the policy.
 func coreOutcome(t *testing.T, name string, raw []byte, policy string) outcome {
 	t.Helper()
-	var bad core.BadRows
+	var bad data.BadRows
 	var err error
-	if bad.Policy, err = core.ParseOnError(policy); err != nil {
+	if bad.Policy, err = data.ParseOnError(policy); err != nil {
 		t.Fatal(err)
 	}
 	st, err := data.NewStream(bytes.NewReader(raw), data.ReaderSettings{Name: name})

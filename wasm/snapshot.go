@@ -54,7 +54,7 @@ type snapshot struct {
 	Known     string        `json:"known,omitempty"`
 	Regret    *regretStatus `json:"regret,omitempty"`
 	// Order says that the labels arrive sorted or in long runs
-	// (core.LabelOrder), when they do and the rows are not shuffled.
+	// (data.LabelOrder), when they do and the rows are not shuffled.
 	Order string `json:"order,omitempty"`
 	// Held counts the rows read into memory to be shuffled, while they
 	// are read (config shuffle).
@@ -62,7 +62,7 @@ type snapshot struct {
 	// BadRow: the error is a malformed row (skip would pass over it).
 	BadRow bool `json:"bad_row,omitempty"`
 	// Skipped counts the rows skipped; SkippedFirst holds the first
-	// reasons (at most core.MaxReasons), sent when a new one is kept.
+	// reasons (at most data.MaxReasons), sent when a new one is kept.
 	Skipped      int      `json:"skipped,omitempty"`
 	SkippedFirst []string `json:"skipped_first,omitempty"`
 	// Warnings is the list of the reader's warnings (see session.warnings)

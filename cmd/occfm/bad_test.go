@@ -123,8 +123,8 @@ func TestRunBadInputs(t *testing.T) {
 						policy, rec["rows"], rec["skipped"], rec["on_error"], c.Rows, skipped, policy)
 				}
 				first, _ := rec["skipped_first"].([]any)
-				if skipped > 0 && (len(first) != min(skipped, core.MaxReasons) || first[0] != c.Stop) {
-					t.Errorf("%s: skipped_first %q, want %d starting with %q", policy, first, min(skipped, core.MaxReasons), c.Stop)
+				if skipped > 0 && (len(first) != min(skipped, data.MaxReasons) || first[0] != c.Stop) {
+					t.Errorf("%s: skipped_first %q, want %d starting with %q", policy, first, min(skipped, data.MaxReasons), c.Stop)
 				}
 				if skipped == 0 && first != nil {
 					t.Errorf("%s: skipped_first %q", policy, first)
@@ -179,7 +179,7 @@ func TestRunSkipText(t *testing.T) {
 
 func TestProgressSkipped(t *testing.T) {
 	var w bytes.Buffer
-	bad := &core.BadRows{Policy: core.Skip}
+	bad := &data.BadRows{Policy: data.Skip}
 	p := &progress{w: &w, bad: bad}
 	p.show("10 rows")
 	bad.Skip(&data.ParseError{File: "f", Line: 1, Field: "label", Msg: "m"})

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/occfm/occfm/core"
 	"github.com/occfm/occfm/core/data"
 )
 
@@ -21,7 +20,7 @@ func stopped(err error) error {
 
 // skippedNote is the progress line's tail: "  12 skipped", or "" when no
 // row was skipped.
-func skippedNote(bad *core.BadRows) string {
+func skippedNote(bad *data.BadRows) string {
 	if bad == nil || bad.Skipped == 0 {
 		return ""
 	}
@@ -30,7 +29,7 @@ func skippedNote(bad *core.BadRows) string {
 
 // writeSkipped writes the report's lines on skipped rows: the count by
 // field, then the first reasons, one a line.
-func writeSkipped(w io.Writer, bad *core.BadRows) {
+func writeSkipped(w io.Writer, bad *data.BadRows) {
 	if bad.Skipped == 0 {
 		fmt.Fprintf(w, "skipped\t0 rows\n")
 		return

@@ -212,7 +212,7 @@ func TestShuffleRows(t *testing.T) {
 		for i := range rows {
 			rows[i].Y = float64(i)
 		}
-		core.ShuffleOrder(len(rows), func(i, j int) { rows[i], rows[j] = rows[j], rows[i] }, seed)
+		data.ShuffleOrder(len(rows), func(i, j int) { rows[i], rows[j] = rows[j], rows[i] }, seed)
 		ys := make([]float64, len(rows))
 		for i, r := range rows {
 			ys[i] = r.Y

@@ -14,7 +14,7 @@ import (
 // budgetCheck returns -max-memory's check of a run (core.BudgetCheck):
 // the players, then the comparator (reg, when not nil), the stream's
 // feature dictionaries and the rows held for -shuffle (held, when not nil).
-func budgetCheck(budget core.MemoryBudget, players []*core.Player, reg *core.Regret, stream *data.Stream, held *core.HeldRows) *core.BudgetCheck {
+func budgetCheck(budget core.MemoryBudget, players []*core.Player, reg *core.Regret, stream *data.Stream, held *data.HeldRows) *core.BudgetCheck {
 	var rest []core.MemoryPart
 	if reg != nil {
 		rest = append(rest, core.MemoryPart{Name: "regret comparator", Value: reg})

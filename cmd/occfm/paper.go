@@ -488,9 +488,9 @@ func loadPaperSet(dir string, set paperSet, seed uint64) ([]data.Example, int, e
 		// The same row source as occfm run: labels mapped by Task.Label,
 		// errors naming the file and line.
 		// The paper holds its data sets in memory by design: no budget.
-		src := &core.Rows{Source: st, File: rel}
+		src := &data.Rows{Source: st, File: rel}
 		src.SetTask(set.Task)
-		held := &core.HeldRows{}
+		held := &data.HeldRows{}
 		err = readAll(src, &progress{quiet: true}, held, core.MemoryBudget{Limit: -1}, st)
 		f.Close()
 		if err != nil {

@@ -26,7 +26,7 @@ type report struct {
 	players  []*core.Player
 	regret   *core.Regret // nil without -regret
 	guard    core.GuardSettings
-	bad      *core.BadRows
+	bad      *data.BadRows
 	stopped  error    // the error that ended the run early, or nil
 	warnings []string // the reader's (data.Stream.Warnings)
 }
@@ -183,7 +183,7 @@ func (r report) writeHeader(w io.Writer) error {
 	if r.stopped != nil {
 		fmt.Fprintf(tw, "stopped\tearly, by the error below: the figures cover the rows learned until then\n")
 	}
-	if r.settings.onError == core.Skip && r.bad != nil {
+	if r.settings.onError == data.Skip && r.bad != nil {
 		writeSkipped(tw, r.bad)
 	}
 	if r.bad != nil && r.bad.HugeLabels > 0 {

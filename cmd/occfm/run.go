@@ -36,7 +36,7 @@ type runSettings struct {
 	// The guard (core.Guarded): -clip auto|on|off, -on-diverge reset|pause.
 	clip      string
 	onDiverge string
-	onError   core.OnError // -on-error: stop or skip malformed rows
+	onError   data.OnError // -on-error: stop or skip malformed rows
 	// -max-memory: the bound on the process's memory in bytes (-1: none),
 	// and the budget it leaves to the run's learners, metrics, comparator,
 	// feature dictionaries and -shuffle rows (memory.go).
@@ -114,7 +114,7 @@ func parseRunFlags(args []string) (runSettings, error) {
 	if rs.onDiverge != "reset" && rs.onDiverge != "pause" {
 		return bad("-on-diverge %q: want reset or pause", rs.onDiverge)
 	}
-	if rs.onError, err = core.ParseOnError(onError); err != nil {
+	if rs.onError, err = data.ParseOnError(onError); err != nil {
 		return bad("-on-error %q: want stop or skip", onError)
 	}
 	if rs.maxMemory, err = core.ParseSize(maxMemory); err != nil {
@@ -255,10 +255,10 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 }
 
 // orderWatch watches the order of the labels it passes on
-// (core.LabelOrder), to warn of a file sorted by label.
+// (data.LabelOrder), to warn of a file sorted by label.
 type orderWatch struct {
 	data.ExampleSource
-	order core.LabelOrder
+	order data.LabelOrder
 }
 
 func (w *orderWatch) Next(ex *data.Example) error {
@@ -300,12 +300,12 @@ func openData(path string) (io.ReadCloser, string, error) {
 // stream numbering features as the loaded model did (if any), its
 // malformed rows handled by -on-error, and the task chosen (-task, or
 // guessed from the first rows, which are kept to be played).
-func openRows(f io.Reader, name string, rs runSettings, loaded *core.Model) (*core.Rows, *data.Stream, error) {
+func openRows(f io.Reader, name string, rs runSettings, loaded *core.Model) (*data.Rows, *data.Stream, error) {
 	stream, err := data.NewStream(f, data.ReaderSettings{Name: name, Format: rs.format, Vocabulary: loadedVocabulary(loaded)})
 	if err != nil {
 		return nil, nil, err
 	}
-	src := &core.Rows{Source: stream, File: name, Format: stream.Format(), Limit: rs.limit, Bad: &core.BadRows{Policy: rs.onError}}
+	src := &data.Rows{Source: stream, File: name, Format: stream.Format(), Limit: rs.limit, Bad: &data.BadRows{Policy: rs.onError}}
 	if _, err := src.Choose(rs.task); err != nil {
 		return nil, nil, stopped(err)
 	}
@@ -348,9 +348,9 @@ func newRegret(rs runSettings, cfg core.Config, players []*core.Player) *core.Re
 	}, len(players))
 }
 
-// allSkipped is core.Rows.AllSkipped's error, with the loaded model named,
+// allSkipped is data.Rows.AllSkipped's error, with the loaded model named,
 // since its task may be what the rows do not fit.
-func allSkipped(src *core.Rows, loaded *core.Model, path string) error {
+func allSkipped(src *data.Rows, loaded *core.Model, path string) error {
 	err := src.AllSkipped()
 	if err == nil || loaded == nil {
 		return err
@@ -430,7 +430,7 @@ type progress struct {
 	start time.Time // of the current phase, for rows/s
 	last  time.Time // of the last line shown
 	width int       // of the last line shown, to blank its tail
-	bad   *core.BadRows
+	bad   *data.BadRows
 }
 
 // due reports whether a second has passed since the last line (or the start).

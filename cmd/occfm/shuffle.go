@@ -11,7 +11,7 @@ import (
 
 // readAll reads every row of src into held, stopping when they and the
 // stream's dictionaries pass the budget.
-func readAll(src data.ExampleSource, prog *progress, held *core.HeldRows, budget core.MemoryBudget, stream *data.Stream) error {
+func readAll(src data.ExampleSource, prog *progress, held *data.HeldRows, budget core.MemoryBudget, stream *data.Stream) error {
 	var ex data.Example
 	for {
 		err := src.Next(&ex)
@@ -34,11 +34,11 @@ func readAll(src data.ExampleSource, prog *progress, held *core.HeldRows, budget
 // shuffled returns the rows to play: src itself, or with -shuffle every
 // row read into memory (held counts them for the budget) in a seeded
 // random order.
-func shuffled(src data.ExampleSource, stream *data.Stream, rs runSettings, prog *progress) (data.ExampleSource, *core.HeldRows, error) {
+func shuffled(src data.ExampleSource, stream *data.Stream, rs runSettings, prog *progress) (data.ExampleSource, *data.HeldRows, error) {
 	if rs.shuffle == 0 {
 		return src, nil, nil
 	}
-	held := &core.HeldRows{}
+	held := &data.HeldRows{}
 	if err := readAll(src, prog, held, rs.budget, stream); err != nil {
 		return nil, nil, budgetFlag(err, rs.maxMemory)
 	}

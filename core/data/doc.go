@@ -12,6 +12,13 @@
 // after it. Memory grows with the number of distinct features, never with
 // the number of rows.
 //
+// The command line and the page read a run's labelled rows through one
+// [Rows]: it fixes or guesses the task, maps labels to it, and passes
+// malformed rows to a [BadRows], which stops at them or skips and counts
+// them. [Shuffled] plays a file's rows, held in a [HeldRows], in a seeded
+// random order, and [LabelOrder] tells a file sorted by label. A source
+// with no row yet (a file still arriving) answers [ErrAgain].
+//
 // The package never opens files by name, prints, or imports fmt: the
 // command line and the page hand it an io.Reader, so both read every file
 // the same way.

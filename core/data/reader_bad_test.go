@@ -9,7 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/occfm/occfm/core"
 	"github.com/occfm/occfm/core/data"
 	"github.com/occfm/occfm/core/internal/str"
 	"github.com/occfm/occfm/internal/badinput"
@@ -70,7 +69,7 @@ func loadBadCases(t *testing.T) []badCase {
 // readBad reads a file of testdata/bad as the command line and the page do:
 // the task forced or guessed from the first 1,000 labels, every label
 // mapped by BadRows.Label, errors through bad.
-func readBad(t *testing.T, c badCase, bad *core.BadRows) ([]data.Example, error) {
+func readBad(t *testing.T, c badCase, bad *data.BadRows) ([]data.Example, error) {
 	var in io.Reader
 	if c.Generated {
 		var err error
@@ -162,7 +161,7 @@ func TestReaderBadInputs(t *testing.T) {
 			if c.Generated && testing.Short() {
 				t.Skip("a big generated input")
 			}
-			stop := &core.BadRows{}
+			stop := &data.BadRows{}
 			exs, err := readBad(t, c, stop)
 			switch {
 			case c.Stop == "" && err != nil:
@@ -176,7 +175,7 @@ func TestReaderBadInputs(t *testing.T) {
 				t.Errorf("stop: error %T, fatal %v", err, c.Fatal)
 			}
 
-			skip := &core.BadRows{Policy: core.Skip}
+			skip := &data.BadRows{Policy: data.Skip}
 			exs, err = readBad(t, c, skip)
 			if c.Fatal {
 				if err == nil || err.Error() != "core: "+c.Stop {
@@ -191,7 +190,7 @@ func TestReaderBadInputs(t *testing.T) {
 				t.Errorf("skip: %d rows, %d skipped, want %d and %d", len(exs), skip.Skipped, c.Rows, c.Skipped)
 			}
 			if c.Skipped > 0 {
-				if len(skip.First) != min(c.Skipped, core.MaxReasons) {
+				if len(skip.First) != min(c.Skipped, data.MaxReasons) {
 					t.Errorf("skip: %d reasons kept", len(skip.First))
 				}
 				if got := skip.First[0].Reason(); got != c.Stop {
@@ -202,7 +201,7 @@ func TestReaderBadInputs(t *testing.T) {
 				}
 			}
 			if c.Like != "" {
-				like, err := readBad(t, badCase{File: c.Like}, &core.BadRows{})
+				like, err := readBad(t, badCase{File: c.Like}, &data.BadRows{})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -229,16 +228,16 @@ func TestReaderBadInputs(t *testing.T) {
 }
 
 func TestBadRows(t *testing.T) {
-	var nilRows *core.BadRows
+	var nilRows *data.BadRows
 	pe := &data.ParseError{File: "f", Line: 3, Field: "label", Msg: "bad"}
 	if nilRows.Skip(pe) {
 		t.Error("a nil BadRows skips")
 	}
-	stop := &core.BadRows{}
+	stop := &data.BadRows{}
 	if stop.Skip(pe) || stop.Skipped != 0 {
 		t.Error("Stop skips")
 	}
-	b := &core.BadRows{Policy: core.Skip}
+	b := &data.BadRows{Policy: data.Skip}
 	for _, err := range []error{nil, io.EOF, errors.New("core: f: gzip: unexpected EOF")} {
 		if b.Skip(err) {
 			t.Errorf("Skip(%v) = true", err)
@@ -260,7 +259,7 @@ func TestBadRows(t *testing.T) {
 	if b.String() != want {
 		t.Errorf("String()\n%s\nwant\n%s", b, want)
 	}
-	if b.Skipped != 7 || len(b.First) != core.MaxReasons {
+	if b.Skipped != 7 || len(b.First) != data.MaxReasons {
 		t.Errorf("%d skipped, %d kept", b.Skipped, len(b.First))
 	}
 	_, err := b.Label(data.Classification, "f", 9, 2)
@@ -274,12 +273,12 @@ func TestBadRows(t *testing.T) {
 		t.Errorf("Label(2.5) regression = %v, %v", y, err)
 	}
 	for _, s := range []string{"", "stop", "skip"} {
-		o, err := core.ParseOnError(s)
+		o, err := data.ParseOnError(s)
 		if err != nil || s != "" && o.String() != s {
 			t.Errorf("ParseOnError(%q) = %v, %v", s, o, err)
 		}
 	}
-	if _, err := core.ParseOnError("ignore"); err == nil {
+	if _, err := data.ParseOnError("ignore"); err == nil {
 		t.Error("ParseOnError(ignore) succeeded")
 	}
 }

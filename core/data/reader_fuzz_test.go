@@ -198,7 +198,7 @@ func checkSkip(t *testing.T, in []byte, set data.ReaderSettings, o outcome) {
 	if err != nil {
 		t.Fatalf("NewStream failed on a second reading: %v", err)
 	}
-	bad := &core.BadRows{Policy: core.Skip}
+	bad := &data.BadRows{Policy: data.Skip}
 	rows, badLabels := 0, 0
 	var ex data.Example
 	for {
@@ -226,7 +226,7 @@ func checkSkip(t *testing.T, in []byte, set data.ReaderSettings, o outcome) {
 			t.Fatalf("skip: reason %d = %q, want %q", i, e.Error(), o.parseErrs[i])
 		}
 	}
-	if len(bad.First) != min(bad.Skipped, core.MaxReasons) {
+	if len(bad.First) != min(bad.Skipped, data.MaxReasons) {
 		t.Fatalf("skip: %d reasons kept of %d", len(bad.First), bad.Skipped)
 	}
 }

@@ -143,7 +143,7 @@ export function td(text) {
 }
 
 // renderOrder says when a file's labels look sorted (snap.order, from
-// core.LabelOrder) and offers to shuffle its rows, or, when they are
+// data.LabelOrder) and offers to shuffle its rows, or, when they are
 // shuffled (shuffle: the seed, 0 for the file's order), says so, with the
 // rows read so far while the file is read into memory.
 export function renderOrder(snap, shuffle, seed) {

@@ -1,4 +1,4 @@
-package core
+package data
 
 import (
 	"errors"
@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/occfm/occfm/core/data"
 	"github.com/occfm/occfm/core/internal/str"
 )
 
@@ -37,17 +36,17 @@ const pauseEvery = 32
 //   - reading stops after Limit rows.
 //
 // An error met while reading ahead comes after the rows before it: they are
-// played first. Rows is a data.ExampleSource for Run.
+// played first. Rows is an ExampleSource for core.Run.
 type Rows struct {
-	// Source yields the raw rows: a *data.Stream, a demo, or the page's
-	// reader. If it has a Line() int method (data.Stream does), messages
+	// Source yields the raw rows: a *Stream, a demo, or the page's
+	// reader. If it has a Line() int method (Stream does), messages
 	// name a row by it; otherwise rows are counted from 1.
-	Source data.ExampleSource
+	Source ExampleSource
 	// File names the source in messages about labels.
 	File string
 	// Format is the file's format: MovieLens ratings are a regression
 	// without a guess.
-	Format data.Format
+	Format Format
 	// Bad applies the OnError policy and counts the rows skipped; nil
 	// stops at the first malformed row.
 	Bad *BadRows
@@ -59,44 +58,44 @@ type Rows struct {
 	// ErrAgain.
 	Pause func() bool
 
-	task    data.Task
+	task    Task
 	taskSet bool
 	ahead   []aheadRow // rows read by Guess, to be returned first
 	end     error      // the error that ends the rows, after ahead
-	ex      data.Example
+	ex      Example
 	read    int // raw rows read from Source, skipped ones included
 	n       int // rows returned by Next
 }
 
 // aheadRow is a row Guess read, with its line.
 type aheadRow struct {
-	ex   data.Example
+	ex   Example
 	line int
 }
 
 // SetTask fixes the task the labels are mapped to.
-func (r *Rows) SetTask(t data.Task) { r.task, r.taskSet = t, true }
+func (r *Rows) SetTask(t Task) { r.task, r.taskSet = t, true }
 
 // Task returns the task and whether it is fixed yet.
-func (r *Rows) Task() (data.Task, bool) { return r.task, r.taskSet }
+func (r *Rows) Task() (Task, bool) { return r.task, r.taskSet }
 
 // Returned is the number of rows Next has returned.
 func (r *Rows) Returned() int { return r.n }
 
-// Choose fixes the task named by name (data.ParseTask), or for "auto" or
+// Choose fixes the task named by name (ParseTask), or for "auto" or
 // "": Regression for MovieLens, else the task guessed by Guess. An
 // ErrAgain from the source is returned, and the next call goes on.
-func (r *Rows) Choose(name string) (data.Task, error) {
+func (r *Rows) Choose(name string) (Task, error) {
 	switch {
 	case r.taskSet:
 	case name != "" && name != "auto":
-		t, err := data.ParseTask(name)
+		t, err := ParseTask(name)
 		if err != nil {
 			return 0, err
 		}
 		r.SetTask(t)
-	case r.Format == data.FormatMovieLens:
-		r.SetTask(data.Regression)
+	case r.Format == FormatMovieLens:
+		r.SetTask(Regression)
 	default:
 		t, err := r.Guess()
 		if err != nil {
@@ -109,11 +108,11 @@ func (r *Rows) Choose(name string) (data.Task, error) {
 
 // Guess reads up to GuessRows rows ahead (Limit, if smaller), which Next
 // returns first, and returns the task their labels suggest
-// (data.GuessTask). Malformed rows are skipped or returned by Bad's policy
+// (GuessTask). Malformed rows are skipped or returned by Bad's policy
 // as Next does; an error after the first row read ends the guess and is
 // returned by Next once the rows before it are. After ErrAgain (from the
 // source or Pause), the next call goes on.
-func (r *Rows) Guess() (data.Task, error) {
+func (r *Rows) Guess() (Task, error) {
 	n := GuessRows
 	if r.Limit > 0 {
 		n = min(n, r.Limit)
@@ -144,14 +143,14 @@ func (r *Rows) Guess() (data.Task, error) {
 	for i, a := range r.ahead {
 		labels[i] = a.ex.Y
 	}
-	return data.GuessTask(labels), nil
+	return GuessTask(labels), nil
 }
 
 // Next fills ex with the next row, its label mapped to the task (see
-// data.ExampleSource): first the rows Guess read, then the source's.
+// ExampleSource): first the rows Guess read, then the source's.
 // Malformed rows and labels outside the task are skipped under Bad's Skip
-// policy; under Stop, Next returns the row's *data.ParseError.
-func (r *Rows) Next(ex *data.Example) error {
+// policy; under Stop, Next returns the row's *ParseError.
+func (r *Rows) Next(ex *Example) error {
 	if r.Bad == nil {
 		r.Bad = &BadRows{}
 	}
@@ -258,6 +257,14 @@ func ParseOnError(s string) (OnError, error) {
 // MaxReasons is how many skipped rows BadRows keeps to show why.
 const MaxReasons = 5
 
+// MaxMetricLabel bounds the labels that are learned and scored: a row
+// whose label is not finite or beyond ±1e9 is counted by BadRows.Label
+// (HugeLabels), left out of core's Metrics (Metrics.LeftOut), so that one
+// absurd label cannot turn every figure into +Inf or NaN (the squared
+// error of a label of 1e200 overflows), and predicted but not learned by
+// the Guarded learners, whose default MaxLabel it is.
+const MaxMetricLabel = 1e9
+
 // BadRows applies an OnError policy to the errors of a row reader, and
 // counts the rows it skips. The command line and the page both read through
 // one, so a file reads the same in both. The zero value stops at the first
@@ -277,14 +284,14 @@ type BadRows struct {
 	// Skipped is the number of rows skipped.
 	Skipped int
 	// First holds the first MaxReasons rows skipped, in file order.
-	First []*data.ParseError
+	First []*ParseError
 	// ByField counts the rows skipped by ParseError.Field, e.g.
 	// {`field "rating"`: 300, "label": 12}.
 	ByField map[string]int
 	// HugeLabels counts the rows read whose label is beyond ±MaxMetricLabel
 	// (1e9) or not finite: they are not malformed, but every learner's
 	// guard predicts them without learning them and the metrics leave them
-	// out (see Guarded, Metrics.LeftOut). HugeFirst holds the first
+	// out (see core.Guarded, core.Metrics.LeftOut). HugeFirst holds the first
 	// MaxReasons of them, e.g. `u.data:5: label 1e+300 is beyond ±1e9:
 	// predicted, not learned, not scored`.
 	HugeLabels int
@@ -299,7 +306,7 @@ type BadRows struct {
 // Only errors after which Stream.Next can go on are ParseErrors: a read
 // error (a truncated gzip file) or an unrecognised format always stops.
 func (b *BadRows) Skip(err error) bool {
-	var pe *data.ParseError
+	var pe *ParseError
 	if err == nil || b == nil || b.Policy != Skip || !errors.As(err, &pe) {
 		return false
 	}
@@ -319,7 +326,7 @@ func (b *BadRows) Skip(err error) bool {
 // Field "label", to pass to Skip like any malformed row. A regression label
 // beyond ±1e9 or not finite is returned as it is and counted in HugeLabels
 // with its line: the guard and the metrics leave such a row out.
-func (b *BadRows) Label(t data.Task, file string, line int, y float64) (float64, error) {
+func (b *BadRows) Label(t Task, file string, line int, y float64) (float64, error) {
 	if !(math.Abs(y) <= MaxMetricLabel) {
 		b.HugeLabels++
 		if len(b.HugeFirst) < MaxReasons {
@@ -329,7 +336,7 @@ func (b *BadRows) Label(t data.Task, file string, line int, y float64) (float64,
 	}
 	v, err := t.Label(y)
 	if err != nil {
-		return 0, &data.ParseError{File: file, Line: line, Field: "label",
+		return 0, &ParseError{File: file, Line: line, Field: "label",
 			Msg: str.Quote(strconv.FormatFloat(y, 'g', -1, 64)) +
 				" is not a class of the binary task (want -1/+1 or 0/1; labels with other values need the regression task)"}
 	}

@@ -1,11 +1,9 @@
-package core
+package data
 
 import (
 	"errors"
 	"io"
 	"math/rand/v2"
-
-	"github.com/occfm/occfm/core/data"
 )
 
 // HeldRows holds rows in memory, compactly: their indices and values in
@@ -15,7 +13,7 @@ import (
 // chunk's tail too short for the next row is counted as taken). The
 // command line's -shuffle and the page's shuffle hold a file's rows in one.
 type HeldRows struct {
-	blocks   [][]data.Example
+	blocks   [][]Example
 	ind      []int // the chunk being filled
 	val      []float64
 	n        int
@@ -26,11 +24,11 @@ type HeldRows struct {
 const (
 	heldChunk    = 1 << 16 // nonzeros a chunk holds (1 MiB)
 	heldBlock    = 1 << 12 // rows a block holds
-	exampleBytes = 56      // a data.Example: two slice headers and the label
+	exampleBytes = 56      // an Example: two slice headers and the label
 )
 
 // Add copies ex into h.
-func (h *HeldRows) Add(ex *data.Example) {
+func (h *HeldRows) Add(ex *Example) {
 	k := len(ex.X.Ind)
 	if cap(h.ind)-len(h.ind) < k {
 		c := max(k, heldChunk)
@@ -41,11 +39,11 @@ func (h *HeldRows) Add(ex *data.Example) {
 	h.ind = append(h.ind, ex.X.Ind...)
 	h.val = append(h.val, ex.X.Val...)
 	if h.n%heldBlock == 0 {
-		h.blocks = append(h.blocks, make([]data.Example, 0, heldBlock))
+		h.blocks = append(h.blocks, make([]Example, 0, heldBlock))
 		h.bytes += exampleBytes*heldBlock + 24
 	}
 	b := &h.blocks[len(h.blocks)-1]
-	*b = append(*b, data.Example{X: data.Sparse{Ind: h.ind[i : i+k : i+k], Val: h.val[i : i+k : i+k]}, Y: ex.Y})
+	*b = append(*b, Example{X: Sparse{Ind: h.ind[i : i+k : i+k], Val: h.val[i : i+k : i+k]}, Y: ex.Y})
 	h.n++
 }
 
@@ -53,7 +51,7 @@ func (h *HeldRows) Add(ex *data.Example) {
 func (h *HeldRows) Len() int { return h.n }
 
 // at returns the i-th row held.
-func (h *HeldRows) at(i int) *data.Example { return &h.blocks[i/heldBlock][i%heldBlock] }
+func (h *HeldRows) at(i int) *Example { return &h.blocks[i/heldBlock][i%heldBlock] }
 
 // Shuffle puts the rows in a random order fixed by seed: a Fisher-Yates
 // shuffle driven by PCG(seed, seed), the order of the command line's
@@ -71,9 +69,9 @@ func ShuffleOrder(n int, swap func(i, j int), seed uint64) {
 	}
 }
 
-// Next fills ex with the next row held (see data.ExampleSource); the rows
+// Next fills ex with the next row held (see ExampleSource); the rows
 // share h's memory.
-func (h *HeldRows) Next(ex *data.Example) error {
+func (h *HeldRows) Next(ex *Example) error {
 	if h.readNext == h.n {
 		return io.EOF
 	}
@@ -83,15 +81,15 @@ func (h *HeldRows) Next(ex *data.Example) error {
 }
 
 // Rows returns the rows held, in a slice whose rows share h's memory.
-func (h *HeldRows) Rows() []data.Example {
-	all := make([]data.Example, 0, h.n)
+func (h *HeldRows) Rows() []Example {
+	all := make([]Example, 0, h.n)
 	for _, b := range h.blocks {
 		all = append(all, b...)
 	}
 	return all
 }
 
-// MemoryBytes returns the bytes the rows take (see Sized).
+// MemoryBytes returns the bytes the rows take (see core.Sized).
 func (h *HeldRows) MemoryBytes() int64 { return h.bytes }
 
 // MemoryNote says what the bytes are, for a budget's message.
@@ -105,19 +103,19 @@ func (h *HeldRows) MemoryNote() string { return "the rows held to be shuffled" }
 // deadline keeps control; Check, when set, is called after each of those
 // stretches with the bytes held, and its error ends the reading.
 type Shuffled struct {
-	Source data.ExampleSource
+	Source ExampleSource
 	Seed   uint64
 	Check  func(held int64) error
 	Held   HeldRows
 	ready  bool
-	ex     data.Example
+	ex     Example
 }
 
 // shuffledSlice is how many rows Shuffled reads per call while reading.
 const shuffledSlice = 4096
 
 // Next reads or yields the next row (see Shuffled).
-func (s *Shuffled) Next(ex *data.Example) error {
+func (s *Shuffled) Next(ex *Example) error {
 	for read := 0; !s.ready; read++ {
 		if read == shuffledSlice {
 			if err := s.check(); err != nil {

@@ -1,4 +1,4 @@
-package core
+package data
 
 import (
 	"errors"
@@ -8,13 +8,11 @@ import (
 	"reflect"
 	"strings"
 	"testing"
-
-	"github.com/occfm/occfm/core/data"
 )
 
 // rawRow is one result of a scripted row source: a row, or an error.
 type rawRow struct {
-	ex  data.Example
+	ex  Example
 	err error
 }
 
@@ -27,7 +25,7 @@ type scriptSource struct {
 	owed  bool // ErrAgain was returned for rows[i]
 }
 
-func (s *scriptSource) Next(ex *data.Example) error {
+func (s *scriptSource) Next(ex *Example) error {
 	if s.i == len(s.rows) {
 		return io.EOF
 	}
@@ -56,7 +54,7 @@ func script(rng *rand.Rand, n int, labels []float64, bad ...int) []rawRow {
 	rows := make([]rawRow, n)
 	for i := range rows {
 		k := 1 + rng.IntN(4)
-		var ex data.Example
+		var ex Example
 		for j := range k {
 			ex.X.Ind = append(ex.X.Ind, 3*j+rng.IntN(3))
 			ex.X.Val = append(ex.X.Val, rng.NormFloat64())
@@ -65,14 +63,14 @@ func script(rng *rand.Rand, n int, labels []float64, bad ...int) []rawRow {
 		rows[i] = rawRow{ex: ex}
 	}
 	for _, line := range bad {
-		rows[line-1] = rawRow{err: &data.ParseError{File: "f", Line: line, Field: "rating", Msg: "not a number"}}
+		rows[line-1] = rawRow{err: &ParseError{File: "f", Line: line, Field: "rating", Msg: "not a number"}}
 	}
 	return rows
 }
 
 // drain reads every row of r, calling again after ErrAgain, and returns
 // the rows and the error that ended them (nil at io.EOF).
-func drain(t *testing.T, r *Rows) ([]data.Example, error) {
+func drain(t *testing.T, r *Rows) ([]Example, error) {
 	t.Helper()
 	if _, ok := r.Task(); !ok {
 		for {
@@ -89,8 +87,8 @@ func drain(t *testing.T, r *Rows) ([]data.Example, error) {
 			break
 		}
 	}
-	var out []data.Example
-	var ex data.Example
+	var out []Example
+	var ex Example
 	for calls := 0; calls < 1e6; calls++ {
 		err := r.Next(&ex)
 		switch {
@@ -121,28 +119,28 @@ func TestRows(t *testing.T) {
 		policy  OnError
 		limit   int
 		task    string
-		want    data.Task
+		want    Task
 		rows    int
 		skipped int
 		err     string
 	}{
-		{name: "regression", n: 1500, labels: []float64{1, 2, 3, 4, 5}, want: data.Regression, rows: 1500},
-		{name: "classes 0/1", n: 1200, labels: []float64{0, 1}, want: data.Classification, rows: 1200},
-		{name: "few rows", n: 7, labels: []float64{-1, 1}, want: data.Classification, rows: 7},
-		{name: "no rows", n: 0, labels: []float64{1}, want: data.GuessTask(nil)},
-		{name: "limit below guess", n: 1500, labels: []float64{1, 2}, limit: 300, want: data.Regression, rows: 300},
-		{name: "limit above guess", n: 1500, labels: []float64{1, 2}, limit: 1300, want: data.Regression, rows: 1300},
-		{name: "stop in guess", n: 1500, labels: []float64{1, 2}, bad: []int{500}, want: data.Regression, rows: 499, err: "rating"},
-		{name: "stop after guess", n: 1500, labels: []float64{1, 2}, bad: []int{1200}, want: data.Regression, rows: 1199, err: "rating"},
+		{name: "regression", n: 1500, labels: []float64{1, 2, 3, 4, 5}, want: Regression, rows: 1500},
+		{name: "classes 0/1", n: 1200, labels: []float64{0, 1}, want: Classification, rows: 1200},
+		{name: "few rows", n: 7, labels: []float64{-1, 1}, want: Classification, rows: 7},
+		{name: "no rows", n: 0, labels: []float64{1}, want: GuessTask(nil)},
+		{name: "limit below guess", n: 1500, labels: []float64{1, 2}, limit: 300, want: Regression, rows: 300},
+		{name: "limit above guess", n: 1500, labels: []float64{1, 2}, limit: 1300, want: Regression, rows: 1300},
+		{name: "stop in guess", n: 1500, labels: []float64{1, 2}, bad: []int{500}, want: Regression, rows: 499, err: "rating"},
+		{name: "stop after guess", n: 1500, labels: []float64{1, 2}, bad: []int{1200}, want: Regression, rows: 1199, err: "rating"},
 		{name: "stop first", n: 50, labels: []float64{1, 2}, bad: []int{1}, err: "rating"},
-		{name: "skip", n: 1500, labels: []float64{1, 2}, bad: []int{1, 40, 1100, 1101}, policy: Skip, want: data.Regression, rows: 1496, skipped: 4},
-		{name: "skip all", n: 100, labels: []float64{1}, bad: seq(1, 100), policy: Skip, want: data.GuessTask(nil), skipped: 100},
-		{name: "label outside the task", n: 400, labels: []float64{-1, 1, 0.5}, task: "classification", policy: Skip, want: data.Classification},
-		{name: "label outside, stop", n: 400, labels: []float64{-1, 1, 0.5}, task: "classification", want: data.Classification, err: "label"},
+		{name: "skip", n: 1500, labels: []float64{1, 2}, bad: []int{1, 40, 1100, 1101}, policy: Skip, want: Regression, rows: 1496, skipped: 4},
+		{name: "skip all", n: 100, labels: []float64{1}, bad: seq(1, 100), policy: Skip, want: GuessTask(nil), skipped: 100},
+		{name: "label outside the task", n: 400, labels: []float64{-1, 1, 0.5}, task: "classification", policy: Skip, want: Classification},
+		{name: "label outside, stop", n: 400, labels: []float64{-1, 1, 0.5}, task: "classification", want: Classification, err: "label"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rows := script(rand.New(rand.NewPCG(1, uint64(tc.n))), tc.n, tc.labels, tc.bad...)
-			var first []data.Example
+			var first []Example
 			for k, variant := range []string{"plain", "again", "pause"} {
 				src := &scriptSource{rows: rows}
 				r := &Rows{Source: src, File: "f", Bad: &BadRows{Policy: tc.policy}, Limit: tc.limit}
@@ -220,9 +218,9 @@ func seq(from, to int) []int {
 // ahead to guess.
 func TestRowsMovieLens(t *testing.T) {
 	src := &scriptSource{rows: script(rand.New(rand.NewPCG(1, 1)), 10, []float64{0, 1})}
-	r := &Rows{Source: src, Format: data.FormatMovieLens}
+	r := &Rows{Source: src, Format: FormatMovieLens}
 	task, err := r.Choose("auto")
-	if err != nil || task != data.Regression || src.i != 0 {
+	if err != nil || task != Regression || src.i != 0 {
 		t.Fatalf("task %v, err %v, %d rows read", task, err, src.i)
 	}
 }
@@ -233,7 +231,7 @@ func TestRowsMovieLens(t *testing.T) {
 // appearance).
 func ExampleRows() {
 	text := "1 1:0.5 3:1\n0 2:1\n1 2:x\n0 1:1 2:1\n"
-	st, err := data.NewStream(strings.NewReader(text), data.ReaderSettings{Name: "small.svm", Format: data.FormatLibSVM})
+	st, err := NewStream(strings.NewReader(text), ReaderSettings{Name: "small.svm", Format: FormatLibSVM})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -241,7 +239,7 @@ func ExampleRows() {
 	rows := &Rows{Source: st, File: "small.svm", Bad: &BadRows{Policy: Skip}}
 	task, _ := rows.Choose("auto")
 	fmt.Println("task:", task)
-	var ex data.Example
+	var ex Example
 	for rows.Next(&ex) == nil {
 		fmt.Println(ex.Y, ex.X.Ind)
 	}

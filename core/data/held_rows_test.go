@@ -1,19 +1,17 @@
-package core
+package data
 
 import (
 	"errors"
 	"io"
 	"slices"
 	"testing"
-
-	"github.com/occfm/occfm/core/data"
 )
 
 // stutter yields rows 0..n−1 (label i, one feature i), answering ErrAgain
 // before every every-th row.
 type stutter struct{ i, n, every, waits int }
 
-func (s *stutter) Next(ex *data.Example) error {
+func (s *stutter) Next(ex *Example) error {
 	if s.i == s.n {
 		return io.EOF
 	}
@@ -41,7 +39,7 @@ func TestShuffled(t *testing.T) {
 		checks := 0
 		s := &Shuffled{Source: &stutter{n: n, every: every}, Seed: 7, Check: func(int64) error { checks++; return nil }}
 		var got []float64
-		var ex data.Example
+		var ex Example
 		agains := 0
 		for {
 			err := s.Next(&ex)
@@ -78,7 +76,7 @@ func TestShuffled(t *testing.T) {
 		}
 		return nil
 	}}
-	var ex data.Example
+	var ex Example
 	for {
 		err := s.Next(&ex)
 		if errors.Is(err, over) {
