@@ -8,7 +8,7 @@
 //   session.js   a Learn run: start, snapshots, phase
 //   feeder.js    a picked file streamed into the core with backpressure
 //   scheduler.js time-boxed learning slices, frames, rows/s
-//   charts.js    LineChart and RegretChart over uPlot
+//   charts.js, regret-chart.js   LineChart and RegretChart over uPlot
 //   learn-views.js, controls-view.js, controls.js, export.js, model-files.js   the Learn view
 //   model-picture.js, fw-step.js, heatmap.js   the model C and the Frank-Wolfe step drawn
 //   lesson.js, lesson-steps.js, presenter.js   the guided lesson, presenter mode
@@ -23,9 +23,10 @@
 // The JS API it calls, globalThis.occfm, is documented in wasm/doc.go. Go
 // renders the predictions table and the model panel itself.
 
-import {LineChart, RegretChart} from "./js/charts.js";
+import {LineChart} from "./js/charts.js";
 import {buildCatalogControls, linkReport, validateSettings, wireControls} from "./js/controls.js";
 import {renderControls} from "./js/controls-view.js";
+import {RegretChart} from "./js/regret-chart.js";
 import {showNote} from "./js/learn-views.js";
 import {DEFAULTS} from "./js/hash.js";
 import {startLesson, wireLesson} from "./js/lesson.js";

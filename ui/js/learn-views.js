@@ -4,7 +4,7 @@
 // run's learners, its regret…) by the session (session.js), which holds the
 // state; none reads the page's state itself.
 
-import {REGRET_FIXED} from "./charts.js";
+import {REGRET_FIXED} from "./regret-chart.js";
 import {colorOf} from "./palette.js";
 import {finite, formatCount, formatNumber} from "./format.js";
 
