@@ -301,41 +301,55 @@ func (m *ItemLift) lift(njk, nj, nk, people float64) float64 {
 func (m *ItemLift) RankScores(person int, items []int, dst []float64) []float64 {
 	feat, w := m.bag(person)
 	acc := make([]float64, len(items))
-	co := make([]float64, len(m.adj))
-	agree := make([]float64, len(m.adj))
+	nk := make([]float64, len(items)) // nₖ, and N for k
+	people := make([]float64, len(items))
+	for k, item := range items {
+		nk[k], people[k] = m.count(item), m.people(item)
+	}
+	co := make([]coCount, len(m.adj))
+	var touched []int32
 	for r, j := range feat {
-		touched := m.coCounts(j, co, agree)
+		touched = m.coCounts(j, co, touched[:0])
 		nj := m.count(j)
 		for k, item := range items {
-			var njk, ajk float64
+			var c coCount
 			if item >= 0 && item < len(co) {
-				njk, ajk = co[item], agree[item]
+				c = co[item]
 			}
-			acc[k] += w[r] * m.term(njk, ajk, nj, m.count(item), m.people(item))
+			acc[k] += w[r] * m.term(c.n, c.agree, nj, nk[k], people[k])
 		}
 		for _, t := range touched {
-			co[t], agree[t] = 0, 0
+			co[t] = coCount{}
 		}
 	}
 	g := m.gamma(len(feat))
-	for k, item := range items {
-		dst = append(dst, math.Log1p(m.count(item))+g*acc[k])
+	for k := range items {
+		dst = append(dst, math.Log1p(nk[k])+g*acc[k])
 	}
 	return dst
 }
 
+// coCount is nⱼₖ and aⱼₖ for one k.
+type coCount struct{ n, agree float64 }
+
 // coCounts adds to co[k], for every feature k, how many companions of j
-// also have k as a companion (nⱼₖ), and returns the k it touched.
-func (m *ItemLift) coCounts(j int, co, agree []float64) []int32 {
-	var touched []int32
+// also have k as a companion (nⱼₖ) and their agreement (aⱼₖ), and appends
+// to touched the k it touched.
+func (m *ItemLift) coCounts(j int, co []coCount, touched []int32) []int32 {
+	// weight(y) = scale·y + shift.
+	scale, shift := 0.0, 1.0
+	if m.hi != m.lo {
+		scale, shift = 2/(m.hi-m.lo), -(m.lo+m.hi)/(m.hi-m.lo)
+	}
 	for _, p := range m.adj[j] {
-		wp := m.weight(float64(p.y))
+		wp := scale*float64(p.y) + shift
 		for _, q := range m.adj[p.f] {
-			if co[q.f] == 0 {
+			c := &co[q.f]
+			if c.n == 0 {
 				touched = append(touched, q.f)
 			}
-			co[q.f]++
-			agree[q.f] += wp * m.weight(float64(q.y))
+			c.n++
+			c.agree += wp * (scale*float64(q.y) + shift)
 		}
 	}
 	return touched

@@ -17,11 +17,12 @@ import (
 
 // genSettings are the flags of occfm gen.
 type genSettings struct {
-	demo string
-	rows int
-	size int64 // bytes; 0: -rows decides
-	seed uint64
-	out  string
+	demo  string
+	rows  int
+	size  int64 // bytes; 0: -rows decides
+	seed  uint64
+	out   string
+	items string // -demo catalog: the item list's file
 }
 
 // parseGenFlags parses the flags of occfm gen.
@@ -35,6 +36,7 @@ func parseGenFlags(args []string) (genSettings, error) {
 	fs.StringVar(&size, "size", "", "bytes to write: 200M, 1G, …")
 	fs.Uint64Var(&gs.seed, "seed", 1, "seed of the stream")
 	fs.StringVar(&gs.out, "out", "", "output file (empty or -: stdout)")
+	fs.StringVar(&gs.items, "items", "", "-demo catalog: where to write the item list (movies.csv)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return gs, err
@@ -47,12 +49,24 @@ func parseGenFlags(args []string) (genSettings, error) {
 	if fs.NArg() > 0 {
 		return bad("unexpected argument %q (flags come as -name value)", fs.Arg(0))
 	}
+	if gs.demo == catalogDemo {
+		switch {
+		case gs.rows <= 0 || size != "":
+			return bad("-demo catalog: want -rows N (the ratings), not -size")
+		case gs.items == "":
+			return bad("-demo catalog: -items is missing: where to write the item list (movies.csv)")
+		}
+		return gs, nil
+	}
+	if gs.items != "" {
+		return bad("-items is for -demo catalog")
+	}
 	if _, ok := demo.ByName(gs.demo); !ok {
 		var names []string
 		for _, d := range demo.All() {
 			names = append(names, d.Name)
 		}
-		return bad("-demo %q: want one of %s", gs.demo, strings.Join(names, ", "))
+		return bad("-demo %q: want one of %s or catalog", gs.demo, strings.Join(names, ", "))
 	}
 	if size != "" {
 		n, err := parseSize(size)
@@ -106,6 +120,9 @@ func genCommand(args []string, stdout, stderr io.Writer) error {
 	}
 	if err != nil {
 		return err
+	}
+	if gs.demo == catalogDemo {
+		return genCatalog(gs, stdout, stderr)
 	}
 	d, _ := demo.ByName(gs.demo)
 	rows := gs.rows

@@ -2,10 +2,13 @@ package main
 
 import (
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/occfm/occfm/core/personal"
 )
 
 // TestGen writes demo files with occfm gen and learns them with occfm run:
@@ -72,6 +75,55 @@ func TestParseSize(t *testing.T) {
 	for in, want := range map[string]int64{"1": 1, "10K": 10 << 10, "200M": 200 << 20, "1G": 1 << 30, "1GB": 1 << 30, "3GiB": 3 << 30, "5kb": 5 << 10} {
 		if got, err := parseSize(in); err != nil || got != want {
 			t.Errorf("parseSize(%q) = %d, %v; want %d", in, got, err, want)
+		}
+	}
+}
+
+// TestGenCatalog writes a catalog with -demo catalog and reads it back as
+// Personalize and occfm topn read MovieLens files: the ratings with their
+// timestamps, the item list with its genres; the same seed gives the same
+// bytes, and the flags are checked.
+func TestGenCatalog(t *testing.T) {
+	dir := t.TempDir()
+	ratings, items := filepath.Join(dir, "ratings.csv"), filepath.Join(dir, "movies.csv")
+	_, stderr := runOK(t, "gen", "-demo", "catalog", "-rows", "5000", "-out", ratings, "-items", items)
+	if !strings.Contains(stderr, "ratings of the catalog") {
+		t.Errorf("stderr %q", stderr)
+	}
+	f, err := os.Open(ratings)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs, err := personal.ReadRatings(f, "ratings.csv")
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := os.Open(items)
+	if err != nil {
+		t.Fatal(err)
+	}
+	list, err := personal.ReadItems(g, "movies.csv")
+	g.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 5,000/164 people and 5,000/10.3 films (personal.NewSyntheticCatalogSize).
+	if n := rs.Len(); n < 4000 || n > 6000 || len(list) != 485 || len(list[0].Genres) == 0 {
+		t.Errorf("%d ratings, %d items (first %+v): want about 5,000 and 485 with genres", n, len(list), list[0])
+	}
+	a, _ := os.ReadFile(ratings)
+	b, _ := runOK(t, "gen", "-demo", "catalog", "-rows", "5000", "-items", filepath.Join(dir, "m2.csv"))
+	if b != string(a) {
+		t.Error("-out and stdout differ for the same seed")
+	}
+	for _, args := range [][]string{
+		{"gen", "-demo", "catalog", "-rows", "100"},
+		{"gen", "-demo", "catalog", "-size", "1M", "-items", items},
+		{"gen", "-rows", "10", "-items", items},
+	} {
+		if err := run(args, io.Discard, io.Discard); !errors.As(err, new(usageError)) {
+			t.Errorf("%q: %v, want a usage error", args, err)
 		}
 	}
 }

@@ -104,6 +104,11 @@ Usage:
                                  planted-classification) as a LibSVM file of
                                  N rows or about S bytes (200M, 1G), in
                                  constant memory: test data for big files
+  occfm gen -demo catalog -rows N -out ratings.csv -items movies.csv
+                                 write a made-up Personalize catalog of N
+                                 ratings (ratings.csv and movies.csv, as
+                                 MovieLens writes them; 100000 is the size of
+                                 ml-latest-small: 9,709 films, 610 people)
   occfm topn -data RATINGS [-items ITEMS] [flags]
                                  measure Personalize on held-out people: top-N
                                  hits against most-rated, highest-bias and

@@ -64,15 +64,17 @@ var (
 // better liked tend to be more popular) and unrelated to their tastes; each user rates 20 + Geometric items (mean 150, at most 350),
 // distinct, drawn by popularity, in random order over users (about 45,000
 // ratings). User u is feature u ("user=u"), item i feature 300 + i
-// ("item=i").
+// ("item=i"), the users first (NewSyntheticCatalogSize makes other sizes).
 type SyntheticCatalog struct {
-	items []CatalogItem
-	bi, q []float64 // item biases and latent vectors (synthTastes each)
-	bu, p []float64 // user biases and tastes
-	pop   []float64 // item popularity weights
-	rows  []synthRating
-	row   int
-	draws int // items drawn by makeRows, those drawn again for a user included
+	users, n int // users and items
+	avg      int // mean ratings per user
+	items    []CatalogItem
+	bi, q    []float64 // item biases and latent vectors (synthTastes each)
+	bu, p    []float64 // user biases and tastes
+	pop      []float64 // item popularity weights
+	rows     []synthRating
+	row      int
+	draws    int // items drawn by makeRows, those drawn again for a user included
 }
 
 // synthRating is one row of the stream.
@@ -95,13 +97,39 @@ type Person struct {
 // its stream at the first row. The same seed gives the same catalog and
 // stream.
 func NewSyntheticCatalog(seed uint64) *SyntheticCatalog {
+	return NewSyntheticCatalogSize(seed, 0)
+}
+
+// NewSyntheticCatalogSize returns a synthetic catalog drawn as the built-in
+// one but of about ratings ratings (0: the built-in's 400 items and 300
+// users): ratings/10.3 items and users who each rate 20 + Geometric items
+// (mean 164 before the cap at 350, 149 after), about the shape of
+// MovieLens' 100,836-rating ml-latest-small (9,742 films, 610 people). It is what
+// `occfm gen -demo catalog` writes, for measuring Personalize on a catalog
+// of a real one's size. It panics for ratings under 0.
+func NewSyntheticCatalogSize(seed uint64, ratings int) *SyntheticCatalog {
+	if ratings < 0 {
+		panic("core: NewSyntheticCatalogSize: " + str.Itoa(ratings) + " ratings")
+	}
+	s := &SyntheticCatalog{users: synthUsers, n: synthItems, avg: synthAvgRate}
+	if ratings > 0 {
+		// A user rates 20 + X items, X ~ Exp(θ), at most 350: on average
+		// 20 + θ(1 − e^(−330/θ)).
+		s.avg = 164
+		theta := float64(s.avg - synthMinRate)
+		mean := synthMinRate + theta*(1-math.Exp(-(350-synthMinRate)/theta))
+		s.users = max(1, int(math.Round(float64(ratings)/mean)))
+		s.n = max(10, int(math.Round(float64(ratings)/10.3)))
+	}
+	if s.users > math.MaxInt16 || s.n > math.MaxInt16 {
+		panic("core: NewSyntheticCatalogSize: " + str.Itoa(ratings) + " ratings: at most 32,767 users and items")
+	}
 	r := demo.Rand(seed, 16)
-	s := &SyntheticCatalog{}
-	s.items = make([]CatalogItem, synthItems)
-	s.q = make([]float64, synthItems*synthTastes)
-	s.bi = demo.Normals(r, synthItems, 0.4)
+	s.items = make([]CatalogItem, s.n)
+	s.q = make([]float64, s.n*synthTastes)
+	s.bi = demo.Normals(r, s.n, 0.4)
 	used := map[string]bool{}
-	for i := range synthItems {
+	for i := range s.n {
 		main := r.IntN(synthTastes)
 		q := s.q[i*synthTastes : (i+1)*synthTastes]
 		for t := range q {
@@ -119,28 +147,31 @@ func NewSyntheticCatalog(seed uint64) *SyntheticCatalog {
 		}
 		slices.Sort(genres)
 		title := synthTitle(r)
-		for used[title] {
+		for tries := 1; used[title]; tries++ {
 			title = synthTitle(r)
+			if tries >= 50 { // a large catalog runs out of titles: number them
+				title = title[:len(title)-7] + " " + str.Itoa(i) + title[len(title)-7:]
+			}
 		}
 		used[title] = true
 		s.items[i] = CatalogItem{ID: str.Itoa(i), Title: title, Genres: genres, Feature: -1}
 	}
-	s.bu = demo.Normals(r, synthUsers, 0.35)
-	s.p = make([]float64, synthUsers*synthTastes)
-	for u := range synthUsers {
+	s.bu = demo.Normals(r, s.users, 0.35)
+	s.p = make([]float64, s.users*synthTastes)
+	for u := range s.users {
 		s.drawTaste(r, s.p[u*synthTastes:(u+1)*synthTastes])
 	}
 	// Popularity: weight (8 + rank)^−1, ranking the items by b_i plus
 	// N(0, 0.6²) noise: better-liked items tend to be more popular
 	// (correlation about 0.55), as in MovieLens.
-	key := make([]float64, synthItems)
-	order := make([]int, synthItems)
+	key := make([]float64, s.n)
+	order := make([]int, s.n)
 	for i := range key {
 		key[i] = s.bi[i] + 0.6*r.NormFloat64()
 		order[i] = i
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(key[b], key[a]) })
-	s.pop = make([]float64, synthItems)
+	s.pop = make([]float64, s.n)
 	for rank, i := range order {
 		s.pop[i] = 1 / float64(8+rank)
 	}
@@ -189,22 +220,22 @@ func synthTitle(r *rand.Rand) string {
 // user's items are drawn by popularity, an item drawn again for the same
 // user is drawn anew, and the draws are counted.
 func (s *SyntheticCatalog) makeRows(r *rand.Rand) {
-	cum := make([]float64, synthItems)
+	cum := make([]float64, s.n)
 	total := 0.0
 	for i, w := range s.pop {
 		total += w
 		cum[i] = total
 	}
-	s.rows = make([]synthRating, 0, synthUsers*synthAvgRate)
-	seen := make([]bool, synthItems)
-	for u := range synthUsers {
-		n := synthMinRate + int(r.ExpFloat64()*(synthAvgRate-synthMinRate))
-		n = min(n, 350)
+	s.rows = make([]synthRating, 0, s.users*s.avg)
+	seen := make([]bool, s.n)
+	for u := range s.users {
+		n := synthMinRate + int(r.ExpFloat64()*float64(s.avg-synthMinRate))
+		n = min(n, 350, s.n)
 		clear(seen)
 		for k := 0; k < n; {
 			s.draws++
 			i, _ := slices.BinarySearch(cum, r.Float64()*total)
-			i = min(i, synthItems-1)
+			i = min(i, s.n-1)
 			if seen[i] {
 				continue
 			}
@@ -255,7 +286,7 @@ func (s *SyntheticCatalog) Next(ex *data.Example) error {
 	}
 	r := s.rows[s.row]
 	s.row++
-	ex.X.Ind = append(ex.X.Ind, int(r.u), synthUsers+int(r.i))
+	ex.X.Ind = append(ex.X.Ind, int(r.u), s.users+int(r.i))
 	ex.X.Val = append(ex.X.Val, 1, 1)
 	ex.Y = float64(r.y)
 	return nil
@@ -265,12 +296,12 @@ func (s *SyntheticCatalog) Next(ex *data.Example) error {
 func (s *SyntheticCatalog) Reset() { s.row = 0 }
 
 // Dim returns the number of features, users plus items.
-func (s *SyntheticCatalog) Dim() int { return synthUsers + synthItems }
+func (s *SyntheticCatalog) Dim() int { return s.users + s.n }
 
 // FeatureName returns "user=17" for feature 17 and "item=42" for feature
 // 342, the numbering of Next. It panics unless 0 ≤ i < Dim().
 func (s *SyntheticCatalog) FeatureName(i int) string {
-	return demo.UserItemName(i, synthUsers, synthItems)
+	return demo.UserItemName(i, s.users, s.n)
 }
 
 // NewPerson returns a new person's planted taste, drawn as the users' are
@@ -291,8 +322,8 @@ func (s *SyntheticCatalog) NewPerson(seed uint64) Person {
 // Items()) on average: 3.5 + b_p + b_i + 1.2·p·q_i clamped to [1, 5], before
 // noise and rounding. It panics unless 0 ≤ item < len(Items()).
 func (s *SyntheticCatalog) TrueRating(p Person, item int) float64 {
-	if item < 0 || item >= synthItems {
-		panic("core: SyntheticCatalog.TrueRating: item " + str.Itoa(item) + " out of range [0, " + str.Itoa(synthItems) + ")")
+	if item < 0 || item >= s.n {
+		panic("core: SyntheticCatalog.TrueRating: item " + str.Itoa(item) + " out of range [0, " + str.Itoa(s.n) + ")")
 	}
 	y := synthMean + p.bias + s.bi[item] + 1.2*dotTaste(p.taste[:], s.q[item*synthTastes:])
 	return min(max(y, 1), 5)

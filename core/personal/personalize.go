@@ -351,24 +351,34 @@ func (p *Personalizer) scoreFeatures(feat []int, dst []float64) []float64 {
 
 // topByScore returns the n items of highest score (items[k] has score[k]),
 // highest first, ties by the catalog's Count, higher first, then by index.
+// It keeps the best n seen in one pass over the items, O(len(items)·n) at
+// worst and O(len(items)) in practice, instead of sorting them all.
 func topByScore(items []int, score []float64, n int, cat []CatalogItem) ([]int, []float64) {
-	order := make([]int, len(items))
-	for k := range order {
-		order[k] = k
-	}
-	better := func(a, b int) int {
+	better := func(a, b int) bool {
 		switch {
-		case score[a] > score[b]:
-			return -1
-		case score[a] < score[b]:
-			return 1
+		case score[a] != score[b]:
+			return score[a] > score[b]
 		case cat[items[a]].Count != cat[items[b]].Count:
-			return cat[items[b]].Count - cat[items[a]].Count
+			return cat[items[a]].Count > cat[items[b]].Count
 		}
-		return items[a] - items[b]
+		return items[a] < items[b]
 	}
-	slices.SortFunc(order, better)
-	order = order[:min(n, len(order))]
+	n = min(n, len(items))
+	order := make([]int, 0, n) // positions in items, best first
+	for k := range items {
+		if len(order) == n && !better(k, order[n-1]) {
+			continue
+		}
+		at := len(order)
+		for at > 0 && better(k, order[at-1]) {
+			at--
+		}
+		if len(order) < n {
+			order = append(order, 0)
+		}
+		copy(order[at+1:], order[at:len(order)-1])
+		order[at] = k
+	}
 	top := make([]int, len(order))
 	sc := make([]float64, len(order))
 	for k, o := range order {
