@@ -107,8 +107,9 @@ Usage:
   occfm gen -demo catalog -rows N -out ratings.csv -items movies.csv
                                  write a made-up Personalize catalog of N
                                  ratings (ratings.csv and movies.csv, as
-                                 MovieLens writes them; 100000 is the size of
-                                 ml-latest-small: 9,709 films, 610 people)
+                                 MovieLens writes them; 100000 gives 9,709
+                                 films and 672 people, about MovieLens'
+                                 ml-latest-small)
   occfm topn -data RATINGS [-items ITEMS] [flags]
                                  measure Personalize on held-out people: top-N
                                  hits against most-rated, highest-bias and
