@@ -29,11 +29,12 @@ export function buildPersonalControls() {
 
 export function renderLearnerHint() {
   const l = page.catalog.learners.find((x) => x.name === personal.learner);
-  let text = l && l.summary ? l.summary : "";
+  // The registry's plain words first (item-lift's say how it recommends).
+  let text = l ? l.plain || l.summary || "" : "";
   if (personal.learner === "occfm" || personal.learner === "occfm-auto") {
     text = `${personal.learner} follows the whole stream: a new person's few ratings barely move it, ` +
       `so the list may not change (${P_LEARNER} adapts at once).`;
-  } else if (personal.learner === P_LEARNER) {
+  } else if (personal.learner === "occfm-k") {
     text = "Folds you in from all your ratings after each one, so the list follows your taste at once. " +
       "occfm-auto, the Learn view's default, and OCCFM barely move for a few ratings of a new person.";
   } else if (personal.learner === "fm-ftrl") {
