@@ -93,14 +93,15 @@
 // learned online in a session of their own (the session above is left
 // alone), then a new person rates items in the same model
 // (personal.Personalizer: each rating one online update, or occfm-k's fold-in
-// from all the ratings) and gets the top n.
+// from all the ratings) and gets the top n (item-lift's ranking plus the
+// person's genre taste, or the highest ŷ for other learners).
 // Item indices are those of catalog().items. A call that fails returns
 // {"error": "…"} (start and run: a snapshot with "state": "error").
 //
 //	personal.start(config: string JSON) → personal snapshot
 //	    Starts learning a catalog, discarding the previous one and its person.
 //	    config: {"catalog": "synthetic" | "files",  (synthetic: personal.SyntheticCatalog)
-//	             "learner": "occfm-k",             (any registry name; "" is occfm-k)
+//	             "learner": "item-lift",           (any registry name; "" is personal.DefaultLearner, item-lift)
 //	             "seed": 1,
 //	             "ratings": "u.data",              (files: the ratings file's name)
 //	             "size": 1979173}                  (files: its size, for the progress)
