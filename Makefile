@@ -124,7 +124,7 @@ bench: dist
 		status=$$?; cat bench-results/core-bench.txt; exit $$status
 	command -v chromium >/dev/null || { apt-get update && apt-get install -y chromium; }
 	OCCFM_BENCH=bench-results OCCFM_BENCH_SECONDS=$(BENCH_SECONDS) OCCFM_BENCH_LOAD_RUNS=$(LOAD_RUNS) \
-		$(GO) test -tags e2e -count=1 -v -timeout 90m -run '^TestBench(Load|Picture|Model|Personal)?$$' ./e2e
+		$(GO) test -tags e2e -count=1 -v -timeout 90m -run '^TestBench(Load|Picture|Model|Personal|PersonalCatalog)?$$' ./e2e
 
 ## bench-load: the page's cold load alone (e2e/bench_load_test.go): from the start
 ## of the navigation to the first row learned, in a fresh browser profile with
