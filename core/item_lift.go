@@ -246,31 +246,38 @@ func (m *ItemLift) weight(y float64) float64 {
 	return (2*y - m.lo - m.hi) / (m.hi - m.lo)
 }
 
-// bag returns the person's rated features and the weights of their last
-// labels, in the order first rated, leaving out weights of 0.
+// itemLiftEvidence bounds the films a ranking reads: a person's last 20
+// films rated with a weight other than 0. Each costs a pass over its
+// raters' lists (about 90,000 steps for a popular film of a 100,000-rating
+// catalog), so without a bound a click would cost more with every rating
+// (in the page: 11 ms at the first, 35–38 ms at the 20th, over 60 ms past
+// about 40); the top-N protocol feeds at most 20, and a person's older
+// ratings still set their bias (ŷ) and, in Personalize, their genre taste.
+const itemLiftEvidence = 20
+
+// bag returns the person's last itemLiftEvidence rated features with a
+// weight other than 0 and the weights of their last labels, in the order
+// they were last rated.
 func (m *ItemLift) bag(person int) (feat []int, w []float64) {
 	if person < 0 || person >= len(m.adj) {
 		return nil, nil
 	}
-	at := map[int32]int{}
-	for _, p := range m.adj[person] {
-		k, ok := at[p.f]
-		if !ok {
-			k = len(feat)
-			at[p.f] = k
+	seen := map[int32]bool{}
+	l := m.adj[person]
+	for k := len(l) - 1; k >= 0 && len(feat) < itemLiftEvidence; k-- {
+		p := l[k]
+		if seen[p.f] {
+			continue
+		}
+		seen[p.f] = true
+		if wp := m.weight(float64(p.y)); wp != 0 {
 			feat = append(feat, int(p.f))
-			w = append(w, 0)
-		}
-		w[k] = m.weight(float64(p.y))
-	}
-	k := 0
-	for i := range feat {
-		if w[i] != 0 {
-			feat[k], w[k] = feat[i], w[i]
-			k++
+			w = append(w, wp)
 		}
 	}
-	return feat[:k], w[:k]
+	slices.Reverse(feat)
+	slices.Reverse(w)
+	return feat, w
 }
 
 // count returns nₖ, the rows feature k was in.

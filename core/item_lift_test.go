@@ -124,3 +124,44 @@ func TestItemLiftSides(t *testing.T) {
 		t.Errorf("N for a person: %v, want the %v items rated", got, want)
 	}
 }
+
+// TestItemLiftEvidence: a ranking reads a person's last itemLiftEvidence
+// rated films only, so that a click's work stops growing: a person who
+// rated 30 films ranks the films neither rated exactly as one who rated
+// only the last 20 of them.
+func TestItemLiftEvidence(t *testing.T) {
+	const people, items = 40, 60
+	rows := liftStream(people, items, 5)
+	all, last := NewItemLift(ItemLiftSettings{}), NewItemLift(ItemLiftSettings{})
+	for _, ex := range rows {
+		all.Update(ex.X, ex.Y)
+		last.Update(ex.X, ex.Y)
+	}
+	person := people + items // a new feature
+	rated := map[int]bool{}
+	for k := range 30 {
+		item := people + 2*k
+		x := data.Sparse{Ind: []int{item, person}, Val: []float64{1, 1}}
+		y := []float64{5, 1, 4, 2}[k%4] // no 3★: every rating has a weight
+		all.Update(x, y)
+		if k >= 10 {
+			last.Update(x, y)
+		}
+		rated[item] = true
+	}
+	if feat, _ := all.bag(person); len(feat) != itemLiftEvidence {
+		t.Fatalf("bag of %d films, want %d", len(feat), itemLiftEvidence)
+	}
+	var cand []int
+	for i := people; i < people+items; i++ {
+		if !rated[i] {
+			cand = append(cand, i)
+		}
+	}
+	a, b := all.RankScores(person, cand, nil), last.RankScores(person, cand, nil)
+	for k := range cand {
+		if math.Abs(a[k]-b[k]) > 1e-12 {
+			t.Errorf("item %d: %v after 30 ratings, %v after their last 20", cand[k], a[k], b[k])
+		}
+	}
+}
