@@ -1,9 +1,11 @@
 package core
 
 import (
-	"github.com/occfm/occfm/core/data"
-	"github.com/occfm/occfm/core/spectral"
 	"slices"
+
+	"github.com/occfm/occfm/core/data"
+	"github.com/occfm/occfm/core/internal/str"
+	"github.com/occfm/occfm/core/spectral"
 )
 
 // symAccum is the sparse symmetric gradient accumulator Gₜ = Σ_τ g_τ·M_τ of
@@ -203,4 +205,68 @@ func (c *stateCodec) pairMap(m map[uint64]float64) {
 			m[k] = v
 		}
 	}
+}
+
+// accum codes the gradient accumulator G of dimension at most n: its pairs
+// in insertion order and how many of them the CSR mirror holds.
+func (c *stateCodec) accum(g *symAccum, n int) {
+	c.int(&g.n)
+	c.int32s(&g.row)
+	c.int32s(&g.col)
+	c.floats(&g.val)
+	c.int(&g.built)
+	if !c.dec || c.err != nil {
+		return
+	}
+	m := len(g.val)
+	c.check(len(g.row) == m && len(g.col) == m && g.built >= 0 && g.built <= m, "accumulator of inconsistent sizes")
+	if c.violates(g.n >= 0 && g.n <= n) {
+		c.fail("accumulator of dimension " + str.Itoa(g.n) + " in " + str.Itoa(n))
+	}
+	if !c.alloc(bytesOf(m, 80), "gradient sum of "+str.Itoa(m)+" pairs") {
+		return
+	}
+	g.index = make(map[uint64]int32, m)
+	top := 0 // the dimension when the mirror was built
+	for p := range m {
+		i, j := int(g.row[p]), int(g.col[p])
+		if i < 0 || i > j || j >= g.n {
+			c.fail("accumulator pair (" + str.Itoa(i) + ", " + str.Itoa(j) + ") out of range")
+			return
+		}
+		if p < g.built {
+			top = max(top, j+1)
+		}
+		if g.index[pairKey(i, j)] = int32(p); len(g.index) != p+1 {
+			c.fail("accumulator pair (" + str.Itoa(i) + ", " + str.Itoa(j) + ") repeated")
+			return
+		}
+	}
+	if m > 0 && g.n != maxCol(g.col)+1 || m == 0 && g.n != 0 {
+		c.fail("accumulator dimension " + str.Itoa(g.n) + " does not match its pairs")
+		return
+	}
+	g.rebuild(top)
+}
+
+func maxCol(col []int32) int {
+	j := 0
+	for _, v := range col {
+		j = max(j, int(v))
+	}
+	return j
+}
+
+// rebuild rebuilds the CSR mirror of the first g.built pairs, of
+// dimension top (1 + the largest index among them), as compress built it
+// when those were all the pairs.
+func (g *symAccum) rebuild(top int) {
+	if g.built == 0 {
+		g.rowPtr, g.cCol, g.cVal, g.pos = nil, nil, nil, nil
+		return
+	}
+	n, row, col, val := g.n, g.row, g.col, g.val
+	g.n, g.row, g.col, g.val = top, row[:g.built], col[:g.built], val[:g.built]
+	g.compress()
+	g.n, g.row, g.col, g.val = n, row, col, val
 }

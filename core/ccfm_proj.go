@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/occfm/occfm/core/data"
+	"github.com/occfm/occfm/core/internal/str"
 	"github.com/occfm/occfm/core/spectral"
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/gonum"
@@ -451,4 +452,45 @@ func (c *eigSym) setEigenvectors(v []float64, n int, nu []float64, delta float64
 func (c *eigSym) memoryBytes() int64 {
 	return sumF64Bytes(c.basis, c.rotT, c.lam, c.y, c.z, c.p, c.s, c.vals, c.abs, c.work,
 		c.dvec, c.sm, c.vkT, c.rot2, c.du, c.dd) + intBytes(c.keep) + c.eig.MemoryBytes()
+}
+
+// eigSym codes C = B·R·diag(λ)·(B·R)ᵀ of the projected baselines.
+func (c *stateCodec) eigSym(e *eigSym) {
+	n := e.n
+	c.int(&n)
+	c.int(&e.b)
+	c.int(&e.r)
+	c.int(&e.ld)
+	b, r, ld := e.b, e.r, e.ld
+	if c.violates(n >= 1 && (b > 0 || n <= maxUnbackedDim)) {
+		c.fail("dimension " + str.Itoa(n))
+	}
+	// The stride only grows (it doubles when the basis is full), so it
+	// may exceed b by far after a compaction; the bound only keeps a
+	// crafted file from asking for unbounded memory.
+	if c.violates(b >= 0 && r >= 0 && r <= b && ld >= max(b, 1) && ld <= 1<<16 && n*ld <= 8*n*max(b, 1)+1<<23) {
+		c.fail("basis of " + str.Itoa(b) + " columns, rank " + str.Itoa(r) + ", stride " + str.Itoa(ld))
+	}
+	if c.err != nil {
+		return
+	}
+	var basis []float64 // decoding: c.floats allocates what the file holds
+	if !c.dec {
+		basis = make([]float64, 0, n*b)
+		for i := 0; i < n; i++ {
+			basis = append(basis, e.brow(i)...)
+		}
+	}
+	c.floats(&basis)
+	c.floats(&e.rotT)
+	c.floats(&e.lam)
+	c.check(len(basis) == n*b && len(e.lam) == r && len(e.rotT) >= r*b, "C's factors of the wrong size")
+	if !c.dec || !c.alloc(bytesOf(8, n, ld), "basis of "+str.Itoa(n)+"×"+str.Itoa(ld)) {
+		return
+	}
+	e.n = n
+	e.basis = make([]float64, n*ld)
+	for i := 0; i < n; i++ {
+		copy(e.basis[i*ld:i*ld+b], basis[i*b:i*b+b])
+	}
 }

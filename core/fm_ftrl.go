@@ -387,3 +387,26 @@ func (m *FMFTRL) stateCode(c *stateCodec) {
 // memoryBytes estimates the bytes of w and its FTRL accumulators: 24 bytes
 // a feature.
 func (l *ftrlLinear) memoryBytes() int64 { return sumF64Bytes(l.w, l.zw, l.nw) }
+
+// ftrlLinear codes w₀, w and their FTRL accumulators (the proximal
+// settings come from the learner's settings), checking that w covers d
+// features.
+func (c *stateCodec) ftrlLinear(l *ftrlLinear, d int) {
+	c.float(&l.w0)
+	c.float(&l.z0)
+	c.float(&l.n0)
+	c.floats(&l.w)
+	c.floats(&l.zw)
+	c.floats(&l.nw)
+	if c.violates(len(l.w) == d && len(l.zw) == d && len(l.nw) == d) {
+		c.fail(str.Itoa(len(l.w)) + " linear weights for " + str.Itoa(d) + " features")
+	}
+}
+
+// ftrlSettings codes FTRL-Proximal's α, β, λ₁ and λ₂, in that order.
+func (c *stateCodec) ftrlSettings(s *FTRLSettings) {
+	c.float(&s.Alpha)
+	c.float(&s.Beta)
+	c.float(&s.L1)
+	c.float(&s.L2)
+}

@@ -480,25 +480,6 @@ func (g *Guarded) Shrink() int64 {
 	return 0
 }
 
-// RowLimited is implemented by learners whose update costs time and memory
-// quadratic in a row's nonzeros (an optional ability, found by type
-// assertion): OCCFM, CCFM-FTRL and CFM-FTRL store every pair of x̂x̂ᵀ in
-// their gradient sum. Guarded predicts but does not learn a row with more
-// nonzeros than the limit.
-type RowLimited interface {
-	// MaxRowNonzeros returns the most nonzeros a row may have to be
-	// learned, or 0 for no limit. It does not change the learner.
-	MaxRowNonzeros() int
-}
-
-// DefaultMaxRowNonzeros is the default per-row limit on nonzeros of the
-// learners that store every pair of a row (see RowLimited). Measured
-// natively on one row of n distinct nonzeros after 2,000 MovieLens-like
-// rows (OCCFM): n = 300 takes 14 ms and 10 MB, n = 1,000 takes 0.19 s and
-// 92 MB, n = 3,000 takes 2.1 s and 0.8 GB: the cost grows as n². The data
-// sets of the paper's figures have at most about 60.
-const DefaultMaxRowNonzeros = 1000
-
 // MemoryBytes estimates the bytes g holds (see Sized): the learner's and
 // the guard's own (its events).
 func (g *Guarded) MemoryBytes() int64 {

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/occfm/occfm/core/data"
+	"github.com/occfm/occfm/core/internal/str"
 	"github.com/occfm/occfm/core/spectral"
 )
 
@@ -419,4 +420,36 @@ func (c *lowRankSym) dense() []float64 {
 // column-major copy (n×b), M and the b×b scratch.
 func (c *lowRankSym) memoryBytes() int64 {
 	return sumF64Bytes(c.u, c.m, c.ut, c.ta, c.tma, c.vals, c.vecs, c.work, c.q, c.cb, c.p, c.m2) + intBytes(c.order)
+}
+
+// lowRank codes C = U·M·Uᵀ of dimension n (already grown to n when
+// decoding): b, the row stride, the n×b values of U and M.
+func (c *stateCodec) lowRank(l *lowRankSym, n int) {
+	c.int(&l.b)
+	c.int(&l.ld)
+	b, ld := l.b, l.ld
+	if c.violates(b >= 0 && ld >= max(b, 1) && ld <= 4*b+16) {
+		c.fail("basis of " + str.Itoa(b) + " columns, stride " + str.Itoa(ld))
+	}
+	if c.err != nil {
+		return
+	}
+	var u []float64 // decoding: c.floats allocates what the file holds
+	if !c.dec {
+		u = make([]float64, 0, n*b)
+		for i := 0; i < n; i++ {
+			u = append(u, l.urow(i)...)
+		}
+	}
+	c.floats(&u)
+	c.floats(&l.m)
+	c.check(len(u) == n*b && len(l.m) == b*b, "C's factors of the wrong size")
+	if !c.dec || !c.alloc(bytesOf(8, n, ld), "basis of "+str.Itoa(n)+"×"+str.Itoa(ld)) {
+		return
+	}
+	l.u = make([]float64, n*ld)
+	for i := 0; i < n; i++ {
+		copy(l.u[i*ld:i*ld+b], u[i*b:i*b+b])
+	}
+	l.utValid = false
 }

@@ -48,6 +48,11 @@ type stateCoder interface {
 // its bytes on to out once it holds a window of them; decoding, buf is the
 // window of the section read so far and left the bytes of the section
 // still in in. A codec without out or in codes bytes held in memory.
+//
+// This file holds the codings of values any learner has (numbers, slices,
+// strings, a Config, a Vocabulary, a generator, a nested learner); the
+// coding of a representation sits beside its type (lowRank in lowrank.go,
+// eigSym in ccfm_proj.go, accum in accum.go, …).
 type stateCodec struct {
 	dec bool
 	buf []byte
@@ -518,143 +523,6 @@ func checkNumbering(c *stateCodec, idx []int32, first, n int, what string) {
 	}
 }
 
-// lowRank codes C = U·M·Uᵀ of dimension n (already grown to n when
-// decoding): b, the row stride, the n×b values of U and M.
-func (c *stateCodec) lowRank(l *lowRankSym, n int) {
-	c.int(&l.b)
-	c.int(&l.ld)
-	b, ld := l.b, l.ld
-	if c.violates(b >= 0 && ld >= max(b, 1) && ld <= 4*b+16) {
-		c.fail("basis of " + str.Itoa(b) + " columns, stride " + str.Itoa(ld))
-	}
-	if c.err != nil {
-		return
-	}
-	var u []float64 // decoding: c.floats allocates what the file holds
-	if !c.dec {
-		u = make([]float64, 0, n*b)
-		for i := 0; i < n; i++ {
-			u = append(u, l.urow(i)...)
-		}
-	}
-	c.floats(&u)
-	c.floats(&l.m)
-	c.check(len(u) == n*b && len(l.m) == b*b, "C's factors of the wrong size")
-	if !c.dec || !c.alloc(bytesOf(8, n, ld), "basis of "+str.Itoa(n)+"×"+str.Itoa(ld)) {
-		return
-	}
-	l.u = make([]float64, n*ld)
-	for i := 0; i < n; i++ {
-		copy(l.u[i*ld:i*ld+b], u[i*b:i*b+b])
-	}
-	l.utValid = false
-}
-
-// accum codes the gradient accumulator G of dimension at most n: its pairs
-// in insertion order and how many of them the CSR mirror holds.
-func (c *stateCodec) accum(g *symAccum, n int) {
-	c.int(&g.n)
-	c.int32s(&g.row)
-	c.int32s(&g.col)
-	c.floats(&g.val)
-	c.int(&g.built)
-	if !c.dec || c.err != nil {
-		return
-	}
-	m := len(g.val)
-	c.check(len(g.row) == m && len(g.col) == m && g.built >= 0 && g.built <= m, "accumulator of inconsistent sizes")
-	if c.violates(g.n >= 0 && g.n <= n) {
-		c.fail("accumulator of dimension " + str.Itoa(g.n) + " in " + str.Itoa(n))
-	}
-	if !c.alloc(bytesOf(m, 80), "gradient sum of "+str.Itoa(m)+" pairs") {
-		return
-	}
-	g.index = make(map[uint64]int32, m)
-	top := 0 // the dimension when the mirror was built
-	for p := range m {
-		i, j := int(g.row[p]), int(g.col[p])
-		if i < 0 || i > j || j >= g.n {
-			c.fail("accumulator pair (" + str.Itoa(i) + ", " + str.Itoa(j) + ") out of range")
-			return
-		}
-		if p < g.built {
-			top = max(top, j+1)
-		}
-		if g.index[pairKey(i, j)] = int32(p); len(g.index) != p+1 {
-			c.fail("accumulator pair (" + str.Itoa(i) + ", " + str.Itoa(j) + ") repeated")
-			return
-		}
-	}
-	if m > 0 && g.n != maxCol(g.col)+1 || m == 0 && g.n != 0 {
-		c.fail("accumulator dimension " + str.Itoa(g.n) + " does not match its pairs")
-		return
-	}
-	g.rebuild(top)
-}
-
-func maxCol(col []int32) int {
-	j := 0
-	for _, v := range col {
-		j = max(j, int(v))
-	}
-	return j
-}
-
-// rebuild rebuilds the CSR mirror of the first g.built pairs, of
-// dimension top (1 + the largest index among them), as compress built it
-// when those were all the pairs.
-func (g *symAccum) rebuild(top int) {
-	if g.built == 0 {
-		g.rowPtr, g.cCol, g.cVal, g.pos = nil, nil, nil, nil
-		return
-	}
-	n, row, col, val := g.n, g.row, g.col, g.val
-	g.n, g.row, g.col, g.val = top, row[:g.built], col[:g.built], val[:g.built]
-	g.compress()
-	g.n, g.row, g.col, g.val = n, row, col, val
-}
-
-// eigSym codes C = B·R·diag(λ)·(B·R)ᵀ of the projected baselines.
-func (c *stateCodec) eigSym(e *eigSym) {
-	n := e.n
-	c.int(&n)
-	c.int(&e.b)
-	c.int(&e.r)
-	c.int(&e.ld)
-	b, r, ld := e.b, e.r, e.ld
-	if c.violates(n >= 1 && (b > 0 || n <= maxUnbackedDim)) {
-		c.fail("dimension " + str.Itoa(n))
-	}
-	// The stride only grows (it doubles when the basis is full), so it
-	// may exceed b by far after a compaction; the bound only keeps a
-	// crafted file from asking for unbounded memory.
-	if c.violates(b >= 0 && r >= 0 && r <= b && ld >= max(b, 1) && ld <= 1<<16 && n*ld <= 8*n*max(b, 1)+1<<23) {
-		c.fail("basis of " + str.Itoa(b) + " columns, rank " + str.Itoa(r) + ", stride " + str.Itoa(ld))
-	}
-	if c.err != nil {
-		return
-	}
-	var basis []float64 // decoding: c.floats allocates what the file holds
-	if !c.dec {
-		basis = make([]float64, 0, n*b)
-		for i := 0; i < n; i++ {
-			basis = append(basis, e.brow(i)...)
-		}
-	}
-	c.floats(&basis)
-	c.floats(&e.rotT)
-	c.floats(&e.lam)
-	c.check(len(basis) == n*b && len(e.lam) == r && len(e.rotT) >= r*b, "C's factors of the wrong size")
-	if !c.dec || !c.alloc(bytesOf(8, n, ld), "basis of "+str.Itoa(n)+"×"+str.Itoa(ld)) {
-		return
-	}
-	e.n = n
-	e.basis = make([]float64, n*ld)
-	for i := 0; i < n; i++ {
-		copy(e.basis[i*ld:i*ld+b], basis[i*b:i*b+b])
-	}
-}
-
 // pcg codes the state of a PCG generator.
 func (c *stateCodec) pcg(p *rand.PCG) {
 	var b []byte
@@ -667,31 +535,6 @@ func (c *stateCodec) pcg(p *rand.PCG) {
 			c.fail("generator state: " + err.Error())
 		}
 	}
-}
-
-// ftrlLinear codes w₀, w and their FTRL accumulators (the proximal
-// settings come from the learner's settings), checking that w covers d
-// features.
-func (c *stateCodec) ftrlLinear(l *ftrlLinear, d int) {
-	c.float(&l.w0)
-	c.float(&l.z0)
-	c.float(&l.n0)
-	c.floats(&l.w)
-	c.floats(&l.zw)
-	c.floats(&l.nw)
-	if c.violates(len(l.w) == d && len(l.zw) == d && len(l.nw) == d) {
-		c.fail(str.Itoa(len(l.w)) + " linear weights for " + str.Itoa(d) + " features")
-	}
-}
-
-// projected codes the state of CCFM-OGD and CCFM-PA: t and C (δ and the
-// projection method come from the settings).
-func (c *stateCodec) projected(p *projectedCCFM) {
-	c.int(&p.t)
-	if c.violates(p.t >= 0) {
-		c.fail(str.Itoa(p.t) + " rounds")
-	}
-	c.eigSym(&p.c)
 }
 
 // nested codes a learner's state as a length-prefixed section of its own,
@@ -736,12 +579,4 @@ func (c *stateCodec) encodeNested(l stateCoder) {
 	l.stateCode(sub)
 	sub.flush()
 	c.out.sameLen(n, c.out.n-from, "a nested learner")
-}
-
-// ftrlSettings codes FTRL-Proximal's α, β, λ₁ and λ₂, in that order.
-func (c *stateCodec) ftrlSettings(s *FTRLSettings) {
-	c.float(&s.Alpha)
-	c.float(&s.Beta)
-	c.float(&s.L1)
-	c.float(&s.L2)
 }

@@ -1,7 +1,11 @@
 package core
 
 import (
+	"errors"
+	"math"
+	"strconv"
 	"time"
+	"unicode/utf8"
 
 	"github.com/occfm/occfm/core/data"
 )
@@ -186,3 +190,287 @@ func (r *Run) play(n int) error {
 	}
 	return nil
 }
+
+// Result is what a learner did in a run, as the command line's -json lines
+// and the page's snapshots both report it: one schema, with the same keys
+// (snake_case) and the same figures. The command line writes it with
+// encoding/json, the page with AppendJSON, and a test holds the two to the
+// same bytes.
+type Result struct {
+	Learner string `json:"learner"`
+	// Delta and Eta are the learner's settings in effect (its defaults
+	// for 0), or the run's for a learner that has none.
+	Delta float64 `json:"delta"`
+	Eta   float64 `json:"eta"`
+	// Rows is the number of rows the learner played; Seconds its time in
+	// Play (predict, score, update), and UpdatesPerSec the rows it scored
+	// a second of it.
+	Rows          int `json:"rows"`
+	Seconds       Num `json:"seconds"`
+	UpdatesPerSec Num `json:"updates_per_sec"`
+	// The progressive metrics (Metrics.Summary): each row scored before it
+	// is learned. Those of the other task are nil and left out; with no
+	// row scored, all are, and AvgLoss is null.
+	AvgLoss   Num  `json:"avg_loss"`
+	RMSE      *Num `json:"rmse,omitempty"`
+	MAE       *Num `json:"mae,omitempty"`
+	ErrorRate *Num `json:"error_rate,omitempty"`
+	AUC       *Num `json:"auc,omitempty"`
+	LogLoss   *Num `json:"logloss,omitempty"`
+	// occfm-auto's experts with their weights, and its regret to its best
+	// expert never retired with the forecaster's bound on it
+	// (OCCFMAuto.Regret).
+	Experts           []AutoExpert `json:"experts,omitempty"`
+	ExpertRegret      *Num         `json:"expert_regret,omitempty"`
+	ExpertRegretBound *Num         `json:"expert_regret_bound,omitempty"`
+	// The guard (GuardReport): whether predictions are clipped to the
+	// label range, the divergences and resets, the row where the learner
+	// was paused (0: it was not), the rows not learned and why, what to
+	// change after a divergence, and the first events.
+	Clip        bool     `json:"clip"`
+	Divergences int      `json:"divergences"`
+	Resets      int      `json:"resets"`
+	PausedAt    int      `json:"paused_at,omitempty"`
+	Refused     int      `json:"refused"`
+	RefusedWhy  string   `json:"refused_why,omitempty"`
+	GuardAdvice string   `json:"guard_advice,omitempty"`
+	GuardEvents []string `json:"guard_events,omitempty"`
+}
+
+// NewResult returns the Result of p after rows rows, with s its metrics'
+// Summary (the page reuses one for a while: it costs O(rows) on a
+// classification stream), for a run of the settings cfg (the Delta and Eta
+// of a learner that reports none).
+func NewResult(p *Player, s Summary, rows int, cfg Config) Result {
+	r := Result{
+		Learner: p.Name, Delta: cfg.Delta, Eta: cfg.Eta, Rows: rows,
+		Seconds:       Num(p.Elapsed.Seconds()),
+		UpdatesPerSec: Num(perSecond(s.Rows, p.Elapsed.Seconds())),
+		AvgLoss:       Num(s.AvgLoss),
+	}
+	inner := p.Learner
+	if c, ok := p.Learner.(Configured); ok {
+		r.Delta, r.Eta = DeltaNow(p.Learner), c.Config().Eta
+	}
+	if g, ok := p.Learner.(*Guarded); ok {
+		inner = g.Learner()
+		rep := g.Report()
+		r.Clip = g.Clipping()
+		r.Divergences, r.Resets, r.Refused = rep.Divergences, rep.Resets, rep.Refused
+		if rep.Paused {
+			r.PausedAt = rep.PausedAt
+		}
+		if rep.Refused > 0 {
+			r.RefusedWhy = rep.RefusedWhy()
+		}
+		if rep.Divergences > 0 {
+			r.GuardAdvice = g.DivergenceAdvice("δ", "η")
+		}
+		for _, e := range rep.Events {
+			r.GuardEvents = append(r.GuardEvents, e.String())
+		}
+	}
+	if a, ok := inner.(*OCCFMAuto); ok {
+		r.Experts = a.Experts()
+		reg, bound := a.Regret()
+		r.ExpertRegret, r.ExpertRegretBound = numPtr(reg), numPtr(bound)
+	}
+	if s.Rows == 0 {
+		r.AvgLoss = Num(math.NaN())
+		return r
+	}
+	if p.Metrics.Task() == data.Classification {
+		r.ErrorRate, r.AUC, r.LogLoss = numPtr(s.ErrorRate), numPtr(s.AUC), numPtr(s.LogLoss)
+	} else {
+		r.RMSE, r.MAE = numPtr(s.RMSE), numPtr(s.MAE)
+	}
+	return r
+}
+
+// perSecond is n / seconds, or 0 before any time has passed.
+func perSecond(n int, seconds float64) float64 {
+	if seconds <= 0 {
+		return 0
+	}
+	return float64(n) / seconds
+}
+
+// The JSON of a Result, written without encoding/json, which the page's
+// wasm leaves out to stay small; the page writes the rest of its snapshots
+// with AppendNum and AppendString too.
+
+func numPtr(x float64) *Num {
+	n := Num(x)
+	return &n
+}
+
+// Num is a float64 written in JSON as encoding/json writes one, and as
+// null when it is NaN or ±Inf, which JSON lacks: a diverged learner still
+// gets its line.
+type Num float64
+
+// MarshalJSON implements json.Marshaler.
+func (x Num) MarshalJSON() ([]byte, error) { return AppendNum(nil, float64(x)), nil }
+
+// UnmarshalJSON implements json.Unmarshaler: null reads as NaN, so that a
+// Num reads back as it was written.
+func (x *Num) UnmarshalJSON(b []byte) error {
+	if string(b) == "null" {
+		*x = Num(math.NaN())
+		return nil
+	}
+	f, err := strconv.ParseFloat(string(b), 64)
+	if err != nil {
+		return errors.New("core: a number or null, not " + string(b))
+	}
+	*x = Num(f)
+	return nil
+}
+
+// AppendNum appends x as encoding/json writes a float64 (as ES6 writes a
+// number: the shortest decimal that reads back as x, in exponent form below
+// 1e-6 and from 1e21 on, with e-7 rather than e-07), or null when x is NaN
+// or ±Inf.
+func AppendNum(b []byte, x float64) []byte {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return append(b, "null"...)
+	}
+	abs := math.Abs(x)
+	format := byte('f')
+	if abs != 0 && (abs < 1e-6 || abs >= 1e21) {
+		format = 'e'
+	}
+	b = strconv.AppendFloat(b, x, format, -1, 64)
+	if format == 'e' {
+		// e-07 → e-7, as encoding/json does.
+		if n := len(b); n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
+			b[n-2] = b[n-1]
+			b = b[:n-1]
+		}
+	}
+	return b
+}
+
+// AppendJSON appends r as encoding/json writes it, without encoding/json
+// (which the page's wasm leaves out to stay small).
+func (r *Result) AppendJSON(b []byte) []byte {
+	b = AppendString(append(b, `{"learner":`...), r.Learner)
+	b = AppendNum(append(b, `,"delta":`...), r.Delta)
+	b = AppendNum(append(b, `,"eta":`...), r.Eta)
+	b = strconv.AppendInt(append(b, `,"rows":`...), int64(r.Rows), 10)
+	b = AppendNum(append(b, `,"seconds":`...), float64(r.Seconds))
+	b = AppendNum(append(b, `,"updates_per_sec":`...), float64(r.UpdatesPerSec))
+	b = AppendNum(append(b, `,"avg_loss":`...), float64(r.AvgLoss))
+	for _, f := range [...]struct {
+		key string
+		x   *Num
+	}{{`,"rmse":`, r.RMSE}, {`,"mae":`, r.MAE}, {`,"error_rate":`, r.ErrorRate}, {`,"auc":`, r.AUC}, {`,"logloss":`, r.LogLoss}} {
+		if f.x != nil {
+			b = AppendNum(append(b, f.key...), float64(*f.x))
+		}
+	}
+	if len(r.Experts) > 0 {
+		b = append(b, `,"experts":[`...)
+		for i, e := range r.Experts {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = AppendString(append(b, `{"name":`...), e.Name)
+			b = AppendNum(append(b, `,"delta":`...), e.Delta)
+			b = AppendNum(append(b, `,"eta":`...), e.Eta)
+			b = AppendNum(append(b, `,"weight":`...), e.Weight)
+			b = AppendNum(append(b, `,"loss":`...), e.Loss)
+			b = strconv.AppendBool(append(b, `,"retired":`...), e.Retired)
+			b = append(b, '}')
+		}
+		b = append(b, ']')
+	}
+	if r.ExpertRegret != nil {
+		b = AppendNum(append(b, `,"expert_regret":`...), float64(*r.ExpertRegret))
+	}
+	if r.ExpertRegretBound != nil {
+		b = AppendNum(append(b, `,"expert_regret_bound":`...), float64(*r.ExpertRegretBound))
+	}
+	b = strconv.AppendBool(append(b, `,"clip":`...), r.Clip)
+	b = strconv.AppendInt(append(b, `,"divergences":`...), int64(r.Divergences), 10)
+	b = strconv.AppendInt(append(b, `,"resets":`...), int64(r.Resets), 10)
+	if r.PausedAt != 0 {
+		b = strconv.AppendInt(append(b, `,"paused_at":`...), int64(r.PausedAt), 10)
+	}
+	b = strconv.AppendInt(append(b, `,"refused":`...), int64(r.Refused), 10)
+	if r.RefusedWhy != "" {
+		b = AppendString(append(b, `,"refused_why":`...), r.RefusedWhy)
+	}
+	if r.GuardAdvice != "" {
+		b = AppendString(append(b, `,"guard_advice":`...), r.GuardAdvice)
+	}
+	if len(r.GuardEvents) > 0 {
+		b = append(b, `,"guard_events":[`...)
+		for i, e := range r.GuardEvents {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = AppendString(b, e)
+		}
+		b = append(b, ']')
+	}
+	return append(b, '}')
+}
+
+// AppendString appends s as a JSON string, escaped as encoding/json escapes
+// it: ", \ and the control characters (\b, \f, \n, \r, \t by name, the
+// others as \u00XX), <, > and & as \u003c, \u003e and \u0026 (HTML-safe),
+// U+2028 and U+2029 as \u2028 and \u2029, and each byte of invalid UTF-8 as
+// \ufffd.
+func AppendString(b []byte, s string) []byte {
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		if c := s[i]; c < utf8.RuneSelf {
+			if c >= ' ' && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
+				i++
+				continue
+			}
+			b = append(b, s[start:i]...)
+			switch c {
+			case '\\', '"':
+				b = append(b, '\\', c)
+			case '\b':
+				b = append(b, '\\', 'b')
+			case '\f':
+				b = append(b, '\\', 'f')
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			default:
+				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b = append(b, s[start:i]...)
+			b = append(b, `\ufffd`...)
+			i++
+			start = i
+			continue
+		}
+		if r == '\u2028' || r == '\u2029' {
+			b = append(b, s[start:i]...)
+			b = append(b, '\\', 'u', '2', '0', '2', hexDigits[r&0xF])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
+}
+
+const hexDigits = "0123456789abcdef"

@@ -207,6 +207,16 @@ func (p *projectedCCFM) MemoryNote() string {
 	return str.Thousands(int64(p.c.b)) + " basis vectors of dimension " + str.Thousands(int64(p.c.n))
 }
 
+// projected codes the state of CCFM-OGD and CCFM-PA: t and C (δ and the
+// projection method come from the settings).
+func (c *stateCodec) projected(p *projectedCCFM) {
+	c.int(&p.t)
+	if c.violates(p.t >= 0) {
+		c.fail(str.Itoa(p.t) + " rounds")
+	}
+	c.eigSym(&p.c)
+}
+
 func (o *CCFMOGD) stateCode(c *stateCodec) {
 	s := o.s
 	c.float(&s.Delta)
@@ -215,6 +225,118 @@ func (o *CCFMOGD) stateCode(c *stateCodec) {
 	c.uint64(&s.Seed)
 	c.bool(&s.DenseProjection)
 	if !rebuild(c, o, s, NewCCFMOGD, func(x *CCFMOGD) CCFMOGDSettings { return x.s }) {
+		return
+	}
+	c.projected(&o.projectedCCFM)
+}
+
+// CCFMPASettings configures NewCCFMPA. The zero value is the documented
+// default of every field.
+type CCFMPASettings struct {
+	// Delta is the nuclear-norm bound δ of K. Zero means 10, the paper's
+	// value for MovieLens.
+	Delta float64
+	// Eta is η in the aggressiveness cap Cₜ = η/√t of the PA-I step. Zero
+	// means 1 (the paper's rate 1/√t, §5.1).
+	Eta float64
+	// Loss is the loss ℓ(ŷ, y); the zero value is Squared.
+	Loss Loss
+	// Seed is kept for the common Config; the learner is deterministic and
+	// uses no randomness. Zero means 1.
+	Seed uint64
+	// DenseProjection projects by a full eigendecomposition of the dense
+	// (d+1)×(d+1) matrix, O(d³) per step: the paper's cost model, for the
+	// efficiency figure on small d only.
+	DenseProjection bool
+}
+
+func (s CCFMPASettings) withDefaults() CCFMPASettings {
+	s.Delta, s.Eta, s.Seed = projectedDefaults(s.Delta, s.Eta, s.Seed)
+	return s
+}
+
+// CCFMPASettingsFor maps the common registry Config onto CCFM-PA settings:
+// δ, η, the seed and the loss (Gamma and Rank do not apply).
+func CCFMPASettingsFor(c Config) CCFMPASettings {
+	return CCFMPASettings{Delta: c.Delta, Eta: c.Eta, Seed: c.Seed, Loss: c.LossOf()}
+}
+
+// CCFMPA is CCFM-PA, the baseline of §5.1 that runs a
+// passive-aggressive step (Crammer et al. 2006, PA-I) on the CCFM model,
+// then projects onto K = {C symmetric, ‖C‖* ≤ δ}:
+//
+//	C₁ = 0
+//	for t = 1, 2, …:
+//	    predict ŷₜ = ½x̂ₜᵀCₜx̂ₜ, receive yₜ, suffer ℓₜ = ℓ(ŷₜ, yₜ)
+//	    ∇fₜ(Cₜ) = ℓ'(ŷₜ, yₜ)·½x̂ₜx̂ₜᵀ,   ‖∇fₜ‖_F = |ℓ'(ŷₜ, yₜ)|·½‖x̂ₜ‖²
+//	    τₜ = min(η/√t, ℓₜ/‖∇fₜ‖²_F)
+//	    Cₜ₊₁ = Π_K(Cₜ − τₜ∇fₜ(Cₜ))
+//
+// PA-I's step ℓₜ/‖∇fₜ‖² is the Polyak step towards zero loss of the
+// linearized loss; its aggressiveness cap C is here the schedule η/√t,
+// since the paper sets PA's "learning rate" to 1/√t (§5.1) without saying
+// more. For the squared loss ℓ/‖∇f‖² = 1/‖x̂‖⁴, which moves ŷ halfway to y
+// when uncapped; for the logistic loss ℓₜ > 0 always, so PA never rests.
+// The projection is the one CCFM-OGD uses, and like CCFM-OGD it allocates
+// nothing per Update once its buffers have grown. A CCFMPA is not safe for
+// concurrent use.
+//
+// Memory: as CCFMOGD's.
+type CCFMPA struct {
+	projectedCCFM
+	s CCFMPASettings
+}
+
+// ccfmPASpec registers CCFMPA (see registry).
+var ccfmPASpec = Spec{
+	Name:    "ccfm-pa",
+	Plain:   "Passive-aggressive: moves C just enough to fix each mistake, then projects it back into the budget δ.",
+	Summary: "CCFM by passive-aggressive PA-I steps capped at η/√t, then the projection onto ‖C‖* ≤ δ (§5.1 baseline)",
+	New:     func(c Config) Learner { return NewCCFMPA(CCFMPASettingsFor(c)) },
+	Ball:    true,
+	state:   func() stateCoder { return new(CCFMPA) },
+}
+
+// NewCCFMPA returns a CCFM-PA learner with C₁ = 0 and an empty feature
+// space.
+func NewCCFMPA(s CCFMPASettings) *CCFMPA {
+	s = s.withDefaults()
+	return &CCFMPA{projectedCCFM: newProjectedCCFM(s.Delta, s.DenseProjection), s: s}
+}
+
+var _ Learner = (*CCFMPA)(nil)
+var _ Configured = (*CCFMPA)(nil)
+
+// Settings returns the settings in use, with defaults filled in.
+func (o *CCFMPA) Settings() CCFMPASettings { return o.s }
+
+// Config returns the effective common settings; it implements Configured.
+func (o *CCFMPA) Config() Config { return configOf(o.s.Delta, o.s.Eta, o.s.Seed, o.s.Loss) }
+
+// Update plays the learning half of round t: Cₜ₊₁ = Π_K(Cₜ − τₜ∇fₜ(Cₜ)).
+func (o *CCFMPA) Update(x data.Sparse, y float64) {
+	yhat := o.begin(x)
+	d := o.s.Loss.Deriv(yhat, y)
+	if d == 0 {
+		return // passive: ∇fₜ = 0
+	}
+	xx := 1.0
+	for _, v := range x.Val {
+		xx += v * v
+	}
+	g := 0.5 * math.Abs(d) * xx // ‖∇fₜ‖_F
+	tau := min(o.s.Eta/math.Sqrt(float64(o.t)), o.s.Loss.Value(yhat, y)/(g*g))
+	o.move(-tau*0.5*d, x)
+}
+
+func (o *CCFMPA) stateCode(c *stateCodec) {
+	s := o.s
+	c.float(&s.Delta)
+	c.float(&s.Eta)
+	codeEnum(c, &s.Loss, 2, "loss")
+	c.uint64(&s.Seed)
+	c.bool(&s.DenseProjection)
+	if !rebuild(c, o, s, NewCCFMPA, func(x *CCFMPA) CCFMPASettings { return x.s }) {
 		return
 	}
 	c.projected(&o.projectedCCFM)
