@@ -10,9 +10,11 @@
 //     updates/s are printed side by side with their ratio.
 //   - Memory: OCCFM on the whole of MovieLens 1M in the page: the wasm linear
 //     memory at the end (it never shrinks: the Go heap's peak) plus the JS
-//     heap's peak (CDP Performance.getMetrics, sampled every half second).
+//     heap's peak (CDP Performance.getMetrics, sampled every half second):
+//     bench_memory_test.go.
 //   - Clicks: while OCCFM learns u.data at full speed, the Play/Pause button
-//     is clicked and the time until the page answers is measured.
+//     is clicked and the time until the page answers is measured:
+//     bench_clicks_test.go.
 //
 // It runs only when OCCFM_BENCH names the results folder (make bench sets
 // bench-results), and writes bench.json and bench.md there.
@@ -22,15 +24,12 @@
 package e2e
 
 import (
-	"bufio"
-	"compress/gzip"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"math"
-	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -43,8 +42,6 @@ import (
 
 	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/input"
-	"github.com/chromedp/cdproto/performance"
 	"github.com/chromedp/chromedp"
 	"github.com/occfm/occfm/core"
 	"github.com/occfm/occfm/core/data"
@@ -500,224 +497,6 @@ func nativePlayOnce(rows benchRows, name string, delta float64, n, half int) nat
 		res.halfRate = float64(n-from) / d
 	}
 	return res
-}
-
-// ---- Memory on MovieLens 1M ------------------------------------------------
-
-func benchMemoryRun(t *testing.T) *benchMemory {
-	const target = 256 << 20
-	path := shuffledML1M(t)
-	m := &benchMemory{File: "ratings_uir.tsv.gz, shuffled (seed 1)", Learner: "occfm", TargetBytes: target}
-	s := newSession(t, 30*time.Minute)
-	if _, err := chromedp.Call(s.ctx, performance.Enable, performance.EnableParams{}); err != nil {
-		t.Fatalf("Performance.enable: %v", err)
-	}
-	sample := func() {
-		// Best effort (the page may be navigating): a missed sample only
-		// misses the tasks before the next one.
-		chromedp.Run(s.ctx, chromedp.Evaluate[bool](`(window.benchLong ||= (new PerformanceObserver((l) => { for (const e of l.getEntries()) window.benchLong.push(e.duration); }).observe({type: "longtask"}), []), true)`))
-		r, err := chromedp.Call(s.ctx, performance.GetMetrics, cdp.Empty{})
-		if err != nil {
-			return
-		}
-		for _, x := range r.Metrics {
-			switch x.Name {
-			case "JSHeapUsedSize":
-				m.JSHeapPeak = math.Max(m.JSHeapPeak, x.Value)
-			case "JSHeapTotalSize":
-				m.JSHeapTotalMax = math.Max(m.JSHeapTotalMax, x.Value)
-			}
-		}
-	}
-	pr, err := pageRun(s, 0, benchHash("occfm"), path, 3600, sample)
-	if err != nil {
-		m.Error = err.Error()
-		t.Errorf("ML-1M: %v", err)
-		return m
-	}
-	sample()
-	m.Rows, m.Features, m.Seconds, m.Rate = pr.rows, pr.features, pr.seconds, float64(pr.rows)/pr.seconds
-	m.WasmBytes = evalJS[float64](s, `occfmPage.page.memory ? occfmPage.page.memory.buffer.byteLength : 0`)
-	if m.WasmBytes == 0 {
-		t.Error("the page does not expose its wasm memory (occfmPage.page.memory)")
-	}
-	m.TotalBytes = m.WasmBytes + m.JSHeapPeak
-	for _, d := range evalJS[[]float64](s, `window.benchLong || []`) {
-		m.LongTasks++
-		m.LongTaskMaxMS = math.Max(m.LongTaskMaxMS, d)
-		if d > 100 {
-			m.LongTasks100++
-		}
-	}
-	t.Logf("ML-1M, occfm: main-thread tasks over 50 ms: %d, over 100 ms: %d, longest %.0f ms", m.LongTasks, m.LongTasks100, m.LongTaskMaxMS)
-	t.Logf("ML-1M, occfm: %d rows, %d features in %.1f s (%.0f rows/s); wasm memory %.1f MB + JS heap peak %.1f MB = %.1f MB (target %d MB)",
-		m.Rows, m.Features, m.Seconds, m.Rate, m.WasmBytes/(1<<20), m.JSHeapPeak/(1<<20), m.TotalBytes/(1<<20), target>>20)
-	if m.Rows != 1000209 {
-		t.Errorf("ML-1M: the page learned %d rows, want 1,000,209 (state %s)", m.Rows, pr.state)
-	}
-	if m.TotalBytes > target {
-		t.Errorf("ML-1M: peak memory %.1f MB, want ≤ %d MB", m.TotalBytes/(1<<20), target>>20)
-	}
-	return m
-}
-
-// shuffledML1M writes MovieLens 1M's rows in a seeded random order to a
-// temporary file (removed after the test; never into the repository).
-func shuffledML1M(t *testing.T) string {
-	t.Helper()
-	f, err := os.Open(ml1mPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var lines []string
-	sc := bufio.NewScanner(zr)
-	for sc.Scan() {
-		if l := sc.Text(); l != "" {
-			lines = append(lines, l)
-		}
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	rng := rand.New(rand.NewPCG(1, 1))
-	rng.Shuffle(len(lines), func(i, j int) { lines[i], lines[j] = lines[j], lines[i] })
-	path := filepath.Join(t.TempDir(), "ratings-ml1m-shuffled.tsv")
-	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return path
-}
-
-// ---- Clicks ------------------------------------------------------------------
-
-// benchClickJS records, for every click on Play/Pause, the time from the
-// click's event.timeStamp (when the browser created the input event) to the
-// page's answer: the body's data-state changing (handler), and the next
-// animation frame after that (the answer on screen). It also records main-
-// thread tasks over 50 ms.
-const benchClickJS = `(() => {
-	const C = window.__clicks = {down: null, handler: [], frame: [], long: []};
-	addEventListener("click", (e) => { C.down = e.timeStamp; }, true);
-	new MutationObserver(() => {
-		if (C.down === null) return;
-		const down = C.down;
-		C.down = null;
-		C.handler.push(performance.now() - down);
-		requestAnimationFrame(() => C.frame.push(performance.now() - down));
-	}).observe(document.body, {attributes: true, attributeFilter: ["data-state"]});
-	new PerformanceObserver((l) => { for (const e of l.getEntries()) C.long.push(e.duration); }).observe({type: "longtask"});
-	return true;
-})()`
-
-func benchClickRun(t *testing.T, path string) *benchClicks {
-	c := &benchClicks{File: filepath.Base(path), Learner: "occfm", TargetMS: 100}
-	s := newSession(t, 10*time.Minute)
-	s.url += "?bench=clicks" + benchHash("occfm")
-	s.open()
-	s.waitState("running", 30*time.Second)
-	evalJS[bool](s, fmt.Sprintf("%s(%q, %g)", benchHookJS, filepath.Base(path), 3600e3))
-	evalJS[bool](s, benchClickJS)
-	s.upload(path)
-	s.waitJS("the file's first rows", `window.__bench.first !== null`, 60*time.Second)
-	r0 := evalJS[int](s, `(window.__bench.calls.at(-1) || [0, 0, 0])[2]`)
-	measureClicks(t, s, c)
-	c.Rows = evalJS[int](s, `(window.__bench.calls.at(-1) || [0, 0, 0])[2]`) - r0
-	t.Logf("%d clicks on Play/Pause while occfm learns %s at full speed (%d rows meanwhile): state changed within max %.1f ms (mean %.1f), next frame within max %.1f ms (mean %.1f); tasks over 50 ms: %v",
-		c.Clicks, c.File, c.Rows, c.HandlerMax, c.HandlerMean, c.FrameMax, c.FrameMean, c.LongTasks)
-	s.checkExceptions()
-	return c
-}
-
-// benchRaceClickRun clicks Play/Pause in the lesson's race (step 6: four
-// learners on the ratings demo at 2,000 rows/s, with the model picture of
-// occfm's 801 × 801 C on screen) at 1920×1080 while two busy loops take
-// the machine's other cores.
-func benchRaceClickRun(t *testing.T) *benchClicks {
-	c := &benchClicks{File: "the lesson's race (step 6) at 1920×1080, two busy loops beside it", Learner: "occfm, occfm-auto, bias, fm-ftrl", TargetMS: 100}
-	for range 2 {
-		busy := exec.Command("sh", "-c", "while :; do :; done")
-		if err := busy.Start(); err != nil {
-			t.Fatal(err)
-		}
-		defer busy.Process.Kill()
-	}
-	s := newSession(t, 10*time.Minute)
-	s.viewport(1920, 1080)
-	s.openAt(s.url, "bench=race", "#lesson=6")
-	s.waitStep(6)
-	s.waitState("running", 30*time.Second)
-	evalJS[bool](s, `(scrollTo(0, 0), true)`) // the Run card's Play, and the model picture's top, on screen
-	evalJS[bool](s, benchClickJS)
-	time.Sleep(2 * time.Second)
-	r0 := s.rows()
-	measureClicks(t, s, c)
-	c.Rows = s.rows() - r0
-	t.Logf("%d clicks on Play/Pause in the race (%d rows meanwhile): state changed within max %.1f ms (mean %.1f), next frame within max %.1f ms (mean %.1f); tasks over 50 ms: %v",
-		c.Clicks, c.Rows, c.HandlerMax, c.HandlerMean, c.FrameMax, c.FrameMean, c.LongTasks)
-	s.checkExceptions()
-	return c
-}
-
-// measureClicks clicks Play/Pause 12 times at points of the page's work
-// (benchClickJS records each answer) and fails when the next frame after a
-// click comes later than c.TargetMS.
-func measureClicks(t *testing.T, s *session, c *benchClicks) {
-	const clicks = 12
-	type box struct{ X, Y float64 }
-	b := evalJS[box](s, `(() => { const r = document.querySelector('[data-testid="play"]').getBoundingClientRect(); return {X: r.x + r.width / 2, Y: r.y + r.height / 2}; })()`)
-	for i := 0; i < clicks; i++ {
-		if st := s.state(); st != "running" && st != "paused" {
-			t.Logf("the run is %s after %d clicks", st, i)
-			break
-		}
-		// Pause clicks come at different points of a slice; a resume
-		// follows 60 ms later, so that the page learns most of the time.
-		if i%2 == 0 {
-			time.Sleep(time.Duration(150+23*i) * time.Millisecond)
-		} else {
-			time.Sleep(60 * time.Millisecond)
-		}
-		for _, typ := range []input.DispatchMouseEventType{chromedp.MousePressed, chromedp.MouseReleased} {
-			s.do("click play", chromedp.MouseEvent(typ, b.X, b.Y, chromedp.ButtonLeft, chromedp.ClickCount(1)))
-		}
-		c.Clicks++
-	}
-	time.Sleep(200 * time.Millisecond)
-	if s.state() == "paused" {
-		s.click("play")
-	}
-	type rec struct {
-		Handler []float64 `json:"handler"`
-		Frame   []float64 `json:"frame"`
-		Long    []float64 `json:"long"`
-	}
-	got := evalJS[rec](s, `window.__clicks`)
-	c.Handler, c.Frame, c.LongTasks = got.Handler, got.Frame, got.Long
-	c.HandlerMax, c.HandlerMean = maxMean(got.Handler)
-	c.FrameMax, c.FrameMean = maxMean(got.Frame)
-	if len(got.Handler) < c.Clicks-1 {
-		c.Error = fmt.Sprintf("%d clicks, %d answers", c.Clicks, len(got.Handler))
-		t.Error(c.Error)
-	}
-	if c.FrameMax > c.TargetMS {
-		t.Errorf("click answered on screen after %.1f ms, want ≤ %g ms", c.FrameMax, c.TargetMS)
-	}
-}
-
-func maxMean(xs []float64) (mx, mean float64) {
-	for _, x := range xs {
-		mx = math.Max(mx, x)
-		mean += x
-	}
-	if len(xs) > 0 {
-		mean /= float64(len(xs))
-	}
-	return mx, mean
 }
 
 // ---- The machine -------------------------------------------------------------

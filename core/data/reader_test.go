@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"compress/gzip"
 	"errors"
-	"fmt"
 	"io"
 	"math"
 	"os"
@@ -13,10 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"testing/iotest"
-	"unicode/utf16"
 
-	"github.com/occfm/occfm/core"
 	"github.com/occfm/occfm/core/data"
 	"github.com/occfm/occfm/core/internal/str"
 	"github.com/occfm/occfm/internal/badinput"
@@ -433,53 +429,6 @@ func TestStreamNewStreamErrors(t *testing.T) {
 	}
 }
 
-// libsvmText returns n LibSVM lines with labels ±1 and up to 5 features.
-func libsvmText(n int) []byte {
-	var b bytes.Buffer
-	for k := range n {
-		if k%3 == 0 {
-			b.WriteString("+1")
-		} else {
-			b.WriteString("-1")
-		}
-		for f := 1; f <= k%5+1; f++ {
-			b.WriteString(" " + str.Itoa(f*(k%7+1)) + ":0.25")
-		}
-		b.WriteString("\n")
-	}
-	return b.Bytes()
-}
-
-func TestStreamTruncatedGzip(t *testing.T) {
-	text := libsvmText(20000)
-	z := gzipBytes(t, text)
-	for _, cut := range []int{12, 100, len(z) / 2, len(z) - 4} {
-		s, err := data.NewStream(bytes.NewReader(z[:cut]), data.ReaderSettings{Name: "cut.gz"})
-		if err != nil {
-			if !strings.HasPrefix(err.Error(), "core: cut.gz") {
-				t.Errorf("cut %d: NewStream error %v", cut, err)
-			}
-			continue
-		}
-		got, errs, end := readAll(t, s)
-		if end == nil {
-			t.Fatalf("cut %d: read %d examples and no error", cut, len(got))
-		}
-		if len(errs) != 0 {
-			t.Errorf("cut %d: parse errors %v", cut, errs)
-		}
-		// The line is the one after the last complete line read.
-		want := "core: cut.gz:" + str.Itoa(len(got)+1) + ": gzip: unexpected EOF: the file is cut short (truncated)"
-		if end.Error() != want {
-			t.Errorf("cut %d: error\n%s\nwant\n%s", cut, end, want)
-		}
-		var e data.Example
-		if err := s.Next(&e); err != end {
-			t.Errorf("cut %d: the error is not sticky: %v then %v", cut, end, err)
-		}
-	}
-}
-
 func TestStreamLongLines(t *testing.T) {
 	// A line over the limit is a ParseError and reading goes on.
 	long := "1"
@@ -654,88 +603,6 @@ func TestStreamHotPathAllocations(t *testing.T) {
 	}
 }
 
-// TestStreamLibSVMNumbering checks that LibSVM features are numbered in order
-// of first appearance, so that the feature space follows the number of
-// distinct indices and not the largest one, and that the numbering goes on
-// through a Vocabulary, saved and loaded, while a Vocabulary without one
-// (from a model file saved before) keeps the identity numbering.
-func TestStreamLibSVMNumbering(t *testing.T) {
-	read := func(text string, v *data.Vocabulary) (*data.Stream, []data.Example) {
-		t.Helper()
-		s, err := data.NewStream(strings.NewReader(text), data.ReaderSettings{Vocabulary: v})
-		if err != nil {
-			t.Fatal(err)
-		}
-		exs, errs, end := readAll(t, s)
-		if end != nil || errs != nil {
-			t.Fatalf("end %v, errors %v", end, errs)
-		}
-		return s, exs
-	}
-	s, exs := read("1 2147483647:1 5:2\n-1 5:1 9:0\n", nil)
-	if s.Dim() != 2 || s.FeatureName(0) != "5" || s.FeatureName(1) != "2147483647" {
-		t.Errorf("Dim %d, names %q %q, want 2, 5 and 2147483647", s.Dim(), s.FeatureName(0), s.FeatureName(min(1, s.Dim()-1)))
-	}
-	if !sameExample(exs[0], ex(1, 0, 2, 1, 1)) || !sameExample(exs[1], ex(-1, 0, 1)) {
-		t.Errorf("examples %v", exs)
-	}
-	if m := s.MemoryBytes(); m <= 0 || m > 1<<20 {
-		t.Errorf("MemoryBytes() = %d for two features, want a few KiB", m)
-	}
-
-	// The numbering survives a model file.
-	v := s.Vocabulary()
-	if !v.Renumbered || len(v.Indices) != 2 {
-		t.Fatalf("Vocabulary %+v", v)
-	}
-	var buf bytes.Buffer
-	if err := core.SaveModel(&buf, core.Model{Learner: core.NewMean(core.MeanSettings{}), Vocabulary: &v}); err != nil {
-		t.Fatal(err)
-	}
-	m, err := core.LoadModel(bytes.NewReader(buf.Bytes()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, exs = read("1 9:1 2147483647:3\n", m.Vocabulary)
-	if s.Dim() != 3 || s.FeatureName(2) != "9" || !sameExample(exs[0], ex(1, 2, 1, 1, 3)) {
-		t.Errorf("continued: Dim %d, %v", s.Dim(), exs)
-	}
-	var again bytes.Buffer
-	if err := core.SaveModel(&again, m); err != nil || !bytes.Equal(again.Bytes(), buf.Bytes()) {
-		t.Errorf("a loaded vocabulary saves to other bytes (%v)", err)
-	}
-	// An empty numbering is still a numbering, not the identity.
-	s, _ = read("1\n", nil)
-	v = s.Vocabulary()
-	buf.Reset()
-	if err := core.SaveModel(&buf, core.Model{Learner: core.NewMean(core.MeanSettings{}), Vocabulary: &v}); err != nil {
-		t.Fatal(err)
-	}
-	if m, err = core.LoadModel(bytes.NewReader(buf.Bytes())); err != nil || !m.Vocabulary.Renumbered {
-		t.Fatalf("empty numbering: %+v, %v", m.Vocabulary, err)
-	}
-
-	// The identity numbering of an old vocabulary.
-	s, exs = read("1 7:1 3:2\n", &data.Vocabulary{Format: data.FormatLibSVM, Dim: 4})
-	if s.Dim() != 7 || s.FeatureName(6) != "7" || !sameExample(exs[0], ex(1, 2, 2, 6, 1)) {
-		t.Errorf("identity: Dim %d, %v", s.Dim(), exs)
-	}
-	if v := s.Vocabulary(); v.Renumbered || v.Indices != nil || v.Dim != 7 {
-		t.Errorf("identity: Vocabulary %+v", v)
-	}
-
-	for _, bad := range []data.Vocabulary{
-		{Format: data.FormatLibSVM, Dim: 2, Renumbered: true, Indices: []int32{3, 3}},
-		{Format: data.FormatLibSVM, Dim: 1, Renumbered: true, Indices: []int32{0}},
-		{Format: data.FormatLibSVM, Dim: 2, Renumbered: true, Indices: []int32{3}},
-		{Format: data.FormatLibSVM, Dim: 1, Indices: []int32{3}},
-	} {
-		if err := bad.Check(); err == nil {
-			t.Errorf("check(%+v) = nil", bad)
-		}
-	}
-}
-
 // TestStreamBoundedMemory checks that a line over the limit is skipped
 // without being held whole (100 MB through a 1 MiB limit allocates a few
 // MiB), and that comment lines read ahead are not held: 10 MiB of them
@@ -774,112 +641,5 @@ func TestStreamBoundedMemory(t *testing.T) {
 	}
 	if got, errs, end = readAll(t, s); end != nil || len(errs) != 0 || len(got) != 200 {
 		t.Errorf("%d rows, errors %q, end %v", len(got), errs, end)
-	}
-}
-
-// TestStreamTranscoding reads UTF-16 and CR-only text a byte at a time
-// (testing/iotest.OneByteReader), so that surrogate pairs and CRLF pairs
-// are split across reads, and compares with the UTF-8, LF reading.
-func TestStreamTranscoding(t *testing.T) {
-	const text = "user,item é,label\nAda,𝄞 clef,1\nBob,x,0\n"
-	utf16LE := func(s string, bom bool) []byte {
-		var b []byte
-		if bom {
-			b = append(b, 0xff, 0xfe)
-		}
-		for _, u := range utf16.Encode([]rune(s)) {
-			b = append(b, byte(u), byte(u>>8))
-		}
-		return b
-	}
-	utf16BE := func(s string) []byte {
-		b := []byte{0xfe, 0xff}
-		for _, u := range utf16.Encode([]rune(s)) {
-			b = append(b, byte(u>>8), byte(u))
-		}
-		return b
-	}
-	cases := []struct {
-		name string
-		in   []byte
-		warn bool
-	}{
-		{"utf-16le bom", utf16LE(text, true), true},
-		{"utf-16le", utf16LE(text, false), true},
-		{"utf-16be bom", utf16BE(text), true},
-		{"utf-16le crlf", utf16LE(strings.ReplaceAll(text, "\n", "\r\n"), true), true},
-		{"cr only", []byte(strings.ReplaceAll(text, "\n", "\r")), false},
-		{"cr only gzip", gzipBytes(t, []byte(strings.ReplaceAll(text, "\n", "\r"))), false},
-	}
-	want, _, _ := readAll(t, mustStream(t, strings.NewReader(text)))
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			s := mustStream(t, iotest.OneByteReader(bytes.NewReader(c.in)))
-			got, errs, end := readAll(t, s)
-			if end != nil || errs != nil || len(got) != len(want) {
-				t.Fatalf("%d rows, errors %q, end %v", len(got), errs, end)
-			}
-			for k := range got {
-				if !sameExample(got[k], want[k]) {
-					t.Errorf("row %d = %v, want %v", k, got[k], want[k])
-				}
-			}
-			if s.FeatureName(1) != "item é=𝄞 clef" || s.Line() != 3 {
-				t.Errorf("feature %q, line %d", s.FeatureName(1), s.Line())
-			}
-			if (len(s.Warnings()) > 0) != c.warn {
-				t.Errorf("warnings %q", s.Warnings())
-			}
-		})
-	}
-}
-
-func mustStream(t *testing.T, r io.Reader) *data.Stream {
-	t.Helper()
-	s, err := data.NewStream(r, data.ReaderSettings{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
-}
-
-// TestLibSVMLongUnsortedRow: a long row in reverse order reads as the
-// sorted row, and a repeat in it is found (through a set and sort.Sort,
-// not the insertion sort and linear scan that made a 1.5-million-index row
-// take over ten minutes).
-func TestLibSVMLongUnsortedRow(t *testing.T) {
-	const n = 20000
-	var b strings.Builder
-	b.WriteString("1")
-	for i := n; i >= 1; i-- {
-		fmt.Fprintf(&b, " %d:%d", i, i)
-	}
-	row := b.String()
-	for _, c := range []struct {
-		text, err string
-	}{
-		{row + "\n", ""},
-		{row + " 7:1\n", fmt.Sprintf(`core: x.svm:1: field %d: index 7 repeated (want each index once per row)`, n+2)},
-	} {
-		s, err := data.NewStream(strings.NewReader(c.text), data.ReaderSettings{Name: "x.svm", Format: data.FormatLibSVM})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var ex data.Example
-		err = s.Next(&ex)
-		if c.err != "" {
-			if err == nil || err.Error() != c.err {
-				t.Errorf("error %v, want %s", err, c.err)
-			}
-			continue
-		}
-		if err != nil || len(ex.X.Ind) != n {
-			t.Fatalf("%v, %d features", err, len(ex.X.Ind))
-		}
-		for k := range n {
-			if name := s.FeatureName(ex.X.Ind[k]); name != strconv.Itoa(k+1) || ex.X.Val[k] != float64(k+1) {
-				t.Fatalf("feature %d: %s = %v", k, name, ex.X.Val[k])
-			}
-		}
 	}
 }
