@@ -62,6 +62,7 @@ type Personalizer struct {
 	cand     []int       // scratch of Rank: candidate items, their features and scores
 	candFeat []int
 	scores   []float64
+	aff      map[string]float64 // the genre taste the last rank used (genreAffinity)
 	base     []float64
 	feat     []int
 	stars    []float64
@@ -320,9 +321,9 @@ func (p *Personalizer) rank(n int, keep func(item int) bool) ([]int, []float64) 
 	}
 	p.scores = p.scoreFeatures(p.candFeat, p.scores[:0])
 	if p.ranker() != nil {
-		aff := p.genreAffinity()
+		p.aff = p.genreAffinity()
 		for k, item := range p.cand {
-			p.scores[k] += p.genreScore(aff, item)
+			p.scores[k] += p.genreScore(p.aff, item)
 		}
 	}
 	return topByScore(p.cand, p.scores, n, p.cat.Items)
@@ -490,7 +491,7 @@ func (p *Personalizer) rankReasons(e core.RankExplainer, item int) []Reason {
 		}
 		return 0
 	})
-	why = append(why[:min(len(why), 2)], p.genreReasons(p.genreAffinity(), item)...)
+	why = append(why[:min(len(why), 2)], p.genreReasons(p.aff, item)...)
 	why = why[:min(len(why), 2)]
 	n := p.cat.Items[item].Count
 	return append(why, Reason{Kind: "item", Value: prior, Item: -1, Text: "rated by " + str.Itoa(n) + " " + plural(n, "person", "people") + " before you"})
