@@ -466,8 +466,9 @@ func (p *Personalizer) filmReason(r PersonalRating, v float64, unit string) Reas
 // rankReasons returns the reasons of a pick of a core.RankExplainer: its
 // terms from the rated films that support it, largest first, then the
 // genres the person likes that it has (genreReasons), at most 2 of these,
-// then its prior (the item's popularity). Values are in the units of the
-// ranking score, not stars.
+// then its prior: how many rated the item, and their mean stars ("rated
+// ★4.4 by 583 people"). Values are in the units of the ranking score, not
+// stars.
 func (p *Personalizer) rankReasons(e core.RankExplainer, item int) []Reason {
 	prior, terms := e.RankTerms(p.you, p.cat.Items[item].Feature)
 	byFeature := make(map[int]int, len(p.rated))
@@ -493,8 +494,12 @@ func (p *Personalizer) rankReasons(e core.RankExplainer, item int) []Reason {
 	})
 	why = append(why[:min(len(why), 2)], p.genreReasons(p.aff, item)...)
 	why = why[:min(len(why), 2)]
-	n := p.cat.Items[item].Count
-	return append(why, Reason{Kind: "item", Value: prior, Item: -1, Text: "rated by " + str.Itoa(n) + " " + plural(n, "person", "people") + " before you"})
+	it := p.cat.Items[item]
+	text := "rated by " + str.Itoa(it.Count) + " " + plural(it.Count, "person", "people")
+	if it.Count > 0 {
+		text = "rated ★" + strconv.FormatFloat(it.Mean, 'f', 1, 64) + " by " + str.Itoa(it.Count) + " " + plural(it.Count, "person", "people")
+	}
+	return append(why, Reason{Kind: "item", Value: prior, Item: -1, Text: text})
 }
 
 func plural(n int, one, many string) string {

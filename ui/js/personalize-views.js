@@ -174,8 +174,8 @@ export function renderRecs(before) {
   const ready = personal.phase === "ready";
   empty.hidden = ready;
   cold.hidden = !ready || !personal.cold;
-  cold.textContent = "You have not rated anything yet: these are the items the model puts first for anyone " +
-    "(item-lift: the most rated; other learners: the highest bias). Rate a few to make them yours.";
+  cold.textContent = "You have not rated anything yet: these are the films the model puts first for anyone. " +
+    "Rate a few to make them yours.";
   const known = new Set(before || []);
   list.replaceChildren(...(ready ? personal.recs : []).map((r) => {
     const it = personal.items[r.item];
