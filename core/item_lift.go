@@ -500,12 +500,5 @@ func (m *ItemLift) stateCode(c *stateCodec) {
 	}
 }
 
-// DebugAgree: experiment knob.
-var DebugAgree float64
-
-func agreeW(a float64) float64 {
-	if DebugAgree != 0 {
-		return max(DebugAgree, 0)
-	}
-	return max(a, 0)
-}
+// agreeW returns β, 0 for none (Agree < 0).
+func agreeW(a float64) float64 { return max(a, 0) }
