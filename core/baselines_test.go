@@ -593,6 +593,7 @@ func TestFMFTRLPlanted(t *testing.T) {
 // loose bounds on the progressive RMSE. Measured (seed 1): mean 1.1258,
 // bias 0.9624, linear 0.9670, fm-ftrl 0.9612, cfm-ftrl 0.9663.
 func TestBaselinesMovieLens100K(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("full ML-100K passes; skipped with -short")
 	}

@@ -449,6 +449,7 @@ func TestCCFMFTRLSlackBall(t *testing.T) {
 // CCFM-PA 1.0905, CCFM-FTRL 1.1228; over the full pass 1.0488, 1.0490 and
 // 1.0733.
 func TestCCFMBaselinesMovieLens100K(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("an ML-100K prefix per learner; skipped with -short")
 	}

@@ -44,6 +44,7 @@ func checkFinite(t *testing.T, name string, i int, yhat float64) {
 // a healthy learner), and the guarded learner plays exactly as the bare one
 // (checked on the first 200 rows).
 func TestGuardedDefaultsQuiet(t *testing.T) {
+	t.Parallel()
 	n := 3000
 	if testing.Short() {
 		n = 1000

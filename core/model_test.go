@@ -71,6 +71,7 @@ var resumeCases = []struct {
 // It also checks that saving the loaded learner gives the same bytes, and
 // that saving does not change the learner saved.
 func TestModelResume(t *testing.T) {
+	t.Parallel()
 	n, m := 700, 600
 	if testing.Short() {
 		n, m = 300, 250

@@ -194,7 +194,8 @@ func playWithRegret(t *testing.T, src data.ExampleSource, rows int, loss Loss) (
 // is the cumulative loss, the band is narrow, and OCCFM's regret grows
 // sub-linearly (fitted log-log slope < 0.9).
 func TestRegretPlanted(t *testing.T) {
-	rows := 20000
+	t.Parallel()
+	rows := 8000
 	if testing.Short() {
 		rows = 3000
 	}
@@ -303,6 +304,7 @@ func plantedRegression(seed uint64, rows int) demo.Stream {
 // the band the comparator certifies on the same noise-free stream, and no
 // row is kept.
 func TestRegretZeroBest(t *testing.T) {
+	t.Parallel()
 	const rows = 3000
 	src := plantedRegression(3, rows)
 	o := NewOCCFM(OCCFMSettings{})

@@ -47,6 +47,7 @@ func (s *session) runAxe(src string) []axeViolation {
 }
 
 func TestE2EAxe(t *testing.T) {
+	t.Parallel()
 	src, err := os.ReadFile(axePath)
 	if err != nil {
 		t.Fatalf("%v: make dist installs the page's npm packages (ui/package.json)", err)

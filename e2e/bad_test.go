@@ -97,6 +97,7 @@ func (s *session) clickLag() float64 {
 // each file the page must answer a click within 100 ms and its Go runtime
 // must still be alive (a panic kills it): the next file starts a new run.
 func TestE2EBadInputs(t *testing.T) {
+	t.Parallel()
 	b, err := os.ReadFile(filepath.Join("testdata", "bad.json"))
 	if err != nil {
 		t.Fatal(err)

@@ -13,6 +13,7 @@ import (
 // the chart; "forget earlier runs" takes them off, and other data starts
 // clean.
 func TestE2EEarlierRuns(t *testing.T) {
+	t.Parallel()
 	s := newSession(t, 3*time.Minute)
 	s.viewport(1280, 720)
 	base := s.url

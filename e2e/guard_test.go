@@ -44,6 +44,7 @@ const guardViewJS = `(() => {
 // clipped to the labels' range (Clip predictions auto: on for ratings) and
 // the note goes away with Clip off.
 func TestE2EGuard(t *testing.T) {
+	t.Parallel()
 	s := newSession(t, 2*time.Minute)
 	s.url += "#demo=ratings&learners=occfm,fm-ftrl&eta=10&speed=max"
 	s.openDemo()

@@ -25,6 +25,7 @@ const hostileEnv = "OCCFM_STRESS_HOSTILE"
 // so its size is its peak) under 1 GB. Skipped unless OCCFM_STRESS_HOSTILE
 // is set.
 func TestE2EHostile(t *testing.T) {
+	t.Parallel()
 	if os.Getenv(hostileEnv) == "" {
 		t.Skipf("set %s=1 (or run make stress) to learn the hostile inputs in the page", hostileEnv)
 	}

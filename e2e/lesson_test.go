@@ -143,6 +143,7 @@ var lessonSteps = []struct {
 // the run are set up as it says, and the demo learns (step 4 waits, paused,
 // for "Step one row"). Then presenter mode on the same step.
 func TestE2ELessonSteps(t *testing.T) {
+	t.Parallel()
 	s := newSession(t, 5*time.Minute)
 	base := s.url
 	s.viewport(1280, 720)
@@ -244,6 +245,7 @@ func TestE2ELessonSteps(t *testing.T) {
 // header's Lesson button and a link edited by hand; space and → still play
 // and step.
 func TestE2ELessonNav(t *testing.T) {
+	t.Parallel()
 	s := newSession(t, 2*time.Minute)
 	s.viewport(1280, 720)
 	s.url += "#lesson=1"
@@ -312,6 +314,7 @@ func TestE2ELessonNav(t *testing.T) {
 // switched by the small buttons; the lesson beside it, covering nothing; a
 // phone keeps its usual layout.
 func TestE2ELessonPresenter(t *testing.T) {
+	t.Parallel()
 	s := newSession(t, 2*time.Minute)
 	base := s.url
 	s.viewport(1280, 720)
@@ -420,6 +423,7 @@ func TestE2ELessonPresenter(t *testing.T) {
 // On a phone the lesson comes above the charts, and folds to its title and
 // buttons.
 func TestE2ELessonPhone(t *testing.T) {
+	t.Parallel()
 	s := newSession(t, 2*time.Minute)
 	s.viewport(390, 844)
 	s.url += "#lesson=1"
@@ -452,6 +456,7 @@ func TestE2ELessonPhone(t *testing.T) {
 // axe-core finds no violation with the lesson open, in presenter mode,
 // on a projector and a phone.
 func TestE2ELessonAxe(t *testing.T) {
+	t.Parallel()
 	src, err := os.ReadFile(axePath)
 	if err != nil {
 		t.Fatalf("%v: make dist installs the page's npm packages (ui/package.json)", err)
@@ -484,6 +489,7 @@ func TestE2ELessonAxe(t *testing.T) {
 // rows; step 5's slope stays at or below ¾; step 6's bias leads at first and
 // fm-ftrl later.
 func TestE2ELessonClaims(t *testing.T) {
+	t.Parallel()
 	s := newSession(t, 5*time.Minute)
 	base := s.url
 	// metricAt is the followed learner's… every learner's progressive

@@ -106,6 +106,7 @@ func runCLIModel(t *testing.T, wasm bool, args ...string) cliResult {
 // RMSE that of the native CLI's continued run. A damaged model file shows
 // the reason and leaves the loaded model and the run as they were.
 func TestE2EModelFile(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	first, second := modelRatings(t, dir, 4000)
 	s := newSession(t, 5*time.Minute)
@@ -195,6 +196,7 @@ const modelTimingJS = `(() => {
 // page is busy that long) is make bench's TestBenchModel, since a busy
 // machine stretches them.
 func TestE2EModelMovieLens100K(t *testing.T) {
+	t.Parallel()
 	needFile(t, movielensPath)
 	s := newSession(t, 4*time.Minute)
 	s.openDemo()

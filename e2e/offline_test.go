@@ -194,6 +194,7 @@ func (s *session) learnsAgain(what string) {
 }
 
 func TestE2EOffline(t *testing.T) {
+	t.Parallel()
 	s := newSession(t, 3*time.Minute)
 	srv := servePage(s, e2eHandler(e2eDist))
 	version, files := swVersion(t, e2eDist), distFiles(t, e2eDist)
@@ -269,6 +270,7 @@ func TestE2EOffline(t *testing.T) {
 // answers, a reload shows the cached page after sw.js's NAV_TIMEOUT_MS, and
 // takes the rest of that load from the cache without asking the network.
 func TestE2EOfflineStalled(t *testing.T) {
+	t.Parallel()
 	s := newSession(t, 3*time.Minute)
 	srv := servePage(s, e2eHandler(e2eDist))
 	s.openDemo()
@@ -293,6 +295,7 @@ func TestE2EOfflineStalled(t *testing.T) {
 // TestE2EOfflineDeploy: a new deploy (a changed index.html, and so a new
 // sw.js) shows on the next online reload, and then offline.
 func TestE2EOfflineDeploy(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "dist")
 	copyDir(t, e2eDist, dir)
 	s := newSession(t, 3*time.Minute)

@@ -50,6 +50,7 @@ func writeSortedSVM(t *testing.T) (string, int) {
 // -shuffle 1 (the same metrics as the CLI built for js/wasm), with the
 // seed in the link.
 func TestE2ELabelSortedFile(t *testing.T) {
+	t.Parallel()
 	path, rows := writeSortedSVM(t)
 	wasm := runCLIShuffled(t, path, "occfm-auto", true, 1)
 	s := newSession(t, 4*time.Minute)

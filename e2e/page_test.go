@@ -41,6 +41,7 @@ func (s *session) setControl(testid, value string) {
 // download) does not change without a word; defect 2: every learner has a
 // colour of its own.
 func TestE2ELearnerOrder(t *testing.T) {
+	t.Parallel()
 	s := newSession(t, 2*time.Minute)
 	s.url += "#demo=ratings&learners=occfm-auto"
 	s.openDemo()
@@ -77,6 +78,7 @@ func TestE2ELearnerOrder(t *testing.T) {
 // says so under the numbers, with the rate it does reach; at a speed it
 // keeps, it says nothing.
 func TestE2ESlowRace(t *testing.T) {
+	t.Parallel()
 	s := newSession(t, 2*time.Minute)
 	s.url += "#demo=ratings&learners=occfm-auto&speed=50"
 	s.openDemo()
@@ -104,6 +106,7 @@ func TestE2ESlowRace(t *testing.T) {
 // Defect 2: the slope readout names each learner's own guarantee against
 // the best C in K (Theorem 3 is OCCFM's), and none for a learner without.
 func TestE2ESlopeGuarantee(t *testing.T) {
+	t.Parallel()
 	s := newSession(t, 2*time.Minute)
 	s.url += "#demo=planted-regression&learners=occfm,bias&speed=max"
 	s.openDemo()
@@ -123,6 +126,7 @@ func TestE2ESlopeGuarantee(t *testing.T) {
 // 200,000 rows, the comparator keeps 20,000), so that a chart that stops
 // does not read as the end of the run.
 func TestE2ERegretLagAndCap(t *testing.T) {
+	t.Parallel()
 	s := newSession(t, 3*time.Minute)
 	s.url += "#demo=ratings&speed=max"
 	s.openDemo()
@@ -164,6 +168,7 @@ func TestE2ERegretLagAndCap(t *testing.T) {
 // a bad link are answered with a message; the speed reads "1 row/s"; the
 // note a run started with goes once the run is done.
 func TestE2EStaleText(t *testing.T) {
+	t.Parallel()
 	s := newSession(t, 2*time.Minute)
 	s.url += "#demo=ratings&learners=occfm-auto,nope&delta=-5&colour=red&speed=1"
 	s.openDemo()
@@ -204,6 +209,7 @@ func TestE2EStaleText(t *testing.T) {
 // link too), opening it says the file must be picked again, log–log is in
 // the link, and the note of the file run goes when it is done.
 func TestE2ELinks(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	path := dir + "/small.svm"
 	writeDemoLibSVM(t, path, 300_000)
@@ -240,6 +246,7 @@ func TestE2ELinks(t *testing.T) {
 // shows that learner's own fields, "–" where it has no matrix, never the
 // other learner's values.
 func TestE2EFollow(t *testing.T) {
+	t.Parallel()
 	s := newSession(t, 2*time.Minute)
 	s.url += "#demo=ratings&learners=occfm,bias&speed=500"
 	s.openDemo()
@@ -277,6 +284,7 @@ func TestE2EFollow(t *testing.T) {
 // Defect 1: a file that fails at once leaves no model of the run before it
 // in the model panel.
 func TestE2EModelPanelAfterFailure(t *testing.T) {
+	t.Parallel()
 	path := t.TempDir() + "/broken.svm"
 	if err := os.WriteFile(path, []byte("1 3:x\n1 2:1\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -300,6 +308,7 @@ func TestE2EModelPanelAfterFailure(t *testing.T) {
 // Defect 9: a classification run shows the probability of the positive
 // class, in [0, 1], with the raw score on hover; a regression run shows ŷ.
 func TestE2EProbabilities(t *testing.T) {
+	t.Parallel()
 	s := newSession(t, time.Minute)
 	s.url += "#demo=planted-classification&learners=occfm&speed=200"
 	s.openDemo()
@@ -342,6 +351,7 @@ func (s *session) rectOf(css string) rect {
 // first chart is whole on the first screen, the demo menu's text is not
 // cut; on a wide screen no chart column stays empty.
 func TestE2ELayouts(t *testing.T) {
+	t.Parallel()
 	s := newSession(t, 2*time.Minute)
 	s.viewport(390, 844)
 	s.url += "#demo=ratings"
@@ -396,6 +406,7 @@ func TestE2ELayouts(t *testing.T) {
 // Defect 6: on a phone the top recommendations stay in view while the
 // person scrolls the items and rates.
 func TestE2EPersonalizePhone(t *testing.T) {
+	t.Parallel()
 	s := newSession(t, 3*time.Minute)
 	s.viewport(390, 844)
 	s.openPersonalize()
@@ -419,6 +430,7 @@ func TestE2EPersonalizePhone(t *testing.T) {
 // A CSV's column roles, changed in the preview, run the file again with
 // them (the preview tells the session; the session restarts).
 func TestE2ERoles(t *testing.T) {
+	t.Parallel()
 	path := t.TempDir() + "/roles.csv"
 	var b strings.Builder
 	b.WriteString("a,b,y\n")
@@ -449,6 +461,7 @@ func TestE2ERoles(t *testing.T) {
 // TestE2ELegendShowsLatest (issue 31, item 10): with the cursor off the
 // charts, their legends read the latest values, not "–".
 func TestE2ELegendShowsLatest(t *testing.T) {
+	t.Parallel()
 	s := newSession(t, 2*time.Minute)
 	s.open()
 	s.waitState("running", time.Minute)
@@ -469,6 +482,7 @@ func TestE2ELegendShowsLatest(t *testing.T) {
 // TestE2EDataHintFollowsFile (issue 31, item 10): under a picked file the
 // Data card no longer says the data is made up with a known best model.
 func TestE2EDataHintFollowsFile(t *testing.T) {
+	t.Parallel()
 	s := newSession(t, 2*time.Minute)
 	s.open()
 	s.waitState("running", time.Minute)

@@ -131,6 +131,7 @@ func genrePicks(items []pCatalogItem, genre, other string, n int) []int {
 // reverse puts ≥ 5 Romance and ≤ 1 Horror. The core's
 // TestPersonalMovieLensGenres measures 10/0 and 8/0.
 func TestE2EPersonalizeMovieLensGenres(t *testing.T) {
+	t.Parallel()
 	needFile(t, movielensPath)
 	needFile(t, movielensItemsPath)
 	s := newSession(t, 4*time.Minute)

@@ -94,6 +94,7 @@ func checkReasonWording(t *testing.T, when string, recs []pWhy, rated map[string
 // pick's first reason names a film. Then, after Clear, three dislikes
 // alone: any film named must be one of them, as "unlike “T”".
 func TestE2EPersonalizeReasons(t *testing.T) {
+	t.Parallel()
 	for _, catalog := range []string{"synthetic", "movielens-100k"} {
 		t.Run(catalog, func(t *testing.T) {
 			if catalog == "movielens-100k" {

@@ -146,6 +146,7 @@ func sameRecs(a, b []pRec) bool {
 // box, put at least 5 Horror and at most 1 Romance film in the top 10. With
 // occfm a rating that moves no prediction is said to.
 func TestE2EPersonalizeSynthetic(t *testing.T) {
+	t.Parallel()
 	s := newSession(t, 3*time.Minute)
 	start := time.Now()
 	s.openPersonalize()
@@ -350,6 +351,7 @@ func TestE2EPersonalizeSynthetic(t *testing.T) {
 // (e2eFreezeMS, measured in the page). Their promise on a quiet machine,
 // under 100 ms, is make bench's TestBenchPersonal, over the same steps.
 func TestE2EPersonalizeMovieLens(t *testing.T) {
+	t.Parallel()
 	for k, tm := range personalizeMovieLens(t) {
 		if tm.Dom >= e2eFreezeMS {
 			t.Errorf("rating %d: the recommendations took %.1f ms to update: the page froze (want < %d ms on any machine)", k+1, tm.Dom, e2eFreezeMS)
@@ -468,6 +470,7 @@ func personalizeMovieLens(t *testing.T) []personalTiming {
 // reason, and with the cold-start explanation above them stay within 60 %
 // of the screen.
 func TestE2EPersonalizePhonePinned(t *testing.T) {
+	t.Parallel()
 	s := newSession(t, 3*time.Minute)
 	s.viewport(390, 844)
 	s.openPersonalize()

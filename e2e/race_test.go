@@ -43,6 +43,7 @@ func rgb(c string) [3]float64 {
 // a dash and a colour of its own (no two alike), a plot with the room to
 // show them, and the chart buttons on screen.
 func TestE2ERaceReadable(t *testing.T) {
+	t.Parallel()
 	s := newSession(t, 2*time.Minute)
 	s.viewport(1280, 720)
 	s.openAt(s.url, "race=1", "#lesson=6&presenter=1")
@@ -90,6 +91,7 @@ func TestE2ERaceReadable(t *testing.T) {
 // on), and at 1280×720 with the lesson open the Run bar's Pause, Step and
 // Reset are on screen, not covered by the lesson.
 func TestE2EPresenterProjector(t *testing.T) {
+	t.Parallel()
 	s := newSession(t, 2*time.Minute)
 	s.viewport(1920, 1080)
 	s.openDemo()
@@ -124,6 +126,7 @@ func TestE2EPresenterProjector(t *testing.T) {
 // Issue 31, item 10: on a chart wide enough, no label (a line's end, a
 // reference line's) lies over the plot, where it would cover a curve.
 func TestE2ELabelsBesideThePlot(t *testing.T) {
+	t.Parallel()
 	s := newSession(t, time.Minute)
 	for _, w := range []int64{1280, 1920} {
 		s.viewport(w, 900)
@@ -157,6 +160,7 @@ func TestE2ELabelsBesideThePlot(t *testing.T) {
 // the page learns and after a Pause. (The click's latency under load is
 // make bench's: TestBench/race-clicks.)
 func TestE2EPictureInTasks(t *testing.T) {
+	t.Parallel()
 	s := newSession(t, 2*time.Minute)
 	s.viewport(1920, 1080)
 	s.url += "#demo=ratings&learners=occfm&speed=2000"

@@ -40,6 +40,7 @@ const regretNowJS = `(() => {
 // line; the slope waits until T spans a decade. At δ = 1 the comparator
 // runs and keeps within a few checkpoints of the learner.
 func TestE2ELessonRegret(t *testing.T) {
+	t.Parallel()
 	s := newSession(t, 3*time.Minute)
 	base := s.url
 	s.openAt(base, "regret=1", "#lesson=5")
@@ -80,6 +81,7 @@ func TestE2ELessonRegret(t *testing.T) {
 // Issue 31, item 3: on the default page a negative regret is drawn on the
 // log–log chart (as −regret, dotted) and said in the readout.
 func TestE2ENegativeRegret(t *testing.T) {
+	t.Parallel()
 	s := newSession(t, 2*time.Minute)
 	s.openDemo()
 	s.waitJS("a negative regret", `Number(document.querySelector('[data-testid="regret-latest"]').dataset.value) < 0`, 60*time.Second)
@@ -115,6 +117,7 @@ type lessonRects struct {
 // its title, pinned at the top, with the chart it talks about under it on
 // the same screen; Next keeps that, with the next step's chart.
 func TestE2ELessonPhoneChart(t *testing.T) {
+	t.Parallel()
 	s := newSession(t, 2*time.Minute)
 	s.viewport(390, 844)
 	base := s.url
@@ -156,6 +159,7 @@ func TestE2ELessonPhoneChart(t *testing.T) {
 // is larger than the corner's value; and a Step's change shows, on a scale
 // of its own, even when γ is small.
 func TestE2ELessonStepFour(t *testing.T) {
+	t.Parallel()
 	s := newSession(t, 2*time.Minute)
 	s.openAt(s.url, "four=1", "#lesson=4")
 	s.waitStep(4)

@@ -46,6 +46,7 @@ func (s *session) takeCSPViolations() []string {
 // script as an injected payload would, are both blocked and reported (so
 // that every other test, which fails on any violation, can fail).
 func TestE2ECSP(t *testing.T) {
+	t.Parallel()
 	s := newSession(t, time.Minute)
 	s.openDemo()
 	if v := s.takeCSPViolations(); len(v) > 0 {
@@ -99,6 +100,7 @@ func csvQuote(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) +
 // came from them; window.__xss stays undefined; and no CSP violation was
 // reported (an inline handler that got into the DOM would be one).
 func TestE2EXSS(t *testing.T) {
+	t.Parallel()
 	p := xssPayloads
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s,%s,amount,%s\n", csvQuote(p.colA), csvQuote(p.colB), csvQuote(p.label))
@@ -190,6 +192,7 @@ const bigFileEnv = "OCCFM_STRESS_PAGE"
 // the page holds a bounded window of the file, not the file. Skipped unless
 // OCCFM_STRESS_PAGE is set (make stress): 200M takes about a minute.
 func TestE2EBigFile(t *testing.T) {
+	t.Parallel()
 	size := os.Getenv(bigFileEnv)
 	if size == "" {
 		t.Skipf("set %s=200M (or run make stress) to stream a big file through the page", bigFileEnv)

@@ -42,9 +42,12 @@ func (w shownTexts) agree() bool {
 }
 
 // Issue 31, items 1 and 2: the default page's picture colours C's pairs
-// after 6 s at the sizes a class sees, and the picture and the Model card
-// name the same C all along.
+// after 10,000 rows (about 6 s on a quiet machine) at the sizes a class
+// sees, and the picture and the Model card name the same C all along (a
+// picture not drawn yet names none). Rows, not seconds: on a busy machine
+// 6 s were 367 rows.
 func TestE2EDefaultPicturePairs(t *testing.T) {
+	t.Parallel()
 	for _, size := range [][2]int64{{1280, 720}, {1920, 1080}} {
 		t.Run(strconv.Itoa(int(size[0])), func(t *testing.T) {
 			s := newSession(t, 2*time.Minute)
@@ -52,17 +55,24 @@ func TestE2EDefaultPicturePairs(t *testing.T) {
 			s.openDemo()
 			evalJS[bool](s, `(document.getElementById("model-picture").scrollIntoView(), true)`)
 			start := time.Now()
-			for time.Since(start) < 6*time.Second {
+			for rows := 0; rows < 10000; {
+				if time.Since(start) > e2eHang {
+					t.Fatalf("%d rows after %v: the page is hung", rows, e2eHang)
+				}
 				time.Sleep(time.Second)
-				if w := evalJS[shownTexts](s, shownJS); !w.agree() {
-					t.Errorf("after %v (%d rows) the picture (drawn at row %s) is %q and the Model card says %q", time.Since(start).Round(time.Second), s.rows(), w.DrawnAt, w.Picture, w.Card)
+				rows = s.rows()
+				if w := evalJS[shownTexts](s, shownJS); w.Picture != "" && !w.agree() {
+					t.Errorf("after %v (%d rows) the picture (drawn at row %s) is %q and the Model card says %q", time.Since(start).Round(time.Second), rows, w.DrawnAt, w.Picture, w.Card)
 				}
 			}
 			ink := evalJS[float64](s, pairsInkJS)
 			w := evalJS[shownTexts](s, shownJS)
-			t.Logf("after 6 s, %d rows: %.0f %% of the pairs coloured; picture %q; card %q", s.rows(), 100*ink, w.Picture, w.Card)
+			t.Logf("after %v, %d rows: %.0f %% of the pairs coloured; picture %q; card %q", time.Since(start).Round(time.Second), s.rows(), 100*ink, w.Picture, w.Card)
 			if ink < 0.2 {
-				t.Errorf("%.1f %% of the pairs area coloured after 6 s: the default picture must show pairs", 100*ink)
+				t.Errorf("%.1f %% of the pairs area coloured after 10,000 rows: the default picture must show pairs", 100*ink)
+			}
+			if !w.agree() {
+				t.Errorf("the picture is %q and the Model card says %q", w.Picture, w.Card)
 			}
 			if w.Card == "–" || strings.Contains(w.Card, "no matrix") {
 				t.Errorf("the Model card says %q", w.Card)
@@ -76,6 +86,7 @@ func TestE2EDefaultPicturePairs(t *testing.T) {
 // square; occfm-k's spectrum shows its target's eigenvalues and θ, and its
 // step view explains its step.
 func TestE2EPictureKinds(t *testing.T) {
+	t.Parallel()
 	s := newSession(t, 2*time.Minute)
 	s.url += "#demo=ratings&learners=occfm-k,bias&speed=500"
 	s.openDemo()

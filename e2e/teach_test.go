@@ -26,6 +26,7 @@ const canvasInkJS = `((id) => {
 // planted demo: drawn, the whole C (40 features and the bias), ‖C‖* within
 // δ = 10, and a picture that changes as the demo learns.
 func TestE2EModelPicture(t *testing.T) {
+	t.Parallel()
 	s := newSession(t, 2*time.Minute)
 	s.url += "#demo=planted-regression&learners=occfm&speed=300"
 	s.openDemo()
@@ -69,6 +70,7 @@ func TestE2EModelPicture(t *testing.T) {
 // full speed, shown after a Step with the LMO's eigenvector and γ, and
 // C after = (1 − γ)·C before + γ·Ĉ on every square drawn.
 func TestE2EFWStep(t *testing.T) {
+	t.Parallel()
 	s := newSession(t, 2*time.Minute)
 	s.url += "#demo=planted-regression&learners=occfm,bias&speed=max"
 	s.openDemo()
@@ -140,6 +142,7 @@ func TestE2EFWStep(t *testing.T) {
 // charts: a demo's best possible metric and the constant guess (the label
 // mean, the majority class), on a demo and on a file.
 func TestE2EReferenceLines(t *testing.T) {
+	t.Parallel()
 	refs := func(s *session, id string) string {
 		return evalJS[string](s, `document.querySelector('[data-testid="`+id+`"]').dataset.refs || ""`)
 	}
@@ -186,6 +189,7 @@ func TestE2EReferenceLines(t *testing.T) {
 // words before its technical line, and that every setting has a one-line
 // hint.
 func TestE2EPlainWords(t *testing.T) {
+	t.Parallel()
 	s := newSession(t, time.Minute)
 	s.openDemo()
 	type learnerText struct {
