@@ -350,7 +350,6 @@ func BenchmarkOCCFMUpdate(b *testing.B) {
 // rows is where the certificate works hardest), then every 25th; IJCNN1
 // (n = 23) is checked at every step.
 func TestOCCFMLMOAccuracy(t *testing.T) {
-	t.Parallel()
 	if testing.Short() {
 		t.Skip("whole real-data passes with a reference solve per step; skipped with -short")
 	}
