@@ -85,8 +85,12 @@ func NewOCCFMAuto(s OCCFMAutoSettings) *OCCFMAuto {
 			m.experts = append(m.experts, NewOCCFMLin(OCCFMLinSettings{OCCFM: OCCFMSettings{Delta: d, Eta: eta, Seed: s.Seed}, Loss: s.Loss}))
 		}
 	}
+	var tasteEta float64
+	if len(s.Etas) == 1 {
+		tasteEta = s.Etas[0]
+	}
 	for _, d := range s.Tastes {
-		m.experts = append(m.experts, NewOCCFMK(OCCFMKSettings{Delta: d, Loss: s.Loss, Seed: s.Seed}))
+		m.experts = append(m.experts, NewOCCFMK(OCCFMKSettings{Delta: d, Eta: tasteEta, Loss: s.Loss, Seed: s.Seed}))
 	}
 	k := len(m.experts)
 	m.loss, m.recent = make([]float64, k), make([]float64, k)
@@ -104,10 +108,15 @@ func (m *OCCFMAuto) Settings() OCCFMAutoSettings {
 	return s
 }
 
-// Config returns the loss and the seed; it implements Configured.
+// Config returns the loss, the seed, and η when every OCCFM expert has the
+// same one set (Etas = {η}, η > 0); it implements Configured.
 func (m *OCCFMAuto) Config() Config {
 	loss := m.s.Loss
-	return Config{Task: taskOf(loss), Seed: m.s.Seed, Loss: &loss}
+	c := Config{Task: taskOf(loss), Seed: m.s.Seed, Loss: &loss}
+	if len(m.s.Etas) == 1 {
+		c.Eta = m.s.Etas[0]
+	}
+	return c
 }
 
 // AutoExpert describes one expert of an OCCFMAuto.

@@ -199,3 +199,46 @@ func TestOCCFMAutoGridModel(t *testing.T) {
 		}
 	}
 }
+
+// TestOCCFMAutoEta: a Config's η reaches every OCCFM expert (the OCCFMLin
+// grid and the OCCFMK expert) and comes back in Config; without one they
+// keep their own defaults (OCCFMLin's DefaultEtaFor its δ).
+func TestOCCFMAutoEta(t *testing.T) {
+	for _, tc := range []struct {
+		eta, wantLin, wantK float64
+	}{
+		{0, 0, DefaultOCCFMKEta},
+		{0.05, 0.05, 0.05},
+	} {
+		l, err := NewLearner("occfm-auto", Config{Eta: tc.eta})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := l.(*OCCFMAuto)
+		var lin, k int
+		for i := range m.experts {
+			switch e := m.Expert(i).(type) {
+			case *OCCFMLin:
+				lin++
+				want := tc.wantLin
+				if want == 0 {
+					want = DefaultEtaFor(Squared, e.Settings().OCCFM.Delta)
+				}
+				if got := e.Settings().OCCFM.Eta; got != want {
+					t.Errorf("η %v: OCCFMLin expert %d has η %v, want %v", tc.eta, i, got, want)
+				}
+			case *OCCFMK:
+				k++
+				if got := e.Settings().Eta; got != tc.wantK {
+					t.Errorf("η %v: OCCFMK expert %d has η %v, want %v", tc.eta, i, got, tc.wantK)
+				}
+			}
+		}
+		if lin == 0 || k == 0 {
+			t.Fatalf("η %v: %d OCCFMLin and %d OCCFMK experts", tc.eta, lin, k)
+		}
+		if got := m.Config().Eta; got != tc.eta {
+			t.Errorf("Config().Eta = %v, want %v", got, tc.eta)
+		}
+	}
+}

@@ -358,7 +358,9 @@ type OCCFMAutoSettings struct {
 	Pairs []float64
 	// Etas is the grid of η of the OCCFMLin experts: one expert for each δ
 	// of Deltas and each η of Etas, where 0 means OCCFM's default at that δ
-	// (DefaultEtaFor). Nil means {0}.
+	// (DefaultEtaFor). Nil means {0}. When it holds one η, the OCCFMK
+	// experts take it too (0: OCCFMK's default); a grid of several leaves
+	// them OCCFMK's default.
 	Etas []float64
 	// Tastes is the grid of δ of the OCCFMK experts (with OCCFMK's other
 	// defaults), each finite and positive, or 0 for OCCFMK's default
@@ -425,11 +427,15 @@ const maxAutoExperts = 64
 
 // OCCFMAutoSettingsFor maps the common registry Config onto OCCFMAuto
 // settings: the loss and the seed. It needs no δ and no η; a Config.Delta
-// makes the grid that one δ.
+// makes the grid that one δ, and a Config.Eta the η of every OCCFM expert
+// (Etas = {η}: the OCCFMLin experts and, see Etas, the OCCFMK ones).
 func OCCFMAutoSettingsFor(c Config) OCCFMAutoSettings {
 	s := OCCFMAutoSettings{Loss: c.LossOf(), Seed: c.Seed}
 	if c.Delta > 0 {
 		s.Deltas = []float64{c.Delta}
+	}
+	if c.Eta > 0 {
+		s.Etas = []float64{c.Eta}
 	}
 	return s
 }

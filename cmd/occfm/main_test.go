@@ -252,6 +252,11 @@ func TestRunText(t *testing.T) {
 			args: []string{"run", "-data", svm, "-shuffle", "3", "-limit", "5", "-delta", "2", "-learner", "occfm"},
 			want: []string{"tiny.svm", "5 (limit 5), shuffled, seed 3", "classification, logistic loss", "occfm      delta 2, eta 1 (default)", "error rate", "AUC", "logloss"},
 		},
+		{
+			// -eta reaches occfm-auto's OCCFM experts, and the report says so.
+			args: []string{"run", "-data", udata, "-eta", "0.05"},
+			want: []string{"occfm-auto  no delta to choose (eta 0.05 for every OCCFM expert): "},
+		},
 	} {
 		stdout, _ := runOK(t, tc.args...)
 		for _, w := range tc.want {

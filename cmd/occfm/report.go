@@ -203,7 +203,11 @@ func (r report) writeHeader(w io.Writer) error {
 	fmt.Fprintf(tw, "task\t%s, %s loss\n", r.task, core.TaskLoss(r.task))
 	for _, p := range r.players {
 		if a := autoOf(p.Learner); a != nil {
-			fmt.Fprintf(tw, "%s\tno delta to choose: %s\n", p.Name, expertsText(a))
+			eta := ""
+			if e := a.Config().Eta; e > 0 {
+				eta = fmt.Sprintf(" (eta %v for every OCCFM expert)", e)
+			}
+			fmt.Fprintf(tw, "%s\tno delta to choose%s: %s\n", p.Name, eta, expertsText(a))
 		} else if c, ok := p.Learner.(core.Configured); ok {
 			delta := orDefault(r.settings.delta, c.Config().Delta)
 			if now := core.DeltaNow(p.Learner); c.Config().Delta == 0 && now > 0 {
