@@ -85,12 +85,8 @@ func NewOCCFMAuto(s OCCFMAutoSettings) *OCCFMAuto {
 			m.experts = append(m.experts, NewOCCFMLin(OCCFMLinSettings{OCCFM: OCCFMSettings{Delta: d, Eta: eta, Seed: s.Seed}, Loss: s.Loss}))
 		}
 	}
-	var tasteEta float64
-	if len(s.Etas) == 1 {
-		tasteEta = s.Etas[0]
-	}
 	for _, d := range s.Tastes {
-		m.experts = append(m.experts, NewOCCFMK(OCCFMKSettings{Delta: d, Eta: tasteEta, Loss: s.Loss, Seed: s.Seed}))
+		m.experts = append(m.experts, NewOCCFMK(OCCFMKSettings{Delta: d, Eta: s.sharedEta(), Loss: s.Loss, Seed: s.Seed}))
 	}
 	k := len(m.experts)
 	m.loss, m.recent = make([]float64, k), make([]float64, k)
@@ -112,11 +108,7 @@ func (m *OCCFMAuto) Settings() OCCFMAutoSettings {
 // same one set (Etas = {η}, η > 0); it implements Configured.
 func (m *OCCFMAuto) Config() Config {
 	loss := m.s.Loss
-	c := Config{Task: taskOf(loss), Seed: m.s.Seed, Loss: &loss}
-	if len(m.s.Etas) == 1 {
-		c.Eta = m.s.Etas[0]
-	}
-	return c
+	return Config{Task: taskOf(loss), Seed: m.s.Seed, Eta: m.s.sharedEta(), Loss: &loss}
 }
 
 // AutoExpert describes one expert of an OCCFMAuto.

@@ -373,6 +373,15 @@ type OCCFMAutoSettings struct {
 	Seed uint64
 }
 
+// sharedEta returns the η every OCCFM expert takes: the one η of Etas
+// (0, each expert's default, for a grid of several).
+func (s OCCFMAutoSettings) sharedEta() float64 {
+	if len(s.Etas) == 1 {
+		return s.Etas[0]
+	}
+	return 0
+}
+
 func (s OCCFMAutoSettings) withDefaults() OCCFMAutoSettings {
 	if s.Deltas == nil {
 		s.Deltas = DefaultAutoDeltas

@@ -495,10 +495,11 @@ func (p *Personalizer) rankReasons(e core.RankExplainer, item int) []Reason {
 	why = append(why[:min(len(why), 2)], p.genreReasons(p.aff, item)...)
 	why = why[:min(len(why), 2)]
 	it := p.cat.Items[item]
-	text := "rated by " + str.Itoa(it.Count) + " " + plural(it.Count, "person", "people")
+	text := "rated by "
 	if it.Count > 0 {
-		text = "rated ★" + strconv.FormatFloat(it.Mean, 'f', 1, 64) + " by " + str.Itoa(it.Count) + " " + plural(it.Count, "person", "people")
+		text = "rated ★" + strconv.FormatFloat(it.Mean, 'f', 1, 64) + " by "
 	}
+	text += str.Itoa(it.Count) + " " + plural(it.Count, "person", "people")
 	return append(why, Reason{Kind: "item", Value: prior, Item: -1, Text: text})
 }
 
