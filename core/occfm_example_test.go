@@ -131,6 +131,6 @@ func ExampleOCCFMK() {
 	fmt.Printf("RMSE occfm-k %.2f, bias %.2f\n", mk.Summary().RMSE, mb.Summary().RMSE)
 	fmt.Printf("‖C‖* ≤ δ: %v\n", k.NuclearNorm() <= k.Delta()*(1+1e-9))
 	// Output:
-	// RMSE occfm-k 0.60, bias 0.67
+	// RMSE occfm-k 0.59, bias 0.67
 	// ‖C‖* ≤ δ: true
 }

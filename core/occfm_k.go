@@ -36,9 +36,11 @@ import (
 //     diagonalizes it (W rotates, S stays);
 //   - a feature seen for the first time has a zero row of G, so the
 //     direction eᵢ extends S exactly (A and Y = GS grow by zeros); S holds
-//     up to 2k directions and is cut back to the k of largest |λ|;
+//     up to 2k directions and is cut back to the k of largest |A_aa|, the
+//     rows of S and Y taking the cut's rotation when a learned row next
+//     reads them (see freshen);
 //   - the certified error ε ≥ ‖Cₜ₊₁ − C*ₜ₊₁‖_F is kept up to date in
-//     O(k'²) from ‖G‖_F, ‖Y‖_F and A (see certify); its part
+//     O(1) from ‖G‖_F, ‖Y‖_F and A's norms (see certify); its part
 //     (η/√2)·‖(I − SSᵀ)GS‖_F measures how far S is from an invariant
 //     subspace of G (Allen-Zhu, Hazan, Hu and Li 2017, "Linear convergence
 //     of a Frank-Wolfe type algorithm over trace-norm balls", for the
@@ -73,14 +75,15 @@ import (
 // with a growing one it is not claimed.
 //
 // Cost per row of nnz features, with k' ≤ 2k directions held: O(nnz²) to
-// store the pairs in G and O(nnz·k'²) for A; a Jacobi diagonalization of A,
-// O(k'³) a sweep, when its off-diagonal part calls for it; a cut, O(d·k'·k),
-// once per k new features at most; a recomputation, a Lanczos run of 3k+8
-// steps on G, O(steps·(nnz(G) + d·steps)), once per max(MinGap,
-// nnz(G)/1000) rows at most: O(steps·(1000 + d·steps/MinGap)) a row. A
-// prediction costs O(nnz·k'·r) for C of rank r. Memory: about 80 bytes per
-// stored pair of G and 16·k' bytes a feature for S and Y. An OCCFMK is not
-// safe for concurrent use.
+// store the pairs in G, O(nnz·k'²) for x's coordinates in A's basis, which
+// the prediction and the update of A share, and O(k'·r) a cut a feature's
+// rows missed; a Jacobi diagonalization of A, O(k'³) a sweep, when its
+// off-diagonal part calls for it; a cut, O(k'²), once per k new features
+// at most; a recomputation, a Lanczos run of k+8 steps on G,
+// O(steps·(nnz(G) + d·steps) + d·k'²), once per max(MinGap, nnz(G)/1000)
+// rows at most. Memory: about 80 bytes per stored pair of G, 16·k' bytes a
+// feature for S and Y, 4 for its version, and 8·k'·k bytes a cut since the
+// last recomputation. An OCCFMK is not safe for concurrent use.
 type OCCFMK struct {
 	s OCCFMKSettings
 	t int
@@ -102,12 +105,21 @@ type OCCFMK struct {
 	kc, ld int
 	sb     []float64
 	yb     []float64
-	yF2    float64 // ‖Y‖²_F
+	yF2    float64 // Σ of the stored rows of Y's squared norms: ‖Y‖²_F, or above it while rows lag
+	yStale float64 // the part of yF2 from rows that lag
+
+	// The log of the cuts whose transforms rows have yet to take (see
+	// freshen): transform e is the tin[e]×tout[e] matrix at tlog[toff[e]:],
+	// and row i of S and Y is in the basis of version stamp[i].
+	stamp           []int32
+	tlog            []float64
+	toff, tin, tout []int32
 	a, w   []float64
 	mu     []float64
 	theta  float64
 	active []int // indices of μ ≠ 0
 
+	a2, off2          float64 // ‖A‖²_F and its off-diagonal part's (see normsA)
 	eps, offEps, leak float64 // the certified error, its part from A's off-diagonal and from QGP
 	last              int     // round of the last recomputation
 	diagAt            int     // round of the last diagonalization of A
@@ -120,7 +132,7 @@ type OCCFMK struct {
 	lw  spectral.LanczosWork
 
 	// scratch
-	z, u, ab, aw, av, st, abs []float64
+	z, u, ab, aw, av, st, abs, cs, hp, tmp []float64
 	newf                      []int
 }
 
@@ -188,37 +200,75 @@ func (m *OCCFMK) coord(s []float64, a int) float64 {
 	return c
 }
 
-// pairs returns Σ_{i<j} C_ij xᵢxⱼ = ½(Σₐ μₐ((uₐᵀx)² − Σᵢ xᵢ²uₐᵢ²)) over
-// C's eigenvectors uₐ = S·W[:, a] with μₐ ≠ 0.
+// pairs returns Σ_{i<j} C_ij xᵢxⱼ (see pairsAt), from x's coordinates.
 func (m *OCCFMK) pairs(x data.Sparse) float64 {
 	if len(m.active) == 0 {
 		return 0
 	}
-	var sum, self float64
-	z := m.z[:len(m.active)]
+	m.rowCoords(x, false)
+	return m.pairsAt(x)
+}
+
+// rowCoords sets, for x's p-th feature i, s'ₚ = Wᵀsᵢ (row p of m.cs,
+// stride ld; zero when i is not covered), its coordinates in the basis of
+// A, and z' = Σₚ xₚs'ₚ (m.z): nnz products of W by a row of S, O(nnz·k'²),
+// each a sum of W's rows skipping sᵢ's zeros (a feature added since the
+// last cut or recomputation has one nonzero). With fresh, x's rows of S
+// and Y are first brought to the current basis (see freshen); without, m
+// does not change.
+func (m *OCCFMK) rowCoords(x data.Sparse, fresh bool) {
+	kc, ld := m.kc, m.ld
+	m.cs = spectral.Grown(m.cs, len(x.Ind)*ld)
+	m.tmp = spectral.Grown(m.tmp, 2*ld)
+	z := m.z[:kc]
 	clear(z)
 	for p, i := range x.Ind {
+		u := m.cs[p*ld : p*ld+kc]
+		clear(u)
 		if i >= m.d {
 			continue
 		}
-		s, v := m.row(i), x.Val[p]
+		var s []float64
+		if fresh {
+			m.freshen(i)
+			s = m.row(i)
+		} else {
+			s = m.curRow(i, m.tmp[ld:], m.tmp[:ld])
+		}
+		for j, v := range s {
+			if v != 0 {
+				spectral.Axpy(v, m.w[j*ld:j*ld+kc], u)
+			}
+		}
+		spectral.Axpy(x.Val[p], u, z)
+	}
+}
+
+// pairsAt returns Σ_{i<j} C_ij xᵢxⱼ = ½(Σₐ μₐ(z'ₐ² − Σₚ xₚ²s'ₚₐ²)) over
+// C's eigenvectors uₐ = S·W[:, a] with μₐ ≠ 0 (uₐᵢ = s'ᵢₐ), from the
+// coordinates rowCoords set for x.
+func (m *OCCFMK) pairsAt(x data.Sparse) float64 {
+	ld := m.ld
+	var sum, self float64
+	for _, a := range m.active {
+		sum += m.mu[a] * m.z[a] * m.z[a]
+	}
+	for p, v := range x.Val {
+		u := m.cs[p*ld : p*ld+m.kc]
 		var ds float64
-		for q, a := range m.active {
-			c := m.coord(s, a)
-			z[q] += v * c
-			ds += m.mu[a] * c * c
+		for _, a := range m.active {
+			ds += m.mu[a] * u[a] * u[a]
 		}
 		self += v * v * ds
-	}
-	for q, a := range m.active {
-		sum += m.mu[a] * z[q] * z[q]
 	}
 	return 0.5 * (sum - self)
 }
 
 // Update learns (x, y): the affine part by its rule and C by one round of
 // FTRL in the tracked subspace (see OCCFMK), both from ℓ'(ŷ, y) at the
-// joint prediction.
+// joint prediction. The coordinates of x that the prediction needs are
+// the ones the update of A needs: they are computed once, unless new
+// features change S in between.
 func (m *OCCFMK) Update(x data.Sparse, y float64) {
 	d := m.d
 	for _, i := range x.Ind {
@@ -228,7 +278,11 @@ func (m *OCCFMK) Update(x data.Sparse, y float64) {
 	if m.tr != nil {
 		m.tr.begin(m, x)
 	}
-	yhat := m.affine(x) + m.pairs(x)
+	m.rowCoords(x, true)
+	yhat := m.affine(x)
+	if len(m.active) > 0 {
+		yhat += m.pairsAt(x)
+	}
 	g := m.s.Loss.Deriv(yhat, y)
 	m.t++
 	if m.bias != nil {
@@ -236,9 +290,12 @@ func (m *OCCFMK) Update(x data.Sparse, y float64) {
 	} else if g != 0 {
 		m.lin.learn(x, g)
 	}
-	m.extendS(x)
+	changed := m.extendS(x)
 	if g == 0 || math.IsNaN(g) {
 		return
+	}
+	if changed {
+		m.rowCoords(x, true)
 	}
 	var x2, x4 float64
 	for _, v := range x.Val {
@@ -265,6 +322,7 @@ func (m *OCCFMK) grow(d int) {
 	extendZeros(d*m.ld, &m.sb, &m.yb)
 	for len(m.seen) < d {
 		m.seen = append(m.seen, false)
+		m.stamp = append(m.stamp, int32(m.version()))
 	}
 	if m.bias != nil {
 		extendZeros(d, &m.bias.w, &m.bias.n)
@@ -277,8 +335,8 @@ func (m *OCCFMK) grow(d int) {
 // extendS adds eᵢ to S for each feature of x seen for the first time. Its
 // row of G is zero, so A and Y gain a zero row and column: S stays
 // orthonormal and A = WᵀSᵀGSW, Y = GS exact. S is cut back first when it would
-// pass 2k directions.
-func (m *OCCFMK) extendS(x data.Sparse) {
+// pass 2k directions. It reports whether S changed.
+func (m *OCCFMK) extendS(x data.Sparse) bool {
 	m.newf = m.newf[:0]
 	for p, i := range x.Ind {
 		if !m.seen[i] && x.Val[p] != 0 {
@@ -288,7 +346,7 @@ func (m *OCCFMK) extendS(x data.Sparse) {
 		}
 	}
 	if len(m.newf) == 0 {
-		return
+		return false
 	}
 	if m.kc+len(m.newf) > m.ld {
 		m.cut(max(0, min(m.s.Rank, m.ld-len(m.newf))))
@@ -299,6 +357,7 @@ func (m *OCCFMK) extendS(x data.Sparse) {
 		}
 		c := m.kc
 		m.kc++
+		m.stamp[i] = int32(m.version()) // its rows are 0 in every basis
 		m.sb[i*m.ld+c] = 1
 		for a := 0; a < m.kc; a++ {
 			m.a[a*m.ld+c], m.a[c*m.ld+a] = 0, 0
@@ -307,9 +366,11 @@ func (m *OCCFMK) extendS(x data.Sparse) {
 		m.w[c*m.ld+c] = 1
 		m.mu[c] = 0
 	}
+	return true
 }
 
-// addGradient adds g·M_x to G, A and Y, and updates ‖G‖²_F and ‖Y‖²_F.
+// addGradient adds g·M_x to G, A and Y, and updates ‖G‖²_F, ‖Y‖²_F and
+// A's norms; x's coordinates are rowCoords'.
 func (m *OCCFMK) addGradient(x data.Sparse, g float64) {
 	kc, ld := m.kc, m.ld
 	for p, i := range x.Ind {
@@ -320,13 +381,10 @@ func (m *OCCFMK) addGradient(x data.Sparse, g float64) {
 			m.gF2 += 2 * v * (2*old + v)
 		}
 	}
-	z := m.z[:kc]
-	clear(z)
+	zs := m.u[:kc] // z = Sᵀx
+	clear(zs)
 	for p, i := range x.Ind {
-		s, v := m.row(i), x.Val[p]
-		for a := range z {
-			z[a] += v * s[a]
-		}
+		spectral.Axpy(x.Val[p], m.row(i), zs)
 	}
 	// Y's rows of x: yᵢ += ½g·xᵢ·(z − xᵢsᵢ)
 	for p, i := range x.Ind {
@@ -335,37 +393,89 @@ func (m *OCCFMK) addGradient(x data.Sparse, g float64) {
 		h := 0.5 * g * v
 		for a := range yi {
 			old := yi[a]
-			yi[a] += h * (z[a] - v*s[a])
+			yi[a] += h * (zs[a] - v*s[a])
 			m.yF2 += yi[a]*yi[a] - old*old
 		}
 	}
-	// A += ½g(z'z'ᵀ − Σᵢxᵢ²s'ᵢs'ᵢᵀ), with z' = Wᵀz and s'ᵢ = Wᵀsᵢ.
-	m.rankOne(z, 0.5*g)
-	for p, i := range x.Ind {
-		if v := x.Val[p]; !allZero(m.row(i)) {
-			m.rankOne(m.row(i), -0.5*g*v*v)
-		}
-	}
+	m.addPairs(x, 0.5*g)
 }
 
-// rankOne adds c·(Wᵀv)(Wᵀv)ᵀ to A.
-func (m *OCCFMK) rankOne(v []float64, c float64) {
+// addPairs adds c·(z'z'ᵀ − Σₚ xₚ²s'ₚs'ₚᵀ) = c·Σ_{p≠q} xₚx_q s'ₚs'_qᵀ to A
+// from rowCoords' coordinates, on A's upper triangle mirrored below, and
+// sets A's norms in the same pass (see normsA): O(nnz·k'²/2), a row of two
+// features as the one symmetric rank-two term c·x₀x₁(s'₀s'₁ᵀ + s'₁s'₀ᵀ).
+func (m *OCCFMK) addPairs(x data.Sparse, c float64) {
 	kc, ld := m.kc, m.ld
-	u := m.u[:kc]
-	for a := range u {
-		var s float64
-		for j, vj := range v {
-			s += vj * m.w[j*ld+a]
+	n := len(x.Ind)
+	var a2, off float64
+	if n == 2 {
+		h := c * x.Val[0] * x.Val[1]
+		s0, s1 := m.cs[:kc], m.cs[ld:ld+kc]
+		for a := 0; a < kc; a++ {
+			h0, h1 := h*s0[a], h*s1[a]
+			row := m.a[a*ld : a*ld+kc]
+			for b := a; b < kc; b++ {
+				v := row[b] + (h0*s1[b] + h1*s0[b])
+				row[b] = v
+				m.a[b*ld+a] = v
+				if b == a {
+					a2 += v * v
+				} else {
+					a2 += 2 * v * v
+					off += 2 * v * v
+				}
+			}
 		}
-		u[a] = s
+		m.a2, m.off2 = a2, off
+		return
 	}
-	for a, ua := range u {
+	z := m.z[:kc]
+	m.hp = spectral.Grown(m.hp, n)
+	h := m.hp // c·xₚ²
+	for p, v := range x.Val {
+		h[p] = c * v * v
+	}
+	for a := 0; a < kc; a++ {
 		row := m.a[a*ld : a*ld+kc]
-		h := c * ua
-		for b, ub := range u {
-			row[b] += h * ub
+		za := c * z[a]
+		for b := a; b < kc; b++ {
+			v := za * z[b]
+			for p := range n {
+				u := m.cs[p*ld : p*ld+kc]
+				v -= h[p] * u[a] * u[b]
+			}
+			v += row[b]
+			row[b] = v
+			m.a[b*ld+a] = v
+			if b == a {
+				a2 += v * v
+			} else {
+				a2 += 2 * v * v
+				off += 2 * v * v
+			}
 		}
 	}
+	m.a2, m.off2 = a2, off
+}
+
+// normsA sets ‖A‖²_F and the square of its off-diagonal part's Frobenius
+// norm, summed in addPairs' order.
+func (m *OCCFMK) normsA() {
+	kc, ld := m.kc, m.ld
+	var a2, off float64
+	for a := 0; a < kc; a++ {
+		row := m.a[a*ld : a*ld+kc]
+		for b := a; b < kc; b++ {
+			v := row[b]
+			if b == a {
+				a2 += v * v
+			} else {
+				a2 += 2 * v * v
+				off += 2 * v * v
+			}
+		}
+	}
+	m.a2, m.off2 = a2, off
 }
 
 func allZero(v []float64) bool {
@@ -407,9 +517,11 @@ func (m *OCCFMK) MaxRowNonzeros() int { return m.s.MaxRowNonzeros }
 var _ RowLimited = (*OCCFMK)(nil)
 
 // MemoryBytes estimates the bytes m holds (see Sized): G's pairs, S and Y
-// (8 bytes a feature per direction each), the affine part, and the rest.
+// (8 bytes a feature per direction each), the rows' versions and the log of
+// cuts, the affine part, and the rest.
 func (m *OCCFMK) MemoryBytes() int64 {
-	b := structBytes + m.g.memoryBytes() + sumF64Bytes(m.sb, m.yb, m.a, m.w) + int64(len(m.seen))
+	b := structBytes + m.g.memoryBytes() + sumF64Bytes(m.sb, m.yb, m.a, m.w, m.tlog) + int64(len(m.seen))
+	b += 4 * int64(len(m.stamp)+3*len(m.toff))
 	if m.bias != nil {
 		b += m.bias.MemoryBytes()
 	} else {
@@ -483,9 +595,48 @@ func (m *OCCFMK) stateCode(c *stateCodec) {
 	c.int(&m.diagAt)
 	c.int(&m.refreshes)
 	c.pcg(m.src)
+	// The log of the cuts that rows lag (see freshen), last and only when
+	// there is one: a file without it has every row current.
+	if c.dec && !c.atEnd() || !c.dec && m.version() > 0 {
+		c.int32s(&m.stamp)
+		c.int32s(&m.toff)
+		c.int32s(&m.tin)
+		c.int32s(&m.tout)
+		c.floats(&m.tlog)
+		c.float(&m.yStale)
+	} else if c.dec {
+		m.stamp, m.tlog, m.toff, m.tin, m.tout, m.yStale = make([]int32, m.d), nil, nil, nil, nil, 0
+	}
 	if c.dec && c.err == nil {
 		m.decoded(c, seen)
 	}
+}
+
+// logFits reports whether the decoded log of cuts is one OCCFMK could
+// have written: each transform k'×r with 1 ≤ r ≤ k' ≤ 2k, stored one after
+// the other, at least one, and every row's version in it.
+func (m *OCCFMK) logFits() bool {
+	n := len(m.toff)
+	if len(m.stamp) != m.d || len(m.tin) != n || len(m.tout) != n || (n == 0) != (len(m.tlog) == 0) {
+		return false
+	}
+	off := 0
+	for e := range n {
+		in, out := int(m.tin[e]), int(m.tout[e])
+		if int(m.toff[e]) != off || out < 1 || out > in || in > m.ld {
+			return false
+		}
+		off += in * out
+	}
+	if off != len(m.tlog) {
+		return false
+	}
+	for _, v := range m.stamp {
+		if v < 0 || int(v) > n {
+			return false
+		}
+	}
+	return true
 }
 
 // decoded checks the sizes of a decoded state and rebuilds what is derived
@@ -496,6 +647,10 @@ func (m *OCCFMK) decoded(c *stateCodec, seen []byte) {
 	if c.violates(len(seen) == m.d && len(m.sb) == m.d*ld && len(m.yb) == m.d*ld && len(m.a) == ld*ld &&
 		len(m.w) == ld*ld && len(m.mu) == ld && m.g.n <= m.d && m.last <= m.t && m.diagAt <= m.t) {
 		c.fail("a subspace of the wrong size")
+		return
+	}
+	if c.violates(m.logFits()) {
+		c.fail("a log of cuts of the wrong size")
 		return
 	}
 	m.seen = make([]bool, len(seen))
@@ -512,6 +667,7 @@ func (m *OCCFMK) decoded(c *stateCodec, seen []byte) {
 			m.active = append(m.active, a)
 		}
 	}
+	m.normsA()
 }
 
 // nestedBias codes a Bias's state after its settings (those of the

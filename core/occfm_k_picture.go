@@ -19,13 +19,14 @@ var _ MatrixModel = (*OCCFMK)(nil)
 // part's weight wⱼ in the bias row and 2w₀ in the corner, so that
 // ŷ = ½x̂ᵀCx̂. It costs O(|idx|·k'·r + |idx|²·r) for C of rank r.
 func (m *OCCFMK) MatrixBlock(idx []int, dst []float64) {
-	m.blockOf(idx, dst, m.mu, m.active, m.w, m.sb, m.kc, nil)
+	buf, tmp := make([]float64, m.ld), make([]float64, m.ld)
+	m.blockOf(idx, dst, m.mu, m.active, m.w, func(j int) []float64 { return m.curRow(j, buf, tmp) }, m.kc, nil)
 }
 
 // blockOf writes the block of the C given by μ, its active indices, W, S
-// (stride m.ld) and kc, with the affine part's weights from aff (nil: the
+// row by row (row j of S in the basis of W), and kc, with the affine part's weights from aff (nil: the
 // current ones).
-func (m *OCCFMK) blockOf(idx []int, dst, mu []float64, active []int, w, sb []float64, kc int, aff func(j int) float64) {
+func (m *OCCFMK) blockOf(idx []int, dst, mu []float64, active []int, w []float64, row func(j int) []float64, kc int, aff func(j int) float64) {
 	k, r := len(idx), len(active)
 	dst = dst[:k*k]
 	clear(dst)
@@ -34,10 +35,14 @@ func (m *OCCFMK) blockOf(idx []int, dst, mu []float64, active []int, w, sb []flo
 	}
 	u := make([]float64, k*r) // u[i*r+q] = u_{active[q], idx[i]}
 	for i, j := range idx {
-		if j < 0 || j >= m.d || j*m.ld+kc > len(sb) {
+		if j < 0 || j >= m.d {
 			continue
 		}
-		s := sb[j*m.ld : j*m.ld+kc]
+		s := row(j)
+		if len(s) < kc {
+			continue
+		}
+		s = s[:kc]
 		for q, a := range active {
 			var c float64
 			for b, v := range s {
@@ -180,7 +185,7 @@ func (tr *kTrace) saveS(m *OCCFMK) {
 	if tr == nil || tr.sCopied {
 		return
 	}
-	tr.sb = append(tr.sb[:0], m.sb[:m.d*m.ld]...)
+	tr.sb = append(tr.sb[:0], m.curS()...)
 	tr.sCopied = true
 }
 
@@ -203,11 +208,12 @@ func (m *OCCFMK) StepBlocks(idx []int, before, target, after, grad []float64) bo
 	}
 	tr, k := m.tr, len(idx)
 	if before != nil {
-		sb := m.sb
+		buf, tmp := make([]float64, m.ld), make([]float64, m.ld)
+		row := func(j int) []float64 { return m.curRow(j, buf, tmp) }
 		if tr.sCopied {
-			sb = tr.sb
+			row = func(j int) []float64 { return tr.sb[j*m.ld : j*m.ld+m.ld] }
 		}
-		m.blockOf(idx, before, tr.mu, tr.active, tr.w, sb, tr.kc, func(j int) float64 {
+		m.blockOf(idx, before, tr.mu, tr.active, tr.w, row, tr.kc, func(j int) float64 {
 			if j == BiasCoord {
 				return tr.w0
 			}

@@ -17,24 +17,19 @@ import (
 // from the iterate S·W·diag(μ)·Wᵀ·Sᵀ to Π_K(−ηPGP/2), the second that to
 // Π_K(−η(PGP + QGQ)/2), the third that to Π_K(−ηG/2). With ‖QGP‖²_F =
 // ‖Y‖²_F − ‖A‖²_F and ‖QGQ‖²_F = ‖G‖²_F − 2‖QGP‖²_F − ‖A‖²_F, it costs
-// O(k'²). leak, the second term, is what a recomputation of S reduces.
+// O(1) from A's norms, which every change of A keeps (see normsA), and
+// ‖Y‖²_F's bounds while rows lag a cut (see freshen). leak, the second
+// term, is what a recomputation of S reduces.
 func (m *OCCFMK) certify() {
-	kc, ld := m.kc, m.ld
-	var a2, off float64
-	for a := 0; a < kc; a++ {
-		for b, v := range m.a[a*ld : a*ld+kc] {
-			a2 += v * v
-			if a != b {
-				off += v * v
-			}
-		}
-	}
+	a2, off := m.a2, m.off2
 	eta := m.eta()
-	qp2 := max(0, m.yF2-a2)
+	// ‖QGP‖²_F from ‖Y‖²_F's bounds (see freshen): the upper one for the
+	// second term, the lower one inside the third.
+	qpHi, qpLo := max(0, m.yF2-a2), max(0, m.yF2-m.yStale-a2)
 	m.offEps = 0.5 * eta * math.Sqrt(off)
-	m.leak = eta / math.Sqrt2 * math.Sqrt(qp2)
+	m.leak = eta / math.Sqrt2 * math.Sqrt(qpHi)
 	m.eps = m.offEps + m.leak
-	if qq := math.Sqrt(max(0, m.gF2-2*qp2-a2)); qq > 2*m.theta/eta {
+	if qq := math.Sqrt(max(0, m.gF2-2*qpLo-a2)); qq > 2*m.theta/eta {
 		m.eps += 0.5 * eta * qq
 	}
 }
@@ -67,6 +62,7 @@ func (m *OCCFMK) diagonalize() {
 		clear(row)
 		row[a] = lam[a]
 	}
+	m.normsA()
 	m.certify()
 }
 
@@ -108,57 +104,44 @@ func (m *OCCFMK) normC() float64 {
 	return math.Sqrt(s)
 }
 
-// cut keeps the r directions of S along A's eigenvectors of largest |λ|:
-// S ← S·W·V[:, keep], Y likewise, A ← diag(λ_keep), W ← I.
+// cut keeps the r directions of S·W whose diagonal entries of A are
+// largest in |·|: S ← S·W[:, keep], Y likewise (logged: see logCut),
+// A ← A[keep, keep] (exactly WᵀSᵀGSW for the new S, its off-diagonal part
+// kept), W ← I. With A nearly diagonal (see project), these are nearly its
+// eigenvectors of largest |λ|. It costs O(k'²).
 func (m *OCCFMK) cut(r int) {
 	m.tr.saveS(m)
-	m.diagonalize()
 	kc, ld := m.kc, m.ld
 	order := make([]int, kc)
 	for a := range order {
 		order[a] = a
 	}
-	slices.SortFunc(order, func(a, b int) int {
+	slices.SortStableFunc(order, func(a, b int) int {
 		return -cmpFloat(math.Abs(m.a[a*ld+a]), math.Abs(m.a[b*ld+b]))
 	})
 	keep := order[:min(r, kc)]
-	tmp := make([]float64, len(keep))
-	rot := func(buf []float64) {
-		for i := 0; i < m.d; i++ {
-			row := buf[i*ld : i*ld+ld]
-			if allZero(row[:kc]) {
-				continue
-			}
-			for q, a := range keep {
-				var s float64
-				for j := 0; j < kc; j++ {
-					s += row[j] * m.w[j*ld+a]
-				}
-				tmp[q] = s
-			}
-			clear(row)
-			copy(row, tmp)
+	r = len(keep)
+	t := m.ab[:kc*r] // T = W[:, keep]
+	for j := 0; j < kc; j++ {
+		for q, a := range keep {
+			t[j*r+q] = m.w[j*ld+a]
 		}
 	}
-	rot(m.sb)
-	rot(m.yb)
-	lam := make([]float64, len(keep))
+	m.logCut(t, kc, r)
+	sub := m.av[:r*r]
 	for q, a := range keep {
-		lam[q] = m.a[a*ld+a]
+		for p, b := range keep {
+			sub[q*r+p] = m.a[a*ld+b]
+		}
 	}
-	m.kc = len(keep)
+	m.kc = r
 	clear(m.a)
 	clear(m.w)
-	for q := range keep {
-		m.a[q*ld+q] = lam[q]
+	for q := range r {
+		copy(m.a[q*ld:q*ld+r], sub[q*r:q*r+r])
 		m.w[q*ld+q] = 1
 	}
-	m.yF2 = 0
-	for i := 0; i < m.d; i++ {
-		for _, v := range m.yb[i*ld : i*ld+m.kc] {
-			m.yF2 += v * v
-		}
-	}
+	m.normsA()
 	m.certify()
 	m.project()
 }
@@ -181,8 +164,10 @@ func (o kOp) Dim() int { return o.m.d }
 func (o kOp) Apply(y, v []float64) { o.m.g.mulVec(y, 1, v) }
 
 // refresh recomputes S: the k Ritz vectors of G of largest |θ| from a
-// Lanczos run of 3k steps (at most d), warm-started from S's directions of
-// C (plus a random part), then Y = GS from the run and B = SᵀY.
+// Lanczos run of k+8 steps (at most d), warm-started from S's directions of
+// C (plus a random part), then Y = GS from the run and A = SᵀY. The warm
+// start reads every row of S through the log of cuts without bringing it
+// forward (see backProject); the new S and Y empty the log.
 func (m *OCCFMK) refresh() {
 	d, k, ld := m.d, m.s.Rank, m.ld
 	if d == 0 || m.g.nnz() == 0 {
@@ -194,17 +179,28 @@ func (m *OCCFMK) refresh() {
 	for i := range st {
 		st[i] = m.rng.NormFloat64() / math.Sqrt(float64(d))
 	}
+	// st += S·W·c with cₐ = 3/(q+1) on the q-th active direction a: one
+	// product of W by c, then one of S by it.
+	kc := m.kc
+	wc := m.z[:kc]
+	clear(wc)
 	for q, a := range m.active {
-		wt := 1 / float64(q+1)
-		for i := 0; i < d; i++ {
-			st[i] += 3 * wt * m.coord(m.row(i), a)
+		wt := 3 / float64(q+1)
+		for j := 0; j < kc; j++ {
+			wc[j] += wt * m.w[j*ld+a]
 		}
 	}
-	steps := min(d, 3*k+8)
+	us := m.backProject(wc)
+	for i := 0; i < d; i++ {
+		u := us[m.stamp[i]]
+		st[i] += spectral.Dot(m.sb[i*ld:i*ld+len(u)], u)
+	}
+	steps := min(d, k+8)
 	res := m.lw.Run(kOp{m}, st, min(k, steps), steps, steps, 0)
 	m.refreshes++
 	m.last = m.t
-	kc := len(res.Vecs)
+	kc = len(res.Vecs)
+	m.clearLog()
 	clear(m.sb[:d*ld])
 	clear(m.yb[:d*ld])
 	for c := 0; c < kc; c++ {
@@ -222,17 +218,146 @@ func (m *OCCFMK) refresh() {
 			m.yF2 += v * v
 		}
 	}
+	// A = (SᵀY + YᵀS)/2, SᵀY summed row by row.
 	clear(m.a)
 	clear(m.w)
+	for i := 0; i < d; i++ {
+		si, yi := m.sb[i*ld:i*ld+kc], m.yb[i*ld:i*ld+kc]
+		for a, v := range si {
+			if v != 0 {
+				spectral.Axpy(v, yi, m.a[a*ld:a*ld+kc])
+			}
+		}
+	}
 	for a := 0; a < kc; a++ {
 		m.w[a*ld+a] = 1
-		for c := 0; c <= a; c++ {
-			var s float64
-			for i := 0; i < d; i++ {
-				s += m.sb[i*ld+a]*m.yb[i*ld+c] + m.sb[i*ld+c]*m.yb[i*ld+a]
-			}
-			m.a[a*ld+c], m.a[c*ld+a] = s/2, s/2
+		for c := 0; c < a; c++ {
+			v := (m.a[a*ld+c] + m.a[c*ld+a]) / 2
+			m.a[a*ld+c], m.a[c*ld+a] = v, v
 		}
 	}
 	m.diagonalize()
+}
+
+// The rows of S and Y move to the basis of a cut lazily. A cut keeps r of
+// the k' directions, S ← S·T and Y ← Y·T with T = W·V[:, keep] (k'×r,
+// orthonormal columns): rotating every row costs O(d·k'·r), and a stream
+// that brings a new feature every few rows cuts every k new features. So
+// a cut only appends T to a log and row i is kept in the basis of version
+// stamp[i] (the log's length when it was last brought up to date): a row is
+// brought forward (freshen) when a learned row reads it, by the transforms
+// it missed in order, and a recomputation of S rewrites every row and
+// empties the log. Applying the transforms one after the other whenever a
+// row is read gives the same numbers as applying them at once at the cut.
+//
+// ‖Y‖²_F (yF2) is kept as the sum of the stored rows' squared norms, an
+// upper bound on the true one (T's columns are orthonormal, so a row's norm
+// can only fall when it is brought forward), and yStale is the part of
+// that sum from rows not yet brought forward: the true ‖Y‖²_F lies in
+// [yF2 − yStale, yF2] (see certify).
+
+// version returns the number of cuts in the log: the current basis.
+func (m *OCCFMK) version() int { return len(m.toff) }
+
+// logCut appends the transform of a cut, the kc×r matrix t (row-major).
+func (m *OCCFMK) logCut(t []float64, kc, r int) {
+	m.toff = append(m.toff, int32(len(m.tlog)))
+	m.tin = append(m.tin, int32(kc))
+	m.tout = append(m.tout, int32(r))
+	m.tlog = append(m.tlog, t[:kc*r]...)
+	m.yStale = m.yF2 // every row now lags
+}
+
+// clearLog empties the log once every row is in the current basis.
+func (m *OCCFMK) clearLog() {
+	m.tlog, m.toff, m.tin, m.tout = m.tlog[:0], m.toff[:0], m.tin[:0], m.tout[:0]
+	clear(m.stamp)
+	m.yStale = 0
+}
+
+// transform sets row ← row·T_e in place (row has room for ld values; the
+// entries past T_e's r columns become 0). tmp has room for ld values.
+func (m *OCCFMK) transform(e int, row, tmp []float64) {
+	in, out := int(m.tin[e]), int(m.tout[e])
+	t := m.tlog[m.toff[e] : int(m.toff[e])+in*out]
+	tmp = tmp[:out]
+	clear(tmp)
+	for j, v := range row[:in] {
+		if v != 0 {
+			spectral.Axpy(v, t[j*out:j*out+out], tmp)
+		}
+	}
+	copy(row, tmp)
+	clear(row[out:])
+}
+
+// freshen brings row i of S and Y to the current basis and keeps yF2 and
+// yStale.
+func (m *OCCFMK) freshen(i int) {
+	e, now := int(m.stamp[i]), m.version()
+	if e == now {
+		return
+	}
+	ld := m.ld
+	s, y := m.sb[i*ld:i*ld+ld], m.yb[i*ld:i*ld+ld]
+	old := spectral.Dot(y, y)
+	m.tmp = spectral.Grown(m.tmp, 2*ld)
+	tmp := m.tmp[:ld]
+	for ; e < now; e++ {
+		m.transform(e, s, tmp)
+		m.transform(e, y, tmp)
+	}
+	m.stamp[i] = int32(now)
+	m.yF2 += spectral.Dot(y, y) - old
+	m.yStale -= old
+}
+
+// curRow returns row i of S in the current basis without changing m: the
+// stored row when it is current, else a copy brought forward in buf, with
+// tmp as scratch (room for ld values each).
+func (m *OCCFMK) curRow(i int, buf, tmp []float64) []float64 {
+	if i >= m.d {
+		return nil
+	}
+	ld := m.ld
+	e := int(m.stamp[i])
+	if e == m.version() {
+		return m.sb[i*ld : i*ld+m.kc]
+	}
+	copy(buf[:ld], m.sb[i*ld:i*ld+ld])
+	for ; e < m.version(); e++ {
+		m.transform(e, buf, tmp)
+	}
+	return buf[:m.kc]
+}
+
+// curS returns S's d rows in the current basis (a copy when some lag).
+func (m *OCCFMK) curS() []float64 {
+	if m.version() == 0 {
+		return m.sb[:m.d*m.ld]
+	}
+	out, tmp := make([]float64, m.d*m.ld), make([]float64, m.ld)
+	for i := 0; i < m.d; i++ {
+		copy(out[i*m.ld:i*m.ld+m.kc], m.curRow(i, out[i*m.ld:i*m.ld+m.ld], tmp))
+	}
+	return out
+}
+
+// backProject returns, for each version e of the log, the vector u_e with
+// sᵢ·u_{stamp[i]} = (row i of S in the current basis)·v: u_now = v and
+// u_e = T_e·u_{e+1}, O(Σ k'·r) in all. Its result is indexed by version.
+func (m *OCCFMK) backProject(v []float64) [][]float64 {
+	now := m.version()
+	us := make([][]float64, now+1)
+	us[now] = v
+	for e := now - 1; e >= 0; e-- {
+		in, out := int(m.tin[e]), int(m.tout[e])
+		t := m.tlog[m.toff[e] : int(m.toff[e])+in*out]
+		u := make([]float64, in)
+		for j := range u {
+			u[j] = spectral.Dot(t[j*out:j*out+out], us[e+1][:out])
+		}
+		us[e] = u
+	}
+	return us
 }

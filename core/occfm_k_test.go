@@ -15,9 +15,10 @@ func (m *OCCFMK) denseC() *mat.SymDense {
 	d, ld := m.d, m.ld
 	c := mat.NewSymDense(max(d, 1), nil)
 	u := make([]float64, d)
+	sb := m.curS()
 	for _, a := range m.active {
 		for i := 0; i < d; i++ {
-			s := m.row(i)
+			s := sb[i*ld : i*ld+m.kc]
 			var v float64
 			for j, sj := range s {
 				v += sj * m.w[j*ld+a]
