@@ -13,6 +13,7 @@ import (
 
 	"github.com/occfm/occfm/core/data"
 	"github.com/occfm/occfm/core/demo"
+	"github.com/occfm/occfm/core/personal"
 )
 
 // genSettings are the flags of occfm gen.
@@ -53,6 +54,9 @@ func parseGenFlags(args []string) (genSettings, error) {
 		switch {
 		case gs.rows <= 0 || size != "":
 			return bad("-demo catalog: want -rows N (the ratings), not -size")
+		case gs.rows > personal.MaxSyntheticRatings:
+			return bad("-demo catalog: -rows %s: at most %s ratings (32,767 films at 10.3 ratings each, numbered in 16 bits)",
+				commas(gs.rows), commas(personal.MaxSyntheticRatings))
 		case gs.items == "":
 			return bad("-demo catalog: -items is missing: where to write the item list (movies.csv)")
 		}

@@ -119,6 +119,7 @@ func TestGenCatalog(t *testing.T) {
 	}
 	for _, args := range [][]string{
 		{"gen", "-demo", "catalog", "-rows", "100"},
+		{"gen", "-demo", "catalog", "-rows", "1000000", "-items", items},
 		{"gen", "-demo", "catalog", "-size", "1M", "-items", items},
 		{"gen", "-rows", "10", "-items", items},
 	} {

@@ -100,15 +100,21 @@ func NewSyntheticCatalog(seed uint64) *SyntheticCatalog {
 	return NewSyntheticCatalogSize(seed, 0)
 }
 
+// MaxSyntheticRatings is the most ratings NewSyntheticCatalogSize draws a
+// catalog of: ratings/10.3 items, at most 32,767 (items and users are
+// numbered in 16 bits).
+const MaxSyntheticRatings = 337_000
+
 // NewSyntheticCatalogSize returns a synthetic catalog drawn as the built-in
 // one but of about ratings ratings (0: the built-in's 400 items and 300
 // users): ratings/10.3 items and users who each rate 20 + Geometric items
 // (mean 164 before the cap at 350, 149 after), about the shape of
 // MovieLens' 100,836-rating ml-latest-small (9,742 films, 610 people). It is what
 // `occfm gen -demo catalog` writes, for measuring Personalize on a catalog
-// of a real one's size. It panics for ratings under 0.
+// of a real one's size. It panics for ratings under 0 or over
+// MaxSyntheticRatings.
 func NewSyntheticCatalogSize(seed uint64, ratings int) *SyntheticCatalog {
-	if ratings < 0 {
+	if ratings < 0 || ratings > MaxSyntheticRatings {
 		panic("core: NewSyntheticCatalogSize: " + str.Itoa(ratings) + " ratings")
 	}
 	s := &SyntheticCatalog{users: synthUsers, n: synthItems, avg: synthAvgRate}
