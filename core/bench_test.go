@@ -200,3 +200,76 @@ func BenchmarkOCCFMDelta(b *testing.B) {
 		})
 	}
 }
+
+// featureSizes are the feature counts of BenchmarkFeatures.
+var featureSizes = []int{1000, 10000, 100000}
+
+// BenchmarkFeatures times occfm-k and fm-ftrl against the number of
+// features seen, d = 10³, 10⁴, 10⁵: MovieLens-like ratings (ratingRows:
+// a user among 9d/25, an item among the other 16d/25) drawn as they are
+// played, 3·d rows of warm-up (every feature seen), then timed rounds that
+// go on through the stream, new pairs and all. A row of occfm-k should cost
+// the same at any d (see OCCFMK's costs); fm-ftrl's own fall from d = 10³ to
+// 10⁵ is the reference for what the memory of a larger model costs alone.
+// "x-fm-ftrl" is occfm-k's speed as a fraction of fm-ftrl's at the same d,
+// measured just before it.
+func BenchmarkFeatures(b *testing.B) {
+	for _, d := range featureSizes {
+		var ref float64
+		for _, name := range []string{"fm-ftrl", "occfm-k"} {
+			b.Run("d="+str.Itoa(d)+"/"+name, func(b *testing.B) {
+				l, err := NewLearner(name, Config{})
+				if err != nil {
+					b.Fatal(err)
+				}
+				rows := newRatingRows(d)
+				var ex data.Example
+				for range 3 * d {
+					rows.next(&ex)
+					Play(l, ex, nil)
+				}
+				b.ReportAllocs()
+				for b.Loop() {
+					rows.next(&ex)
+					Play(l, ex, nil)
+				}
+				rate := float64(b.N) / b.Elapsed().Seconds()
+				b.ReportMetric(rate, "updates/s")
+				if name == "fm-ftrl" {
+					ref = rate
+				} else if ref > 0 {
+					b.ReportMetric(rate/ref, "x-fm-ftrl")
+				}
+			})
+		}
+	}
+}
+
+// ratingRows draws ratingStream's rows one at a time, without holding
+// them: the same model (user and item biases, a rank-one taste, noise),
+// drawn by PCG(8, 8).
+type ratingRows struct {
+	users, items int
+	f            []float64
+	rng          *rand.Rand
+	ind          [2]int
+	val          [2]float64
+}
+
+func newRatingRows(d int) *ratingRows {
+	r := &ratingRows{users: max(1, d*9/25), rng: rand.New(rand.NewPCG(8, 8))}
+	r.items = max(1, d-r.users)
+	r.f = make([]float64, 2*(r.users+r.items))
+	for i := range r.f {
+		r.f[i] = 0.3 * r.rng.NormFloat64()
+	}
+	r.val = [2]float64{1, 1}
+	return r
+}
+
+func (r *ratingRows) next(ex *data.Example) {
+	u, i := r.rng.IntN(r.users), r.users+r.rng.IntN(r.items)
+	r.ind = [2]int{u, i}
+	ex.X = data.Sparse{Ind: r.ind[:], Val: r.val[:]}
+	ex.Y = 3.5 + r.f[2*u] + r.f[2*i] + r.f[2*u+1]*r.f[2*i+1] + 0.5*r.rng.NormFloat64()
+}

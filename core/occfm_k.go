@@ -3,6 +3,7 @@ package core
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 
 	"github.com/occfm/occfm/core/data"
 	"github.com/occfm/occfm/core/internal/str"
@@ -48,8 +49,8 @@ import (
 //     2019, "On the convergence of projected-gradient methods with low-rank
 //     projections for smooth convex minimization over trace-norm balls",
 //     for warm-started low-rank projections). When it passes Tol·‖C‖_F, and
-//     at least max(MinGap, nnz(G)/1000) rows after the last time (see
-//     refreshGap), S is recomputed: Lanczos on
+//     at least max(MinGap, (nnz(G) + n·(k+8))/50) rows after the last time
+//     (see refreshGap), S is recomputed: Lanczos on
 //     G (lanczos.go), warm-started from C's eigenvectors, keeping the k
 //     Ritz vectors of largest |θ|.
 //
@@ -80,8 +81,7 @@ import (
 // rows missed; a Jacobi diagonalization of A, O(k'³) a sweep, when its
 // off-diagonal part calls for it; a cut, O(k'²), once per k new features
 // at most; a recomputation, a Lanczos run of k+8 steps on G,
-// O(steps·(nnz(G) + d·steps) + d·k'²), once per max(MinGap, nnz(G)/1000)
-// rows at most. Memory: about 80 bytes per stored pair of G, 16·k' bytes a
+// O(steps·(nnz(G) + d·steps) + d·k'²), once per refreshGap rows at most. Memory: about 80 bytes per stored pair of G, 16·k' bytes a
 // feature for S and Y, 4 for its version, and 8·k'·k bytes a cut since the
 // last recomputation. An OCCFMK is not safe for concurrent use.
 type OCCFMK struct {
@@ -114,10 +114,10 @@ type OCCFMK struct {
 	stamp           []int32
 	tlog            []float64
 	toff, tin, tout []int32
-	a, w   []float64
-	mu     []float64
-	theta  float64
-	active []int // indices of μ ≠ 0
+	a, w            []float64
+	mu              []float64
+	theta           float64
+	active          []int // indices of μ ≠ 0
 
 	a2, off2          float64 // ‖A‖²_F and its off-diagonal part's (see normsA)
 	eps, offEps, leak float64 // the certified error, its part from A's off-diagonal and from QGP
@@ -125,7 +125,8 @@ type OCCFMK struct {
 	diagAt            int     // round of the last diagonalization of A
 	refreshes         int
 
-	tr *kTrace // the record of the last round, while TraceSteps is on
+	tr   *kTrace // the record of the last round, while TraceSteps is on
+	memo kMemo
 
 	src *rand.PCG // rng's source, whose state a model file records
 	rng *rand.Rand
@@ -133,7 +134,32 @@ type OCCFMK struct {
 
 	// scratch
 	z, u, ab, aw, av, st, abs, cs, hp, tmp []float64
-	newf                      []int
+	newf                                   []int
+}
+
+// kMemo is the row whose coordinates (OCCFMK's cs and z, see rowCoords) a
+// Predict left, with the round and the pairs' part of the prediction: the
+// Update of that row in that round, the next call of the pair Play makes,
+// takes them instead of computing them again. Any other computation of
+// coordinates drops it.
+type kMemo struct {
+	ok    bool
+	t     int
+	x     data.Sparse
+	pairs float64
+}
+
+func (k *kMemo) keep(x data.Sparse, t int, pairs float64) {
+	k.ok, k.t, k.pairs = true, t, pairs
+	k.x.Ind = append(k.x.Ind[:0], x.Ind...)
+	k.x.Val = append(k.x.Val[:0], x.Val...)
+}
+
+// take returns the pairs' part kept for x in round t, and drops the memo.
+func (k *kMemo) take(x data.Sparse, t int) (float64, bool) {
+	ok := k.ok && k.t == t && slices.Equal(k.x.Ind, x.Ind) && slices.Equal(k.x.Val, x.Val)
+	k.ok = false
+	return k.pairs, ok
 }
 
 var _ Learner = (*OCCFMK)(nil)
@@ -177,8 +203,15 @@ func (m *OCCFMK) Config() Config {
 }
 
 // Predict returns w₀ + wᵀx + Σ_{i<j} C_ij xᵢxⱼ. It does not change the
-// model.
-func (m *OCCFMK) Predict(x data.Sparse) float64 { return m.affine(x) + m.pairs(x) }
+// model; it keeps x's coordinates for an Update of the same x that
+// follows (see memo).
+func (m *OCCFMK) Predict(x data.Sparse) float64 {
+	p := m.pairs(x)
+	if len(m.active) > 0 {
+		m.memo.keep(x, m.t, p)
+	}
+	return m.affine(x) + p
+}
 
 func (m *OCCFMK) affine(x data.Sparse) float64 {
 	if m.bias != nil {
@@ -217,6 +250,7 @@ func (m *OCCFMK) pairs(x data.Sparse) float64 {
 // and Y are first brought to the current basis (see freshen); without, m
 // does not change.
 func (m *OCCFMK) rowCoords(x data.Sparse, fresh bool) {
+	m.memo.ok = false
 	kc, ld := m.kc, m.ld
 	m.cs = spectral.Grown(m.cs, len(x.Ind)*ld)
 	m.tmp = spectral.Grown(m.tmp, 2*ld)
@@ -278,10 +312,17 @@ func (m *OCCFMK) Update(x data.Sparse, y float64) {
 	if m.tr != nil {
 		m.tr.begin(m, x)
 	}
-	m.rowCoords(x, true)
 	yhat := m.affine(x)
-	if len(m.active) > 0 {
-		yhat += m.pairsAt(x)
+	if p, ok := m.memo.take(x, m.t); ok {
+		for _, i := range x.Ind {
+			m.freshen(i)
+		}
+		yhat += p
+	} else {
+		m.rowCoords(x, true)
+		if len(m.active) > 0 {
+			yhat += m.pairsAt(x)
+		}
 	}
 	g := m.s.Loss.Deriv(yhat, y)
 	m.t++
@@ -305,7 +346,7 @@ func (m *OCCFMK) Update(x data.Sparse, y float64) {
 	m.scale = max(m.scale, 0.5*(x2*x2-x4))
 	m.addGradient(x, g)
 	m.project()
-	if m.t-m.last >= m.refreshGap() && m.leak > m.s.Tol*math.Max(m.normC(), 1e-3*m.Delta()) {
+	if m.t-m.last >= m.refreshGap() && m.leak > m.allowed() {
 		m.refresh()
 		m.project()
 	}
@@ -497,15 +538,22 @@ func (m *OCCFMK) Delta() float64 {
 	return DefaultOCCFMKDeltaScale * math.Sqrt(float64(max(1, m.nseen)))
 }
 
-// refreshPairs is the number of G's stored pairs a row pays for in
-// recomputations of S (see refreshGap).
-const refreshPairs = 1000
+// refreshPairs is the number of G's stored pairs (or of features seen
+// times Lanczos steps) a row pays for in recomputations of S (see
+// refreshGap).
+const refreshPairs = 50
 
 // refreshGap returns the fewest rows between two recomputations of S:
-// max(MinGap, nnz(G)/refreshPairs), so that a Lanczos run of s steps,
-// O(s·(nnz(G) + d·s)), costs a row O(s·refreshPairs + s²·d/MinGap) on
-// average however long the stream.
-func (m *OCCFMK) refreshGap() int { return max(m.s.MinGap, m.g.nnz()/refreshPairs) }
+// max(MinGap, (nnz(G) + n·s)/refreshPairs) for n features seen and s =
+// k+8 Lanczos steps, so that a run, O(s·(nnz(G) + d·s) + d·k'²), costs a
+// row O(s·refreshPairs) on average, however long the stream and however
+// many its features.
+func (m *OCCFMK) refreshGap() int {
+	return max(m.s.MinGap, (m.g.nnz()+m.nseen*m.lanczosSteps())/refreshPairs)
+}
+
+// lanczosSteps returns the steps of a recomputation's Lanczos run: k+8.
+func (m *OCCFMK) lanczosSteps() int { return m.s.Rank + 8 }
 
 // eta returns ηₜ = η/scale (see OCCFMK).
 func (m *OCCFMK) eta() float64 { return m.s.Eta / max(1, m.scale) }

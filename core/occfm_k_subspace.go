@@ -34,8 +34,10 @@ func (m *OCCFMK) certify() {
 	}
 }
 
-// diagonalize makes A diagonal: A = V·diag(λ)·Vᵀ by Jacobi (A is nearly
-// diagonal), W ← W·V, A ← diag(λ).
+// diagonalize makes A nearly diagonal: A ≈ V·diag(λ)·Vᵀ by Jacobi (A is
+// nearly diagonal already), W ← W·V, A ← VᵀAV, stopping once the
+// off-diagonal part costs at most a hundredth of the error allowed (see
+// project), which A keeps and certify counts.
 func (m *OCCFMK) diagonalize() {
 	m.diagAt = m.t
 	kc, ld := m.kc, m.ld
@@ -44,8 +46,8 @@ func (m *OCCFMK) diagonalize() {
 		copy(ab[a*kc:a*kc+kc], m.a[a*ld:a*ld+kc])
 	}
 	lam := m.u[:kc]
-	spectral.JacobiEigen(ab, kc, lam, vecs)
-	tmp := ab[:kc] // ab is spent
+	spectral.JacobiEigenTol(ab, kc, lam, vecs, 0.01*m.allowed()*2/m.eta())
+	tmp := m.aw[:kc]
 	for j := 0; j < kc; j++ {
 		row := m.w[j*ld : j*ld+kc]
 		for c := 0; c < kc; c++ {
@@ -59,8 +61,10 @@ func (m *OCCFMK) diagonalize() {
 	}
 	for a := 0; a < kc; a++ {
 		row := m.a[a*ld : a*ld+kc]
-		clear(row)
-		row[a] = lam[a]
+		for b := a; b < kc; b++ {
+			v := ab[a*kc+b]
+			row[b], m.a[b*ld+a] = v, v
+		}
 	}
 	m.normsA()
 	m.certify()
@@ -77,7 +81,7 @@ const diagGap = 16
 func (m *OCCFMK) project() {
 	kc, ld := m.kc, m.ld
 	m.certify()
-	if allow := m.s.Tol * math.Max(m.normC(), 1e-3*m.Delta()); m.offEps > allow || m.offEps > 0.1*allow && m.t-m.diagAt >= diagGap {
+	if allow := m.allowed(); m.offEps > allow || m.offEps > 0.1*allow && m.t-m.diagAt >= diagGap {
 		m.diagonalize()
 	}
 	alpha := m.mu[:kc]
@@ -94,6 +98,10 @@ func (m *OCCFMK) project() {
 	}
 	m.certify()
 }
+
+// allowed returns the certified error a subspace may reach:
+// Tol·max(‖C‖_F, δ/1000).
+func (m *OCCFMK) allowed() float64 { return m.s.Tol * math.Max(m.normC(), 1e-3*m.Delta()) }
 
 // normC returns ‖C‖_F = ‖μ‖₂.
 func (m *OCCFMK) normC() float64 {
@@ -195,7 +203,7 @@ func (m *OCCFMK) refresh() {
 		u := us[m.stamp[i]]
 		st[i] += spectral.Dot(m.sb[i*ld:i*ld+len(u)], u)
 	}
-	steps := min(d, k+8)
+	steps := min(d, m.lanczosSteps())
 	res := m.lw.Run(kOp{m}, st, min(k, steps), steps, steps, 0)
 	m.refreshes++
 	m.last = m.t

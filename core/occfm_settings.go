@@ -238,7 +238,7 @@ type OCCFMKSettings struct {
 	// before it is recomputed (see OCCFMK). Zero means 0.25.
 	Tol float64
 	// MinGap is the fewest rows between two recomputations (more once G
-	// holds over 1000·MinGap pairs): it bounds the work per row (see
+	// holds over 50·MinGap pairs): it bounds the work per row (see
 	// refreshGap). Zero means 100.
 	MinGap int
 	// Affine is the rule of w₀ and w. The zero value is AffineBias.

@@ -18,7 +18,14 @@ import (
 // small problems of the LMO (m ≤ 16): Rayleigh-Ritz on the tracked subspace
 // and the certificate's m×m bounds, where a LAPACK call's setup would cost
 // more than the work.
-func JacobiEigen(a []float64, m int, vals, vecs []float64) {
+func JacobiEigen(a []float64, m int, vals, vecs []float64) { JacobiEigenTol(a, m, vals, vecs, 0) }
+
+// JacobiEigenTol is JacobiEigen stopping as soon as the off-diagonal part's
+// Frobenius norm is at most tol (and rotating no pair whose entry is at most
+// tol/m): for a matrix already nearly diagonal that needs its remaining
+// off-diagonal part bounded, not gone, it saves the sweeps that polish it.
+// vals are then a's diagonal after the rotations, not its eigenvalues.
+func JacobiEigenTol(a []float64, m int, vals, vecs []float64, tol float64) {
 	for i := 0; i < m; i++ {
 		for j := 0; j < i; j++ {
 			a[i*m+j] = a[j*m+i]
@@ -38,13 +45,14 @@ func JacobiEigen(a []float64, m int, vals, vecs []float64) {
 				off += a[i*m+j] * a[i*m+j]
 			}
 		}
-		if off <= 1e-30*diag || off == 0 {
+		if off <= 1e-30*diag || off == 0 || 2*off <= tol*tol {
 			break
 		}
+		skip := tol / float64(m)
 		for p := 0; p < m; p++ {
 			for q := p + 1; q < m; q++ {
 				apq := a[p*m+q]
-				if apq == 0 {
+				if apq == 0 || math.Abs(apq) <= skip {
 					continue
 				}
 				// The rotation that zeroes a_pq (Golub & Van Loan, Alg. 8.5.1).
