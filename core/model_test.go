@@ -147,6 +147,37 @@ func TestModelResumeOCCFMRefreshes(t *testing.T) {
 	}
 }
 
+// TestModelResumeOCCFMKLog checks that an OCCFMK saved while its rows lag
+// cuts (the log of cuts in the file, see OCCFMK.freshen) resumes exactly:
+// rank 4 on the ratings demo cuts every 4 new features, a save every 37
+// rows; the saves must cover both a log and none.
+func TestModelResumeOCCFMKLog(t *testing.T) {
+	rows := demoRowsOf(t, "ratings", 2500)
+	s := OCCFMKSettings{Rank: 4}
+	never, resumed := NewOCCFMK(s), NewOCCFMK(s)
+	withLog, without := 0, 0
+	for i, ex := range rows {
+		if i%37 == 18 {
+			if resumed.version() > 0 {
+				withLog++
+			} else {
+				without++
+			}
+			resumed = loadBytes(t, saveBytes(t, Model{Learner: resumed})).Learner.(*OCCFMK)
+		}
+		want, got := Play(never, ex, nil), Play(resumed, ex, nil)
+		if math.Float64bits(got) != math.Float64bits(want) {
+			t.Fatalf("row %d: ŷ = %v resumed, %v never stopped", i, got, want)
+		}
+	}
+	if !bytes.Equal(saveBytes(t, Model{Learner: resumed}), saveBytes(t, Model{Learner: never})) {
+		t.Fatal("the resumed learner's final state differs from the one that never stopped")
+	}
+	if withLog == 0 || without == 0 {
+		t.Errorf("%d saves with a log of cuts, %d without: the test covers only one", withLog, without)
+	}
+}
+
 // TestModelVocabulary checks that a MovieLens or CSV stream started with
 // the vocabulary of another numbers the values the same, and new values
 // after them.
