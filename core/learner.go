@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -44,6 +45,33 @@ func Play(l Learner, ex data.Example, m *Metrics) float64 {
 		m.Add(yhat, ex.Y)
 	}
 	return yhat
+}
+
+// rowMemo keeps what a learner's Predict computed for a row, for the Update
+// of the same row in the same round, the call that follows it when Play,
+// the guard or a mixture plays the round: Update takes it instead of
+// computing it again. It holds a copy of the row, the round and one value;
+// where the learner keeps more (scratch buffers), any other computation of
+// them must drop the memo (ok = false).
+type rowMemo struct {
+	ok    bool
+	t     int
+	x     data.Sparse
+	value float64
+}
+
+// keep records value for x in round t.
+func (k *rowMemo) keep(x data.Sparse, t int, value float64) {
+	k.ok, k.t, k.value = true, t, value
+	k.x.Ind = append(k.x.Ind[:0], x.Ind...)
+	k.x.Val = append(k.x.Val[:0], x.Val...)
+}
+
+// take returns the value kept for x in round t, if any, and drops the memo.
+func (k *rowMemo) take(x data.Sparse, t int) (float64, bool) {
+	ok := k.ok && k.t == t && slices.Equal(k.x.Ind, x.Ind) && slices.Equal(k.x.Val, x.Val)
+	k.ok = false
+	return k.value, ok
 }
 
 // predictUpdater is a learner that predicts and learns a row in one call.

@@ -58,6 +58,7 @@ type OCCFMAuto struct {
 	t       int
 	lo, hi  float64 // label range (Squared)
 	yk, p   []float64
+	memo    rowMemo // the prediction Predict made, with yk and p (see PredictUpdate)
 }
 
 var _ Learner = (*OCCFMAuto)(nil)
@@ -227,15 +228,18 @@ func (m *OCCFMAuto) clip(y float64) float64 {
 // predict fills m.yk with the live experts' predictions and returns the
 // mixture. An expert whose prediction is not finite gets no weight; when
 // learn is set, it is retired.
-func (m *OCCFMAuto) predict(x data.Sparse, learn bool) float64 {
+func (m *OCCFMAuto) predict(x data.Sparse, learn bool) (float64, bool) {
+	m.memo.ok = false
 	m.weights()
 	var sum float64
+	finite := true
 	for k, e := range m.experts {
 		if e == nil {
 			continue
 		}
 		y := e.Predict(x)
 		if math.IsNaN(y) || math.IsInf(y, 0) {
+			finite = false
 			if learn {
 				m.retire(k)
 			}
@@ -246,7 +250,7 @@ func (m *OCCFMAuto) predict(x data.Sparse, learn bool) float64 {
 		sum += m.p[k]
 	}
 	if !(sum > 0) {
-		return 0
+		return 0, finite
 	}
 	var y float64
 	if m.s.Loss == Logistic {
@@ -256,18 +260,18 @@ func (m *OCCFMAuto) predict(x data.Sparse, learn bool) float64 {
 			}
 		}
 		y = min(max(y/sum, 1e-15), 1-1e-15)
-		return math.Log(y / (1 - y))
+		return math.Log(y / (1 - y)), finite
 	}
 	if rho := m.rho(); rho > 0 {
 		// Vovk's substitution function (see OCCFMAuto).
-		return (m.lo+m.hi)/2 - (m.mixLoss(m.hi, rho)-m.mixLoss(m.lo, rho))/(2*(m.hi-m.lo))
+		return (m.lo+m.hi)/2 - (m.mixLoss(m.hi, rho)-m.mixLoss(m.lo, rho))/(2*(m.hi-m.lo)), finite
 	}
 	for k, p := range m.p {
 		if p > 0 {
 			y += p * m.yk[k]
 		}
 	}
-	return y / sum
+	return y / sum, finite
 }
 
 // mixLoss returns g(y) = −ln(Σₖ pₖ·exp(−ρ(y − ŷₖ)²))/ρ over the live experts
@@ -337,8 +341,15 @@ func (m *OCCFMAuto) Shrink() int64 {
 }
 
 // Predict returns the forecaster's prediction. It does not change the
-// learner's state.
-func (m *OCCFMAuto) Predict(x data.Sparse) float64 { return m.predict(x, false) }
+// learner's state; it keeps the prediction for the PredictUpdate of x that
+// follows (see rowMemo), when every live expert's was finite.
+func (m *OCCFMAuto) Predict(x data.Sparse) float64 {
+	y, finite := m.predict(x, false)
+	if finite {
+		m.memo.keep(x, m.t, y)
+	}
+	return y
+}
 
 // Update learns (x, y); see PredictUpdate.
 func (m *OCCFMAuto) Update(x data.Sparse, y float64) { m.PredictUpdate(x, y) }
@@ -347,7 +358,10 @@ func (m *OCCFMAuto) Update(x data.Sparse, y float64) { m.PredictUpdate(x, y) }
 // charges each live expert its loss, updates it, and retires the experts
 // the rule says (see OCCFMAuto).
 func (m *OCCFMAuto) PredictUpdate(x data.Sparse, y float64) float64 {
-	yhat := m.predict(x, true)
+	yhat, ok := m.memo.take(x, m.t)
+	if !ok {
+		yhat, _ = m.predict(x, true)
+	}
 	if m.t == 0 {
 		m.lo, m.hi = y, y
 	}

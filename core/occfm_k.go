@@ -3,7 +3,6 @@ package core
 import (
 	"math"
 	"math/rand/v2"
-	"slices"
 
 	"github.com/occfm/occfm/core/data"
 	"github.com/occfm/occfm/core/internal/str"
@@ -126,7 +125,7 @@ type OCCFMK struct {
 	refreshes         int
 
 	tr   *kTrace // the record of the last round, while TraceSteps is on
-	memo kMemo
+	memo rowMemo // x's coordinates (cs and z) and pairs' part, from Predict
 
 	src *rand.PCG // rng's source, whose state a model file records
 	rng *rand.Rand
@@ -135,31 +134,6 @@ type OCCFMK struct {
 	// scratch
 	z, u, ab, aw, av, st, abs, cs, hp, tmp []float64
 	newf                                   []int
-}
-
-// kMemo is the row whose coordinates (OCCFMK's cs and z, see rowCoords) a
-// Predict left, with the round and the pairs' part of the prediction: the
-// Update of that row in that round, the next call of the pair Play makes,
-// takes them instead of computing them again. Any other computation of
-// coordinates drops it.
-type kMemo struct {
-	ok    bool
-	t     int
-	x     data.Sparse
-	pairs float64
-}
-
-func (k *kMemo) keep(x data.Sparse, t int, pairs float64) {
-	k.ok, k.t, k.pairs = true, t, pairs
-	k.x.Ind = append(k.x.Ind[:0], x.Ind...)
-	k.x.Val = append(k.x.Val[:0], x.Val...)
-}
-
-// take returns the pairs' part kept for x in round t, and drops the memo.
-func (k *kMemo) take(x data.Sparse, t int) (float64, bool) {
-	ok := k.ok && k.t == t && slices.Equal(k.x.Ind, x.Ind) && slices.Equal(k.x.Val, x.Val)
-	k.ok = false
-	return k.pairs, ok
 }
 
 var _ Learner = (*OCCFMK)(nil)
@@ -204,7 +178,7 @@ func (m *OCCFMK) Config() Config {
 
 // Predict returns w₀ + wᵀx + Σ_{i<j} C_ij xᵢxⱼ. It does not change the
 // model; it keeps x's coordinates for an Update of the same x that
-// follows (see memo).
+// follows (see rowMemo).
 func (m *OCCFMK) Predict(x data.Sparse) float64 {
 	p := m.pairs(x)
 	if len(m.active) > 0 {
