@@ -20,7 +20,9 @@
 // bench-results), and writes bench.json and bench.md there.
 // OCCFM_BENCH_SECONDS caps each throughput run (default 20 s of learning; a
 // learner that is slower learns fewer rows, and native plays the same
-// ones).
+// ones). OCCFM_BENCH_LEARNERS (comma-separated names) keeps the throughput
+// table to those learners, and OCCFM_E2E_DIST serves another build's page
+// (see e2eDist): the two together compare an older page with this one.
 package e2e
 
 import (
@@ -35,6 +37,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -200,7 +203,11 @@ func TestBench(t *testing.T) {
 				delta                float64 // 0: the learner's default
 			}
 			var runs []variant
+			only := os.Getenv("OCCFM_BENCH_LEARNERS")
 			for _, sp := range core.Learners() {
+				if only != "" && !slices.Contains(strings.Split(only, ","), sp.Name) {
+					continue
+				}
 				runs = append(runs, variant{sp.Name, sp.Name, benchHash(sp.Name), 0})
 				if sp.Name == "occfm" {
 					// The same without the regret comparator: the page's

@@ -13,6 +13,7 @@ package e2e
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -36,10 +37,14 @@ import (
 )
 
 const (
-	e2eDist       = "dist"
 	movielensPath = "../shared/data/movielens-100k/u.data"
 	ijcnnPath     = "../shared/data/ijcnn1/ijcnn1.t.gz"
 )
+
+// e2eDist is the built page the tests serve: dist/, or the folder
+// OCCFM_E2E_DIST names (make bench-compare serves an older build's page
+// beside this one).
+var e2eDist = cmp.Or(os.Getenv("OCCFM_E2E_DIST"), "dist")
 
 // e2eHandler serves dir as serve.go does, with the page's security headers
 // (Content-Security-Policy and the rest): newHandler.
