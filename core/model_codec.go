@@ -580,3 +580,15 @@ func (c *stateCodec) encodeNested(l stateCoder) {
 	sub.flush()
 	c.out.sameLen(n, c.out.n-from, "a nested learner")
 }
+
+// nestedBias codes a Bias's state after its settings (those of the
+// learner it belongs to), checking that it covers d features.
+func (c *stateCodec) nestedBias(b *Bias, d int) {
+	c.int(&b.t)
+	c.float(&b.b)
+	c.floats(&b.w)
+	c.floats(&b.n)
+	if c.violates(len(b.w) == d && len(b.n) == d) {
+		c.fail(str.Itoa(len(b.w)) + " biases with " + str.Itoa(len(b.n)) + " counts for " + str.Itoa(d) + " features")
+	}
+}

@@ -132,8 +132,8 @@ type OCCFMK struct {
 	lw  spectral.LanczosWork
 
 	// scratch
-	z, u, ab, aw, av, st, abs, cs, hp, tmp []float64
-	newf                                   []int
+	z, u, ab, aw, av, st, abs, cs, hp, tmp, pc []float64
+	newf                                       []int
 }
 
 var _ Learner = (*OCCFMK)(nil)
@@ -196,16 +196,6 @@ func (m *OCCFMK) affine(x data.Sparse) float64 {
 
 // row returns sᵢ, feature i's coordinates in S.
 func (m *OCCFMK) row(i int) []float64 { return m.sb[i*m.ld : i*m.ld+m.kc] }
-
-// coord returns uₐᵢ = sᵢ·W[:, a], the coordinate in C's eigenvector a of
-// the feature whose row of S is s.
-func (m *OCCFMK) coord(s []float64, a int) float64 {
-	var c float64
-	for j, v := range s {
-		c += v * m.w[j*m.ld+a]
-	}
-	return c
-}
 
 // pairs returns Σ_{i<j} C_ij xᵢxⱼ (see pairsAt), from x's coordinates.
 func (m *OCCFMK) pairs(x data.Sparse) float64 {
@@ -690,18 +680,6 @@ func (m *OCCFMK) decoded(c *stateCodec, seen []byte) {
 		}
 	}
 	m.normsA()
-}
-
-// nestedBias codes a Bias's state after its settings (those of the
-// learner it belongs to), checking that it covers d features.
-func (c *stateCodec) nestedBias(b *Bias, d int) {
-	c.int(&b.t)
-	c.float(&b.b)
-	c.floats(&b.w)
-	c.floats(&b.n)
-	if c.violates(len(b.w) == d && len(b.n) == d) {
-		c.fail(str.Itoa(len(b.w)) + " biases with " + str.Itoa(len(b.n)) + " counts for " + str.Itoa(d) + " features")
-	}
 }
 
 // pairVisits counts the pair terms read or written (see pairCounter).

@@ -112,6 +112,23 @@ func TestOCCFMKDense(t *testing.T) {
 						t.Fatalf("%s rank %d δ %g row %d: with every direction held, ‖C − C*‖_F = %v over A's off-diagonal part %v", name, rank, delta, r, e, m.offEps)
 					}
 					worst = max(worst, e)
+					// C's eigenpairs as Personalize reads them: C_ij = Σₐ μₐuₐᵢuₐⱼ
+					// from PairCoords, rows lagging cuts or not.
+					dc, mu := m.denseC(), m.PairSpectrum(nil)
+					for _, ij := range [][2]int{{0, m.d - 1}, {1, m.d / 2}, {m.d / 3, m.d - 2}} {
+						i, j := ij[0], ij[1]
+						if i < 0 || j < 0 || i == j {
+							continue
+						}
+						ui, uj := m.PairCoords(i, nil), m.PairCoords(j, nil)
+						var c float64
+						for a, v := range mu {
+							c += v * ui[a] * uj[a]
+						}
+						if !scalar.EqualWithinAbsOrRel(c, dc.At(i, j), 1e-9, 1e-9) {
+							t.Fatalf("%s rank %d δ %g row %d: C[%d, %d] = %v from PairCoords, %v from C", name, rank, delta, r, i, j, c, dc.At(i, j))
+						}
+					}
 					if m.Certified() < 0.5*max(mat.Norm(cs, 2), 1e-12) {
 						held++
 					}

@@ -439,9 +439,14 @@ func (m *OCCFMK) PairCoords(i int, dst []float64) []float64 {
 		}
 		return dst
 	}
-	s := m.row(i)
+	m.pc = spectral.Grown(m.pc, 2*m.ld)
+	s := m.curRow(i, m.pc[:m.ld], m.pc[m.ld:])
 	for _, a := range m.active {
-		dst = append(dst, m.coord(s, a))
+		var c float64
+		for j, v := range s {
+			c += v * m.w[j*m.ld+a]
+		}
+		dst = append(dst, c)
 	}
 	return dst
 }
