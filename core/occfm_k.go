@@ -113,6 +113,7 @@ type OCCFMK struct {
 	stamp           []int32
 	tlog            []float64
 	toff, tin, tout []int32
+	blk             [][][]float64 // the spans of aligned runs of cuts (see span), built from the log
 	a, w            []float64
 	mu              []float64
 	theta           float64
@@ -534,6 +535,11 @@ var _ RowLimited = (*OCCFMK)(nil)
 func (m *OCCFMK) MemoryBytes() int64 {
 	b := structBytes + m.g.memoryBytes() + sumF64Bytes(m.sb, m.yb, m.a, m.w, m.tlog) + int64(len(m.seen))
 	b += 4 * int64(len(m.stamp)+3*len(m.toff))
+	for _, lv := range m.blk {
+		for _, t := range lv {
+			b += 8 * int64(len(t))
+		}
+	}
 	if m.bias != nil {
 		b += m.bias.MemoryBytes()
 	} else {

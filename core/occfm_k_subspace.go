@@ -255,8 +255,10 @@ func (m *OCCFMK) refresh() {
 // stamp[i] (the log's length when it was last brought up to date): a row is
 // brought forward (freshen) when a learned row reads it, by the transforms
 // it missed in order, and a recomputation of S rewrites every row and
-// empties the log. Applying the transforms one after the other whenever a
-// row is read gives the same numbers as applying them at once at the cut.
+// empties the log. A row that lags m cuts takes them as O(log m) products
+// of aligned runs of cuts (see advance), built once each; the numbers a row
+// gets depend only on its version and the current one, so Predict (which
+// brings a copy forward) and Update (which stores it) agree to the bit.
 //
 // ‖Y‖²_F (yF2) is kept as the sum of the stored rows' squared norms, an
 // upper bound on the true one (T's columns are orthonormal, so a row's norm
@@ -279,15 +281,14 @@ func (m *OCCFMK) logCut(t []float64, kc, r int) {
 // clearLog empties the log once every row is in the current basis.
 func (m *OCCFMK) clearLog() {
 	m.tlog, m.toff, m.tin, m.tout = m.tlog[:0], m.toff[:0], m.tin[:0], m.tout[:0]
+	m.blk = m.blk[:0]
 	clear(m.stamp)
 	m.yStale = 0
 }
 
-// transform sets row ← row·T_e in place (row has room for ld values; the
-// entries past T_e's r columns become 0). tmp has room for ld values.
-func (m *OCCFMK) transform(e int, row, tmp []float64) {
-	in, out := int(m.tin[e]), int(m.tout[e])
-	t := m.tlog[m.toff[e] : int(m.toff[e])+in*out]
+// apply sets row ← row·T in place for the in×out matrix t (row has room for
+// ld values; the entries past out become 0). tmp has room for ld values.
+func apply(t []float64, in, out int, row, tmp []float64) {
 	tmp = tmp[:out]
 	clear(tmp)
 	for j, v := range row[:in] {
@@ -297,6 +298,58 @@ func (m *OCCFMK) transform(e int, row, tmp []float64) {
 	}
 	copy(row, tmp)
 	clear(row[out:])
+}
+
+// advance brings row (in the basis of version e) to version now (row and
+// tmp have room for ld values): by the spans of aligned runs of cuts, the
+// longest that fits at each step, at most 2·log₂(now − e + 1) products.
+func (m *OCCFMK) advance(row, tmp []float64, e, now int) {
+	for e < now {
+		j := 0
+		for e&(2<<j-1) == 0 && e+2<<j <= now {
+			j++
+		}
+		t, in, out := m.span(e, j)
+		apply(t, in, out, row, tmp)
+		e += 1 << j
+	}
+}
+
+// span returns the transform taking version e to e + 2^j (e a multiple of
+// 2^j, e + 2^j at most the current version), with its rows and columns:
+// the cut's own for j = 0, else the product of its two halves, built once
+// and kept until the log empties (m.blk[j−1][e>>j]). A half's columns are
+// the next half's first rows: the columns a cut adds after it are 0 in
+// every row that lags it.
+func (m *OCCFMK) span(e, j int) (t []float64, in, out int) {
+	if j == 0 {
+		in, out = int(m.tin[e]), int(m.tout[e])
+		return m.tlog[m.toff[e] : int(m.toff[e])+in*out], in, out
+	}
+	for len(m.blk) < j {
+		m.blk = append(m.blk, nil)
+	}
+	i := e >> j
+	for len(m.blk[j-1]) <= i {
+		m.blk[j-1] = append(m.blk[j-1], nil)
+	}
+	in, out = int(m.tin[e]), int(m.tout[e+1<<j-1])
+	if t = m.blk[j-1][i]; t != nil {
+		return t, in, out
+	}
+	a, _, aout := m.span(e, j-1)
+	b, _, bout := m.span(e+1<<(j-1), j-1)
+	t = make([]float64, in*bout)
+	for r := 0; r < in; r++ {
+		row := t[r*bout : r*bout+bout]
+		for q, v := range a[r*aout : r*aout+aout] {
+			if v != 0 {
+				spectral.Axpy(v, b[q*bout:q*bout+bout], row)
+			}
+		}
+	}
+	m.blk[j-1][i] = t
+	return t, in, out
 }
 
 // freshen brings row i of S and Y to the current basis and keeps yF2 and
@@ -311,10 +364,8 @@ func (m *OCCFMK) freshen(i int) {
 	old := spectral.Dot(y, y)
 	m.tmp = spectral.Grown(m.tmp, 2*ld)
 	tmp := m.tmp[:ld]
-	for ; e < now; e++ {
-		m.transform(e, s, tmp)
-		m.transform(e, y, tmp)
-	}
+	m.advance(s, tmp, e, now)
+	m.advance(y, tmp, e, now)
 	m.stamp[i] = int32(now)
 	m.yF2 += spectral.Dot(y, y) - old
 	m.yStale -= old
@@ -333,9 +384,7 @@ func (m *OCCFMK) curRow(i int, buf, tmp []float64) []float64 {
 		return m.sb[i*ld : i*ld+m.kc]
 	}
 	copy(buf[:ld], m.sb[i*ld:i*ld+ld])
-	for ; e < m.version(); e++ {
-		m.transform(e, buf, tmp)
-	}
+	m.advance(buf, tmp, e, m.version())
 	return buf[:m.kc]
 }
 

@@ -172,3 +172,42 @@ func TestOCCFMKMemo(t *testing.T) {
 		t.Fatal("Predict before Update changed what the learner learned")
 	}
 }
+
+// TestOCCFMKSpans checks that a row brought forward by the spans of aligned
+// runs of cuts (advance) is the row brought forward cut by cut, within
+// rounding, for every row that lags, at every 50th row of the ratings demo
+// at rank 3 (a cut every 3 new features); and that some rows lag several
+// cuts, so that spans of more than one cut are used.
+func TestOCCFMKSpans(t *testing.T) {
+	rows := demoRowsOf(t, "ratings", 3000)
+	m := NewOCCFMK(OCCFMKSettings{Rank: 3})
+	most := 0
+	for r, ex := range rows {
+		m.Update(ex.X, ex.Y)
+		if r%50 != 49 {
+			continue
+		}
+		buf, tmp, seq := make([]float64, m.ld), make([]float64, m.ld), make([]float64, m.ld)
+		for i := 0; i < m.d; i++ {
+			e := int(m.stamp[i])
+			if e == m.version() {
+				continue
+			}
+			most = max(most, m.version()-e)
+			got := m.curRow(i, buf, tmp)
+			copy(seq, m.sb[i*m.ld:i*m.ld+m.ld])
+			for ; e < m.version(); e++ {
+				in, out := int(m.tin[e]), int(m.tout[e])
+				apply(m.tlog[m.toff[e]:int(m.toff[e])+in*out], in, out, seq, tmp)
+			}
+			for a := range got {
+				if !scalar.EqualWithinAbsOrRel(got[a], seq[a], 1e-12, 1e-10) {
+					t.Fatalf("row %d, feature %d (version %d of %d): %v by spans, %v cut by cut", r, i, m.stamp[i], m.version(), got, seq[:m.kc])
+				}
+			}
+		}
+	}
+	if most < 4 {
+		t.Errorf("rows lagged at most %d cuts: the test does not reach spans of several cuts", most)
+	}
+}
