@@ -36,7 +36,7 @@ import (
 //     diagonalizes it (W rotates, S stays);
 //   - a feature seen for the first time has a zero row of G, so the
 //     direction eᵢ extends S exactly (A and Y = GS grow by zeros); S holds
-//     up to 2k directions and is cut back to the k of largest |A_aa|, the
+//     up to 2k directions and is cut back to the k of largest |λ|, the
 //     rows of S and Y taking the cut's rotation when a learned row next
 //     reads them (see freshen);
 //   - the certified error ε ≥ ‖Cₜ₊₁ − C*ₜ₊₁‖_F is kept up to date in
@@ -76,13 +76,15 @@ import (
 //
 // Cost per row of nnz features, with k' ≤ 2k directions held: O(nnz²) to
 // store the pairs in G, O(nnz·k'²) for x's coordinates in A's basis, which
-// the prediction and the update of A share, and O(k'·r) a cut a feature's
-// rows missed; a Jacobi diagonalization of A, O(k'³) a sweep, when its
-// off-diagonal part calls for it; a cut, O(k'²), once per k new features
+// the prediction and the update of A share, and O(k'·r·log m) for a row
+// that missed m cuts; a Jacobi diagonalization of A, O(k'³) a sweep, when
+// its off-diagonal part calls for it, and at a cut, once per k new features
 // at most; a recomputation, a Lanczos run of k+8 steps on G,
-// O(steps·(nnz(G) + d·steps) + d·k'²), once per refreshGap rows at most. Memory: about 80 bytes per stored pair of G, 16·k' bytes a
-// feature for S and Y, 4 for its version, and 8·k'·k bytes a cut since the
-// last recomputation. An OCCFMK is not safe for concurrent use.
+// O(steps·(nnz(G) + d·steps) + d·k'²), once per refreshGap rows at most.
+// Memory: about 80 bytes per stored pair of G, 16·k' bytes a feature for S
+// and Y, 4 for its version, and up to 16·k'·k bytes a cut since the last
+// recomputation (the log and its spans). An OCCFMK is not safe for
+// concurrent use.
 type OCCFMK struct {
 	s OCCFMKSettings
 	t int

@@ -112,13 +112,14 @@ func (m *OCCFMK) normC() float64 {
 	return math.Sqrt(s)
 }
 
-// cut keeps the r directions of S·W whose diagonal entries of A are
-// largest in |·|: S ← S·W[:, keep], Y likewise (logged: see logCut),
-// A ← A[keep, keep] (exactly WᵀSᵀGSW for the new S, its off-diagonal part
-// kept), W ← I. With A nearly diagonal (see project), these are nearly its
-// eigenvectors of largest |λ|. It costs O(k'²).
+// cut keeps the r directions of S along A's eigenvectors of largest |λ|:
+// A is diagonalized (see diagonalize), then S ← S·W[:, keep], Y likewise
+// (logged: see logCut), A ← A[keep, keep] (exactly WᵀSᵀGSW for the new S,
+// with what Jacobi left off its diagonal), W ← I. It costs a diagonalization
+// and O(k'·k).
 func (m *OCCFMK) cut(r int) {
 	m.tr.saveS(m)
+	m.diagonalize()
 	kc, ld := m.kc, m.ld
 	order := make([]int, kc)
 	for a := range order {
