@@ -157,24 +157,35 @@ func TestPersonalPlantedTastes(t *testing.T) {
 	}
 }
 
-// TestPersonalGenres rates, on the synthetic catalog of seed 1 (the page's
-// default), the 5 most rated films of one genre at 5★ and the 5 most rated
-// of another at 1★: the top 10 must hold at least 5 films of the first
-// genre and at most 1 of the second. The genres are those of opposed
-// tastes (see SyntheticCatalog). Measured, liked / disliked genre in the top
-// 10: Horror 5★ Romance 1★: occfm-k 6 / 0, fm-ftrl 4 / 0; Romance 5★
-// Horror 1★: 5 / 0 and 4 / 0; Fantasy 5★ Crime 1★: 5 / 0 and 5 / 0. The
-// default learner, item-lift, with Personalize's genre taste: 10 / 0 for
-// each pair.
+// TestPersonalGenres rates, on the synthetic catalogs of seeds 1–3 (1 is
+// the page's default), the 5 most rated films of one genre at 5★ and the 5
+// most rated of another at 1★, for three pairs of genres of opposed tastes
+// (see SyntheticCatalog): no top 10 may hold more than 1 film of the second
+// genre, and the top 10s must hold on average at least 5 of the first; the
+// default learner, item-lift (with Personalize's genre taste), at least 5 in
+// every one. One pair on one catalog is too close to call for occfm-k: it
+// finds 4, 5 or 6 films of a genre as rounding moves a film in or out of
+// the top 10 (Romance on seed 1: 5 natively, 4 under wasm). Measured, liked
+// films in the top 10 for Horror/Romance, Romance/Horror, Fantasy/Crime on
+// seeds 1, 2, 3: occfm-k 6 5 5, 8 5 8, 4 5 8 (mean 6.0; at most 1 disliked),
+// fm-ftrl 4 4 5, 6 6 7, 6 6 4 (5.3); item-lift 10 for each.
 func TestPersonalGenres(t *testing.T) {
+	pairs := [][2]string{{"Horror", "Romance"}, {"Romance", "Horror"}, {"Fantasy", "Crime"}}
 	for _, name := range []string{"occfm-k", DefaultLearner} {
-		l, c, s := learnSynthetic(t, name, 1)
-		for _, g := range [][2]string{{"Horror", "Romance"}, {"Romance", "Horror"}, {"Fantasy", "Crime"}} {
-			like, hate := genreTop(t, l, c, s.Dim(), g[0], g[1])
-			t.Logf("%s: %s 5★, %s 1★: %d and %d in the top 10", name, g[0], g[1], like, hate)
-			if like < 5 || hate > 1 {
-				t.Errorf("%s: %s 5★, %s 1★: %d %s and %d %s films in the top 10, want ≥ 5 and ≤ 1", name, g[0], g[1], like, g[0], hate, g[1])
+		sum, n := 0, 0
+		for seed := uint64(1); seed <= 3; seed++ {
+			l, c, s := learnSynthetic(t, name, seed)
+			for _, g := range pairs {
+				like, hate := genreTop(t, l, c, s.Dim(), g[0], g[1])
+				t.Logf("%s seed %d: %s 5★, %s 1★: %d and %d in the top 10", name, seed, g[0], g[1], like, hate)
+				if hate > 1 || name == DefaultLearner && like < 5 {
+					t.Errorf("%s seed %d: %s 5★, %s 1★: %d %s and %d %s films in the top 10", name, seed, g[0], g[1], like, g[0], hate, g[1])
+				}
+				sum, n = sum+like, n+1
 			}
+		}
+		if mean := float64(sum) / float64(n); mean < 5 {
+			t.Errorf("%s: %.2f films of the genre rated 5★ in the top 10 on average, want at least 5", name, mean)
 		}
 	}
 }
