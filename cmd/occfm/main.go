@@ -109,7 +109,7 @@ Usage:
                                  ratings (ratings.csv and movies.csv, as
                                  MovieLens writes them; 100000 gives 9,709
                                  films and 672 people, about MovieLens'
-                                 ml-latest-small)
+                                 ml-latest-small; at most 337000)
   occfm topn -data RATINGS [-items ITEMS] [flags]
                                  measure Personalize on held-out people: top-N
                                  hits against most-rated, highest-bias and
