@@ -36,7 +36,7 @@ func (m *OCCFMK) certify() {
 
 // diagonalize makes A nearly diagonal: A ≈ V·diag(λ)·Vᵀ by Jacobi (A is
 // nearly diagonal already), W ← W·V, A ← VᵀAV, stopping once the
-// off-diagonal part costs at most a hundredth of the error allowed (see
+// off-diagonal part costs at most 10⁻⁴ of the error allowed (see
 // project), which A keeps and certify counts.
 func (m *OCCFMK) diagonalize() {
 	m.diagAt = m.t
@@ -46,7 +46,7 @@ func (m *OCCFMK) diagonalize() {
 		copy(ab[a*kc:a*kc+kc], m.a[a*ld:a*ld+kc])
 	}
 	lam := m.u[:kc]
-	spectral.JacobiEigenTol(ab, kc, lam, vecs, 0.01*m.allowed()*2/m.eta())
+	spectral.JacobiEigenTol(ab, kc, lam, vecs, 1e-4*m.allowed()*2/m.eta())
 	tmp := m.aw[:kc]
 	for j := 0; j < kc; j++ {
 		row := m.w[j*ld : j*ld+kc]

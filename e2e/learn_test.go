@@ -92,8 +92,9 @@ func TestE2EMovieLens(t *testing.T) {
 // RMSE and MAE built for js/wasm (to 1e-6: measured equal) and natively
 // to 5e-4 relative: gonum's amd64 assembly and its pure-Go kernels under
 // wasm round differently, and occfm-k's discrete decisions (which
-// directions a cut keeps, when S is recomputed) carry that on (measured:
-// RMSE 0.95293 native, 0.95280 js/wasm, 1.4e-4 apart; MAE 2.7e-4).
+// directions a cut keeps, when Jacobi stops, when S is recomputed) carry
+// that on (measured: RMSE 0.952553 native, 0.952561 js/wasm, 8e-6 apart;
+// MAE 2.9e-4).
 func TestE2EMovieLensOCCFMK(t *testing.T) {
 	t.Parallel()
 	needFile(t, movielensPath)

@@ -103,8 +103,12 @@ func runCLIModel(t *testing.T, wasm bool, args ...string) cliResult {
 // through "Load model…", continues on the second half, and checks that the
 // page's final model file is byte for byte the one `occfm run -load` (built
 // for js/wasm, the page's arithmetic) saves from the same file, and its
-// RMSE that of the native CLI's continued run. A damaged model file shows
-// the reason and leaves the loaded model and the run as they were.
+// RMSE that of the native CLI's continued run to 10⁻⁴ relative: gonum's
+// amd64 assembly and its pure-Go kernels under wasm round differently, and
+// the occfm-k expert's discrete decisions (when Jacobi stops, which
+// directions a cut keeps) carry that on (measured: 2.7·10⁻⁵). A damaged
+// model file shows the reason and leaves the loaded model and the run as
+// they were.
 func TestE2EModelFile(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
@@ -145,7 +149,7 @@ func TestE2EModelFile(t *testing.T) {
 	if wasmCLI.Rows != 2000 {
 		t.Errorf("the CLI continued on %d rows, want 2000", wasmCLI.Rows)
 	}
-	checkMetric(s, "metric-rmse", "RMSE after loading", wasmCLI.RMSE, native.RMSE, 1e-6)
+	checkMetric(s, "metric-rmse", "RMSE after loading", wasmCLI.RMSE, native.RMSE, 1e-4)
 
 	// A damaged file: the error says why, the loaded model and the run stay.
 	bad := filepath.Join(dir, "bad.occfm")
