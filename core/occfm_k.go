@@ -426,12 +426,8 @@ func (m *OCCFMK) addPairs(x data.Sparse, c float64) {
 				v := row[b] + (h0*s1[b] + h1*s0[b])
 				row[b] = v
 				m.a[b*ld+a] = v
-				if b == a {
-					a2 += v * v
-				} else {
-					a2 += 2 * v * v
-					off += 2 * v * v
-				}
+				d, o := normTerms(a, b, v)
+				a2, off = a2+d, off+o
 			}
 		}
 		m.a2, m.off2 = a2, off
@@ -455,15 +451,22 @@ func (m *OCCFMK) addPairs(x data.Sparse, c float64) {
 			v += row[b]
 			row[b] = v
 			m.a[b*ld+a] = v
-			if b == a {
-				a2 += v * v
-			} else {
-				a2 += 2 * v * v
-				off += 2 * v * v
-			}
+			d, o := normTerms(a, b, v)
+			a2, off = a2+d, off+o
 		}
 	}
 	m.a2, m.off2 = a2, off
+}
+
+// normTerms returns what A's entry (a, b), b ≥ a, of value v adds to ‖A‖²_F
+// and to its off-diagonal part's square: v² on the diagonal, 2v² (it and
+// its mirror) to both off it.
+func normTerms(a, b int, v float64) (all, off float64) {
+	if a == b {
+		return v * v, 0
+	}
+	t := 2 * v * v
+	return t, t
 }
 
 // normsA sets ‖A‖²_F and the square of its off-diagonal part's Frobenius
@@ -474,13 +477,8 @@ func (m *OCCFMK) normsA() {
 	for a := 0; a < kc; a++ {
 		row := m.a[a*ld : a*ld+kc]
 		for b := a; b < kc; b++ {
-			v := row[b]
-			if b == a {
-				a2 += v * v
-			} else {
-				a2 += 2 * v * v
-				off += 2 * v * v
-			}
+			d, o := normTerms(a, b, row[b])
+			a2, off = a2+d, off+o
 		}
 	}
 	m.a2, m.off2 = a2, off

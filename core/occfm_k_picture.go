@@ -19,13 +19,29 @@ var _ MatrixModel = (*OCCFMK)(nil)
 // part's weight wⱼ in the bias row and 2w₀ in the corner, so that
 // ŷ = ½x̂ᵀCx̂. It costs O(|idx|·k'·r + |idx|²·r) for C of rank r.
 func (m *OCCFMK) MatrixBlock(idx []int, dst []float64) {
+	m.blockOf(idx, dst, m.mu, m.active, m.w, m.rowReader(), m.kc, nil)
+}
+
+// rowReader returns a reader of S's rows in the current basis (curRow)
+// with its own buffers: a row it returns holds until its next call.
+func (m *OCCFMK) rowReader() func(j int) []float64 {
 	buf, tmp := make([]float64, m.ld), make([]float64, m.ld)
-	m.blockOf(idx, dst, m.mu, m.active, m.w, func(j int) []float64 { return m.curRow(j, buf, tmp) }, m.kc, nil)
+	return func(j int) []float64 { return m.curRow(j, buf, tmp) }
+}
+
+// coordIn returns sᵢ·W[:, a], the coordinate in eigenvector a of the
+// feature whose row of S is s, for W of stride ld.
+func coordIn(s, w []float64, ld, a int) float64 {
+	var c float64
+	for b, v := range s {
+		c += v * w[b*ld+a]
+	}
+	return c
 }
 
 // blockOf writes the block of the C given by μ, its active indices, W, S
-// row by row (row j of S in the basis of W), and kc, with the affine part's weights from aff (nil: the
-// current ones).
+// (read row by row, in the basis W applies to) and kc, with the affine
+// part's weights from aff (nil: the current ones).
 func (m *OCCFMK) blockOf(idx []int, dst, mu []float64, active []int, w []float64, row func(j int) []float64, kc int, aff func(j int) float64) {
 	k, r := len(idx), len(active)
 	dst = dst[:k*k]
@@ -44,11 +60,7 @@ func (m *OCCFMK) blockOf(idx []int, dst, mu []float64, active []int, w []float64
 		}
 		s = s[:kc]
 		for q, a := range active {
-			var c float64
-			for b, v := range s {
-				c += v * w[b*m.ld+a]
-			}
-			u[i*r+q] = c
+			u[i*r+q] = coordIn(s, w, m.ld, a)
 		}
 	}
 	for i, ji := range idx {
@@ -208,8 +220,7 @@ func (m *OCCFMK) StepBlocks(idx []int, before, target, after, grad []float64) bo
 	}
 	tr, k := m.tr, len(idx)
 	if before != nil {
-		buf, tmp := make([]float64, m.ld), make([]float64, m.ld)
-		row := func(j int) []float64 { return m.curRow(j, buf, tmp) }
+		row := m.rowReader()
 		if tr.sCopied {
 			row = func(j int) []float64 { return tr.sb[j*m.ld : j*m.ld+m.ld] }
 		}

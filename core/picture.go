@@ -442,11 +442,7 @@ func (m *OCCFMK) PairCoords(i int, dst []float64) []float64 {
 	m.pc = spectral.Grown(m.pc, 2*m.ld)
 	s := m.curRow(i, m.pc[:m.ld], m.pc[m.ld:])
 	for _, a := range m.active {
-		var c float64
-		for j, v := range s {
-			c += v * m.w[j*m.ld+a]
-		}
-		dst = append(dst, c)
+		dst = append(dst, coordIn(s, m.w, m.ld, a))
 	}
 	return dst
 }
