@@ -255,8 +255,8 @@ func (m *OCCFMK) refresh() {
 // a cut only appends T to a log and row i is kept in the basis of version
 // stamp[i] (the log's length when it was last brought up to date): a row is
 // brought forward (freshen) when a learned row reads it, by the transforms
-// it missed in order, and a recomputation of S rewrites every row and
-// empties the log. A row that lags m cuts takes them as O(log m) products
+// it missed, and a recomputation of S rewrites every row and empties the
+// log. A row that lags m cuts takes them as O(log m) products
 // of aligned runs of cuts (see advance), built once each; the numbers a row
 // gets depend only on its version and the current one, so Predict (which
 // brings a copy forward) and Update (which stores it) agree to the bit.
