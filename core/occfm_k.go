@@ -134,8 +134,9 @@ type OCCFMK struct {
 	rng *rand.Rand
 	lw  spectral.LanczosWork
 
-	// scratch
-	z, u, ab, aw, av, st, abs, cs, hp, tmp, pc []float64
+	// scratch; ms holds the rows of S that Predict brought forward (see
+	// rowCoords), which the Update of the same row takes (see freshenS)
+	z, u, ab, aw, av, st, abs, cs, hp, tmp, pc, ms []float64
 	newf                                       []int
 }
 
@@ -221,6 +222,9 @@ func (m *OCCFMK) rowCoords(x data.Sparse, fresh bool) {
 	kc, ld := m.kc, m.ld
 	m.cs = spectral.Grown(m.cs, len(x.Ind)*ld)
 	m.tmp = spectral.Grown(m.tmp, 2*ld)
+	if !fresh {
+		m.ms = spectral.Grown(m.ms, len(x.Ind)*ld)
+	}
 	z := m.z[:kc]
 	clear(z)
 	for p, i := range x.Ind {
@@ -234,7 +238,7 @@ func (m *OCCFMK) rowCoords(x data.Sparse, fresh bool) {
 			m.freshen(i)
 			s = m.row(i)
 		} else {
-			s = m.curRow(i, m.tmp[ld:], m.tmp[:ld])
+			s = m.curRow(i, m.ms[p*ld:p*ld+ld], m.tmp[:ld])
 		}
 		for j, v := range s {
 			if v != 0 {
@@ -281,8 +285,10 @@ func (m *OCCFMK) Update(x data.Sparse, y float64) {
 	}
 	yhat := m.affine(x)
 	if p, ok := m.memo.take(x, m.t); ok {
-		for _, i := range x.Ind {
-			m.freshen(i)
+		for q, i := range x.Ind {
+			if i < m.d && int(m.stamp[i]) != m.version() {
+				m.freshenS(i, m.ms[q*m.ld:q*m.ld+m.ld])
+			}
 		}
 		yhat += p
 	} else {

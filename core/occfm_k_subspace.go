@@ -355,7 +355,11 @@ func (m *OCCFMK) span(e, j int) (t []float64, in, out int) {
 
 // freshen brings row i of S and Y to the current basis and keeps yF2 and
 // yStale.
-func (m *OCCFMK) freshen(i int) {
+func (m *OCCFMK) freshen(i int) { m.freshenS(i, nil) }
+
+// freshenS is freshen with row i of S already brought forward in cur (as
+// curRow gives it, ld values) when cur is not nil: only Y's row is.
+func (m *OCCFMK) freshenS(i int, cur []float64) {
 	e, now := int(m.stamp[i]), m.version()
 	if e == now {
 		return
@@ -365,7 +369,11 @@ func (m *OCCFMK) freshen(i int) {
 	old := spectral.Dot(y, y)
 	m.tmp = spectral.Grown(m.tmp, 2*ld)
 	tmp := m.tmp[:ld]
-	m.advance(s, tmp, e, now)
+	if cur != nil {
+		copy(s, cur)
+	} else {
+		m.advance(s, tmp, e, now)
+	}
 	m.advance(y, tmp, e, now)
 	m.stamp[i] = int32(now)
 	m.yF2 += spectral.Dot(y, y) - old
