@@ -67,6 +67,12 @@ import (
 // to the horizon T gives O(√T) plus that term. The affine part adds its own
 // rule's regret (as OCCFMLin's does).
 //
+// With AffineMix (the registry's choice for classification) the
+// prediction is the Bayes mixture of three: this model, its affine part
+// alone, and a wide model with a 10 times larger step and a 25 times
+// larger ball, so that occfm-k is never much worse than `linear` and uses
+// its pairs at the step the data want (see mixed).
+//
 // The ball's radius is Settings.Delta, or by default δₜ = 12·√nₜ with nₜ
 // the features seen in learned rows: it grows with the data, since the
 // nuclear norm of the tastes a stream can teach grows with its users and
@@ -91,7 +97,15 @@ type OCCFMK struct {
 	d int // features covered
 
 	bias *Bias      // the affine part, AffineBias
-	lin  ftrlLinear // the affine part, AffineFTRL
+	lin  ftrlLinear // the affine part, AffineFTRL and AffineMix
+
+	// AffineMix: the affine part alone, learned on its own, the wide model
+	// (see wideSettings), and the summed log losses of the three's
+	// predictions (see mixed).
+	alone                          ftrlLinear
+	wide                           *OCCFMK
+	lossWhole, lossAlone, lossWide float64
+	ballScale                      float64 // δₜ's scale when Delta is 0 (see Delta)
 
 	g     symAccum
 	gF2   float64 // ‖G‖²_F
@@ -137,7 +151,7 @@ type OCCFMK struct {
 	// scratch; ms holds the rows of S that Predict brought forward (see
 	// rowCoords), which the Update of the same row takes (see freshenS)
 	z, u, ab, aw, av, st, abs, cs, hp, tmp, pc, ms []float64
-	newf                                       []int
+	newf                                           []int
 }
 
 var _ Learner = (*OCCFMK)(nil)
@@ -163,6 +177,12 @@ func NewOCCFMK(s OCCFMKSettings) *OCCFMK {
 	} else {
 		m.lin = newFTRLLinear(DefaultLinearAlpha, 1, 0, 0)
 	}
+	m.ballScale = DefaultOCCFMKDeltaScale
+	if s.Affine == AffineMix {
+		m.alone = newFTRLLinear(DefaultLinearAlpha, 1, 0, 0)
+		m.wide = NewOCCFMK(s.wideSettings())
+		m.wide.ballScale *= mixWide
+	}
 	ld := m.ld
 	m.a, m.w = make([]float64, ld*ld), make([]float64, ld*ld)
 	m.mu, m.z, m.u = make([]float64, ld), make([]float64, ld), make([]float64, ld)
@@ -180,15 +200,49 @@ func (m *OCCFMK) Config() Config {
 	return Config{Task: taskOf(loss), Delta: m.s.Delta, Eta: m.s.Eta, Rank: m.s.Rank, Seed: m.s.Seed, Loss: &loss}
 }
 
-// Predict returns w₀ + wᵀx + Σ_{i<j} C_ij xᵢxⱼ. It does not change the
-// model; it keeps x's coordinates for an Update of the same x that
-// follows (see rowMemo).
+// Predict returns w₀ + wᵀx + Σ_{i<j} C_ij xᵢxⱼ, or with AffineMix the
+// mixture of that and the affine part alone (see mixed). It does not
+// change the model; it keeps x's coordinates for an Update of the same x
+// that follows (see rowMemo).
 func (m *OCCFMK) Predict(x data.Sparse) float64 {
 	p := m.pairs(x)
 	if len(m.active) > 0 {
 		m.memo.keep(x, m.t, p)
 	}
-	return m.affine(x) + p
+	whole := m.affine(x) + p
+	if m.wide != nil {
+		return m.mixed(whole, m.alone.value(x), m.wide.Predict(x))
+	}
+	return whole
+}
+
+// mixed returns, with AffineMix, the margin of the Bayes mixture with
+// prior ⅓ each of the probabilities σ(ŷ) that the model, its affine part
+// alone and the wide model give (Vovk 1990, "Aggregating strategies"; the
+// logistic loss is 1-mixable):
+//
+//	p = Σₑ e^{−Lₑ}·σ(ŷₑ) / Σₑ e^{−Lₑ},
+//
+// Lₑ the summed log losses of expert e so far, returned as log(p/(1−p)).
+// Its summed log loss exceeds the best of the three's by at most ln 3:
+// occfm-k is then never much worse than its affine part (Linear's rule)
+// alone, and as good as its pairs at the smaller or the larger step and
+// ball, whichever the data want (a9a's pairs carry no signal, IJCNN1's
+// want η ≥ 30 and a ball of several hundred, the planted demo's η = 10 and
+// the default ball: docs/findings.md).
+func (m *OCCFMK) mixed(whole, alone, wide float64) float64 {
+	lw, la, lv := -m.lossWhole, -m.lossAlone, -m.lossWide
+	pos := logSumExp(logSumExp(lw-softplus(-whole), la-softplus(-alone)), lv-softplus(-wide))
+	neg := logSumExp(logSumExp(lw-softplus(whole), la-softplus(alone)), lv-softplus(wide))
+	return pos - neg
+}
+
+// logSumExp returns log(eᵃ + eᵇ) without overflow.
+func logSumExp(a, b float64) float64 {
+	if a < b {
+		a, b = b, a
+	}
+	return a + math.Log1p(math.Exp(b-a))
 }
 
 func (m *OCCFMK) affine(x data.Sparse) float64 {
@@ -274,7 +328,10 @@ func (m *OCCFMK) pairsAt(x data.Sparse) float64 {
 // joint prediction. The coordinates of x that the prediction needs are
 // the ones the update of A needs: they are computed once, unless new
 // features change S in between.
-func (m *OCCFMK) Update(x data.Sparse, y float64) {
+func (m *OCCFMK) Update(x data.Sparse, y float64) { m.update(x, y) }
+
+// update is Update, returning the model's prediction ŷ before it.
+func (m *OCCFMK) update(x data.Sparse, y float64) float64 {
 	d := m.d
 	for _, i := range x.Ind {
 		d = max(d, i+1)
@@ -299,6 +356,15 @@ func (m *OCCFMK) Update(x data.Sparse, y float64) {
 	}
 	g := m.s.Loss.Deriv(yhat, y)
 	m.t++
+	if m.wide != nil {
+		a := m.alone.value(x)
+		m.lossWide += m.s.Loss.Value(m.wide.update(x, y), y)
+		m.lossWhole += m.s.Loss.Value(yhat, y)
+		m.lossAlone += m.s.Loss.Value(a, y)
+		if ga := m.s.Loss.Deriv(a, y); ga != 0 {
+			m.alone.learn(x, ga)
+		}
+	}
 	if m.bias != nil {
 		m.bias.learn(x, g)
 	} else if g != 0 {
@@ -306,7 +372,7 @@ func (m *OCCFMK) Update(x data.Sparse, y float64) {
 	}
 	changed := m.extendS(x)
 	if g == 0 || math.IsNaN(g) {
-		return
+		return yhat
 	}
 	if changed {
 		m.rowCoords(x, true)
@@ -326,6 +392,7 @@ func (m *OCCFMK) Update(x data.Sparse, y float64) {
 	if m.tr != nil {
 		m.tr.end(m, yhat, y, g)
 	}
+	return yhat
 }
 
 // grow covers d features: zero rows of S and Y, and the affine part's.
@@ -343,151 +410,10 @@ func (m *OCCFMK) grow(d int) {
 	} else {
 		m.lin.extend(d)
 	}
+	if m.s.Affine == AffineMix {
+		m.alone.extend(d)
+	}
 	m.d = d
-}
-
-// extendS adds eᵢ to S for each feature of x seen for the first time. Its
-// row of G is zero, so A and Y gain a zero row and column: S stays
-// orthonormal and A = WᵀSᵀGSW, Y = GS exact. S is cut back first when it would
-// pass 2k directions. It reports whether S changed.
-func (m *OCCFMK) extendS(x data.Sparse) bool {
-	m.newf = m.newf[:0]
-	for p, i := range x.Ind {
-		if !m.seen[i] && x.Val[p] != 0 {
-			m.seen[i] = true
-			m.nseen++
-			m.newf = append(m.newf, i)
-		}
-	}
-	if len(m.newf) == 0 {
-		return false
-	}
-	if m.kc+len(m.newf) > m.ld {
-		m.cut(max(0, min(m.s.Rank, m.ld-len(m.newf))))
-	}
-	for _, i := range m.newf {
-		if m.kc == m.ld {
-			break // a row of more than 2k new features: the rest wait for a refresh
-		}
-		c := m.kc
-		m.kc++
-		m.stamp[i] = int32(m.version()) // its rows are 0 in every basis
-		m.sb[i*m.ld+c] = 1
-		for a := 0; a < m.kc; a++ {
-			m.a[a*m.ld+c], m.a[c*m.ld+a] = 0, 0
-			m.w[a*m.ld+c], m.w[c*m.ld+a] = 0, 0
-		}
-		m.w[c*m.ld+c] = 1
-		m.mu[c] = 0
-	}
-	return true
-}
-
-// addGradient adds g·M_x to G, A and Y, and updates ‖G‖²_F, ‖Y‖²_F and
-// A's norms; x's coordinates are rowCoords'.
-func (m *OCCFMK) addGradient(x data.Sparse, g float64) {
-	kc, ld := m.kc, m.ld
-	for p, i := range x.Ind {
-		for q := 0; q < p; q++ {
-			j, v := x.Ind[q], 0.5*g*x.Val[p]*x.Val[q]
-			old, _ := m.g.at(i, j)
-			m.g.add(i, j, v)
-			m.gF2 += 2 * v * (2*old + v)
-		}
-	}
-	zs := m.u[:kc] // z = Sᵀx
-	clear(zs)
-	for p, i := range x.Ind {
-		spectral.Axpy(x.Val[p], m.row(i), zs)
-	}
-	// Y's rows of x: yᵢ += ½g·xᵢ·(z − xᵢsᵢ)
-	for p, i := range x.Ind {
-		s, v := m.row(i), x.Val[p]
-		yi := m.yb[i*ld : i*ld+kc]
-		h := 0.5 * g * v
-		for a := range yi {
-			old := yi[a]
-			yi[a] += h * (zs[a] - v*s[a])
-			m.yF2 += yi[a]*yi[a] - old*old
-		}
-	}
-	m.addPairs(x, 0.5*g)
-}
-
-// addPairs adds c·(z'z'ᵀ − Σₚ xₚ²s'ₚs'ₚᵀ) = c·Σ_{p≠q} xₚx_q s'ₚs'_qᵀ to A
-// from rowCoords' coordinates, on A's upper triangle mirrored below, and
-// sets A's norms in the same pass (see normsA): O(nnz·k'²/2), a row of two
-// features as the one symmetric rank-two term c·x₀x₁(s'₀s'₁ᵀ + s'₁s'₀ᵀ).
-func (m *OCCFMK) addPairs(x data.Sparse, c float64) {
-	kc, ld := m.kc, m.ld
-	n := len(x.Ind)
-	var a2, off float64
-	if n == 2 {
-		h := c * x.Val[0] * x.Val[1]
-		s0, s1 := m.cs[:kc], m.cs[ld:ld+kc]
-		for a := 0; a < kc; a++ {
-			h0, h1 := h*s0[a], h*s1[a]
-			row := m.a[a*ld : a*ld+kc]
-			for b := a; b < kc; b++ {
-				v := row[b] + (h0*s1[b] + h1*s0[b])
-				row[b] = v
-				m.a[b*ld+a] = v
-				d, o := normTerms(a, b, v)
-				a2, off = a2+d, off+o
-			}
-		}
-		m.a2, m.off2 = a2, off
-		return
-	}
-	z := m.z[:kc]
-	m.hp = spectral.Grown(m.hp, n)
-	h := m.hp // c·xₚ²
-	for p, v := range x.Val {
-		h[p] = c * v * v
-	}
-	for a := 0; a < kc; a++ {
-		row := m.a[a*ld : a*ld+kc]
-		za := c * z[a]
-		for b := a; b < kc; b++ {
-			v := za * z[b]
-			for p := range n {
-				u := m.cs[p*ld : p*ld+kc]
-				v -= h[p] * u[a] * u[b]
-			}
-			v += row[b]
-			row[b] = v
-			m.a[b*ld+a] = v
-			d, o := normTerms(a, b, v)
-			a2, off = a2+d, off+o
-		}
-	}
-	m.a2, m.off2 = a2, off
-}
-
-// normTerms returns what A's entry (a, b), b ≥ a, of value v adds to ‖A‖²_F
-// and to its off-diagonal part's square: v² on the diagonal, 2v² (it and
-// its mirror) to both off it.
-func normTerms(a, b int, v float64) (all, off float64) {
-	if a == b {
-		return v * v, 0
-	}
-	t := 2 * v * v
-	return t, t
-}
-
-// normsA sets ‖A‖²_F and the square of its off-diagonal part's Frobenius
-// norm, summed in addPairs' order.
-func (m *OCCFMK) normsA() {
-	kc, ld := m.kc, m.ld
-	var a2, off float64
-	for a := 0; a < kc; a++ {
-		row := m.a[a*ld : a*ld+kc]
-		for b := a; b < kc; b++ {
-			d, o := normTerms(a, b, row[b])
-			a2, off = a2+d, off+o
-		}
-	}
-	m.a2, m.off2 = a2, off
 }
 
 func allZero(v []float64) bool {
@@ -506,7 +432,7 @@ func (m *OCCFMK) Delta() float64 {
 	if m.s.Delta > 0 {
 		return m.s.Delta
 	}
-	return DefaultOCCFMKDeltaScale * math.Sqrt(float64(max(1, m.nseen)))
+	return m.ballScale * math.Sqrt(float64(max(1, m.nseen)))
 }
 
 // refreshPairs is the number of G's stored pairs (or of features seen
@@ -549,7 +475,10 @@ func (m *OCCFMK) MemoryBytes() int64 {
 	if m.bias != nil {
 		b += m.bias.MemoryBytes()
 	} else {
-		b += m.lin.memoryBytes()
+		b += m.lin.memoryBytes() + m.alone.memoryBytes()
+	}
+	if m.wide != nil {
+		b += m.wide.MemoryBytes()
 	}
 	return b + int64(8*len(m.lw.Qb))
 }
@@ -580,6 +509,21 @@ func (m *OCCFMK) stateCode(c *stateCodec) {
 	if !rebuild(c, m, s, NewOCCFMK, func(x *OCCFMK) OCCFMKSettings { return x.s }) {
 		return
 	}
+	m.codeBody(c, m.wide == nil)
+	if m.wide != nil && c.err == nil {
+		c.float(&m.lossWide)
+		if c.violates(m.lossWide >= 0) {
+			c.fail("a negative summed loss")
+		}
+		m.wide.codeBody(c, true)
+	}
+}
+
+// codeBody codes m's state after its settings: a model file holds the
+// wide model of AffineMix (whose settings follow from m's) this way, after
+// the model's. The log of cuts is optional only in the last body coded.
+func (m *OCCFMK) codeBody(c *stateCodec, last bool) {
+	s := m.s
 	c.int(&m.t)
 	c.int(&m.d)
 	c.int(&m.kc)
@@ -594,6 +538,14 @@ func (m *OCCFMK) stateCode(c *stateCodec) {
 		c.nestedBias(m.bias, m.d)
 	} else {
 		c.ftrlLinear(&m.lin, m.d)
+	}
+	if s.Affine == AffineMix {
+		c.ftrlLinear(&m.alone, m.d)
+		c.float(&m.lossWhole)
+		c.float(&m.lossAlone)
+		if c.violates(m.lossWhole >= 0 && m.lossAlone >= 0) {
+			c.fail("a negative summed loss")
+		}
 	}
 	c.accum(&m.g, m.d)
 	c.float(&m.gF2)
@@ -619,9 +571,9 @@ func (m *OCCFMK) stateCode(c *stateCodec) {
 	c.int(&m.diagAt)
 	c.int(&m.refreshes)
 	c.pcg(m.src)
-	// The log of the cuts that rows lag (see freshen), last and only when
-	// there is one: a file without it has every row current.
-	if c.dec && !c.atEnd() || !c.dec && m.version() > 0 {
+	// The log of the cuts that rows lag (see freshen), in the last body only
+	// when there is one: a file without it has every row current.
+	if !last || c.dec && !c.atEnd() || !c.dec && m.version() > 0 {
 		c.int32s(&m.stamp)
 		c.int32s(&m.toff)
 		c.int32s(&m.tin)
@@ -695,4 +647,9 @@ func (m *OCCFMK) decoded(c *stateCodec, seen []byte) {
 }
 
 // pairVisits counts the pair terms read or written (see pairCounter).
-func (m *OCCFMK) pairVisits() int64 { return m.g.visits }
+func (m *OCCFMK) pairVisits() int64 {
+	if m.wide != nil {
+		return m.g.visits + m.wide.pairVisits()
+	}
+	return m.g.visits
+}

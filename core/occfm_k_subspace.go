@@ -4,6 +4,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/occfm/occfm/core/data"
 	"github.com/occfm/occfm/core/spectral"
 )
 
@@ -426,4 +427,148 @@ func (m *OCCFMK) backProject(v []float64) [][]float64 {
 		us[e] = u
 	}
 	return us
+}
+
+// extendS adds eᵢ to S for each feature of x seen for the first time. Its
+// row of G is zero, so A and Y gain a zero row and column: S stays
+// orthonormal and A = WᵀSᵀGSW, Y = GS exact. S is cut back first when it would
+// pass 2k directions. It reports whether S changed.
+func (m *OCCFMK) extendS(x data.Sparse) bool {
+	m.newf = m.newf[:0]
+	for p, i := range x.Ind {
+		if !m.seen[i] && x.Val[p] != 0 {
+			m.seen[i] = true
+			m.nseen++
+			m.newf = append(m.newf, i)
+		}
+	}
+	if len(m.newf) == 0 {
+		return false
+	}
+	if m.kc+len(m.newf) > m.ld {
+		m.cut(max(0, min(m.s.Rank, m.ld-len(m.newf))))
+	}
+	for _, i := range m.newf {
+		if m.kc == m.ld {
+			break // a row of more than 2k new features: the rest wait for a refresh
+		}
+		c := m.kc
+		m.kc++
+		m.stamp[i] = int32(m.version()) // its rows are 0 in every basis
+		m.sb[i*m.ld+c] = 1
+		for a := 0; a < m.kc; a++ {
+			m.a[a*m.ld+c], m.a[c*m.ld+a] = 0, 0
+			m.w[a*m.ld+c], m.w[c*m.ld+a] = 0, 0
+		}
+		m.w[c*m.ld+c] = 1
+		m.mu[c] = 0
+	}
+	return true
+}
+
+// addGradient adds g·M_x to G, A and Y, and updates ‖G‖²_F, ‖Y‖²_F and
+// A's norms; x's coordinates are rowCoords'.
+func (m *OCCFMK) addGradient(x data.Sparse, g float64) {
+	kc, ld := m.kc, m.ld
+	for p, i := range x.Ind {
+		for q := 0; q < p; q++ {
+			j, v := x.Ind[q], 0.5*g*x.Val[p]*x.Val[q]
+			old, _ := m.g.at(i, j)
+			m.g.add(i, j, v)
+			m.gF2 += 2 * v * (2*old + v)
+		}
+	}
+	zs := m.u[:kc] // z = Sᵀx
+	clear(zs)
+	for p, i := range x.Ind {
+		spectral.Axpy(x.Val[p], m.row(i), zs)
+	}
+	// Y's rows of x: yᵢ += ½g·xᵢ·(z − xᵢsᵢ)
+	for p, i := range x.Ind {
+		s, v := m.row(i), x.Val[p]
+		yi := m.yb[i*ld : i*ld+kc]
+		h := 0.5 * g * v
+		for a := range yi {
+			old := yi[a]
+			yi[a] += h * (zs[a] - v*s[a])
+			m.yF2 += yi[a]*yi[a] - old*old
+		}
+	}
+	m.addPairs(x, 0.5*g)
+}
+
+// addPairs adds c·(z'z'ᵀ − Σₚ xₚ²s'ₚs'ₚᵀ) = c·Σ_{p≠q} xₚx_q s'ₚs'_qᵀ to A
+// from rowCoords' coordinates, on A's upper triangle mirrored below, and
+// sets A's norms in the same pass (see normsA): O(nnz·k'²/2), a row of two
+// features as the one symmetric rank-two term c·x₀x₁(s'₀s'₁ᵀ + s'₁s'₀ᵀ).
+func (m *OCCFMK) addPairs(x data.Sparse, c float64) {
+	kc, ld := m.kc, m.ld
+	n := len(x.Ind)
+	var a2, off float64
+	if n == 2 {
+		h := c * x.Val[0] * x.Val[1]
+		s0, s1 := m.cs[:kc], m.cs[ld:ld+kc]
+		for a := 0; a < kc; a++ {
+			h0, h1 := h*s0[a], h*s1[a]
+			row := m.a[a*ld : a*ld+kc]
+			for b := a; b < kc; b++ {
+				v := row[b] + (h0*s1[b] + h1*s0[b])
+				row[b] = v
+				m.a[b*ld+a] = v
+				d, o := normTerms(a, b, v)
+				a2, off = a2+d, off+o
+			}
+		}
+		m.a2, m.off2 = a2, off
+		return
+	}
+	z := m.z[:kc]
+	m.hp = spectral.Grown(m.hp, n)
+	h := m.hp // c·xₚ²
+	for p, v := range x.Val {
+		h[p] = c * v * v
+	}
+	for a := 0; a < kc; a++ {
+		row := m.a[a*ld : a*ld+kc]
+		za := c * z[a]
+		for b := a; b < kc; b++ {
+			v := za * z[b]
+			for p := range n {
+				u := m.cs[p*ld : p*ld+kc]
+				v -= h[p] * u[a] * u[b]
+			}
+			v += row[b]
+			row[b] = v
+			m.a[b*ld+a] = v
+			d, o := normTerms(a, b, v)
+			a2, off = a2+d, off+o
+		}
+	}
+	m.a2, m.off2 = a2, off
+}
+
+// normTerms returns what A's entry (a, b), b ≥ a, of value v adds to ‖A‖²_F
+// and to its off-diagonal part's square: v² on the diagonal, 2v² (it and
+// its mirror) to both off it.
+func normTerms(a, b int, v float64) (all, off float64) {
+	if a == b {
+		return v * v, 0
+	}
+	t := 2 * v * v
+	return t, t
+}
+
+// normsA sets ‖A‖²_F and the square of its off-diagonal part's Frobenius
+// norm, summed in addPairs' order.
+func (m *OCCFMK) normsA() {
+	kc, ld := m.kc, m.ld
+	var a2, off float64
+	for a := 0; a < kc; a++ {
+		row := m.a[a*ld : a*ld+kc]
+		for b := a; b < kc; b++ {
+			d, o := normTerms(a, b, row[b])
+			a2, off = a2+d, off+o
+		}
+	}
+	m.a2, m.off2 = a2, off
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/occfm/occfm/core/data"
@@ -223,5 +224,113 @@ func TestOCCFMKSpans(t *testing.T) {
 	}
 	if most < 4 {
 		t.Errorf("rows lagged at most %d cuts: the test does not reach spans of several cuts", most)
+	}
+}
+
+// TestOCCFMKMix checks AffineMix, occfm-k's rule for classification: its
+// summed log loss is at most `linear`'s plus ln 3 (the Bayes mixture's
+// bound: its affine part alone is `linear`'s rule), on rows of 5 of 100
+// features whose labels are linear in x, and on user × item rows (50 users,
+// 50 items) labelled by the sign of a planted taste uᵤ·vᵢ, which no line
+// can learn, where it must also beat `linear` by 10 points of error. S is
+// cut (100 features), so both its models keep logs of cuts; a save and
+// load halfway through must resume bit for bit.
+func TestOCCFMKMix(t *testing.T) {
+	const d, rows = 100, 4000
+	stream := func(pairs bool) []data.Example {
+		rng := rand.New(rand.NewPCG(5, 6))
+		w := make([]float64, d)
+		for i := range w {
+			w[i] = rng.NormFloat64()
+		}
+		out := make([]data.Example, rows)
+		for r := range out {
+			var x data.Sparse
+			var s float64
+			if pairs {
+				u, i := rng.IntN(d/2), d/2+rng.IntN(d/2)
+				x = data.Sparse{Ind: []int{u, i}, Val: []float64{1, 1}}
+				s = w[u] * w[i]
+			} else {
+				ind := rng.Perm(d)[:5]
+				slices.Sort(ind)
+				x = data.Sparse{Ind: ind, Val: []float64{1, 1, 1, 1, 1}}
+				for _, i := range ind {
+					s += w[i]
+				}
+			}
+			y := 1.0
+			if s+0.3*rng.NormFloat64() < 0 {
+				y = -1
+			}
+			out[r] = data.Example{X: x, Y: y}
+		}
+		return out
+	}
+	for _, pairs := range []bool{false, true} {
+		rs := stream(pairs)
+		cfg := Config{Task: data.Classification}
+		k, lin, half := NewLearner2(t, "occfm-k", cfg), NewLearner2(t, "linear", cfg), NewLearner2(t, "occfm-k", cfg)
+		if a := k.(*OCCFMK).Settings().Affine; a != AffineMix {
+			t.Fatalf("occfm-k for classification has the affine rule %v, want AffineMix", a)
+		}
+		mk, ml := NewMetrics(data.Classification, Logistic), NewMetrics(data.Classification, Logistic)
+		for r, ex := range rs {
+			if r == rows/2 {
+				half = loadBytes(t, saveBytes(t, Model{Config: cfg, Learner: half})).Learner
+			}
+			yk := Play(k, ex, mk)
+			Play(lin, ex, ml)
+			if got := Play(half, ex, nil); math.Float64bits(got) != math.Float64bits(yk) {
+				t.Fatalf("pairs %v, row %d: ŷ = %v after a save and load, %v without", pairs, r, got, yk)
+			}
+		}
+		sk, sl := mk.Summary(), ml.Summary()
+		lk, ll := sk.LogLoss*rows, sl.LogLoss*rows
+		if lk > ll+math.Log(3)+1e-9*rows {
+			t.Errorf("pairs %v: summed log loss %.4f, linear's %.4f: more than ln 3 above", pairs, lk, ll)
+		}
+		if pairs && !(sk.ErrorRate < sl.ErrorRate-0.1) {
+			t.Errorf("a planted taste: error %.4f, linear's %.4f", sk.ErrorRate, sl.ErrorRate)
+		}
+		if kk := k.(*OCCFMK); kk.version() == 0 && kk.refreshes == 0 {
+			t.Errorf("pairs %v: S was never cut nor recomputed", pairs)
+		}
+		t.Logf("pairs %v: error %.4f (linear %.4f), log loss %.4f (linear %.4f)", pairs, sk.ErrorRate, sl.ErrorRate, sk.LogLoss, sl.LogLoss)
+	}
+}
+
+// NewLearner2 is NewLearner, failing t on an error.
+func NewLearner2(t *testing.T, name string, c Config) Learner {
+	t.Helper()
+	l, err := NewLearner(name, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l
+}
+
+// TestOCCFMKMixSettings checks that AffineMix is refused for the squared
+// loss (its mixture is of probabilities) and that its default η is
+// DefaultOCCFMKMixEta, the wide model's mixStep times that and its ball
+// mixWide times the model's.
+func TestOCCFMKMixSettings(t *testing.T) {
+	func() {
+		defer func() {
+			if recover() == nil {
+				t.Error("NewOCCFMK accepted AffineMix with the squared loss")
+			}
+		}()
+		NewOCCFMK(OCCFMKSettings{Affine: AffineMix})
+	}()
+	m := NewOCCFMK(OCCFMKSettings{Affine: AffineMix, Loss: Logistic})
+	if m.s.Eta != DefaultOCCFMKMixEta || m.wide.s.Eta != mixStep*DefaultOCCFMKMixEta {
+		t.Errorf("η = %v, the wide model's %v", m.s.Eta, m.wide.s.Eta)
+	}
+	if got, want := m.wide.Delta(), mixWide*m.Delta(); math.Abs(got-want) > 1e-12*want {
+		t.Errorf("the wide model's ball %v, want %v", got, want)
+	}
+	if w := NewOCCFMK(OCCFMKSettings{Affine: AffineMix, Loss: Logistic, Delta: 7}).wide; w.Delta() != mixWide*7 {
+		t.Errorf("δ = 7: the wide model's ball %v, want %v", w.Delta(), mixWide*7)
 	}
 }

@@ -229,7 +229,7 @@ type OCCFMKSettings struct {
 	Delta float64
 	// Eta is FTRL's η: Cₜ₊₁ = Π_K(−ηₜ·Gₜ/2) with ηₜ = η/sₜ, sₜ the row
 	// scale (1 on one-hot user × item rows; see OCCFMK). Zero means
-	// DefaultOCCFMKEta.
+	// DefaultOCCFMKEta, or DefaultOCCFMKMixEta with AffineMix.
 	Eta float64
 	// Rank is k, the dimension the tracked subspace S is cut back to; it
 	// holds up to 2k directions between cuts. Zero means DefaultOCCFMKRank.
@@ -263,6 +263,13 @@ const (
 	AffineBias AffineRule = iota
 	// AffineFTRL is Linear's per-coordinate FTRL-Proximal.
 	AffineFTRL
+	// AffineMix is AffineFTRL, and the prediction the Bayes mixture of the
+	// whole model's and of the affine part's alone, learned on its own by
+	// the same rule (see OCCFMK.mixed), for the logistic loss only. It is
+	// what the registry uses for classification: the pairs' step cannot
+	// know whether the pairs carry signal (a9a wants η ≤ 1, IJCNN1 η ≥ 10),
+	// the mixture finds out from the losses.
+	AffineMix
 )
 
 // The defaults of OCCFMKSettings, chosen on ML-100K (three shuffles), the
@@ -280,17 +287,44 @@ const (
 	DefaultOCCFMKDeltaScale = 12
 	DefaultOCCFMKEta        = 3
 	DefaultOCCFMKRank       = 24
+	// DefaultOCCFMKMixEta is η with AffineMix, chosen on IJCNN1, a9a and
+	// the planted classification demo (docs/findings.md).
+	DefaultOCCFMKMixEta = 10
 )
 
+// The wide model of AffineMix: its step and its ball are these multiples of
+// the model's (the default growing ball's scale, or Delta), chosen on
+// IJCNN1, a9a and the planted classification demo (docs/findings.md).
+const (
+	mixStep = 10
+	mixWide = 25
+)
+
+// wideSettings returns the settings of AffineMix's wide model: the
+// affine part by AffineFTRL, η and δ mixStep and mixWide times larger (a
+// zero Delta stays zero: see OCCFMK.ballScale).
+func (s OCCFMKSettings) wideSettings() OCCFMKSettings {
+	s.Affine, s.Eta, s.Delta = AffineFTRL, mixStep*s.Eta, mixWide*s.Delta
+	return s
+}
+
 // OCCFMKSettingsFor maps the common registry Config onto OCCFMK settings:
-// δ, η, the rank k, the seed and the loss.
+// δ, η, the rank k, the seed and the loss, with AffineMix for the logistic
+// loss.
 func OCCFMKSettingsFor(c Config) OCCFMKSettings {
-	return OCCFMKSettings{Delta: c.Delta, Eta: c.Eta, Rank: c.Rank, Seed: c.Seed, Loss: c.LossOf()}
+	s := OCCFMKSettings{Delta: c.Delta, Eta: c.Eta, Rank: c.Rank, Seed: c.Seed, Loss: c.LossOf()}
+	if s.Loss == Logistic {
+		s.Affine = AffineMix
+	}
+	return s
 }
 
 func (s OCCFMKSettings) withDefaults() OCCFMKSettings {
 	if s.Eta == 0 {
 		s.Eta = DefaultOCCFMKEta
+		if s.Affine == AffineMix {
+			s.Eta = DefaultOCCFMKMixEta
+		}
 	}
 	if s.Rank == 0 {
 		s.Rank = DefaultOCCFMKRank
@@ -305,7 +339,7 @@ func (s OCCFMKSettings) withDefaults() OCCFMKSettings {
 		s.Seed = 1
 	}
 	s.MaxRowNonzeros = zeroDefault(s.MaxRowNonzeros, DefaultMaxRowNonzeros, -1)
-	if !(s.Delta >= 0) || math.IsInf(s.Delta, 1) || !(s.Eta > 0) || s.Rank < 1 || !(s.Tol > 0) || s.MinGap < 1 || s.Affine < AffineBias || s.Affine > AffineFTRL {
+	if !(s.Delta >= 0) || math.IsInf(s.Delta, 1) || !(s.Eta > 0) || s.Rank < 1 || !(s.Tol > 0) || s.MinGap < 1 || s.Affine < AffineBias || s.Affine > AffineMix || s.Affine == AffineMix && s.Loss != Logistic {
 		panic("core: invalid OCCFMKSettings")
 	}
 	return s
