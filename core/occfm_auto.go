@@ -623,7 +623,9 @@ func expertSettings(e Learner) any {
 	case *OCCFMLin:
 		return x.s
 	case *OCCFMK:
-		return x.s
+		s := x.s
+		s.Rank = 0 // a file keeps the rank it was learned with (older ones: 24)
+		return s
 	case *CCFMPairs:
 		return x.s
 	}
