@@ -93,6 +93,8 @@ func FuzzLoadModel(f *testing.F) {
 	if len(paths) == 0 {
 		f.Fatal("no seed files in testdata/model")
 	}
+	old, _ := filepath.Glob(filepath.Join("testdata", "model-log", "*.occfm"))
+	paths = append(paths, old...)
 	for _, p := range paths {
 		b, err := os.ReadFile(p)
 		if err != nil {
@@ -119,7 +121,7 @@ func FuzzLoadModel(f *testing.F) {
 				}
 				continue
 			}
-			if again := saveBytes(t, m); !bytes.Equal(again, b) {
+			if again := saveBytes(t, m); !bytes.Equal(again, b) && !tookCutLog(m.Learner) {
 				t.Fatal("an accepted model saves to other bytes")
 			}
 			if i == 1 {
@@ -136,4 +138,21 @@ func FuzzLoadModel(f *testing.F) {
 			}
 		}
 	})
+}
+
+// tookCutLog reports whether l, or a learner inside it, is an OCCFMK that
+// took an older file's log of cuts at load (see cutLog): its file is not in
+// today's form, so it saves to other bytes.
+func tookCutLog(l Learner) bool {
+	switch x := l.(type) {
+	case *OCCFMK:
+		return x.tookLog || x.wide != nil && x.wide.tookLog
+	case *OCCFMAuto:
+		for _, e := range x.experts {
+			if e != nil && tookCutLog(e) {
+				return true
+			}
+		}
+	}
+	return false
 }

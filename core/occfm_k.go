@@ -35,10 +35,10 @@ import (
 //     off-diagonal part passes a tenth of the error allowed, Jacobi
 //     diagonalizes it (W rotates, S stays);
 //   - a feature seen for the first time has a zero row of G, so the
-//     direction eᵢ extends S exactly (A and Y = GS grow by zeros); S holds
-//     up to 2k directions and is cut back to the k of largest |λ|, the
-//     rows of S and Y taking the cut's rotation when a learned row next
-//     reads them (see freshen);
+//     direction eᵢ extends S exactly (A and Y = GS grow by zeros), while
+//     S holds fewer than k directions or every feature seen fits in 2k;
+//     past that, new features enter S at its next recomputation (see
+//     extendS);
 //   - the certified error ε ≥ ‖Cₜ₊₁ − C*ₜ₊₁‖_F is kept up to date in
 //     O(1) from ‖G‖_F, ‖Y‖_F and A's norms (see certify); its part
 //     (η/√2)·‖(I − SSᵀ)GS‖_F measures how far S is from an invariant
@@ -80,17 +80,15 @@ import (
 // DefaultOCCFMKDeltaScale). The regret bound above is for a fixed ball;
 // with a growing one it is not claimed.
 //
-// Cost per row of nnz features, with k' ≤ 2k directions held: O(nnz²) to
-// store the pairs in G, O(nnz·k'²) for x's coordinates in A's basis, which
-// the prediction and the update of A share, and O(k'·r·log m) for a row
-// that missed m cuts; a Jacobi diagonalization of A, O(k'³) a sweep, when
-// its off-diagonal part calls for it, and at a cut, once per k new features
-// at most; a recomputation, a Lanczos run of k+8 steps on G,
-// O(steps·(nnz(G) + d·steps) + d·k'²), once per refreshGap rows at most.
-// Memory: about 80 bytes per stored pair of G, 16·k' bytes a feature for S
-// and Y, 4 for its version, and up to 16·k'·k bytes a cut since the last
-// recomputation (the log and its spans). An OCCFMK is not safe for
-// concurrent use.
+// Cost per row of nnz features, with k' directions held (k, or up to 2k
+// while every feature seen fits): O(nnz²) to store the pairs in G,
+// O(nnz·k'²) for x's coordinates in A's basis, which the prediction and
+// the update of A share; a Jacobi diagonalization of A, O(k'³) a sweep,
+// when its off-diagonal part calls for it; a recomputation, a Lanczos run
+// of k+8 steps on G, O(steps·(nnz(G) + d·steps) + d·k'²), once per
+// refreshGap rows at most. Memory: about 80 bytes per stored pair of G and
+// 32·k bytes a feature for S and Y. An OCCFMK is not safe for concurrent
+// use.
 type OCCFMK struct {
 	s OCCFMKSettings
 	t int
@@ -120,26 +118,18 @@ type OCCFMK struct {
 	kc, ld int
 	sb     []float64
 	yb     []float64
-	yF2    float64 // Σ of the stored rows of Y's squared norms: ‖Y‖²_F, or above it while rows lag
-	yStale float64 // the part of yF2 from rows that lag
-
-	// The log of the cuts whose transforms rows have yet to take (see
-	// freshen): transform e is the tin[e]×tout[e] matrix at tlog[toff[e]:],
-	// and row i of S and Y is in the basis of version stamp[i].
-	stamp           []int32
-	tlog            []float64
-	toff, tin, tout []int32
-	blk             [][][]float64 // the spans of aligned runs of cuts (see span), built from the log
-	a, w            []float64
-	mu              []float64
-	theta           float64
-	active          []int // indices of μ ≠ 0
+	yF2    float64 // ‖Y‖²_F
+	a, w   []float64
+	mu     []float64
+	theta  float64
+	active []int // indices of μ ≠ 0
 
 	a2, off2          float64 // ‖A‖²_F and its off-diagonal part's (see normsA)
 	eps, offEps, leak float64 // the certified error, its part from A's off-diagonal and from QGP
 	last              int     // round of the last recomputation
 	diagAt            int     // round of the last diagonalization of A
 	refreshes         int
+	tookLog           bool // a file's log of cuts was taken at load (see cutLog): saved again, it has none
 
 	tr   *kTrace // the record of the last round, while TraceSteps is on
 	memo rowMemo // x's coordinates (cs and z) and pairs' part, from Predict
@@ -148,10 +138,9 @@ type OCCFMK struct {
 	rng *rand.Rand
 	lw  spectral.LanczosWork
 
-	// scratch; ms holds the rows of S that Predict brought forward (see
-	// rowCoords), which the Update of the same row takes (see freshenS)
-	z, u, ab, aw, av, st, abs, cs, hp, tmp, pc, ms []float64
-	newf                                           []int
+	// scratch
+	z, u, ab, aw, av, st, abs, cs, hp []float64
+	newf                              []int
 }
 
 var _ Learner = (*OCCFMK)(nil)
@@ -260,7 +249,7 @@ func (m *OCCFMK) pairs(x data.Sparse) float64 {
 	if len(m.active) == 0 {
 		return 0
 	}
-	m.rowCoords(x, false)
+	m.rowCoords(x)
 	return m.pairsAt(x)
 }
 
@@ -268,17 +257,11 @@ func (m *OCCFMK) pairs(x data.Sparse) float64 {
 // stride ld; zero when i is not covered), its coordinates in the basis of
 // A, and z' = Σₚ xₚs'ₚ (m.z): nnz products of W by a row of S, O(nnz·k'²),
 // each a sum of W's rows skipping sᵢ's zeros (a feature added since the
-// last cut or recomputation has one nonzero). With fresh, x's rows of S
-// and Y are first brought to the current basis (see freshen); without, m
-// does not change.
-func (m *OCCFMK) rowCoords(x data.Sparse, fresh bool) {
+// last recomputation has one nonzero).
+func (m *OCCFMK) rowCoords(x data.Sparse) {
 	m.memo.ok = false
 	kc, ld := m.kc, m.ld
 	m.cs = spectral.Grown(m.cs, len(x.Ind)*ld)
-	m.tmp = spectral.Grown(m.tmp, 2*ld)
-	if !fresh {
-		m.ms = spectral.Grown(m.ms, len(x.Ind)*ld)
-	}
 	z := m.z[:kc]
 	clear(z)
 	for p, i := range x.Ind {
@@ -287,14 +270,7 @@ func (m *OCCFMK) rowCoords(x data.Sparse, fresh bool) {
 		if i >= m.d {
 			continue
 		}
-		var s []float64
-		if fresh {
-			m.freshen(i)
-			s = m.row(i)
-		} else {
-			s = m.curRow(i, m.ms[p*ld:p*ld+ld], m.tmp[:ld])
-		}
-		for j, v := range s {
+		for j, v := range m.row(i) {
 			if v != 0 {
 				spectral.Axpy(v, m.w[j*ld:j*ld+kc], u)
 			}
@@ -342,14 +318,9 @@ func (m *OCCFMK) update(x data.Sparse, y float64) float64 {
 	}
 	yhat := m.affine(x)
 	if p, ok := m.memo.take(x, m.t); ok {
-		for q, i := range x.Ind {
-			if i < m.d && int(m.stamp[i]) != m.version() {
-				m.freshenS(i, m.ms[q*m.ld:q*m.ld+m.ld])
-			}
-		}
 		yhat += p
 	} else {
-		m.rowCoords(x, true)
+		m.rowCoords(x)
 		if len(m.active) > 0 {
 			yhat += m.pairsAt(x)
 		}
@@ -375,7 +346,7 @@ func (m *OCCFMK) update(x data.Sparse, y float64) float64 {
 		return yhat
 	}
 	if changed {
-		m.rowCoords(x, true)
+		m.rowCoords(x)
 	}
 	var x2, x4 float64
 	for _, v := range x.Val {
@@ -403,7 +374,6 @@ func (m *OCCFMK) grow(d int) {
 	extendZeros(d*m.ld, &m.sb, &m.yb)
 	for len(m.seen) < d {
 		m.seen = append(m.seen, false)
-		m.stamp = append(m.stamp, int32(m.version()))
 	}
 	if m.bias != nil {
 		extendZeros(d, &m.bias.w, &m.bias.n)
@@ -462,16 +432,10 @@ func (m *OCCFMK) MaxRowNonzeros() int { return m.s.MaxRowNonzeros }
 var _ RowLimited = (*OCCFMK)(nil)
 
 // MemoryBytes estimates the bytes m holds (see Sized): G's pairs, S and Y
-// (8 bytes a feature per direction each), the rows' versions and the log of
-// cuts, the affine part, and the rest.
+// (8 bytes a feature per direction each, room for 2k), the affine part,
+// and the rest.
 func (m *OCCFMK) MemoryBytes() int64 {
-	b := structBytes + m.g.memoryBytes() + sumF64Bytes(m.sb, m.yb, m.a, m.w, m.tlog) + int64(len(m.seen))
-	b += 4 * int64(len(m.stamp)+3*len(m.toff))
-	for _, lv := range m.blk {
-		for _, t := range lv {
-			b += 8 * int64(len(t))
-		}
-	}
+	b := structBytes + m.g.memoryBytes() + sumF64Bytes(m.sb, m.yb, m.a, m.w) + int64(len(m.seen))
 	if m.bias != nil {
 		b += m.bias.MemoryBytes()
 	} else {
@@ -571,43 +535,56 @@ func (m *OCCFMK) codeBody(c *stateCodec, last bool) {
 	c.int(&m.diagAt)
 	c.int(&m.refreshes)
 	c.pcg(m.src)
-	// The log of the cuts that rows lag (see freshen), in the last body only
-	// when there is one: a file without it has every row current.
-	if !last || c.dec && !c.atEnd() || !c.dec && m.version() > 0 {
-		c.int32s(&m.stamp)
-		c.int32s(&m.toff)
-		c.int32s(&m.tin)
-		c.int32s(&m.tout)
-		c.floats(&m.tlog)
-		c.float(&m.yStale)
-	} else if c.dec {
-		m.stamp, m.tlog, m.toff, m.tin, m.tout, m.yStale = make([]int32, m.d), nil, nil, nil, nil, 0
+	// A log of cuts (see cutLog): in the last body only when a file has
+	// one, always in the others (written empty).
+	l := cutLog{stamp: make([]int32, m.d)}
+	if !last || c.dec && !c.atEnd() {
+		c.int32s(&l.stamp)
+		c.int32s(&l.toff)
+		c.int32s(&l.tin)
+		c.int32s(&l.tout)
+		c.floats(&l.t)
+		c.float(&l.yStale)
+		if c.violates(!last || len(l.toff) > 0) {
+			c.fail("an empty log of cuts")
+		}
 	}
 	if c.dec && c.err == nil {
-		m.decoded(c, seen)
+		m.decoded(c, seen, &l)
 	}
 }
 
-// logFits reports whether the decoded log of cuts is one OCCFMK could
-// have written: each transform k'×r with 1 ≤ r ≤ k' ≤ 2k, stored one after
-// the other, at least one, and every row's version in it.
-func (m *OCCFMK) logFits() bool {
-	n := len(m.toff)
-	if len(m.stamp) != m.d || len(m.tin) != n || len(m.tout) != n || (n == 0) != (len(m.tlog) == 0) {
+// cutLog is what files of an older OCCFMK hold when their rows of S and Y
+// had yet to take the rotations of cuts (S was extended past k and cut
+// back to k every k new features; a cut rotated the rows lazily):
+// transform e is the tin[e]×tout[e] matrix at t[toff[e]:], and row i is in
+// the basis of version stamp[i], the number of cuts it had taken.
+type cutLog struct {
+	stamp, toff, tin, tout []int32
+	t                      []float64
+	yStale                 float64
+}
+
+// fits reports whether l is a log an OCCFMK of d features and stride ld
+// could have written: each transform k'×r with 1 ≤ r ≤ k' ≤ ld, stored one
+// after the other, and every row's version in it.
+func (l *cutLog) fits(d, ld int) bool {
+	n := len(l.toff)
+	if len(l.stamp) != d || len(l.tin) != n || len(l.tout) != n || (n == 0) != (len(l.t) == 0) || !(l.yStale >= 0) {
 		return false
 	}
 	off := 0
 	for e := range n {
-		in, out := int(m.tin[e]), int(m.tout[e])
-		if int(m.toff[e]) != off || out < 1 || out > in || in > m.ld {
+		in, out := int(l.tin[e]), int(l.tout[e])
+		if int(l.toff[e]) != off || out < 1 || out > in || in > ld {
 			return false
 		}
 		off += in * out
 	}
-	if off != len(m.tlog) {
+	if off != len(l.t) {
 		return false
 	}
-	for _, v := range m.stamp {
+	for _, v := range l.stamp {
 		if v < 0 || int(v) > n {
 			return false
 		}
@@ -615,20 +592,51 @@ func (m *OCCFMK) logFits() bool {
 	return true
 }
 
+// takeLog brings every row of S and Y of a decoded file to the current
+// basis by the transforms of l it has yet to take, one after the other,
+// and sets ‖Y‖²_F from the rows (the file's was an upper bound).
+func (m *OCCFMK) takeLog(l *cutLog) {
+	if len(l.toff) == 0 {
+		return
+	}
+	m.tookLog = true
+	ld := m.ld
+	tmp := make([]float64, ld)
+	m.yF2 = 0
+	for i := 0; i < m.d; i++ {
+		for _, row := range [][]float64{m.sb[i*ld : i*ld+ld], m.yb[i*ld : i*ld+ld]} {
+			for e := int(l.stamp[i]); e < len(l.toff); e++ {
+				in, out := int(l.tin[e]), int(l.tout[e])
+				t := l.t[l.toff[e] : int(l.toff[e])+in*out]
+				clear(tmp)
+				for j, v := range row[:in] {
+					if v != 0 {
+						spectral.Axpy(v, t[j*out:j*out+out], tmp[:out])
+					}
+				}
+				copy(row, tmp)
+			}
+		}
+		y := m.yb[i*ld : i*ld+m.kc]
+		m.yF2 += spectral.Dot(y, y)
+	}
+}
+
 // decoded checks the sizes of a decoded state and rebuilds what is derived
-// from it: the features seen (from seen, one byte each) and the active
-// directions.
-func (m *OCCFMK) decoded(c *stateCodec, seen []byte) {
+// from it: the features seen (from seen, one byte each), the rows of S and
+// Y through an older file's log of cuts, and the active directions.
+func (m *OCCFMK) decoded(c *stateCodec, seen []byte, l *cutLog) {
 	ld := m.ld
 	if c.violates(len(seen) == m.d && len(m.sb) == m.d*ld && len(m.yb) == m.d*ld && len(m.a) == ld*ld &&
 		len(m.w) == ld*ld && len(m.mu) == ld && m.g.n <= m.d && m.last <= m.t && m.diagAt <= m.t) {
 		c.fail("a subspace of the wrong size")
 		return
 	}
-	if c.violates(m.logFits()) {
+	if c.violates(l.fits(m.d, ld)) {
 		c.fail("a log of cuts of the wrong size")
 		return
 	}
+	m.takeLog(l)
 	m.seen = make([]bool, len(seen))
 	m.nseen = 0
 	for i, b := range seen {

@@ -22,11 +22,24 @@ func (m *OCCFMK) MatrixBlock(idx []int, dst []float64) {
 	m.blockOf(idx, dst, m.mu, m.active, m.w, m.rowReader(), m.kc, nil)
 }
 
-// rowReader returns a reader of S's rows in the current basis (curRow)
-// with its own buffers: a row it returns holds until its next call.
+// rowReader returns a reader of S's rows (nil past the features covered).
 func (m *OCCFMK) rowReader() func(j int) []float64 {
-	buf, tmp := make([]float64, m.ld), make([]float64, m.ld)
-	return func(j int) []float64 { return m.curRow(j, buf, tmp) }
+	return func(j int) []float64 {
+		if j >= m.d {
+			return nil
+		}
+		return m.row(j)
+	}
+}
+
+func cmpFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
 }
 
 // coordIn returns sᵢ·W[:, a], the coordinate in eigenvector a of the
@@ -133,8 +146,8 @@ type FTRLStep struct {
 
 // kTrace is what OCCFMK.TraceSteps records of the last round: Cₜ's factors
 // (μ, the active indices, W and kc, copied each round in O(k'²); S only
-// when a cut or a refresh rewrites it, at most once per k new features or
-// per refresh gap) and the affine weights of the row's features.
+// when a refresh rewrites it, at most once per refresh gap) and the affine
+// weights of the row's features.
 type kTrace struct {
 	step      FTRLStep
 	ok        bool
@@ -192,12 +205,12 @@ func (tr *kTrace) begin(m *OCCFMK, x data.Sparse) {
 	tr.refreshes = m.refreshes
 }
 
-// saveS copies S before a cut or a refresh rewrites it, once a round.
+// saveS copies S before a refresh rewrites it, once a round.
 func (tr *kTrace) saveS(m *OCCFMK) {
 	if tr == nil || tr.sCopied {
 		return
 	}
-	tr.sb = append(tr.sb[:0], m.curS()...)
+	tr.sb = append(tr.sb[:0], m.sb[:m.d*m.ld]...)
 	tr.sCopied = true
 }
 

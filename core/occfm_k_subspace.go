@@ -2,7 +2,6 @@ package core
 
 import (
 	"math"
-	"slices"
 
 	"github.com/occfm/occfm/core/data"
 	"github.com/occfm/occfm/core/spectral"
@@ -19,18 +18,16 @@ import (
 // Π_K(−η(PGP + QGQ)/2), the third that to Π_K(−ηG/2). With ‖QGP‖²_F =
 // ‖Y‖²_F − ‖A‖²_F and ‖QGQ‖²_F = ‖G‖²_F − 2‖QGP‖²_F − ‖A‖²_F, it costs
 // O(1) from A's norms, which every change of A keeps (see normsA), and
-// ‖Y‖²_F's bounds while rows lag a cut (see freshen). leak, the second
-// term, is what a recomputation of S reduces.
+// ‖Y‖²_F, which every change of Y keeps. leak, the second term, is what a
+// recomputation of S reduces.
 func (m *OCCFMK) certify() {
 	a2, off := m.a2, m.off2
 	eta := m.eta()
-	// ‖QGP‖²_F from ‖Y‖²_F's bounds (see freshen): the upper one for the
-	// second term, the lower one inside the third.
-	qpHi, qpLo := max(0, m.yF2-a2), max(0, m.yF2-m.yStale-a2)
+	qp := max(0, m.yF2-a2) // ‖QGP‖²_F
 	m.offEps = 0.5 * eta * math.Sqrt(off)
-	m.leak = eta / math.Sqrt2 * math.Sqrt(qpHi)
+	m.leak = eta / math.Sqrt2 * math.Sqrt(qp)
 	m.eps = m.offEps + m.leak
-	if qq := math.Sqrt(max(0, m.gF2-2*qpLo-a2)); qq > 2*m.theta/eta {
+	if qq := math.Sqrt(max(0, m.gF2-2*qp-a2)); qq > 2*m.theta/eta {
 		m.eps += 0.5 * eta * qq
 	}
 }
@@ -113,59 +110,6 @@ func (m *OCCFMK) normC() float64 {
 	return math.Sqrt(s)
 }
 
-// cut keeps the r directions of S along A's eigenvectors of largest |λ|:
-// A is diagonalized (see diagonalize), then S ← S·W[:, keep], Y likewise
-// (logged: see logCut), A ← A[keep, keep] (exactly WᵀSᵀGSW for the new S,
-// with what Jacobi left off its diagonal), W ← I. It costs a diagonalization
-// and O(k'·k).
-func (m *OCCFMK) cut(r int) {
-	m.tr.saveS(m)
-	m.diagonalize()
-	kc, ld := m.kc, m.ld
-	order := make([]int, kc)
-	for a := range order {
-		order[a] = a
-	}
-	slices.SortStableFunc(order, func(a, b int) int {
-		return -cmpFloat(math.Abs(m.a[a*ld+a]), math.Abs(m.a[b*ld+b]))
-	})
-	keep := order[:min(r, kc)]
-	r = len(keep)
-	t := m.ab[:kc*r] // T = W[:, keep]
-	for j := 0; j < kc; j++ {
-		for q, a := range keep {
-			t[j*r+q] = m.w[j*ld+a]
-		}
-	}
-	m.logCut(t, kc, r)
-	sub := m.av[:r*r]
-	for q, a := range keep {
-		for p, b := range keep {
-			sub[q*r+p] = m.a[a*ld+b]
-		}
-	}
-	m.kc = r
-	clear(m.a)
-	clear(m.w)
-	for q := range r {
-		copy(m.a[q*ld:q*ld+r], sub[q*r:q*r+r])
-		m.w[q*ld+q] = 1
-	}
-	m.normsA()
-	m.certify()
-	m.project()
-}
-
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}
-
 // kOp is G as a spectral.Operator.
 type kOp struct{ m *OCCFMK }
 
@@ -175,9 +119,7 @@ func (o kOp) Apply(y, v []float64) { o.m.g.mulVec(y, 1, v) }
 
 // refresh recomputes S: the k Ritz vectors of G of largest |θ| from a
 // Lanczos run of k+8 steps (at most d), warm-started from S's directions of
-// C (plus a random part), then Y = GS from the run and A = SᵀY. The warm
-// start reads every row of S through the log of cuts without bringing it
-// forward (see backProject); the new S and Y empty the log.
+// C (plus a random part), then Y = GS from the run and A = SᵀY.
 func (m *OCCFMK) refresh() {
 	d, k, ld := m.d, m.s.Rank, m.ld
 	if d == 0 || m.g.nnz() == 0 {
@@ -200,17 +142,14 @@ func (m *OCCFMK) refresh() {
 			wc[j] += wt * m.w[j*ld+a]
 		}
 	}
-	us := m.backProject(wc)
 	for i := 0; i < d; i++ {
-		u := us[m.stamp[i]]
-		st[i] += spectral.Dot(m.sb[i*ld:i*ld+len(u)], u)
+		st[i] += spectral.Dot(m.sb[i*ld:i*ld+kc], wc)
 	}
 	steps := min(d, m.lanczosSteps())
 	res := m.lw.Run(kOp{m}, st, min(k, steps), steps, steps, 0)
 	m.refreshes++
 	m.last = m.t
 	kc = len(res.Vecs)
-	m.clearLog()
 	clear(m.sb[:d*ld])
 	clear(m.yb[:d*ld])
 	for c := 0; c < kc; c++ {
@@ -249,190 +188,15 @@ func (m *OCCFMK) refresh() {
 	m.diagonalize()
 }
 
-// The rows of S and Y move to the basis of a cut lazily. A cut keeps r of
-// the k' directions, S ← S·T and Y ← Y·T with T = W·V[:, keep] (k'×r,
-// orthonormal columns): rotating every row costs O(d·k'·r), and a stream
-// that brings a new feature every few rows cuts every k new features. So
-// a cut only appends T to a log and row i is kept in the basis of version
-// stamp[i] (the log's length when it was last brought up to date): a row is
-// brought forward (freshen) when a learned row reads it, by the transforms
-// it missed, and a recomputation of S rewrites every row and empties the
-// log. A row that lags m cuts takes them as O(log m) products
-// of aligned runs of cuts (see advance), built once each; the numbers a row
-// gets depend only on its version and the current one, so Predict (which
-// brings a copy forward) and Update (which stores it) agree to the bit.
-//
-// ‖Y‖²_F (yF2) is kept as the sum of the stored rows' squared norms, an
-// upper bound on the true one (T's columns are orthonormal, so a row's norm
-// can only fall when it is brought forward), and yStale is the part of
-// that sum from rows not yet brought forward: the true ‖Y‖²_F lies in
-// [yF2 − yStale, yF2] (see certify).
-
-// version returns the number of cuts in the log: the current basis.
-func (m *OCCFMK) version() int { return len(m.toff) }
-
-// logCut appends the transform of a cut, the kc×r matrix t (row-major).
-func (m *OCCFMK) logCut(t []float64, kc, r int) {
-	m.toff = append(m.toff, int32(len(m.tlog)))
-	m.tin = append(m.tin, int32(kc))
-	m.tout = append(m.tout, int32(r))
-	m.tlog = append(m.tlog, t[:kc*r]...)
-	m.yStale = m.yF2 // every row now lags
-}
-
-// clearLog empties the log once every row is in the current basis.
-func (m *OCCFMK) clearLog() {
-	m.tlog, m.toff, m.tin, m.tout = m.tlog[:0], m.toff[:0], m.tin[:0], m.tout[:0]
-	m.blk = m.blk[:0]
-	clear(m.stamp)
-	m.yStale = 0
-}
-
-// apply sets row ← row·T in place for the in×out matrix t (row has room for
-// ld values; the entries past out become 0). tmp has room for ld values.
-func apply(t []float64, in, out int, row, tmp []float64) {
-	tmp = tmp[:out]
-	clear(tmp)
-	for j, v := range row[:in] {
-		if v != 0 {
-			spectral.Axpy(v, t[j*out:j*out+out], tmp)
-		}
-	}
-	copy(row, tmp)
-	clear(row[out:])
-}
-
-// advance brings row (in the basis of version e) to version now (row and
-// tmp have room for ld values): by the spans of aligned runs of cuts, the
-// longest that fits at each step, at most 2·log₂(now − e + 1) products.
-func (m *OCCFMK) advance(row, tmp []float64, e, now int) {
-	for e < now {
-		j := 0
-		for e&(2<<j-1) == 0 && e+2<<j <= now {
-			j++
-		}
-		t, in, out := m.span(e, j)
-		apply(t, in, out, row, tmp)
-		e += 1 << j
-	}
-}
-
-// span returns the transform taking version e to e + 2^j (e a multiple of
-// 2^j, e + 2^j at most the current version), with its rows and columns:
-// the cut's own for j = 0, else the product of its two halves, built once
-// and kept until the log empties (m.blk[j−1][e>>j]). A half's columns are
-// the next half's first rows: the columns a cut adds after it are 0 in
-// every row that lags it.
-func (m *OCCFMK) span(e, j int) (t []float64, in, out int) {
-	if j == 0 {
-		in, out = int(m.tin[e]), int(m.tout[e])
-		return m.tlog[m.toff[e] : int(m.toff[e])+in*out], in, out
-	}
-	for len(m.blk) < j {
-		m.blk = append(m.blk, nil)
-	}
-	i := e >> j
-	for len(m.blk[j-1]) <= i {
-		m.blk[j-1] = append(m.blk[j-1], nil)
-	}
-	in, out = int(m.tin[e]), int(m.tout[e+1<<j-1])
-	if t = m.blk[j-1][i]; t != nil {
-		return t, in, out
-	}
-	a, _, aout := m.span(e, j-1)
-	b, _, bout := m.span(e+1<<(j-1), j-1)
-	t = make([]float64, in*bout)
-	for r := 0; r < in; r++ {
-		row := t[r*bout : r*bout+bout]
-		for q, v := range a[r*aout : r*aout+aout] {
-			if v != 0 {
-				spectral.Axpy(v, b[q*bout:q*bout+bout], row)
-			}
-		}
-	}
-	m.blk[j-1][i] = t
-	return t, in, out
-}
-
-// freshen brings row i of S and Y to the current basis and keeps yF2 and
-// yStale.
-func (m *OCCFMK) freshen(i int) { m.freshenS(i, nil) }
-
-// freshenS is freshen with row i of S already brought forward in cur (as
-// curRow gives it, ld values) when cur is not nil: only Y's row is.
-func (m *OCCFMK) freshenS(i int, cur []float64) {
-	e, now := int(m.stamp[i]), m.version()
-	if e == now {
-		return
-	}
-	ld := m.ld
-	s, y := m.sb[i*ld:i*ld+ld], m.yb[i*ld:i*ld+ld]
-	old := spectral.Dot(y, y)
-	m.tmp = spectral.Grown(m.tmp, 2*ld)
-	tmp := m.tmp[:ld]
-	if cur != nil {
-		copy(s, cur)
-	} else {
-		m.advance(s, tmp, e, now)
-	}
-	m.advance(y, tmp, e, now)
-	m.stamp[i] = int32(now)
-	m.yF2 += spectral.Dot(y, y) - old
-	m.yStale -= old
-}
-
-// curRow returns row i of S in the current basis without changing m: the
-// stored row when it is current, else a copy brought forward in buf, with
-// tmp as scratch (room for ld values each).
-func (m *OCCFMK) curRow(i int, buf, tmp []float64) []float64 {
-	if i >= m.d {
-		return nil
-	}
-	ld := m.ld
-	e := int(m.stamp[i])
-	if e == m.version() {
-		return m.sb[i*ld : i*ld+m.kc]
-	}
-	copy(buf[:ld], m.sb[i*ld:i*ld+ld])
-	m.advance(buf, tmp, e, m.version())
-	return buf[:m.kc]
-}
-
-// curS returns S's d rows in the current basis (a copy when some lag).
-func (m *OCCFMK) curS() []float64 {
-	if m.version() == 0 {
-		return m.sb[:m.d*m.ld]
-	}
-	out, tmp := make([]float64, m.d*m.ld), make([]float64, m.ld)
-	for i := 0; i < m.d; i++ {
-		copy(out[i*m.ld:i*m.ld+m.kc], m.curRow(i, out[i*m.ld:i*m.ld+m.ld], tmp))
-	}
-	return out
-}
-
-// backProject returns, for each version e of the log, the vector u_e with
-// sᵢ·u_{stamp[i]} = (row i of S in the current basis)·v: u_now = v and
-// u_e = T_e·u_{e+1}, O(Σ k'·r) in all. Its result is indexed by version.
-func (m *OCCFMK) backProject(v []float64) [][]float64 {
-	now := m.version()
-	us := make([][]float64, now+1)
-	us[now] = v
-	for e := now - 1; e >= 0; e-- {
-		in, out := int(m.tin[e]), int(m.tout[e])
-		t := m.tlog[m.toff[e] : int(m.toff[e])+in*out]
-		u := make([]float64, in)
-		for j := range u {
-			u[j] = spectral.Dot(t[j*out:j*out+out], us[e+1][:out])
-		}
-		us[e] = u
-	}
-	return us
-}
-
-// extendS adds eᵢ to S for each feature of x seen for the first time. Its
-// row of G is zero, so A and Y gain a zero row and column: S stays
-// orthonormal and A = WᵀSᵀGSW, Y = GS exact. S is cut back first when it would
-// pass 2k directions. It reports whether S changed.
+// extendS adds eᵢ to S for each feature of x seen for the first time,
+// while S holds fewer than k directions, or all the features seen fit in
+// it (at most 2k): its row of G is zero, so A and Y gain a zero row and
+// column, and S stays orthonormal with A = WᵀSᵀGSW and Y = GS exact. Past
+// that, a new feature's direction enters S at the next recomputation (its
+// pairs count in the leak until then): on a stream whose new features
+// keep coming (new people and items), extending S and cutting it back to k
+// every k new features cost about half the time and moved no error (see
+// docs/findings.md). It reports whether S changed.
 func (m *OCCFMK) extendS(x data.Sparse) bool {
 	m.newf = m.newf[:0]
 	for p, i := range x.Ind {
@@ -442,19 +206,18 @@ func (m *OCCFMK) extendS(x data.Sparse) bool {
 			m.newf = append(m.newf, i)
 		}
 	}
-	if len(m.newf) == 0 {
-		return false
+	room := m.s.Rank
+	if m.nseen <= m.ld {
+		room = m.ld
 	}
-	if m.kc+len(m.newf) > m.ld {
-		m.cut(max(0, min(m.s.Rank, m.ld-len(m.newf))))
-	}
+	changed := false
 	for _, i := range m.newf {
-		if m.kc == m.ld {
-			break // a row of more than 2k new features: the rest wait for a refresh
+		if m.kc >= room {
+			break
 		}
+		changed = true
 		c := m.kc
 		m.kc++
-		m.stamp[i] = int32(m.version()) // its rows are 0 in every basis
 		m.sb[i*m.ld+c] = 1
 		for a := 0; a < m.kc; a++ {
 			m.a[a*m.ld+c], m.a[c*m.ld+a] = 0, 0
@@ -463,7 +226,7 @@ func (m *OCCFMK) extendS(x data.Sparse) bool {
 		m.w[c*m.ld+c] = 1
 		m.mu[c] = 0
 	}
-	return true
+	return changed
 }
 
 // addGradient adds g·M_x to G, A and Y, and updates ‖G‖²_F, ‖Y‖²_F and

@@ -18,7 +18,7 @@ func (m *OCCFMK) denseC() *mat.SymDense {
 	d, ld := m.d, m.ld
 	c := mat.NewSymDense(max(d, 1), nil)
 	u := make([]float64, d)
-	sb := m.curS()
+	sb := m.sb
 	for _, a := range m.active {
 		for i := 0; i < d; i++ {
 			s := sb[i*ld : i*ld+m.kc]
@@ -154,8 +154,7 @@ func subSym(a *mat.SymDense, n int) *mat.SymDense {
 }
 
 // TestOCCFMKMemo checks the coordinates Predict keeps for the Update that
-// follows (see rowMemo) on the ratings demo at rank 4 (cuts every 4 new
-// features): see checkMemo.
+// follows (see rowMemo) on the ratings demo at rank 4: see checkMemo.
 func TestOCCFMKMemo(t *testing.T) {
 	s := OCCFMKSettings{Rank: 4}
 	checkMemo(t, demoRowsOf(t, "ratings", 1500), func() Learner { return NewOCCFMK(s) },
@@ -188,42 +187,41 @@ func checkMemo(t *testing.T, rows []data.Example, newL func() Learner, learn fun
 	}
 }
 
-// TestOCCFMKSpans checks that a row brought forward by the spans of aligned
-// runs of cuts (advance) is the row brought forward cut by cut, within
-// rounding, for every row that lags, at every 50th row of the ratings demo
-// at rank 3 (a cut every 3 new features); and that some rows lag several
-// cuts, so that spans of more than one cut are used.
-func TestOCCFMKSpans(t *testing.T) {
-	rows := demoRowsOf(t, "ratings", 3000)
-	m := NewOCCFMK(OCCFMKSettings{Rank: 3})
-	most := 0
-	for r, ex := range rows {
-		m.Update(ex.X, ex.Y)
-		if r%50 != 49 {
-			continue
-		}
-		buf, tmp, seq := make([]float64, m.ld), make([]float64, m.ld), make([]float64, m.ld)
-		for i := 0; i < m.d; i++ {
-			e := int(m.stamp[i])
-			if e == m.version() {
-				continue
-			}
-			most = max(most, m.version()-e)
-			got := m.curRow(i, buf, tmp)
-			copy(seq, m.sb[i*m.ld:i*m.ld+m.ld])
-			for ; e < m.version(); e++ {
-				in, out := int(m.tin[e]), int(m.tout[e])
-				apply(m.tlog[m.toff[e]:int(m.toff[e])+in*out], in, out, seq, tmp)
-			}
-			for a := range got {
-				if !scalar.EqualWithinAbsOrRel(got[a], seq[a], 1e-12, 1e-10) {
-					t.Fatalf("row %d, feature %d (version %d of %d): %v by spans, %v cut by cut", r, i, m.stamp[i], m.version(), got, seq[:m.kc])
-				}
-			}
+// TestOCCFMKExtend checks how S grows with new features: at rank 4 (room
+// for 8 directions), while at most 8 features are seen each extends S
+// exactly (S spans them all, the leak is 0 up to rounding and nothing is
+// recomputed);
+// past 8, S holds what it has until a recomputation brings it back to k,
+// and then stays at k directions as new features keep coming.
+func TestOCCFMKExtend(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 9))
+	m := NewOCCFMK(OCCFMKSettings{Rank: 4, MinGap: 20})
+	row := func(d int) (data.Sparse, float64) {
+		i, j := rng.IntN(d/2), d/2+rng.IntN(d/2)
+		return data.Sparse{Ind: []int{i, j}, Val: []float64{1, 1}}, float64(1 + (i*j)%5)
+	}
+	for r := 0; r < 300; r++ {
+		x, y := row(8)
+		m.Predict(x)
+		m.Update(x, y)
+		if m.kc != m.nseen || m.leak > 1e-5*m.allowed() || m.refreshes != 0 {
+			t.Fatalf("row %d, %d features seen: %d directions, leak %v, %d recomputations", r, m.nseen, m.kc, m.leak, m.refreshes)
 		}
 	}
-	if most < 4 {
-		t.Errorf("rows lagged at most %d cuts: the test does not reach spans of several cuts", most)
+	for r := 0; r < 3000; r++ {
+		x, y := row(8 + 2*r)
+		before := m.kc
+		m.Predict(x)
+		m.Update(x, y)
+		if m.refreshes == 0 && m.kc != before || m.kc > m.ld {
+			t.Fatalf("row %d: S went from %d to %d directions before any recomputation", r, before, m.kc)
+		}
+		if m.refreshes > 0 && m.kc != m.s.Rank {
+			t.Fatalf("row %d, after %d recomputations: %d directions, want %d", r, m.refreshes, m.kc, m.s.Rank)
+		}
+	}
+	if m.refreshes == 0 {
+		t.Error("no recomputation in 3,000 rows of new features")
 	}
 }
 
@@ -233,8 +231,8 @@ func TestOCCFMKSpans(t *testing.T) {
 // features whose labels are linear in x, and on user × item rows (50 users,
 // 50 items) labelled by the sign of a planted taste uᵤ·vᵢ, which no line
 // can learn, where it must also beat `linear` by 10 points of error. S is
-// cut (100 features), so both its models keep logs of cuts; a save and
-// load halfway through must resume bit for bit.
+// recomputed (100 features) in both its models; a save and load halfway
+// through must resume bit for bit.
 func TestOCCFMKMix(t *testing.T) {
 	const d, rows = 100, 4000
 	stream := func(pairs bool) []data.Example {
@@ -293,8 +291,8 @@ func TestOCCFMKMix(t *testing.T) {
 		if pairs && !(sk.ErrorRate < sl.ErrorRate-0.1) {
 			t.Errorf("a planted taste: error %.4f, linear's %.4f", sk.ErrorRate, sl.ErrorRate)
 		}
-		if kk := k.(*OCCFMK); kk.version() == 0 && kk.refreshes == 0 {
-			t.Errorf("pairs %v: S was never cut nor recomputed", pairs)
+		if kk := k.(*OCCFMK); kk.refreshes == 0 || kk.wide.refreshes == 0 {
+			t.Errorf("pairs %v: %d and %d recomputations of S", pairs, kk.refreshes, kk.wide.refreshes)
 		}
 		t.Logf("pairs %v: error %.4f (linear %.4f), log loss %.4f (linear %.4f)", pairs, sk.ErrorRate, sl.ErrorRate, sk.LogLoss, sl.LogLoss)
 	}

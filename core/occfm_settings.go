@@ -231,8 +231,9 @@ type OCCFMKSettings struct {
 	// scale (1 on one-hot user × item rows; see OCCFMK). Zero means
 	// DefaultOCCFMKEta, or DefaultOCCFMKMixEta with AffineMix.
 	Eta float64
-	// Rank is k, the dimension the tracked subspace S is cut back to; it
-	// holds up to 2k directions between cuts. Zero means DefaultOCCFMKRank.
+	// Rank is k, the dimension of the tracked subspace S (up to 2k while
+	// every feature seen fits in it; see OCCFMK). Zero means
+	// DefaultOCCFMKRank.
 	Rank int
 	// Tol is the certified error a subspace may reach, relative to ‖C‖_F,
 	// before it is recomputed (see OCCFMK). Zero means 0.25.

@@ -439,8 +439,7 @@ func (m *OCCFMK) PairCoords(i int, dst []float64) []float64 {
 		}
 		return dst
 	}
-	m.pc = spectral.Grown(m.pc, 2*m.ld)
-	s := m.curRow(i, m.pc[:m.ld], m.pc[m.ld:])
+	s := m.row(i)
 	for _, a := range m.active {
 		dst = append(dst, coordIn(s, m.w, m.ld, a))
 	}
