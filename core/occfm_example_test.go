@@ -82,9 +82,8 @@ func ExampleNewLearner() {
 // OCCFM with its affine part outside the ball at each δ of a grid and an
 // OCCFMK by their losses so far. On planted-regression the interactions
 // matter, and after 12,000 rows OCCFMK, which follows the leader of the
-// whole stream within its ball, holds all the weight; CCFMPairs and the
-// OCCFMLin experts at δ = 100 and 1000 (where the ball does not bind) are
-// still learning, δ = 10 is retired.
+// whole stream within its ball, holds all the weight; CCFMPairs at α = 3
+// and δ = 10, far behind, are retired, the others are still learning.
 func ExampleOCCFMAuto() {
 	d, _ := demo.ByName("planted-regression")
 	src := d.New(1)
@@ -103,7 +102,7 @@ func ExampleOCCFMAuto() {
 	// bias        retired false weight 0.0
 	// linear      retired false weight 0.0
 	// pairs α=0.3 retired false weight 0.0
-	// pairs α=3   retired false weight 0.0
+	// pairs α=3   retired true  weight 0.0
 	// δ=10        retired true  weight 0.0
 	// δ=100       retired false weight 0.0
 	// δ=1000      retired false weight 0.0
