@@ -211,9 +211,8 @@ var featureSizes = []int{1000, 10000, 100000}
 // then timed rounds that go on through the stream, new pairs and all. Once
 // its features are seen, a row of occfm-k should cost the same at any d
 // (see OCCFMK's costs); fm-ftrl's own fall from d = 10³ to 10⁵ is the
-// reference for what the memory of a larger model costs alone. (While many
-// features are still new, rows lag many cuts: see docs/performance.md.)
-// "x-fm-ftrl" is occfm-k's speed as a fraction of fm-ftrl's at the same d,
+// reference for what the memory of a larger model costs alone (see
+// docs/performance.md). "x-fm-ftrl" is occfm-k's speed as a fraction of fm-ftrl's at the same d,
 // measured just before it.
 func BenchmarkFeatures(b *testing.B) {
 	for _, d := range featureSizes {
