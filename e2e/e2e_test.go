@@ -114,13 +114,20 @@ func hangGuard(timeout time.Duration) time.Duration { return max(3*timeout, 10*t
 // page: call open). Everything stops after hangGuard(timeout).
 func newSession(t *testing.T, timeout time.Duration) *session {
 	t.Helper()
+	return newSessionWith(t, timeout, e2eHandler(e2eDist))
+}
+
+// newSessionWith is newSession with the server's handler h (dist/ must
+// still be built: h may serve from it).
+func newSessionWith(t *testing.T, timeout time.Duration, h http.Handler) *session {
+	t.Helper()
 	timeout = hangGuard(timeout)
 	if _, err := os.Stat(filepath.Join(e2eDist, "occfm.wasm")); err != nil {
 		t.Fatalf("%s/occfm.wasm is missing (%v): run make dist first", e2eDist, err)
 	}
 	exe := chromiumPath(t)
 
-	srv := httptest.NewServer(e2eHandler(e2eDist))
+	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
 	u, err := url.Parse(srv.URL)
 	if err != nil {

@@ -24,7 +24,12 @@ const memoryLimit = 128 << 20
 
 func main() {
 	debug.SetMemoryLimit(memoryLimit)
-	b := &bridge{doc: dom.GetWindow().Document()}
+	// In a Web Worker there is no document: the learner API works, and the
+	// page's Go-owned views (see render) are not drawn.
+	b := &bridge{}
+	if js.Global().Get("document").Truthy() {
+		b.doc = dom.GetWindow().Document()
+	}
 	api := js.Global().Get("Object").New()
 	fn := func(name string, f func(args []js.Value) any) {
 		// The session stops with the error, and the page can start

@@ -15,9 +15,10 @@ import (
 // render refreshes the Go-owned views, when rows were learned since the
 // last time or force is set. The page calls it with its own views, at most
 // 10 times a second; the elements are built once per session and then only
-// their text changes: each DOM call crosses the JS bridge.
+// their text changes: each DOM call crosses the JS bridge. Without a
+// document (a Web Worker) there are no views, and it does nothing.
 func (b *bridge) render(force bool) {
-	if !force && b.s.rows == b.lastRows && b.s.err == b.lastErr {
+	if b.doc == nil || !force && b.s.rows == b.lastRows && b.s.err == b.lastErr {
 		return
 	}
 	b.lastRows, b.lastErr = b.s.rows, b.s.err
@@ -84,6 +85,9 @@ var modelFields = []string{"learner", "settings", "C in the picture"}
 // renderModel shows the followed learner (session.followed): its name,
 // its settings and which C the model picture draws of it.
 func (b *bridge) renderModel() {
+	if b.doc == nil {
+		return
+	}
 	if b.modelDD == nil && !b.buildModelPanel() {
 		return
 	}
