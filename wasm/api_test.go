@@ -9,7 +9,7 @@ import (
 )
 
 // TestJSAPIDocs checks that docs/js-api.md lists every function the bridge
-// sets on globalThis.occfm and occfm.personal.
+// sets on globalThis.occfm, occfm.personal and occfm.lib.
 func TestJSAPIDocs(t *testing.T) {
 	doc, err := os.ReadFile("../docs/js-api.md")
 	if err != nil {
@@ -23,6 +23,11 @@ func TestJSAPIDocs(t *testing.T) {
 	for _, e := range personalTable {
 		if !strings.Contains(string(doc), "| `personal."+e.name+"()` |") {
 			t.Errorf("docs/js-api.md does not list occfm.personal.%s", e.name)
+		}
+	}
+	for _, e := range libTable {
+		if !strings.Contains(string(doc), "| `lib."+e.name+"()` |") {
+			t.Errorf("docs/js-api.md does not list occfm.lib.%s", e.name)
 		}
 	}
 	for _, name := range []string{"picture", "pictureDrawn", "reference", "fwStep"} {

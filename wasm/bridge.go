@@ -30,6 +30,9 @@ type bridge struct {
 	fresh *core.Model
 
 	pe *personalView // the Personalize view's catalog and person (personalize.go), or nil
+
+	libs    map[int]*libLearner // occfm.lib's learners by id (lib_js.go)
+	nextLib int                 // the last id given
 }
 
 // readChunk copies the Uint8Array v into the bridge's reused chunk buffer

@@ -47,6 +47,7 @@ func main() {
 	}
 	b.pictureAPI(fn)
 	api.Set("personal", b.personalAPI())
+	api.Set("lib", b.libAPI())
 	js.Global().Set("occfm", api)
 	js.Global().Call("dispatchEvent", js.Global().Get("Event").New("occfm-ready"))
 	select {}

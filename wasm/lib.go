@@ -1,0 +1,314 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"math"
+	"strconv"
+
+	"github.com/occfm/occfm/core"
+	"github.com/occfm/occfm/core/data"
+)
+
+// libLearner is one learner of the library calls (occfm.lib, see
+// lib_js.go): a guarded registry learner with its own feature names,
+// independent of the page's sessions and of every other libLearner, so that
+// a page may hold any number. A row's features are named: a number is a
+// numeric feature of that name, a string s the one-hot feature name=s (a
+// categorical column), true the numeric feature at 1 (false leaves it
+// out). The names are kept as a CSV vocabulary (the name a column, s a
+// value, and a first column "y", the label, which no feature may be
+// named), so that a model file carries them and Load reads them back.
+type libLearner struct {
+	name  string
+	cfg   core.Config
+	l     *core.Guarded
+	vocab data.Vocabulary
+	col   map[string]int // column index of a name
+	feat  map[libKey]int // feature index of a (column, value)
+	rows  int
+	m     *core.Metrics
+}
+
+// libKey is a feature of a libLearner: a column and, for a categorical
+// one, its value ("" for a numeric column).
+type libKey struct {
+	col   int
+	value string
+}
+
+// libField is one named value of a row, as the JS object gives it: a
+// number (str == "" and !isStr), or a string.
+type libField struct {
+	name  string
+	num   float64
+	str   string
+	isStr bool
+}
+
+// libRow is a row to learn: its features and its label.
+type libRow struct {
+	x []libField
+	y float64
+}
+
+// libSettings are what Learner.create takes: the registry name (empty:
+// occfm-k), the task ("regression", the default, or "classification"), δ,
+// η and the seed (0: the learner's defaults).
+type libSettings struct {
+	Learner, Task string
+	Delta, Eta    float64
+	Seed          uint64
+}
+
+// newLibLearner makes the learner s names, guarded as the page guards its
+// learners (predictions clipped to the labels' range for regression, reset
+// on divergence).
+func newLibLearner(s libSettings) (*libLearner, error) {
+	if s.Learner == "" {
+		s.Learner = "occfm-k"
+	}
+	var task data.Task
+	switch s.Task {
+	case "", "regression":
+		task = data.Regression
+	case "classification":
+		task = data.Classification
+	default:
+		return nil, errors.New(`task "` + s.Task + `": want "regression" or "classification"`)
+	}
+	if !(s.Delta >= 0) || math.IsInf(s.Delta, 0) {
+		return nil, errors.New("delta " + fmtG(s.Delta) + ": want a finite number ≥ 0 (0: the learner's default)")
+	}
+	if !(s.Eta >= 0) || math.IsInf(s.Eta, 0) {
+		return nil, errors.New("eta " + fmtG(s.Eta) + ": want a finite number ≥ 0 (0: the learner's default)")
+	}
+	cfg := core.Config{Task: task, Delta: s.Delta, Eta: s.Eta, Seed: s.Seed}
+	g, err := core.NewGuarded(s.Learner, cfg, core.GuardFor("auto", "", false))
+	if err != nil {
+		return nil, err
+	}
+	// Column 0 is the label, "y", as in a CSV file the CLI reads.
+	v := data.Vocabulary{Format: data.FormatCSV, Columns: []data.VocabularyColumn{{Name: "y", Role: data.RoleLabel}}}
+	l := &libLearner{name: s.Learner, cfg: cfg, l: g, vocab: v}
+	l.index()
+	return l, nil
+}
+
+// index rebuilds the maps from the vocabulary.
+func (l *libLearner) index() {
+	l.col, l.feat = map[string]int{}, map[libKey]int{}
+	for c, col := range l.vocab.Columns {
+		l.col[col.Name] = c
+	}
+	for i, f := range l.vocab.Features {
+		l.feat[libKey{f.Field, f.Value}] = i
+	}
+	l.m = core.NewMetrics(l.cfg.Task, core.TaskLoss(l.cfg.Task))
+}
+
+// check reports the first field of x that cannot be read, naming where
+// (e.g. "row 3") and the field: a number that is not finite, an empty name,
+// or a name used before with the other kind of value (a number where a
+// string was, or the reverse), in the model or, for a name new to it, in
+// the rows checked before with the same pending map (nil: none).
+func (l *libLearner) check(x []libField, where string, pending map[string]bool) error {
+	for _, f := range x {
+		if f.name == "" {
+			return errors.New(where + ": a feature with an empty name")
+		}
+		if !f.isStr && (math.IsNaN(f.num) || math.IsInf(f.num, 0)) {
+			return errors.New(where + `: feature "` + f.name + `" is ` + fmtG(f.num) + ": want a finite number, a string or a boolean")
+		}
+		c, ok := l.col[f.name]
+		if !ok {
+			if pending == nil {
+				continue
+			}
+			if isStr, seen := pending[f.name]; !seen {
+				pending[f.name] = f.isStr
+			} else if isStr != f.isStr {
+				return errors.New(where + `: feature "` + f.name + `" is ` + kindOf(f) + ", and " + map[bool]string{true: "a string", false: "a number"}[isStr] + " in an earlier row")
+			}
+			continue
+		}
+		switch role := l.vocab.Columns[c].Role; {
+		case role == data.RoleNumeric && f.isStr:
+			return errors.New(where + `: feature "` + f.name + `" is ` + kindOf(f) + ", and a number before")
+		case role == data.RoleCategorical && !f.isStr:
+			return errors.New(where + `: feature "` + f.name + `" is ` + kindOf(f) + ", and a string before")
+		case role != data.RoleNumeric && role != data.RoleCategorical:
+			return errors.New(where + `: feature "` + f.name + `" is a column the model does not read (its label or an ignored one)`)
+		}
+	}
+	return nil
+}
+
+// kindOf names f's value for an error: `the string "high"`, `the number 2`.
+func kindOf(f libField) string {
+	if f.isStr {
+		return `the string "` + f.str + `"`
+	}
+	return "the number " + fmtG(f.num)
+}
+
+// sparse maps x onto the learner's features into dst: a name not seen
+// before gets a new feature when add is set, and is left out otherwise (a
+// feature never learned has no weight). x must have passed check.
+func (l *libLearner) sparse(x []libField, add bool, dst *data.Sparse) {
+	dst.Ind, dst.Val = dst.Ind[:0], dst.Val[:0]
+	for _, f := range x {
+		c, ok := l.col[f.name]
+		if !ok {
+			if !add {
+				continue
+			}
+			role := data.RoleNumeric
+			if f.isStr {
+				role = data.RoleCategorical
+			}
+			c = len(l.vocab.Columns)
+			l.vocab.Columns = append(l.vocab.Columns, data.VocabularyColumn{Name: f.name, Role: role, Scale: 1})
+			l.col[f.name] = c
+		}
+		k, v := libKey{col: c}, f.num
+		if f.isStr {
+			k.value, v = f.str, 1
+		} else if s := l.vocab.Columns[c].Scale; s > 0 {
+			v /= s
+		}
+		if v == 0 {
+			continue
+		}
+		i, ok := l.feat[k]
+		if !ok {
+			if !add {
+				continue
+			}
+			i = len(l.vocab.Features)
+			l.vocab.Features = append(l.vocab.Features, data.VocabularyFeature{Field: c, Value: k.value})
+			l.vocab.Dim = len(l.vocab.Features)
+			l.feat[k] = i
+		}
+		dst.Ind, dst.Val = append(dst.Ind, i), append(dst.Val, v)
+	}
+	sortSparse(dst)
+}
+
+// sortSparse orders a row's features by index, summing repeats (a name
+// given twice).
+func sortSparse(x *data.Sparse) {
+	for i := 1; i < len(x.Ind); i++ {
+		for j := i; j > 0 && x.Ind[j-1] > x.Ind[j]; j-- {
+			x.Ind[j-1], x.Ind[j] = x.Ind[j], x.Ind[j-1]
+			x.Val[j-1], x.Val[j] = x.Val[j], x.Val[j-1]
+		}
+	}
+	out := 0
+	for i := range x.Ind {
+		if out > 0 && x.Ind[out-1] == x.Ind[i] {
+			x.Val[out-1] += x.Val[i]
+			continue
+		}
+		x.Ind[out], x.Val[out] = x.Ind[i], x.Val[i]
+		out++
+	}
+	x.Ind, x.Val = x.Ind[:out], x.Val[:out]
+}
+
+// label returns the label y in the task's form: a finite number for
+// regression; 1 or −1 for classification (1, true or a positive number;
+// 0, −1, false or a negative one).
+func (l *libLearner) label(y float64, where string) (float64, error) {
+	if math.IsNaN(y) || math.IsInf(y, 0) {
+		return 0, errors.New(where + ": y is " + fmtG(y) + ": want a finite number")
+	}
+	v, err := l.cfg.Task.Label(y)
+	if err != nil {
+		return 0, errors.New(where + ": " + err.Error())
+	}
+	return v, nil
+}
+
+// learn learns rows in order, predicting each first (progressive metrics).
+// Every row is checked before any is learned: a bad one leaves the
+// learner as it was, and the error names it (counting from 0).
+func (l *libLearner) learn(rows []libRow) error {
+	ys := make([]float64, len(rows))
+	pending := map[string]bool{}
+	for r, row := range rows {
+		where := "row " + strconv.Itoa(r)
+		if err := l.check(row.x, where, pending); err != nil {
+			return err
+		}
+		y, err := l.label(row.y, where)
+		if err != nil {
+			return err
+		}
+		ys[r] = y
+	}
+	var ex data.Example
+	for r, row := range rows {
+		l.sparse(row.x, true, &ex.X)
+		ex.Y = ys[r]
+		core.Play(l.l, ex, l.m)
+		l.rows++
+	}
+	return nil
+}
+
+// predict returns ŷ for x without learning it: a rating (regression) or
+// the probability of the positive class (classification); an error names
+// where x is.
+func (l *libLearner) predict(x []libField, where string) (float64, error) {
+	if err := l.check(x, where, nil); err != nil {
+		return 0, err
+	}
+	var s data.Sparse
+	l.sparse(x, false, &s)
+	y := l.l.Predict(s)
+	if l.cfg.Task == data.Classification {
+		return 1 / (1 + math.Exp(-y)), nil
+	}
+	return y, nil
+}
+
+// save returns the model file: the learner, the guard's state, the
+// feature names and the rows learned.
+func (l *libLearner) save() ([]byte, error) {
+	gm := l.l.Model()
+	v := l.vocab
+	m := core.Model{Name: l.name, Config: l.cfg, Learner: gm.Learner, Extra: gm.Extra, Vocabulary: &v, Rows: l.rows}
+	var buf bytes.Buffer
+	if err := core.SaveModel(&buf, m); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// loadLibLearner reads a model file save wrote, or one of a CSV file (the
+// CLI's or the page's: its columns are the names).
+func loadLibLearner(b []byte) (*libLearner, error) {
+	m, err := core.LoadModel(bytes.NewReader(b))
+	if err != nil {
+		return nil, err
+	}
+	if m.Vocabulary == nil || m.Vocabulary.Format != data.FormatCSV {
+		what := "no feature names"
+		if m.Vocabulary != nil {
+			what = "the features of a " + string(m.Vocabulary.Format) + " file, which have no names"
+		}
+		return nil, errors.New("a model file with " + what + ": the library reads models it saved, or learned from a CSV file")
+	}
+	g, err := core.ResumeGuarded(m, core.GuardFor("auto", "", false))
+	if err != nil {
+		return nil, err
+	}
+	l := &libLearner{name: m.Name, cfg: m.Config, l: g, vocab: *m.Vocabulary, rows: m.Rows}
+	l.index()
+	return l, nil
+}
+
+// summary returns what the library reports of the learner: its name, task,
+// rows learned and progressive metrics.
+func (l *libLearner) summary() core.Summary { return l.m.Summary() }

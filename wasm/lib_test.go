@@ -1,0 +1,227 @@
+package main
+
+import (
+	"bytes"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/occfm/occfm/core/data"
+)
+
+// plantedLibRows returns n rows of 20 numeric features f0…f19, each
+// N(0, 1), with y = 1 + Σ wᵢxᵢ + 2·x₀x₁ − 1.5·x₂x₃ + N(0, 0.1²), drawn by
+// PCG(seed, 7) (the weights by PCG(1, 7), the same for every seed).
+func plantedLibRows(n int, seed uint64) []libRow {
+	wr := rand.New(rand.NewPCG(1, 7))
+	w := make([]float64, 20)
+	for i := range w {
+		w[i] = 0.3 * wr.NormFloat64()
+	}
+	r := rand.New(rand.NewPCG(seed, 7))
+	rows := make([]libRow, n)
+	for k := range rows {
+		x := make([]libField, 20)
+		y := 1.0
+		v := make([]float64, 20)
+		for i := range x {
+			v[i] = r.NormFloat64()
+			x[i] = libField{name: "f" + strconv.Itoa(i), num: v[i]}
+			y += w[i] * v[i]
+		}
+		y += 2*v[0]*v[1] - 1.5*v[2]*v[3] + 0.1*r.NormFloat64()
+		rows[k] = libRow{x: x, y: y}
+	}
+	return rows
+}
+
+func newLib(t *testing.T, s libSettings) *libLearner {
+	t.Helper()
+	l, err := newLibLearner(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l
+}
+
+func mustSave(t *testing.T, l *libLearner) []byte {
+	t.Helper()
+	b, err := l.save()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// TestLibLearner learns a planted regression of 20 named features with
+// occfm-k in chunks, and checks that it predicts 200 fresh rows better
+// than their mean, that a saved and loaded copy predicts them to the bit,
+// and that a second learner with other settings, learning other rows in
+// between, changes nothing of the first.
+func TestLibLearner(t *testing.T) {
+	train, fresh := plantedLibRows(4000, 1), plantedLibRows(200, 2)
+	a, b, solo := newLib(t, libSettings{Learner: "occfm-k"}), newLib(t, libSettings{Learner: "occfm-k", Eta: 1}), newLib(t, libSettings{Learner: "occfm-k"})
+	for c := 0; c < len(train); c += 500 {
+		if err := a.learn(train[c : c+500]); err != nil {
+			t.Fatal(err)
+		}
+		if err := b.learn(plantedLibRows(300, uint64(10+c))); err != nil {
+			t.Fatal(err)
+		}
+		if err := solo.learn(train[c : c+500]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	loaded, err := loadLibLearner(mustSave(t, a))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mean float64
+	for _, r := range fresh {
+		mean += r.y / float64(len(fresh))
+	}
+	var se, sm float64
+	for i, r := range fresh {
+		p, err := a.predict(r.x, "x")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if q, _ := loaded.predict(r.x, "x"); math.Float64bits(q) != math.Float64bits(p) {
+			t.Fatalf("row %d: ŷ = %v, %v after a save and a load", i, p, q)
+		}
+		if q, _ := solo.predict(r.x, "x"); math.Float64bits(q) != math.Float64bits(p) {
+			t.Fatalf("row %d: ŷ = %v beside another learner, %v alone", i, p, q)
+		}
+		se += (p - r.y) * (p - r.y)
+		sm += (mean - r.y) * (mean - r.y)
+	}
+	t.Logf("fresh rows: MSE %.3f, their mean's %.3f; progressive RMSE %.3f over %d rows", se/200, sm/200, a.summary().RMSE, a.rows)
+	if !(se < 0.5*sm) {
+		t.Errorf("fresh rows: MSE %.3f, their mean's %.3f: want under half", se/200, sm/200)
+	}
+	if loaded.rows != 4000 || loaded.name != "occfm-k" {
+		t.Errorf("loaded: %s after %d rows", loaded.name, loaded.rows)
+	}
+}
+
+// TestLibClassification learns labels 0/1 of the sign of x₀x₁ + 0.5·x₂
+// (pairs carry them) with string and boolean features beside: the
+// predictions are probabilities, and a fresh row is right more often than
+// the majority class.
+func TestLibClassification(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 3))
+	row := func() libRow {
+		x0, x1, x2 := r.NormFloat64(), r.NormFloat64(), r.NormFloat64()
+		y := 0.0
+		if x0*x1+0.5*x2 > 0 {
+			y = 1
+		}
+		shop := []string{"north", "south", "east"}[r.IntN(3)]
+		return libRow{x: []libField{{name: "a", num: x0}, {name: "b", num: x1}, {name: "c", num: x2},
+			{name: "shop", str: shop, isStr: true}, {name: "member", num: float64(r.IntN(2))}}, y: y}
+	}
+	l := newLib(t, libSettings{Task: "classification"})
+	rows := make([]libRow, 6000)
+	for i := range rows {
+		rows[i] = row()
+	}
+	if err := l.learn(rows); err != nil {
+		t.Fatal(err)
+	}
+	right, pos := 0, 0
+	for range 500 {
+		rw := row()
+		p, err := l.predict(rw.x, "x")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !(p >= 0 && p <= 1) {
+			t.Fatalf("P(y = 1) = %v", p)
+		}
+		if (p > 0.5) == (rw.y == 1) {
+			right++
+		}
+		if rw.y == 1 {
+			pos++
+		}
+	}
+	t.Logf("%d of 500 fresh rows right (%d positive); progressive error %.3f", right, pos, l.summary().ErrorRate)
+	if right < max(pos, 500-pos)+50 {
+		t.Errorf("%d of 500 right, the majority class %d", right, max(pos, 500-pos))
+	}
+}
+
+// TestLibBadInput checks that each bad input gives an error saying what
+// and where, and leaves the learner as it was (the same model file) and
+// still predicting.
+func TestLibBadInput(t *testing.T) {
+	for _, s := range []libSettings{{Learner: "no-such-learner"}, {Task: "ranking"}, {Delta: -1}, {Eta: math.NaN()}} {
+		if _, err := newLibLearner(s); err == nil {
+			t.Errorf("%+v: no error", s)
+		}
+	}
+	l := newLib(t, libSettings{})
+	if err := l.learn(plantedLibRows(300, 1)); err != nil {
+		t.Fatal(err)
+	}
+	before := mustSave(t, l)
+	good := plantedLibRows(3, 5)
+	for _, c := range []struct {
+		rows []libRow
+		want string
+	}{
+		{[]libRow{good[0], {x: good[1].x, y: math.NaN()}}, "row 1: y is NaN"},
+		{[]libRow{good[0], good[1], {x: []libField{{name: "f0", num: math.Inf(1)}}, y: 1}}, `row 2: feature "f0" is +Inf`},
+		{[]libRow{{x: []libField{{name: "f3", str: "high", isStr: true}}, y: 1}}, `row 0: feature "f3" is the string "high", and a number before`},
+		{[]libRow{{x: []libField{{name: "", num: 1}}, y: 1}}, "row 0: a feature with an empty name"},
+		{[]libRow{{x: []libField{{name: "new", num: 1}}, y: 1}, {x: []libField{{name: "new", str: "x", isStr: true}}, y: 1}}, `row 1: feature "new" is the string "x", and a number in an earlier row`},
+	} {
+		err := l.learn(c.rows)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("learn: error %v, want %q", err, c.want)
+		}
+		if !bytes.Equal(mustSave(t, l), before) {
+			t.Fatalf("after the error %v the learner changed", err)
+		}
+	}
+	if _, err := l.predict([]libField{{name: "f1", num: math.NaN()}}, "x"); err == nil || !strings.Contains(err.Error(), `x: feature "f1" is NaN`) {
+		t.Errorf("predict: error %v", err)
+	}
+	if p, err := l.predict(good[2].x, "x"); err != nil || math.IsNaN(p) {
+		t.Errorf("predict after the errors: %v, %v", p, err)
+	}
+	c := newLib(t, libSettings{Task: "classification"})
+	if err := c.learn([]libRow{{x: good[0].x, y: 0.5}}); err == nil || !strings.Contains(err.Error(), "row 0") {
+		t.Errorf("a label 0.5 for classification: error %v", err)
+	}
+	for _, b := range [][]byte{nil, []byte("not a model"), before[:len(before)/2]} {
+		if _, err := loadLibLearner(b); err == nil {
+			t.Errorf("load of %d bytes: no error", len(b))
+		}
+	}
+}
+
+// TestLibSparse checks how a row's names become features: a name given
+// twice sums, a zero is left out, a string is the one-hot feature of its
+// value, and a name never learned is left out of a prediction.
+func TestLibSparse(t *testing.T) {
+	l := newLib(t, libSettings{Learner: "linear"})
+	x := []libField{{name: "b", num: 2}, {name: "a", num: 1}, {name: "b", num: 3}, {name: "z", num: 0}, {name: "city", str: "Oslo", isStr: true}}
+	if err := l.learn([]libRow{{x: x, y: 3}}); err != nil {
+		t.Fatal(err)
+	}
+	if d := l.vocab; d.Dim != 3 || len(d.Columns) != 5 {
+		t.Fatalf("%d features of %d columns, want 3 (b, a, city=Oslo) of 5 (y, b, a, z, city)", d.Dim, len(d.Columns))
+	}
+	if err := l.learn([]libRow{{x: []libField{{name: "y", num: 1}}, y: 1}}); err == nil || !strings.Contains(err.Error(), `feature "y" is a column the model does not read`) {
+		t.Errorf("a feature named y: error %v", err)
+	}
+	var s data.Sparse
+	l.sparse(append(x, libField{name: "never", num: 7}, libField{name: "city", str: "Rome", isStr: true}), false, &s)
+	if !slices.Equal(s.Ind, []int{0, 1, 2}) || !slices.Equal(s.Val, []float64{5, 1, 1}) {
+		t.Errorf("features %v, values %v; want [0 1 2], [5 1 1]", s.Ind, s.Val)
+	}
+}
