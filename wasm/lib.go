@@ -52,7 +52,7 @@ type libRow struct {
 	y float64
 }
 
-// libSettings are what Learner.create takes: the registry name (empty:
+// libSettings are what lib.create takes: the registry name (empty:
 // occfm-k), the task ("regression", the default, or "classification"), δ,
 // η and the seed (0: the learner's defaults).
 type libSettings struct {
@@ -61,9 +61,8 @@ type libSettings struct {
 	Seed          uint64
 }
 
-// newLibLearner makes the learner s names, guarded as the page guards its
-// learners (predictions clipped to the labels' range for regression, reset
-// on divergence).
+// newLibLearner makes the learner s names, guarded (reset when it
+// diverges, as in the page); its predictions are not clipped.
 func newLibLearner(s libSettings) (*libLearner, error) {
 	if s.Learner == "" {
 		s.Learner = "occfm-k"
@@ -217,8 +216,8 @@ func sortSparse(x *data.Sparse) {
 }
 
 // label returns the label y in the task's form: a finite number for
-// regression; 1 or −1 for classification (1, true or a positive number;
-// 0, −1, false or a negative one).
+// regression; for classification 1 (from 1 or true) or −1 (from 0, −1 or
+// false), any other value an error.
 func (l *libLearner) label(y float64, where string) (float64, error) {
 	if math.IsNaN(y) || math.IsInf(y, 0) {
 		return 0, errors.New(where + ": y is " + fmtG(y) + ": want a finite number")
