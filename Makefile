@@ -80,6 +80,8 @@ dist: ui/node_modules
 	@mkdir -p dist/js
 	@cp ui/index.html ui/app.js ui/style.css ui/favicon.svg dist/
 	@cp ui/js/*.js dist/js/
+	@mkdir -p dist/lib
+	@cp ui/lib/occfm.js ui/lib/occfm.d.ts dist/lib/
 	@cp $(UPLOT)/uPlot.iife.min.js $(UPLOT)/uPlot.min.css dist/
 	@cd dist && files=$$(find . -type f ! -path ./sw.js ! -path ./sw.js.tmp ! -name '*.gz' | sed 's|^\./||' | LC_ALL=C sort) && \
 		version=$$(sha256sum $$files | sha256sum | cut -c1-16) && \
