@@ -27,7 +27,7 @@ const ContentSecurityPolicy = "default-src 'self'; script-src 'self' 'wasm-unsaf
 	"base-uri 'none'; form-action 'none'"
 
 // Handler serves the files of dir with the page's security headers and
-// Cache-Control: no-cache, and .wasm as application/wasm. A browser that
+// Cache-Control: no-cache, .wasm as application/wasm and .ts as text. A browser that
 // accepts gzip gets the .wasm as the f.wasm.gz beside it, when make dist
 // wrote one (gzip -9): about a quarter of the bytes over a classroom's
 // Wi-Fi, as a static host that compresses would send. A range request gets
@@ -36,6 +36,9 @@ const ContentSecurityPolicy = "default-src 'self'; script-src 'self' 'wasm-unsaf
 // than a file name may be) is 404, not an error.
 func Handler(dir string) http.Handler {
 	mime.AddExtensionType(".wasm", "application/wasm")
+	// lib/occfm.d.ts, the library's types: some systems' tables say .ts is
+	// a Qt translation file or an MPEG stream.
+	mime.AddExtensionType(".ts", "text/plain; charset=utf-8")
 	files := http.FileServer(http.Dir(dir))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()

@@ -129,3 +129,18 @@ func TestServeGzip(t *testing.T) {
 		}
 	}
 }
+
+// TestTypesFile checks that the library's types, lib/occfm.d.ts, are served
+// as text whatever the system's table of extensions says of .ts.
+func TestTypesFile(t *testing.T) {
+	srv := httptest.NewServer(Handler("../../ui"))
+	defer srv.Close()
+	res, err := http.Get(srv.URL + "/lib/occfm.d.ts")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusOK || res.Header.Get("Content-Type") != "text/plain; charset=utf-8" {
+		t.Errorf("GET /lib/occfm.d.ts: %s, Content-Type %q", res.Status, res.Header.Get("Content-Type"))
+	}
+}
