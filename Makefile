@@ -31,11 +31,14 @@ test-busy:
 		echo "test-busy: $(BUSY_LOOPS) busy loops ($$pids) running beside make test"; \
 		$(MAKE) test
 
-## test-js: node --check on every module of the page, then the node:test
-## unit tests of its pure modules (ui/test/).
-test-js:
-	for f in ui/app.js ui/sw.js ui/js/*.js ui/test/*.js; do node --check "$$f" || exit 1; done
+## test-js: node --check on every module of the page and of the library,
+## the node:test unit tests of the page's pure modules (ui/test/), and
+## tsc --noEmit --strict on a file that makes every call of lib/occfm.js
+## against its types (ui/lib/test/uses.ts).
+test-js: ui/node_modules
+	for f in ui/app.js ui/sw.js ui/js/*.js ui/lib/*.js ui/test/*.js; do node --check "$$f" || exit 1; done
 	node --test ui/test/
+	cd ui && node_modules/.bin/tsc --noEmit --strict --target es2022 --module nodenext --moduleResolution nodenext lib/test/uses.ts
 
 vet:
 	$(GO) vet ./...
