@@ -20,16 +20,7 @@ import (
 // Error.
 const libModuleScenarioJS = `import {Learner, learners} from "/lib/occfm.js";
 export async function scenario() {
-	let s = 12345;
-	const unif = () => { s = (Math.imul(s, 1103515245) + 12345) >>> 0; return (s + 0.5) / 4294967296; };
-	const gauss = () => Math.sqrt(-2 * Math.log(unif())) * Math.cos(2 * Math.PI * unif());
-	const w = Array.from({length: 20}, () => 0.3 * gauss());
-	const row = () => {
-		const x = {};
-		let y = 1;
-		for (let i = 0; i < 20; i++) { const v = gauss(); x["f" + i] = v; y += w[i] * v; }
-		return {x, y: y + 2 * x.f0 * x.f1 - 1.5 * x.f2 * x.f3 + 0.1 * gauss()};
-	};
+	` + plantedRowsJS + `
 	const rejects = async (f) => { try { await f(); return "no error"; } catch (e) { return e instanceof Error ? e.message : "not an Error: " + e; } };
 	const names = (await learners()).map((l) => l.name);
 	const a = await Learner.create({learner: "occfm-k"}), b = await Learner.create({learner: "occfm-k", eta: 1});
@@ -84,24 +75,14 @@ func TestE2ELibModule(t *testing.T) {
 	t.Parallel()
 	var wasmGets atomic.Int32
 	dist := e2eHandler(e2eDist)
-	mux := http.NewServeMux()
-	mux.HandleFunc("/{$}", func(w http.ResponseWriter, _ *http.Request) {
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		w.Write([]byte(libModuleHostHTML))
-	})
-	for path, js := range map[string]string{"/scenario.js": libModuleScenarioJS, "/mod-worker.js": libModuleWorkerJS} {
-		mux.HandleFunc(path, func(w http.ResponseWriter, _ *http.Request) {
-			w.Header().Set("Content-Type", "text/javascript; charset=utf-8")
-			w.Write([]byte(js))
-		})
-	}
-	mux.Handle("/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path == "/occfm.wasm" {
-			wasmGets.Add(1)
-		}
-		dist.ServeHTTP(w, r)
-	}))
-	s := newSessionWith(t, time.Minute, mux)
+	h := hostPage(libModuleHostHTML, map[string]string{"/scenario.js": libModuleScenarioJS, "/mod-worker.js": libModuleWorkerJS},
+		http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.URL.Path == "/occfm.wasm" {
+				wasmGets.Add(1)
+			}
+			dist.ServeHTTP(w, r)
+		}))
+	s := newSessionWith(t, time.Minute, h)
 	s.open()
 	s.waitJS("the main thread's answer", "window.__mainResult !== undefined", e2eHang)
 	s.waitJS("the Worker's answer", "window.__workerResult !== undefined", e2eHang)

@@ -35,16 +35,7 @@ WebAssembly.instantiateStreaming(fetch("occfm.wasm"), go.importObject).then((r) 
 // fresh rows predicted, a save and a load, a bad row, and the
 // predictions again. It returns what it saw.
 const libScenarioJS = `function libScenario() {
-	let s = 12345;
-	const unif = () => { s = (Math.imul(s, 1103515245) + 12345) >>> 0; return (s + 0.5) / 4294967296; };
-	const gauss = () => Math.sqrt(-2 * Math.log(unif())) * Math.cos(2 * Math.PI * unif());
-	const w = Array.from({length: 20}, () => 0.3 * gauss());
-	const row = () => {
-		const x = {};
-		let y = 1;
-		for (let i = 0; i < 20; i++) { const v = gauss(); x["f" + i] = v; y += w[i] * v; }
-		return {x, y: y + 2 * x.f0 * x.f1 - 1.5 * x.f2 * x.f3 + 0.1 * gauss()};
-	};
+	` + plantedRowsJS + `
 	const L = occfm.lib;
 	const a = L.create({learner: "occfm-k"}), b = L.create({learner: "occfm-k", eta: 1});
 	if (a.error || b.error) return {error: a.error || b.error};
@@ -96,6 +87,40 @@ WebAssembly.instantiateStreaming(fetch("occfm.wasm"), go.importObject)
 	.then((r) => go.run(r.instance)).catch((e) => postMessage({error: String(e)}));
 `
 
+// plantedRowsJS defines, in a page's or a Worker's script, gauss (N(0, 1)
+// from a seeded linear congruential generator, the same draws everywhere)
+// and row(), a row {x, y} of a planted regression of 20 named features:
+// y = 1 + Σ wᵢxᵢ + 2x₀x₁ − 1.5x₂x₃ + N(0, 0.1²).
+const plantedRowsJS = `let s = 12345;
+	const unif = () => { s = (Math.imul(s, 1103515245) + 12345) >>> 0; return (s + 0.5) / 4294967296; };
+	const gauss = () => Math.sqrt(-2 * Math.log(unif())) * Math.cos(2 * Math.PI * unif());
+	const w = Array.from({length: 20}, () => 0.3 * gauss());
+	const row = () => {
+		const x = {};
+		let y = 1;
+		for (let i = 0; i < 20; i++) { const v = gauss(); x["f" + i] = v; y += w[i] * v; }
+		return {x, y: y + 2 * x.f0 * x.f1 - 1.5 * x.f2 * x.f3 + 0.1 * gauss()};
+	};`
+
+// hostPage serves another developer's page: html at /, each script of
+// scripts at its path, and every other path by dist (the built page's
+// files). No Content-Security-Policy of ours applies to it.
+func hostPage(html string, scripts map[string]string, dist http.Handler) *http.ServeMux {
+	mux := http.NewServeMux()
+	serve := func(path, kind, body string) {
+		mux.HandleFunc(path, func(w http.ResponseWriter, _ *http.Request) {
+			w.Header().Set("Content-Type", kind+"; charset=utf-8")
+			w.Write([]byte(body))
+		})
+	}
+	serve("/{$}", "text/html", html)
+	for path, js := range scripts {
+		serve(path, "text/javascript", js)
+	}
+	mux.Handle("/", dist)
+	return mux
+}
+
 // TestE2EWorker checks that the program runs in a Web Worker, where there
 // is no DOM (at start Go used to ask for the window's document, and the
 // program died there): the registry, a session that learns a demo, a
@@ -104,19 +129,8 @@ WebAssembly.instantiateStreaming(fetch("occfm.wasm"), go.importObject)
 // its own, as another developer's would, and loads the page's own files.
 func TestE2EWorker(t *testing.T) {
 	t.Parallel()
-	mux := http.NewServeMux()
-	mux.HandleFunc("/{$}", func(w http.ResponseWriter, _ *http.Request) {
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		w.Write([]byte(workerHostHTML))
-	})
-	for path, js := range map[string]string{"/worker.js": workerJS, "/lib-scenario.js": libScenarioJS} {
-		mux.HandleFunc(path, func(w http.ResponseWriter, _ *http.Request) {
-			w.Header().Set("Content-Type", "text/javascript; charset=utf-8")
-			w.Write([]byte(js))
-		})
-	}
-	mux.Handle("/", e2eHandler(e2eDist))
-	s := newSessionWith(t, time.Minute, mux)
+	h := hostPage(workerHostHTML, map[string]string{"/worker.js": workerJS, "/lib-scenario.js": libScenarioJS}, e2eHandler(e2eDist))
+	s := newSessionWith(t, time.Minute, h)
 	s.open()
 	s.waitJS("the Worker's answer", "window.__workerResult !== undefined", e2eHang)
 	s.waitJS("the main thread's answer", "window.__mainResult !== undefined", e2eHang)

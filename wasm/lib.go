@@ -194,15 +194,10 @@ func (l *libLearner) sparse(x []libField, add bool, dst *data.Sparse) {
 	sortSparse(dst)
 }
 
-// sortSparse orders a row's features by index, summing repeats (a name
-// given twice).
+// sortSparse orders a row's features by index (data.Sparse.Sort), summing
+// repeats (a name given twice).
 func sortSparse(x *data.Sparse) {
-	for i := 1; i < len(x.Ind); i++ {
-		for j := i; j > 0 && x.Ind[j-1] > x.Ind[j]; j-- {
-			x.Ind[j-1], x.Ind[j] = x.Ind[j], x.Ind[j-1]
-			x.Val[j-1], x.Val[j] = x.Val[j], x.Val[j-1]
-		}
-	}
+	x.Sort()
 	out := 0
 	for i := range x.Ind {
 		if out > 0 && x.Ind[out-1] == x.Ind[i] {
