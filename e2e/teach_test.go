@@ -176,6 +176,9 @@ func TestE2EReferenceLines(t *testing.T) {
 	s.url += "#demo=ratings&learners=bias"
 	s.openDemo()
 	s.upload(path)
+	// The line is in hindsight over the rows learned so far: read it once
+	// every row is (on a busy machine it first showed a prefix's 1.1154).
+	s.waitState("done", time.Minute)
 	s.waitJS("the file's reference line", `(document.querySelector('[data-testid="metric-chart"]').dataset.refs || "").startsWith("always the label mean=")`, 15*time.Second)
 	got := refs(s, "metric-chart")
 	// Labels 0, 1, 2, 3 equally often: standard deviation √1.25.
