@@ -16,9 +16,11 @@ import (
 // occfm-k learners with other settings (one learning a planted regression
 // of 20 named features in chunks, the other other rows in between), 200
 // fresh rows predicted, a save and a load, a bad row, a classifier, an
-// unknown learner, and a closed one. Every failure must reject with an
-// Error.
-const libModuleScenarioJS = `import {Learner, learners} from "/lib/occfm.js";
+// unknown learner, and a closed one; the same learner in a Worker of the
+// module ({worker: true}) learning the same rows at once, with progress;
+// a Recommender on a small catalog of two planted taste groups, with its
+// bad inputs. Every failure must reject with an Error.
+const libModuleScenarioJS = `import {Learner, Recommender, learners} from "/lib/occfm.js";
 export async function scenario() {
 	` + plantedRowsJS + `
 	const rejects = async (f) => { try { await f(); return "no error"; } catch (e) { return e instanceof Error ? e.message : "not an Error: " + e; } };
@@ -49,9 +51,59 @@ export async function scenario() {
 	const unknown = await rejects(() => Learner.create({learner: "no-such-learner"}));
 	a.close();
 	const closed = await rejects(() => a.predict(fresh[0]));
+
+	// The same learner in the module's Worker, all 4,000 rows at once.
+	s = 12345;
+	w.splice(0, 20, ...Array.from({length: 20}, () => 0.3 * gauss()));
+	const all = [];
+	for (let c = 0; c < 8; c++) { all.push(...Array.from({length: 500}, row)); Array.from({length: 300}, row); }
+	const d = await Learner.create({learner: "occfm-k", worker: true});
+	const reports = [];
+	const dm = await d.learn(all, {onProgress: (r) => reports.push(r.rows + "/" + r.of + ":" + r.metrics.rows)});
+	const dp = await d.predictMany(fresh);
+	const late = all.slice(0, 600).map((r, i) => i === 550 ? {x: r.x, y: "3"} : r);
+	const lateError = await rejects(() => d.learn(late));
+	const dFile = await d.save();
+	d.close();
+
+	// A catalog of 40 items in two groups and 120 people who like one.
+	const items = Array.from({length: 40}, (_, i) => ({id: "p" + i, title: "Product " + i, tags: [i < 20 ? "red" : "blue"]}));
+	const ratings = [];
+	for (let u = 0; u < 120; u++) {
+		const likes = u % 2 === 0 ? "red" : "blue";
+		for (let k = 0; k < 12; k++) {
+			const it = items[Math.floor(unif() * 40)];
+			ratings.push({user: "u" + u, item: it.id, rating: it.tags[0] === likes ? 4 + (unif() < 0.5 ? 1 : 0) : 1 + (unif() < 0.5 ? 1 : 0)});
+		}
+	}
+	const same = (a, b) => a.length === b.length && a.every((t, i) => t.id === b[i].id && t.score === b[i].score && t.reasons.join() === b[i].reasons.join());
+	const rec = await Recommender.create({});
+	const recBefore = await rejects(() => rec.top(10));
+	await rec.items(items);
+	const fit = await rec.learn(ratings);
+	let top;
+	for (const id of ["p0", "p1", "p2"]) top = await rec.rate(id, 5);
+	for (const id of ["p20", "p21"]) top = await rec.rate(id, 1);
+	const red = top.filter((t) => Number(t.id.slice(1)) < 20).length;
+	const recBad = [await rejects(() => rec.rate("p3", 9)), await rejects(() => rec.rate("nope", 4)),
+		await rejects(() => rec.learn([{user: "u", item: "p1", rating: NaN}])), await rejects(() => rec.items([{id: "p1"}]))];
+	const topAfter = await rec.top(10);
+	await rec.clear();
+	const cold = await rec.top(10);
+	const wrec = await Recommender.create({worker: true});
+	await wrec.items(items);
+	await wrec.learn(ratings);
+	const wtop = await wrec.rate("p0", 5);
+	rec.close();
+	wrec.close();
+
 	return {names: names.length, rows: m.rows, mse, meanMse, fileBytes: file.length, sameAfterLoad: p.every((v, i) => v === q[i]),
 		badError, sameAfterBad: p.every((v, i) => v === again[i]) && one === p[0], right, probs: pr.every((v) => v >= 0 && v <= 1),
-		unknown, closed, task: cls.task, learner: c.learner};
+		unknown, closed, task: cls.task, learner: c.learner,
+		workerRows: dm.rows, workerSame: dp.every((v, i) => v === p[i]), reports, lateError, workerFileBytes: dFile.length,
+		recBefore, recRows: fit.rows, recTop: top.map((t) => t.id), red, reasons: top.every((t) => t.reasons.length > 0 && t.title.startsWith("Product")),
+		recBad, recSame: same(topAfter, top), coldLen: cold.length, workerRec: same(wtop, await (async () => {
+			const r2 = await Recommender.create({}); await r2.items(items); await r2.learn(ratings); const t2 = await r2.rate("p0", 5); r2.close(); return t2; })())};
 }`
 
 const libModuleHostHTML = `<!doctype html><meta charset="utf-8"><title>host</title><link rel="icon" href="data:,">
@@ -88,10 +140,14 @@ func TestE2ELibModule(t *testing.T) {
 	s.waitJS("the Worker's answer", "window.__workerResult !== undefined", e2eHang)
 	for _, where := range []string{"main", "worker"} {
 		var r struct {
-			Error, BadError, Unknown, Closed, Task, Learner string
-			Names, Rows, FileBytes, Right                   int
-			MSE, MeanMSE                                    float64
-			SameAfterLoad, SameAfterBad, Probs              bool
+			Error, BadError, Unknown, Closed, Task, Learner    string
+			Names, Rows, FileBytes, Right                      int
+			MSE, MeanMSE                                       float64
+			SameAfterLoad, SameAfterBad, Probs                 bool
+			WorkerRows, WorkerFileBytes, RecRows, Red, ColdLen int
+			WorkerSame, Reasons, RecSame, WorkerRec            bool
+			Reports, RecTop, RecBad                            []string
+			LateError, RecBefore                               string
 		}
 		v := evalJS[string](s, "window.__"+where+"Result")
 		if err := json.Unmarshal([]byte(v), &r); err != nil {
@@ -116,8 +172,35 @@ func TestE2ELibModule(t *testing.T) {
 		if !strings.Contains(r.Unknown, "no-such-learner") || !strings.Contains(r.Closed, "closed") {
 			t.Errorf("%s: an unknown learner rejects with %q, a closed one with %q", where, r.Unknown, r.Closed)
 		}
+		// {worker: true}: the same rows give bit-identical predictions; the
+		// progress ends at every row; a bad row deep in a long learn is
+		// named by its place in the whole list.
+		if r.WorkerRows != 4000 || !r.WorkerSame || r.WorkerFileBytes != r.FileBytes {
+			t.Errorf("%s: the Worker learner learned %d rows, predicts as the thread's: %v, file of %d bytes (the thread's %d)",
+				where, r.WorkerRows, r.WorkerSame, r.WorkerFileBytes, r.FileBytes)
+		}
+		if len(r.Reports) < 1 || r.Reports[len(r.Reports)-1] != "4000/4000:4000" {
+			t.Errorf("%s: progress reports %v, want the last 4000/4000:4000", where, r.Reports)
+		}
+		if !strings.Contains(r.LateError, "row 550: y is string") {
+			t.Errorf("%s: a bad row 550 of 600 rejects with %q", where, r.LateError)
+		}
+		// The Recommender: a visitor who likes red gets red items, with
+		// reasons; bad inputs reject and change nothing; clear goes back
+		// to the cold list; the Worker's gives the same list.
+		if !strings.Contains(r.RecBefore, "no ratings") || r.RecRows != 1440 || len(r.RecTop) != 10 || r.Red < 8 || !r.Reasons {
+			t.Errorf("%s: before learning %q; %d ratings learned; top %v holds %d red items, reasons for all: %v", where, r.RecBefore, r.RecRows, r.RecTop, r.Red, r.Reasons)
+		}
+		for k, want := range []string{"stars 9", `item "nope"`, "ratings[0]: rating is NaN", `id "p1" is given twice`} {
+			if k >= len(r.RecBad) || !strings.Contains(r.RecBad[k], want) {
+				t.Errorf("%s: bad recommender input %d rejects with %q, want %q", where, k, r.RecBad, want)
+			}
+		}
+		if !r.RecSame || r.ColdLen != 10 || !r.WorkerRec {
+			t.Errorf("%s: top unchanged by bad inputs: %v; %d after clear; the Worker's recommender agrees: %v", where, r.RecSame, r.ColdLen, r.WorkerRec)
+		}
 	}
-	if n := wasmGets.Load(); n != 2 {
-		t.Errorf("occfm.wasm fetched %d times for two threads of three learners each, want 2", n)
+	if n := wasmGets.Load(); n != 4 {
+		t.Errorf("occfm.wasm fetched %d times, want 4: once by each thread (the page, its Worker, and the module's Worker of each)", n)
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"net/http"
 	"slices"
-	"strings"
 	"testing"
 	"time"
 )
@@ -14,60 +13,18 @@ import (
 // workerHostHTML is another developer's page: no Content-Security-Policy
 // of ours, and a Worker of its own that runs occfm.wasm.
 const workerHostHTML = `<!doctype html><meta charset="utf-8"><title>host</title><link rel="icon" href="data:,">
-<script src="wasm_exec.js"></script>
-<script src="lib-scenario.js"></script>
 <script>
 const w = new Worker("worker.js");
 w.onmessage = (e) => { window.__workerResult = JSON.stringify(e.data); w.terminate(); };
 w.onerror = (e) => { window.__workerResult = JSON.stringify({error: "worker error: " + e.message}); };
-const go = new Go();
-addEventListener("occfm-ready", () => {
-	try { window.__mainResult = JSON.stringify(libScenario()); }
-	catch (e) { window.__mainResult = JSON.stringify({error: String((e && e.stack) || e)}); }
-});
-WebAssembly.instantiateStreaming(fetch("occfm.wasm"), go.importObject).then((r) => go.run(r.instance));
 </script>`
-
-// libScenarioJS is what a page does with occfm.lib, on the main thread or
-// in a Worker: two occfm-k learners with other settings, one learning a
-// planted regression of 20 named features (y = 1 + Σ wᵢxᵢ + 2x₀x₁ −
-// 1.5x₂x₃ + noise) in chunks, the other other rows in between; then 200
-// fresh rows predicted, a save and a load, a bad row, and the
-// predictions again. It returns what it saw.
-const libScenarioJS = `function libScenario() {
-	` + plantedRowsJS + `
-	const L = occfm.lib;
-	const a = L.create({learner: "occfm-k"}), b = L.create({learner: "occfm-k", eta: 1});
-	if (a.error || b.error) return {error: a.error || b.error};
-	let learned;
-	for (let c = 0; c < 8; c++) {
-		learned = L.learn(a.id, Array.from({length: 500}, row));
-		const other = L.learn(b.id, Array.from({length: 300}, row));
-		if (learned.error || other.error) return {error: learned.error || other.error};
-	}
-	const fresh = Array.from({length: 200}, row);
-	const p = L.predictMany(a.id, fresh.map((r) => r.x));
-	if (p.error) return {error: p.error};
-	const mean = fresh.reduce((t, r) => t + r.y, 0) / fresh.length;
-	const mse = fresh.reduce((t, r, i) => t + (p[i] - r.y) ** 2, 0) / fresh.length;
-	const meanMse = fresh.reduce((t, r) => t + (mean - r.y) ** 2, 0) / fresh.length;
-	const file = L.save(a.id);
-	const c = L.load(file);
-	const q = c.error ? [] : L.predictMany(c.id, fresh.map((r) => r.x));
-	const bad = L.learn(a.id, [fresh[0], {x: fresh[1].x, y: NaN}]);
-	const again = L.predictMany(a.id, fresh.map((r) => r.x));
-	return {mse, meanMse, rows: learned.rows, rmse: learned.rmse, fileBytes: file.length || 0, loadError: c.error || "",
-		sameAfterLoad: q.length === p.length && p.every((v, i) => v === q[i]),
-		badError: bad.error || "", sameAfterBad: again.length === p.length && p.every((v, i) => v === again[i]),
-		closed: L.close(a.id), closedAgain: L.close(a.id), afterClose: L.predict(a.id, fresh[0].x).error || ""};
-}`
 
 // workerJS runs in a classic Web Worker, which has no document and no
 // window: it loads the page's wasm_exec.js and occfm.wasm, learns the
 // planted-regression demo with occfm-k for 2,000 rows, takes a snapshot
 // (which draws the Go-owned views in a page, and nothing here) and saves
 // the model, then posts what it saw.
-const workerJS = `importScripts("wasm_exec.js", "lib-scenario.js");
+const workerJS = `importScripts("wasm_exec.js");
 const go = new Go();
 self.addEventListener("occfm-ready", () => {
 	try {
@@ -78,7 +35,7 @@ self.addEventListener("occfm-ready", () => {
 		const model = occfm.saveModel();
 		postMessage({names, rows: snap.rows, state: snap.state, error: snap.error || full.error || model.error || "",
 			rmse: full.learners ? full.learners[0].rmse : -1, modelBytes: model.bytes ? model.bytes.length : 0,
-			hasDocument: typeof document !== "undefined", lib: libScenario()});
+			hasDocument: typeof document !== "undefined"});
 	} catch (e) {
 		postMessage({error: String((e && e.stack) || e)});
 	}
@@ -124,16 +81,15 @@ func hostPage(html string, scripts map[string]string, dist http.Handler) *http.S
 // TestE2EWorker checks that the program runs in a Web Worker, where there
 // is no DOM (at start Go used to ask for the window's document, and the
 // program died there): the registry, a session that learns a demo, a
-// snapshot and a model file; and that occfm.lib's learners work there and
-// on the main thread (libScenarioJS). The Worker belongs to a host page of
-// its own, as another developer's would, and loads the page's own files.
+// snapshot and a model file (TestE2ELibModule runs the library's module
+// there). The Worker belongs to a host page of its own, as another
+// developer's would, and loads the page's own files.
 func TestE2EWorker(t *testing.T) {
 	t.Parallel()
-	h := hostPage(workerHostHTML, map[string]string{"/worker.js": workerJS, "/lib-scenario.js": libScenarioJS}, e2eHandler(e2eDist))
+	h := hostPage(workerHostHTML, map[string]string{"/worker.js": workerJS}, e2eHandler(e2eDist))
 	s := newSessionWith(t, time.Minute, h)
 	s.open()
 	s.waitJS("the Worker's answer", "window.__workerResult !== undefined", e2eHang)
-	s.waitJS("the main thread's answer", "window.__mainResult !== undefined", e2eHang)
 	var got struct {
 		Names       []string
 		Rows        int
@@ -142,7 +98,6 @@ func TestE2EWorker(t *testing.T) {
 		RMSE        float64
 		ModelBytes  int
 		HasDocument bool
-		Lib         libScenario
 	}
 	if err := json.Unmarshal([]byte(evalJS[string](s, "window.__workerResult")), &got); err != nil {
 		t.Fatal(err)
@@ -159,41 +114,5 @@ func TestE2EWorker(t *testing.T) {
 	}
 	if !(got.RMSE > 0 && got.RMSE < 1) || got.ModelBytes < 1000 {
 		t.Errorf("in a Worker: RMSE %v (want in (0, 1)), model file %d bytes", got.RMSE, got.ModelBytes)
-	}
-	got.Lib.check(t, "in a Worker")
-	var main libScenario
-	if err := json.Unmarshal([]byte(evalJS[string](s, "window.__mainResult")), &main); err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("on the main thread: %+v", main)
-	main.check(t, "on the main thread")
-}
-
-// libScenario is what libScenarioJS saw.
-type libScenario struct {
-	Error                           string
-	MSE, MeanMSE, RMSE              float64
-	Rows, FileBytes                 int
-	LoadError, BadError, AfterClose string
-	SameAfterLoad, SameAfterBad     bool
-	Closed, ClosedAgain             bool
-}
-
-func (r libScenario) check(t *testing.T, where string) {
-	t.Helper()
-	if r.Error != "" || r.LoadError != "" {
-		t.Fatalf("%s: occfm.lib: %s%s", where, r.Error, r.LoadError)
-	}
-	if r.Rows != 4000 || !(r.MSE < 0.5*r.MeanMSE) {
-		t.Errorf("%s: %d rows learned; fresh rows' MSE %.3f, their mean's %.3f: want under half", where, r.Rows, r.MSE, r.MeanMSE)
-	}
-	if !r.SameAfterLoad || r.FileBytes < 1000 {
-		t.Errorf("%s: a model file of %d bytes, loaded, predicts otherwise", where, r.FileBytes)
-	}
-	if !strings.Contains(r.BadError, "row 1: y is NaN") || !r.SameAfterBad {
-		t.Errorf("%s: a bad row: error %q; predictions unchanged after it: %v", where, r.BadError, r.SameAfterBad)
-	}
-	if !r.Closed || r.ClosedAgain || !strings.Contains(r.AfterClose, "closed") {
-		t.Errorf("%s: close %v, again %v, predict after it %q", where, r.Closed, r.ClosedAgain, r.AfterClose)
 	}
 }

@@ -31,8 +31,9 @@ type bridge struct {
 
 	pe *personalView // the Personalize view's catalog and person (personalize.go), or nil
 
-	libs    map[int]*libLearner // occfm.lib's learners by id (lib_js.go)
-	nextLib int                 // the last id given
+	libs    map[int]*libLearner     // occfm.lib's learners by id (lib_js.go)
+	recs    map[int]*libRecommender // occfm.lib's recommenders by id (lib_rec_js.go)
+	nextLib int                     // the last id given, to either
 }
 
 // readChunk copies the Uint8Array v into the bridge's reused chunk buffer

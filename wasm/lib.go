@@ -210,6 +210,16 @@ func sortSparse(x *data.Sparse) {
 	x.Ind, x.Val = x.Ind[:out], x.Val[:out]
 }
 
+// known reports whether f names a feature the model has.
+func (l *libLearner) known(f libField) bool {
+	c, ok := l.col[f.name]
+	if !ok {
+		return false
+	}
+	_, ok = l.feat[libKey{col: c, value: f.str}]
+	return ok
+}
+
 // label returns the label y in the task's form: a finite number for
 // regression; for classification 1 (from 1 or true) or −1 (from 0, −1 or
 // false), any other value an error.
@@ -226,12 +236,14 @@ func (l *libLearner) label(y float64, where string) (float64, error) {
 
 // learn learns rows in order, predicting each first (progressive metrics).
 // Every row is checked before any is learned: a bad one leaves the
-// learner as it was, and the error names it (counting from 0).
-func (l *libLearner) learn(rows []libRow) error {
+// learner as it was, and the error names it, rows[0] being row first (a
+// caller that learns a long array in parts passes each part's offset).
+func (l *libLearner) learn(rows []libRow, first int) error {
 	ys := make([]float64, len(rows))
 	pending := map[string]bool{}
+	fresh := map[libKey]bool{} // features new to the model, by name (col −1)
 	for r, row := range rows {
-		where := "row " + strconv.Itoa(r)
+		where := "row " + strconv.Itoa(first+r)
 		if err := l.check(row.x, where, pending); err != nil {
 			return err
 		}
@@ -240,6 +252,14 @@ func (l *libLearner) learn(rows []libRow) error {
 			return err
 		}
 		ys[r] = y
+		for _, f := range row.x {
+			if !l.known(f) {
+				fresh[libKey{col: -1, value: f.name + "\x00" + f.str}] = true
+			}
+		}
+		if len(l.vocab.Features)+len(fresh) > libMaxFeatures {
+			return errors.New(where + ": more than " + strconv.Itoa(libMaxFeatures) + " features in one learner")
+		}
 	}
 	var ex data.Example
 	for r, row := range rows {

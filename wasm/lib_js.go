@@ -3,15 +3,24 @@
 package main
 
 import (
+	"encoding/binary"
 	"errors"
+	"math"
 	"strconv"
+	"strings"
 	"syscall/js"
 )
 
-// libAPI returns globalThis.occfm.lib: learners for other pages (see
-// libLearner), any number of them, each named by the id create or load
-// returns. They never touch the DOM, so they work in a Web Worker. A call
-// that fails answers {error: "…"} and leaves the learner as it was.
+// libAPI returns globalThis.occfm.lib: learners and recommenders for
+// other pages (see libLearner and libRecommender), any number of them,
+// each named by the id its create or load returns. They never touch the
+// DOM, so they work in a Web Worker. A call that fails answers
+// {error: "…"} and leaves the object as it was.
+//
+// occfm.js (ui/lib) is their only caller: it checks the kinds of the
+// values a page gives and passes lists of rows packed (see rowsOf): one
+// crossing of the JS boundary per list rather than a few per value, which
+// keeps both the calls and this bridge small.
 func (b *bridge) libAPI() js.Value {
 	api := js.Global().Get("Object").New()
 	for _, e := range libTable {
@@ -27,13 +36,18 @@ var libTable = []struct {
 	name string
 	f    func(b *bridge, args []js.Value) any
 }{
-	{"create", (*bridge).libCreate},           // makes a learner for the settings args[0]; returns {id}
-	{"learn", (*bridge).libLearn},             // learner args[0] learns the rows args[1]; returns its progressive metrics
-	{"predict", (*bridge).libPredict},         // learner args[0]'s ŷ for the features args[1], without learning them
-	{"predictMany", (*bridge).libPredictMany}, // the same for an array of feature objects; returns an array
+	{"create", (*bridge).libCreate},           // makes a learner (learner, task, delta, eta, seed); returns [id, learner, task]
+	{"learn", (*bridge).libLearn},             // learner args[0] learns the packed rows args[1:7] numbered from args[7]; returns its metrics
+	{"predictMany", (*bridge).libPredictMany}, // learner args[0]'s ŷ for the packed rows args[1:6], without learning them; a Float64Array
 	{"save", (*bridge).libSave},               // returns learner args[0]'s model file (a Uint8Array)
-	{"load", (*bridge).libLoad},               // makes a learner from the model file args[0]; returns {id, learner, task, rows}
-	{"close", (*bridge).libClose},             // forgets learner args[0]
+	{"load", (*bridge).libLoad},               // makes a learner from the model file args[0]; returns [id, learner, task]
+	{"close", (*bridge).libClose},             // forgets learner or recommender args[0]
+	{"recCreate", (*bridge).recCreate},        // makes a recommender (learner, seed); returns [id, learner]
+	{"recItems", (*bridge).recItems},          // recommender args[0] adds the items: count, ids, titles, tags
+	{"recLearn", (*bridge).recLearn},          // recommender args[0] learns ratings: users, items, values, numbered from args[4]
+	{"recRate", (*bridge).recRate},            // the visitor gives item args[1] args[2] stars; returns the top args[3]
+	{"recTop", (*bridge).recTop},              // returns the visitor's top args[1]
+	{"recClear", (*bridge).recClear},          // forgets the visitor's ratings
 }
 
 func libError(err error) any { return map[string]any{"error": err.Error()} }
@@ -50,80 +64,95 @@ func (b *bridge) lib(args []js.Value) (*libLearner, error) {
 	return l, nil
 }
 
-// keep stores l under a new id and returns its description.
+// keep stores l under a new id and returns [id, learner, task].
 func (b *bridge) keep(l *libLearner) any {
 	if b.libs == nil {
 		b.libs = map[int]*libLearner{}
 	}
 	b.nextLib++
 	b.libs[b.nextLib] = l
-	return map[string]any{"id": b.nextLib, "learner": l.name, "task": l.cfg.Task.String(), "rows": l.rows}
+	return []any{b.nextLib, l.name, l.cfg.Task.String()}
 }
 
 func (b *bridge) libCreate(args []js.Value) any {
-	var s libSettings
-	if len(args) > 0 && args[0].Type() == js.TypeObject {
-		o := args[0]
-		for _, f := range []struct {
-			name string
-			dst  *string
-		}{{"learner", &s.Learner}, {"task", &s.Task}} {
-			switch v := o.Get(f.name); v.Type() {
-			case js.TypeUndefined:
-			case js.TypeString:
-				*f.dst = v.String()
-			default:
-				return libError(errors.New(f.name + " must be a string"))
-			}
-		}
-		for _, f := range []struct {
-			name string
-			dst  *float64
-		}{{"delta", &s.Delta}, {"eta", &s.Eta}} {
-			switch v := o.Get(f.name); v.Type() {
-			case js.TypeUndefined:
-			case js.TypeNumber:
-				*f.dst = v.Float()
-			default:
-				return libError(errors.New(f.name + " must be a number"))
-			}
-		}
-		if v := o.Get("seed"); v.Type() == js.TypeNumber && v.Float() >= 0 {
-			s.Seed = uint64(v.Float())
-		} else if v.Type() != js.TypeUndefined {
-			return libError(errors.New("seed must be a number ≥ 0"))
-		}
+	if len(args) < 5 {
+		return libError(errors.New("create takes the learner, task, delta, eta and seed"))
 	}
-	l, err := newLibLearner(s)
+	l, err := newLibLearner(libSettings{Learner: args[0].String(), Task: args[1].String(),
+		Delta: args[2].Float(), Eta: args[3].Float(), Seed: uint64(args[4].Float())})
 	if err != nil {
 		return libError(err)
 	}
 	return b.keep(l)
 }
 
-// fields reads the JS object x ({name: value}) as a row's features.
-func fields(x js.Value, where string) ([]libField, error) {
-	if x.Type() != js.TypeObject || x.InstanceOf(js.Global().Get("Array")) {
-		return nil, errors.New(where + ": x must be an object of named values, {name: value}")
+// split returns s's n values separated by NUL (none for n = 0).
+func split(s js.Value, n int) ([]string, error) {
+	if n == 0 {
+		return nil, nil
 	}
-	keys := js.Global().Get("Object").Call("keys", x)
-	out := make([]libField, 0, keys.Length())
-	for i := 0; i < keys.Length(); i++ {
-		name := keys.Index(i).String()
-		switch v := x.Get(name); v.Type() {
-		case js.TypeNumber:
-			out = append(out, libField{name: name, num: v.Float()})
-		case js.TypeString:
-			out = append(out, libField{name: name, str: v.String(), isStr: true})
-		case js.TypeBoolean:
-			if v.Bool() {
-				out = append(out, libField{name: name, num: 1})
-			}
-		default:
-			return nil, errors.New(where + `: feature "` + name + `" is ` + v.Type().String() + ": want a number, a string or a boolean")
+	v := strings.Split(s.String(), "\x00")
+	if len(v) != n {
+		return nil, errors.New("packed list: " + strconv.Itoa(len(v)) + " values where " + strconv.Itoa(n) + " were counted")
+	}
+	return v, nil
+}
+
+// bytesOf copies the bytes of the typed array v.
+func bytesOf(v js.Value) []byte {
+	buf := make([]byte, v.Get("byteLength").Int())
+	js.CopyBytesToGo(buf, js.Global().Get("Uint8Array").New(v.Get("buffer"), v.Get("byteOffset"), len(buf)))
+	return buf
+}
+
+// floatsOf returns the values of the Float64Array v.
+func floatsOf(v js.Value) []float64 {
+	buf := bytesOf(v)
+	out := make([]float64, len(buf)/8)
+	for i := range out {
+		out[i] = math.Float64frombits(binary.LittleEndian.Uint64(buf[8*i:]))
+	}
+	return out
+}
+
+// rowsOf unpacks the rows occfm.js packed (packRows) into args[k:k+6]:
+// the features' names and string values (each list one string, NUL
+// between values), their numbers (a Float64Array), their kinds (a
+// Uint8Array, 1 for a string), the features of each row (a Uint32Array)
+// and the labels (a Float64Array, empty when the rows have none).
+func rowsOf(args []js.Value, k int) ([]libRow, error) {
+	if len(args) < k+6 {
+		return nil, errors.New("packed rows: missing")
+	}
+	kinds := bytesOf(args[k+3])
+	counts := bytesOf(args[k+4])
+	names, err := split(args[k], len(kinds))
+	if err != nil {
+		return nil, err
+	}
+	strs, err := split(args[k+1], len(kinds))
+	if err != nil {
+		return nil, err
+	}
+	nums, ys := floatsOf(args[k+2]), floatsOf(args[k+5])
+	rows := make([]libRow, len(counts)/4)
+	at := 0
+	for r := range rows {
+		n := int(binary.LittleEndian.Uint32(counts[4*r:]))
+		if at+n > len(kinds) || len(nums) != len(kinds) || (len(ys) != 0 && len(ys) != len(rows)) {
+			return nil, errors.New("packed rows: the lists differ in length")
+		}
+		x := make([]libField, n)
+		for i := range x {
+			x[i] = libField{name: names[at], num: nums[at], str: strs[at], isStr: kinds[at] == 1}
+			at++
+		}
+		rows[r].x = x
+		if len(ys) > 0 {
+			rows[r].y = ys[r]
 		}
 	}
-	return out, nil
+	return rows, nil
 }
 
 func (b *bridge) libLearn(args []js.Value) any {
@@ -131,59 +160,28 @@ func (b *bridge) libLearn(args []js.Value) any {
 	if err != nil {
 		return libError(err)
 	}
-	if len(args) < 2 || !args[1].InstanceOf(js.Global().Get("Array")) {
-		return libError(errors.New("rows must be an array of {x: {name: value}, y}"))
+	rows, err := rowsOf(args, 1)
+	if err != nil {
+		return libError(err)
 	}
-	rows := make([]libRow, args[1].Length())
-	for r := range rows {
-		where := "row " + strconv.Itoa(r)
-		o := args[1].Index(r)
-		if o.Type() != js.TypeObject {
-			return libError(errors.New(where + ": want an object {x, y}"))
-		}
-		x, err := fields(o.Get("x"), where)
-		if err != nil {
-			return libError(err)
-		}
-		switch y := o.Get("y"); y.Type() {
-		case js.TypeNumber:
-			rows[r] = libRow{x: x, y: y.Float()}
-		case js.TypeBoolean:
-			rows[r] = libRow{x: x, y: map[bool]float64{true: 1, false: 0}[y.Bool()]}
-		default:
-			return libError(errors.New(where + ": y is " + y.Type().String() + ": want a number"))
-		}
-	}
-	if err := l.learn(rows); err != nil {
+	if err := l.learn(rows, firstOf(args, 7)); err != nil {
 		return libError(err)
 	}
 	s := l.summary()
-	out := map[string]any{"rows": l.rows}
 	if l.cfg.Task.String() == "classification" {
-		out["errorRate"], out["logLoss"], out["auc"] = s.ErrorRate, s.LogLoss, s.AUC
-	} else {
-		out["rmse"], out["mae"] = s.RMSE, s.MAE
+		return []any{l.rows, s.ErrorRate, s.LogLoss, s.AUC}
 	}
-	return out
+	return []any{l.rows, s.RMSE, s.MAE}
 }
 
-func (b *bridge) libPredict(args []js.Value) any {
-	l, err := b.lib(args)
-	if err != nil {
-		return libError(err)
+// firstOf returns args[k], the number of the first row of a part of a
+// longer list (0 when absent), for the errors to name rows as the caller
+// counts them.
+func firstOf(args []js.Value, k int) int {
+	if len(args) > k && args[k].Type() == js.TypeNumber && args[k].Int() > 0 {
+		return args[k].Int()
 	}
-	if len(args) < 2 {
-		return libError(errors.New("x: missing"))
-	}
-	x, err := fields(args[1], "x")
-	if err != nil {
-		return libError(err)
-	}
-	y, err := l.predict(x, "x")
-	if err != nil {
-		return libError(err)
-	}
-	return y
+	return 0
 }
 
 func (b *bridge) libPredictMany(args []js.Value) any {
@@ -191,23 +189,17 @@ func (b *bridge) libPredictMany(args []js.Value) any {
 	if err != nil {
 		return libError(err)
 	}
-	if len(args) < 2 || !args[1].InstanceOf(js.Global().Get("Array")) {
-		return libError(errors.New("xs must be an array of {name: value} objects"))
+	rows, err := rowsOf(args, 1)
+	if err != nil {
+		return libError(err)
 	}
-	out := make([]any, args[1].Length())
-	for i := range out {
-		where := "xs[" + strconv.Itoa(i) + "]"
-		x, err := fields(args[1].Index(i), where)
-		if err != nil {
+	out := make([]float64, len(rows))
+	for i, r := range rows {
+		if out[i], err = l.predict(r.x, "row "+strconv.Itoa(i)); err != nil {
 			return libError(err)
 		}
-		y, err := l.predict(x, where)
-		if err != nil {
-			return libError(err)
-		}
-		out[i] = y
 	}
-	return out
+	return float64Array(out)
 }
 
 func (b *bridge) libSave(args []js.Value) any {
@@ -226,9 +218,7 @@ func (b *bridge) libLoad(args []js.Value) any {
 	if len(args) == 0 || !args[0].InstanceOf(js.Global().Get("Uint8Array")) {
 		return libError(errors.New("load takes a model file as a Uint8Array"))
 	}
-	buf := make([]byte, args[0].Length())
-	js.CopyBytesToGo(buf, args[0])
-	l, err := loadLibLearner(buf)
+	l, err := loadLibLearner(bytesOf(args[0]))
 	if err != nil {
 		return libError(err)
 	}
@@ -236,9 +226,13 @@ func (b *bridge) libLoad(args []js.Value) any {
 }
 
 func (b *bridge) libClose(args []js.Value) any {
-	if len(args) == 0 || args[0].Type() != js.TypeNumber || b.libs[args[0].Int()] == nil {
+	if len(args) == 0 || args[0].Type() != js.TypeNumber {
 		return false
 	}
-	delete(b.libs, args[0].Int())
-	return true
+	id := args[0].Int()
+	_, isLib := b.libs[id]
+	_, isRec := b.recs[id]
+	delete(b.libs, id)
+	delete(b.recs, id)
+	return isLib || isRec
 }

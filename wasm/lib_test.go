@@ -65,13 +65,13 @@ func TestLibLearner(t *testing.T) {
 	train, fresh := plantedLibRows(4000, 1), plantedLibRows(200, 2)
 	a, b, solo := newLib(t, libSettings{Learner: "occfm-k"}), newLib(t, libSettings{Learner: "occfm-k", Eta: 1}), newLib(t, libSettings{Learner: "occfm-k"})
 	for c := 0; c < len(train); c += 500 {
-		if err := a.learn(train[c : c+500]); err != nil {
+		if err := a.learn(train[c:c+500], 0); err != nil {
 			t.Fatal(err)
 		}
-		if err := b.learn(plantedLibRows(300, uint64(10+c))); err != nil {
+		if err := b.learn(plantedLibRows(300, uint64(10+c)), 0); err != nil {
 			t.Fatal(err)
 		}
-		if err := solo.learn(train[c : c+500]); err != nil {
+		if err := solo.learn(train[c:c+500], 0); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -128,7 +128,7 @@ func TestLibClassification(t *testing.T) {
 	for i := range rows {
 		rows[i] = row()
 	}
-	if err := l.learn(rows); err != nil {
+	if err := l.learn(rows, 0); err != nil {
 		t.Fatal(err)
 	}
 	right, pos := 0, 0
@@ -164,7 +164,7 @@ func TestLibBadInput(t *testing.T) {
 		}
 	}
 	l := newLib(t, libSettings{})
-	if err := l.learn(plantedLibRows(300, 1)); err != nil {
+	if err := l.learn(plantedLibRows(300, 1), 0); err != nil {
 		t.Fatal(err)
 	}
 	before := mustSave(t, l)
@@ -179,7 +179,7 @@ func TestLibBadInput(t *testing.T) {
 		{[]libRow{{x: []libField{{name: "", num: 1}}, y: 1}}, "row 0: a feature with an empty name"},
 		{[]libRow{{x: []libField{{name: "new", num: 1}}, y: 1}, {x: []libField{{name: "new", str: "x", isStr: true}}, y: 1}}, `row 1: feature "new" is the string "x", and a number in an earlier row`},
 	} {
-		err := l.learn(c.rows)
+		err := l.learn(c.rows, 0)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("learn: error %v, want %q", err, c.want)
 		}
@@ -194,7 +194,7 @@ func TestLibBadInput(t *testing.T) {
 		t.Errorf("predict after the errors: %v, %v", p, err)
 	}
 	c := newLib(t, libSettings{Task: "classification"})
-	if err := c.learn([]libRow{{x: good[0].x, y: 0.5}}); err == nil || !strings.Contains(err.Error(), "row 0") {
+	if err := c.learn([]libRow{{x: good[0].x, y: 0.5}}, 0); err == nil || !strings.Contains(err.Error(), "row 0") {
 		t.Errorf("a label 0.5 for classification: error %v", err)
 	}
 	for _, b := range [][]byte{nil, []byte("not a model"), before[:len(before)/2]} {
@@ -210,13 +210,13 @@ func TestLibBadInput(t *testing.T) {
 func TestLibSparse(t *testing.T) {
 	l := newLib(t, libSettings{Learner: "linear"})
 	x := []libField{{name: "b", num: 2}, {name: "a", num: 1}, {name: "b", num: 3}, {name: "z", num: 0}, {name: "city", str: "Oslo", isStr: true}}
-	if err := l.learn([]libRow{{x: x, y: 3}}); err != nil {
+	if err := l.learn([]libRow{{x: x, y: 3}}, 0); err != nil {
 		t.Fatal(err)
 	}
 	if d := l.vocab; d.Dim != 3 || len(d.Columns) != 5 {
 		t.Fatalf("%d features of %d columns, want 3 (b, a, city=Oslo) of 5 (y, b, a, z, city)", d.Dim, len(d.Columns))
 	}
-	if err := l.learn([]libRow{{x: []libField{{name: "y", num: 1}}, y: 1}}); err == nil || !strings.Contains(err.Error(), `feature "y" is a column the model does not read`) {
+	if err := l.learn([]libRow{{x: []libField{{name: "y", num: 1}}, y: 1}}, 0); err == nil || !strings.Contains(err.Error(), `feature "y" is a column the model does not read`) {
 		t.Errorf("a feature named y: error %v", err)
 	}
 	var s data.Sparse
