@@ -23,7 +23,7 @@ type genSettings struct {
 	size  int64 // bytes; 0: -rows decides
 	seed  uint64
 	out   string
-	items string // -demo catalog: the item list's file
+	items string // -demo catalog and shop: the item list's file
 }
 
 // parseGenFlags parses the flags of occfm gen.
@@ -37,7 +37,7 @@ func parseGenFlags(args []string) (genSettings, error) {
 	fs.StringVar(&size, "size", "", "bytes to write: 200M, 1G, …")
 	fs.Uint64Var(&gs.seed, "seed", 1, "seed of the stream")
 	fs.StringVar(&gs.out, "out", "", "output file (empty or -: stdout)")
-	fs.StringVar(&gs.items, "items", "", "-demo catalog: where to write the item list (movies.csv)")
+	fs.StringVar(&gs.items, "items", "", "-demo catalog or shop: where to write the item list (movies.csv, items.json)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return gs, err
@@ -62,15 +62,24 @@ func parseGenFlags(args []string) (genSettings, error) {
 		}
 		return gs, nil
 	}
+	if gs.demo == shopDemo {
+		switch {
+		case gs.rows != 0 || size != "":
+			return bad("-demo shop: no -rows or -size: the shop is a fixed 200 products and 300 shoppers (about 8,400 ratings); -seed draws another")
+		case gs.items == "":
+			return bad("-demo shop: -items is missing: where to write the product list (items.json)")
+		}
+		return gs, nil
+	}
 	if gs.items != "" {
-		return bad("-items is for -demo catalog")
+		return bad("-items is for -demo catalog and -demo shop")
 	}
 	if _, ok := demo.ByName(gs.demo); !ok {
 		var names []string
 		for _, d := range demo.All() {
 			names = append(names, d.Name)
 		}
-		return bad("-demo %q: want one of %s or catalog", gs.demo, strings.Join(names, ", "))
+		return bad("-demo %q: want one of %s, catalog or shop", gs.demo, strings.Join(names, ", "))
 	}
 	if size != "" {
 		n, err := parseSize(size)
@@ -125,8 +134,11 @@ func genCommand(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if gs.demo == catalogDemo {
+	switch gs.demo {
+	case catalogDemo:
 		return genCatalog(gs, stdout, stderr)
+	case shopDemo:
+		return genShop(gs, stdout, stderr)
 	}
 	d, _ := demo.ByName(gs.demo)
 	rows := gs.rows

@@ -1,10 +1,13 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -122,6 +125,78 @@ func TestGenCatalog(t *testing.T) {
 		{"gen", "-demo", "catalog", "-rows", "1000000", "-items", items},
 		{"gen", "-demo", "catalog", "-size", "1M", "-items", items},
 		{"gen", "-rows", "10", "-items", items},
+	} {
+		if err := run(args, io.Discard, io.Discard); !errors.As(err, new(usageError)) {
+			t.Errorf("%q: %v, want a usage error", args, err)
+		}
+	}
+}
+
+// TestGenShop writes the shop with -demo shop and reads both files back as
+// JSON of the documented shape: ratings {"user","item","rating"} of known
+// products, 1–5, about 8,400 of them; 200 products {"id","title","tags"}
+// with a title and a group as first tag; the same seed gives the same
+// bytes; -rows, -size and a missing -items are usage errors.
+func TestGenShop(t *testing.T) {
+	dir := t.TempDir()
+	ratings, items := filepath.Join(dir, "ratings.json"), filepath.Join(dir, "items.json")
+	_, stderr := runOK(t, "gen", "-demo", "shop", "-out", ratings, "-items", items, "-seed", "3")
+	if !strings.Contains(stderr, "ratings of the shop (seed 3)") {
+		t.Errorf("stderr %q", stderr)
+	}
+	var list []map[string]any
+	b, err := os.ReadFile(items)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &list); err != nil {
+		t.Fatalf("items.json: %v", err)
+	}
+	groups := personal.NewSyntheticShop(3).Groups()
+	ids := map[string]bool{}
+	for k, it := range list {
+		id, _ := it["id"].(string)
+		title, _ := it["title"].(string)
+		tags, _ := it["tags"].([]any)
+		first := ""
+		if len(tags) > 0 {
+			first, _ = tags[0].(string)
+		}
+		if len(it) != 3 || id != fmt.Sprint("p", k) || title == "" || !slices.Contains(groups, first) {
+			t.Errorf("items.json[%d] = %v: want {id p%d, a title, tags starting with a group}", k, it, k)
+		}
+		ids[id] = true
+	}
+	if len(list) != 200 {
+		t.Errorf("%d products, want 200", len(list))
+	}
+	var rs []map[string]any
+	a, err := os.ReadFile(ratings)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(a, &rs); err != nil {
+		t.Fatalf("ratings.json: %v", err)
+	}
+	for k, r := range rs {
+		user, _ := r["user"].(string)
+		item, _ := r["item"].(string)
+		y, _ := r["rating"].(float64)
+		if len(r) != 3 || !strings.HasPrefix(user, "s") || !ids[item] || y < 1 || y > 5 || y != float64(int(y)) {
+			t.Fatalf("ratings.json[%d] = %v: want {user sN, item of items.json, rating 1–5}", k, r)
+		}
+	}
+	if len(rs) < 6000 || len(rs) > 10000 {
+		t.Errorf("%d ratings, want 6,000–10,000", len(rs))
+	}
+	out, _ := runOK(t, "gen", "-demo", "shop", "-seed", "3", "-items", filepath.Join(dir, "i2.json"))
+	if out != string(a) {
+		t.Error("-out and stdout differ for the same seed")
+	}
+	for _, args := range [][]string{
+		{"gen", "-demo", "shop", "-out", ratings},
+		{"gen", "-demo", "shop", "-rows", "100", "-items", items},
+		{"gen", "-demo", "shop", "-size", "1M", "-items", items},
 	} {
 		if err := run(args, io.Discard, io.Discard); !errors.As(err, new(usageError)) {
 			t.Errorf("%q: %v, want a usage error", args, err)

@@ -110,6 +110,12 @@ Usage:
                                  MovieLens writes them; 100000 gives 9,709
                                  films and 672 people, about MovieLens'
                                  ml-latest-small; at most 337000)
+  occfm gen -demo shop -out ratings.json -items items.json [-seed S]
+                                 write a made-up shop of 200 products and 300
+                                 shoppers (about 8,400 ratings) as JSON arrays:
+                                 {"user","item","rating"} and
+                                 {"id","title","tags"}, the first tag a
+                                 product's group
   occfm topn -data RATINGS [-items ITEMS] [flags]
                                  measure Personalize on held-out people: top-N
                                  hits against most-rated, highest-bias and
