@@ -68,7 +68,9 @@ test-e2e: dist
 	$(GO) vet -tags e2e ./e2e
 	$(GO) test -tags e2e -count=1 -v -parallel $(E2E_PARALLEL) -timeout 40m -run E2E ./e2e
 
-## dist: the static page in dist/ (git-ignored), servable by any static host.
+## dist: the static page in dist/ (git-ignored), servable by any static host,
+## with the library (dist/lib/) and its example (dist/examples/recommender/,
+## on the shop occfm gen -demo shop writes).
 ## uPlot comes from npm (ui/package.json); only dist/ gets a copy of it.
 ## Last, the service worker (ui/sw.js, see its header): dist/sw.js gets FILES,
 ## every file of dist/ but itself (the copies above are the one list), and
@@ -91,6 +93,9 @@ dist: ui/node_modules
 	@mkdir -p dist/lib
 	@cp ui/lib/*.js ui/lib/occfm.d.ts dist/lib/
 	@cp $(UPLOT)/uPlot.iife.min.js $(UPLOT)/uPlot.min.css dist/
+	@mkdir -p dist/examples/recommender
+	@cp examples/recommender/* dist/examples/recommender/
+	@$(GO) run ./cmd/occfm gen -demo shop -seed 1 -out dist/examples/recommender/ratings.json -items dist/examples/recommender/items.json 2>/dev/null
 	@cd dist && files=$$(find . -type f ! -path ./sw.js ! -path ./sw.js.tmp ! -name '*.gz' | sed 's|^\./||' | LC_ALL=C sort) && \
 		version=$$(sha256sum $$files | sha256sum | cut -c1-16) && \
 		list=$$(printf '"%s", ' $$files | sed 's/, $$//') && \
