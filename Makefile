@@ -77,11 +77,14 @@ test-e2e: dist
 ## VERSION, 16 hex digits of a SHA-256 over their names and contents, so that
 ## a deploy that changes any file changes sw.js and replaces the old cache.
 UPLOT := ui/node_modules/uplot/dist
-# The bridge (package main of wasm/) is built without inlining: its code
-# is calls into the core and the browser, never a learner's inner loop
-# (those are in core/, inlined as usual), and inlining copies it at every
-# call site: 8 kB of the gzipped wasm, whose budget is 1.7 MB.
-WASM_GCFLAGS := -gcflags=github.com/occfm/occfm/wasm=-l
+# The bridge (package main of wasm/) and the file reader (core/data) are
+# built without inlining: the bridge's code is calls into the core and the
+# browser, never a learner's inner loop (in core/, inlined as usual), and
+# inlining copies code at every call site: 16 kB of the gzipped wasm,
+# whose budget is 1.7 MB. Reading u.data, a9a and ijcnn1 in wasm took the
+# same time within the noise of three alternating runs either way
+# (BenchmarkStream* of core/data under node).
+WASM_GCFLAGS := -gcflags=github.com/occfm/occfm/wasm=-l -gcflags=github.com/occfm/occfm/core/data=-l
 dist: ui/node_modules
 	@mkdir -p dist
 	@GOOS=js GOARCH=wasm $(GO) build -trimpath $(WASM_GCFLAGS) -ldflags="-s -w" -o dist/occfm.wasm ./wasm

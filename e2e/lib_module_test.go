@@ -66,6 +66,18 @@ export async function scenario() {
 	const dFile = await d.save();
 	d.close();
 
+	// The same rows as a CSV file: learned from bytes, predicted from a
+	// file and from named rows alike; a malformed file names its line.
+	const head = "y," + Array.from({length: 20}, (_, i) => "f" + i).join(",");
+	const csv = (rows) => new TextEncoder().encode(head + "\n" + rows.map((r) => [r.y, ...Array.from({length: 20}, (_, i) => r.x["f" + i])].join(",")).join("\n") + "\n");
+	const f = await Learner.create({learner: "occfm-k"});
+	const fm = await f.learn(new Response(csv(all)).body, {name: "train.csv"});
+	const fp = await f.predictMany(csv(fresh), {name: "fresh.csv"});
+	const fq = await f.predictMany(fresh);
+	const fileMse = fresh.reduce((t, r, i) => t + (fp[i] - r.y) ** 2, 0) / fresh.length;
+	const badFile = await rejects(() => f.learn(new TextEncoder().encode(new TextDecoder().decode(csv(fresh.slice(0, 3))) + "1,x\n"), {name: "bad.csv"}));
+	f.close();
+
 	// A catalog of 40 items in two groups and 120 people who like one.
 	const items = Array.from({length: 40}, (_, i) => ({id: "p" + i, title: "Product " + i, tags: [i < 20 ? "red" : "blue"]}));
 	const ratings = [];
@@ -101,6 +113,7 @@ export async function scenario() {
 		badError, sameAfterBad: p.every((v, i) => v === again[i]) && one === p[0], right, probs: pr.every((v) => v >= 0 && v <= 1),
 		unknown, closed, task: cls.task, learner: c.learner,
 		workerRows: dm.rows, workerSame: dp.every((v, i) => v === p[i]), reports, lateError, workerFileBytes: dFile.length,
+		fileRows: fm.rows, fileMse, fileSame: fp.every((v, i) => Math.abs(v - fq[i]) <= 1e-12), badFile,
 		recBefore, recRows: fit.rows, recTop: top.map((t) => t.id), red, reasons: top.every((t) => t.reasons.length > 0 && t.title.startsWith("Product")),
 		recBad, recSame: same(topAfter, top), coldLen: cold.length, workerRec: same(wtop, await (async () => {
 			const r2 = await Recommender.create({}); await r2.items(items); await r2.learn(ratings); const t2 = await r2.rate("p0", 5); r2.close(); return t2; })())};
@@ -147,7 +160,10 @@ func TestE2ELibModule(t *testing.T) {
 			WorkerRows, WorkerFileBytes, RecRows, Red, ColdLen int
 			WorkerSame, Reasons, RecSame, WorkerRec            bool
 			Reports, RecTop, RecBad                            []string
-			LateError, RecBefore                               string
+			LateError, RecBefore, BadFile                      string
+			FileRows                                           int
+			FileMSE                                            float64
+			FileSame                                           bool
 		}
 		v := evalJS[string](s, "window.__"+where+"Result")
 		if err := json.Unmarshal([]byte(v), &r); err != nil {
@@ -184,6 +200,10 @@ func TestE2ELibModule(t *testing.T) {
 		}
 		if !strings.Contains(r.LateError, "row 550: y is string") {
 			t.Errorf("%s: a bad row 550 of 600 rejects with %q", where, r.LateError)
+		}
+		if r.FileRows != 4000 || !r.FileSame || !(r.FileMSE < 0.5*r.MeanMSE) || !strings.Contains(r.BadFile, "bad.csv:5") {
+			t.Errorf("%s: a CSV file: %d rows learned, fresh MSE %.3f (the mean's %.3f), file and named rows agree: %v; a bad file: %q",
+				where, r.FileRows, r.FileMSE, r.MeanMSE, r.FileSame, r.BadFile)
 		}
 		// The Recommender: a visitor who likes red gets red items, with
 		// reasons; bad inputs reject and change nothing; clear goes back

@@ -94,16 +94,26 @@ func newLibLearner(s libSettings) (*libLearner, error) {
 	return l, nil
 }
 
-// index rebuilds the maps from the vocabulary.
+// index rebuilds the maps from the vocabulary and starts the metrics.
 func (l *libLearner) index() {
+	l.reindex()
+	l.m = core.NewMetrics(l.cfg.Task, core.TaskLoss(l.cfg.Task))
+}
+
+// reindex rebuilds the maps from the vocabulary. The names are a CSV
+// file's columns; the features of a LibSVM or MovieLens file have none,
+// and check refuses named rows for them.
+func (l *libLearner) reindex() {
 	l.col, l.feat = map[string]int{}, map[libKey]int{}
+	if l.vocab.Format != data.FormatCSV {
+		return
+	}
 	for c, col := range l.vocab.Columns {
 		l.col[col.Name] = c
 	}
 	for i, f := range l.vocab.Features {
 		l.feat[libKey{f.Field, f.Value}] = i
 	}
-	l.m = core.NewMetrics(l.cfg.Task, core.TaskLoss(l.cfg.Task))
 }
 
 // check reports the first field of x that cannot be read, naming where
@@ -112,6 +122,9 @@ func (l *libLearner) index() {
 // string was, or the reverse), in the model or, for a name new to it, in
 // the rows checked before with the same pending map (nil: none).
 func (l *libLearner) check(x []libField, where string, pending map[string]bool) error {
+	if l.vocab.Format != data.FormatCSV && len(x) > 0 {
+		return errors.New(where + ": this learner learned a " + string(l.vocab.Format) + " file, whose features have numbers, not names: give it such files (learn, predictMany)")
+	}
 	for _, f := range x {
 		if f.name == "" {
 			return errors.New(where + ": a feature with an empty name")
@@ -280,11 +293,16 @@ func (l *libLearner) predict(x []libField, where string) (float64, error) {
 	}
 	var s data.Sparse
 	l.sparse(x, false, &s)
-	y := l.l.Predict(s)
+	return l.output(l.l.Predict(s)), nil
+}
+
+// output returns the learner's ŷ as the library gives it: a rating as it
+// is, a class as the probability of the positive one, σ(ŷ).
+func (l *libLearner) output(y float64) float64 {
 	if l.cfg.Task == data.Classification {
-		return 1 / (1 + math.Exp(-y)), nil
+		return 1 / (1 + math.Exp(-y))
 	}
-	return y, nil
+	return y
 }
 
 // save returns the model file: the learner, the guard's state, the
@@ -300,19 +318,16 @@ func (l *libLearner) save() ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// loadLibLearner reads a model file save wrote, or one of a CSV file (the
-// CLI's or the page's: its columns are the names).
+// loadLibLearner reads a model file save wrote, or one the CLI or the page
+// wrote after learning a data file: a CSV file's columns are names, a
+// LibSVM or MovieLens file's features are read from such files only.
 func loadLibLearner(b []byte) (*libLearner, error) {
 	m, err := core.LoadModel(bytes.NewReader(b))
 	if err != nil {
 		return nil, err
 	}
-	if m.Vocabulary == nil || m.Vocabulary.Format != data.FormatCSV {
-		what := "no feature names"
-		if m.Vocabulary != nil {
-			what = "the features of a " + string(m.Vocabulary.Format) + " file, which have no names"
-		}
-		return nil, errors.New("a model file with " + what + ": the library reads models it saved, or learned from a CSV file")
+	if m.Vocabulary == nil {
+		return nil, errors.New("a model file with no feature numbering (of a demo): the library reads models of rows or data files")
 	}
 	g, err := core.ResumeGuarded(m, core.GuardFor("auto", "", false))
 	if err != nil {

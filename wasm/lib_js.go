@@ -39,6 +39,8 @@ var libTable = []struct {
 	{"create", (*bridge).libCreate},           // makes a learner (learner, task, delta, eta, seed); returns [id, learner, task]
 	{"learn", (*bridge).libLearn},             // learner args[0] learns the packed rows args[1:7] numbered from args[7]; returns its metrics
 	{"predictMany", (*bridge).libPredictMany}, // learner args[0]'s ŷ for the packed rows args[1:6], without learning them; a Float64Array
+	{"learnFile", (*bridge).libLearnFile},     // learner args[0] learns the data file args[1] (a Uint8Array) named args[2]; returns its metrics
+	{"predictFile", (*bridge).libPredictFile}, // learner args[0]'s ŷ for each row of the data file args[1] named args[2]; a Float64Array
 	{"save", (*bridge).libSave},               // returns learner args[0]'s model file (a Uint8Array)
 	{"load", (*bridge).libLoad},               // makes a learner from the model file args[0]; returns [id, learner, task]
 	{"close", (*bridge).libClose},             // forgets learner or recommender args[0]
@@ -167,6 +169,12 @@ func (b *bridge) libLearn(args []js.Value) any {
 	if err := l.learn(rows, firstOf(args, 7)); err != nil {
 		return libError(err)
 	}
+	return l.metrics()
+}
+
+// metrics returns what learn returns: the rows learned and the
+// progressive metrics of the task.
+func (l *libLearner) metrics() any {
 	s := l.summary()
 	if l.cfg.Task.String() == "classification" {
 		return []any{l.rows, s.ErrorRate, s.LogLoss, s.AUC}
@@ -200,6 +208,42 @@ func (b *bridge) libPredictMany(args []js.Value) any {
 		}
 	}
 	return float64Array(out)
+}
+
+// fileOf returns the learner args[0], and the bytes args[1] and name
+// args[2] of a data file.
+func (b *bridge) fileOf(args []js.Value) (*libLearner, []byte, string, error) {
+	l, err := b.lib(args)
+	if err != nil {
+		return nil, nil, "", err
+	}
+	if len(args) < 3 || !args[1].InstanceOf(js.Global().Get("Uint8Array")) {
+		return nil, nil, "", errors.New("a data file: want its bytes as a Uint8Array")
+	}
+	return l, bytesOf(args[1]), args[2].String(), nil
+}
+
+func (b *bridge) libLearnFile(args []js.Value) any {
+	l, file, name, err := b.fileOf(args)
+	if err == nil {
+		err = l.learnFile(file, name)
+	}
+	if err != nil {
+		return libError(err)
+	}
+	return l.metrics()
+}
+
+func (b *bridge) libPredictFile(args []js.Value) any {
+	l, file, name, err := b.fileOf(args)
+	var ys []float64
+	if err == nil {
+		ys, err = l.predictFile(file, name)
+	}
+	if err != nil {
+		return libError(err)
+	}
+	return float64Array(ys)
 }
 
 func (b *bridge) libSave(args []js.Value) any {

@@ -42,7 +42,7 @@ self.onmessage = async (e) => {
 				value = await o.learn(args[0], {onProgress, first: args[1]});
 			} else if (op === "learn" && !Array.isArray(args[0])) {
 				const onProgress = progress ? (p) => self.postMessage({call, progress: p}) : undefined;
-				value = await o.learn(args[0], {onProgress});
+				value = await o.learn(args[0], {onProgress, name: args[1]});
 			} else {
 				if (!calls.has(op) || typeof o[op] !== "function") throw new Error("occfm: no call " + op);
 				value = await o[op](...args);

@@ -38,6 +38,17 @@ export interface LearnOptions<M> {
 	onProgress?: (p: Progress<M>) => void;
 }
 
+/**
+ * A data file as the CLI reads it: CSV with a header (the label a column named like y, label or rating),
+ * LibSVM, or MovieLens ratings; gzip is undone. At most 256 MB, read whole.
+ */
+export type DataFile = Uint8Array | ArrayBuffer | Blob | ReadableStream<Uint8Array>;
+
+export interface FileOptions {
+	/** The file's name in error messages ("data" if absent). */
+	name?: string;
+}
+
 export interface LearnerInfo { name: string; plain: string; summary: string }
 
 export function learners(): Promise<LearnerInfo[]>;
@@ -47,9 +58,9 @@ export class Learner {
 	readonly task: "regression" | "classification";
 	static create(settings?: Settings): Promise<Learner>;
 	static load(bytes: Uint8Array, settings?: { worker?: boolean }): Promise<Learner>;
-	learn(rows: Row[], options?: LearnOptions<Metrics>): Promise<Metrics>;
+	learn(rows: Row[] | DataFile, options?: LearnOptions<Metrics> & FileOptions): Promise<Metrics>;
 	predict(row: { x: Features }): Promise<number>;
-	predictMany(rows: { x: Features }[]): Promise<number[]>;
+	predictMany(rows: { x: Features }[] | DataFile, options?: FileOptions): Promise<number[]>;
 	save(): Promise<Uint8Array>;
 	close(): void;
 }

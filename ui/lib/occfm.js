@@ -83,6 +83,45 @@ function packRows(rows, first, labels) {
 	return [names.join("\0"), strs.join("\0"), new Float64Array(nums), new Uint8Array(kinds), counts, ys];
 }
 
+// FILE_MAX is the largest data file a learner reads (wasm/lib_file.go
+// libFileMax): it is read whole.
+const FILE_MAX = 256 << 20;
+
+// isFile reports whether input is a data file rather than rows: bytes, a
+// Blob (a File) or a ReadableStream of bytes (fetch's response.body).
+const isFile = (input) => input instanceof Uint8Array || input instanceof ArrayBuffer ||
+	(typeof Blob !== "undefined" && input instanceof Blob) || (typeof ReadableStream !== "undefined" && input instanceof ReadableStream);
+
+// bytesOf reads a data file whole into one Uint8Array, refusing one over
+// FILE_MAX before reading on.
+async function bytesOf(input) {
+	if (input instanceof Uint8Array) return input;
+	if (input instanceof ArrayBuffer) return new Uint8Array(input);
+	if (input instanceof Blob) {
+		if (input.size > FILE_MAX) throw new Error("a data file of " + input.size + " bytes: at most " + FILE_MAX + " (learn a larger one in parts)");
+		return new Uint8Array(await input.arrayBuffer());
+	}
+	const parts = [];
+	let size = 0;
+	for (const reader = input.getReader(); ; ) {
+		const {done, value} = await reader.read();
+		if (done) break;
+		size += value.length;
+		if (size > FILE_MAX) {
+			reader.cancel();
+			throw new Error("a data file over " + FILE_MAX + " bytes (learn a larger one in parts)");
+		}
+		parts.push(value);
+	}
+	const out = new Uint8Array(size);
+	let at = 0;
+	for (const p of parts) {
+		out.set(p, at);
+		at += p.length;
+	}
+	return out;
+}
+
 // metricsOf names the numbers lib.learn returns.
 function metricsOf(task, m) {
 	return task === "classification" ? {rows: m[0], errorRate: m[1], logLoss: m[2], auc: m[3]} : {rows: m[0], rmse: m[1], mae: m[2]};
@@ -263,10 +302,18 @@ class Base {
 		return next;
 	}
 
-	// learnAll queues a learn of list in parts (see inParts, remoteLearn).
-	learnAll(list, options, call, op) {
-		const next = this.#queue.then(() => {
+	// learnAll queues a learn of list in parts (see inParts, remoteLearn),
+	// or, for a data file, of the whole file by file(lib, id, bytes).
+	learnAll(list, options, call, file) {
+		const next = this.#queue.then(async () => {
 			if (!this.#id && !this.#handle) throw new Error("occfm: this " + this.constructor.name + " is closed");
+			if (file && isFile(list)) {
+				const bytes = await bytesOf(list);
+				if (this.#handle) return remote(this.#handle, "learn", [bytes, options && options.name], options && options.onProgress);
+				const m = file(this.#lib, this.#id, bytes);
+				if (options && options.onProgress) options.onProgress({rows: m.rows, of: m.rows, metrics: m});
+				return m;
+			}
 			if (this.#handle) return remoteLearn(this.#handle, list, options);
 			return inParts(list, (part, first) => call(this.#lib, this.#id, part, first), options);
 		});
@@ -331,10 +378,15 @@ export class Learner extends Base {
 		return make(Learner, {...settings, bytes}, (lib) => lib.load(bytes), "loadLearner");
 	}
 
-	/** Learns rows [{x: {name: value}, y}] in order; resolves with the progressive metrics. */
+	/**
+	 * Learns rows [{x: {name: value}, y}] in order, or a data file (CSV, LibSVM or MovieLens, as the
+	 * CLI reads it: a Uint8Array, a Blob or a ReadableStream); resolves with the progressive metrics.
+	 */
 	learn(rows, options) {
-		return this.learnAll(rows, options, (lib, id, part, first) =>
-			metricsOf(this.task, answer(lib.learn(id, ...packRows(part, first, true), first))), "learn");
+		const name = (options && options.name) || "data";
+		return this.learnAll(rows, options,
+			(lib, id, part, first) => metricsOf(this.task, answer(lib.learn(id, ...packRows(part, first, true), first))),
+			(lib, id, bytes) => metricsOf(this.task, answer(lib.learnFile(id, bytes, name))));
 	}
 
 	/** ŷ for {x} without learning it: a rating, or the probability of the positive class. */
@@ -345,8 +397,13 @@ export class Learner extends Base {
 		}, "predict", [row]);
 	}
 
-	/** ŷ for each of [{x}]. */
-	predictMany(rows) {
+	/** ŷ for each of [{x}], or for each row of a data file (its labels left out). */
+	predictMany(rows, options) {
+		const name = (options && options.name) || "data";
+		if (isFile(rows)) {
+			return bytesOf(rows).then((bytes) => this.run((lib, id) => Array.from(answer(lib.predictFile(id, bytes, name))),
+				"predictMany", [bytes, options]));
+		}
 		return this.run((lib, id) => Array.from(answer(lib.predictMany(id, ...packRows(rows, 0, false)))), "predictMany", [rows]);
 	}
 
@@ -384,7 +441,7 @@ export class Recommender extends Base {
 		return this.learnAll(ratings, options, (lib, id, part, first) => {
 			const m = answer(lib.recLearn(id, ...packRatings(part, first), first));
 			return {rows: m[0], rmse: m[1]};
-		}, "learn");
+		});
 	}
 
 	/** The visitor gives item stars (1 to 5); resolves with the new top n (default 10). */

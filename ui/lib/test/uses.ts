@@ -16,6 +16,11 @@ export async function uses(): Promise<number> {
 	const m: Metrics = await l.learn(rows, { onProgress: (p: Progress<Metrics>) => { seen = p.rows + p.of + p.metrics.rows; } });
 	const y: number = await l.predict({ x });
 	const ys: number[] = await l.predictMany([{ x }, { x: {} }]);
+	const csv = new TextEncoder().encode("y,user,year\n1,ann,1979\n");
+	const fromFile: Metrics = await l.learn(csv, { name: "films.csv", onProgress: (p) => { seen += p.rows; } });
+	const fromBlob: number[] = await l.predictMany(new Blob([csv]), { name: "films.csv" });
+	const fromStream: number[] = await l.predictMany(new Response(csv).body!);
+	seen += fromFile.rows + fromBlob.length + fromStream.length;
 	const file: Uint8Array = await l.save();
 	const again: Learner = await Learner.load(file, { worker: true });
 	const kind: "regression" | "classification" = again.task;
