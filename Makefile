@@ -10,7 +10,7 @@ ADDR     ?= 127.0.0.1:8080
 FUZZTIME ?= 400000x
 FUZZTIME_SHORT ?= 40000x
 
-.PHONY: all test test-busy test-native test-wasm test-fuzz test-e2e test-js vet dist serve bench bench-load stress fuzz paper clean
+.PHONY: all test test-busy test-native test-wasm test-fuzz test-e2e test-js vet dist lib-pack serve bench bench-load stress fuzz paper clean
 
 all: dist
 
@@ -63,14 +63,17 @@ test-wasm:
 ## browser. About 8 minutes on a quiet 2-core machine; the 40-minute
 ## -timeout only stops a run that would never end (see e2eHang).
 E2E_PARALLEL ?= 2
-test-e2e: dist
+test-e2e: dist lib-pack
 	command -v chromium >/dev/null || { apt-get update && apt-get install -y chromium; }
 	$(GO) vet -tags e2e ./e2e
 	$(GO) test -tags e2e -count=1 -v -parallel $(E2E_PARALLEL) -timeout 40m -run E2E ./e2e
 
 ## dist: the static page in dist/ (git-ignored), servable by any static host,
-## with the library (dist/lib/) and its example (dist/examples/recommender/,
-## on the shop occfm gen -demo shop writes).
+## with the library (dist/lib/: occfm.js, its types, its Worker, the wasm
+## and wasm_exec.js, a folder to copy whole; the wasm a hard link of the
+## page's) and its example (dist/examples/recommender/, on the shop
+## occfm gen -demo shop writes). The service worker keeps the page's files
+## offline, not the library's or the example's.
 ## uPlot comes from npm (ui/package.json); only dist/ gets a copy of it.
 ## Last, the service worker (ui/sw.js, see its header): dist/sw.js gets FILES,
 ## every file of dist/ but itself (the copies above are the one list), and
@@ -94,12 +97,15 @@ dist: ui/node_modules
 	@cp ui/index.html ui/app.js ui/style.css ui/favicon.svg dist/
 	@cp ui/js/*.js dist/js/
 	@mkdir -p dist/lib
-	@cp ui/lib/*.js ui/lib/occfm.d.ts dist/lib/
+	@cp ui/lib/*.js ui/lib/occfm.d.ts ui/lib/package.json dist/lib/
+	@ln -f dist/occfm.wasm dist/lib/occfm.wasm 2>/dev/null || cp dist/occfm.wasm dist/lib/
+	@ln -f dist/occfm.wasm.gz dist/lib/occfm.wasm.gz 2>/dev/null || cp dist/occfm.wasm.gz dist/lib/
+	@cp dist/wasm_exec.js dist/lib/
 	@cp $(UPLOT)/uPlot.iife.min.js $(UPLOT)/uPlot.min.css dist/
 	@mkdir -p dist/examples/recommender
 	@cp examples/recommender/* dist/examples/recommender/
 	@$(GO) run ./cmd/occfm gen -demo shop -seed 1 -out dist/examples/recommender/ratings.json -items dist/examples/recommender/items.json 2>/dev/null
-	@cd dist && files=$$(find . -type f ! -path ./sw.js ! -path ./sw.js.tmp ! -name '*.gz' | sed 's|^\./||' | LC_ALL=C sort) && \
+	@cd dist && files=$$(find . -type f ! -path ./sw.js ! -path ./sw.js.tmp ! -name '*.gz' ! -name '*.tgz' ! -path './lib/*' ! -path './examples/*' | sed 's|^\./||' | LC_ALL=C sort) && \
 		version=$$(sha256sum $$files | sha256sum | cut -c1-16) && \
 		list=$$(printf '"%s", ' $$files | sed 's/, $$//') && \
 		sed -e 's|^const VERSION = .*|const VERSION = "'"$$version"'"; // written by make dist|' \
@@ -107,6 +113,12 @@ dist: ui/node_modules
 		grep -q '^const VERSION = "[0-9a-f]\{16\}";' sw.js.tmp && grep -q '^const FILES = \["' sw.js.tmp && \
 		mv sw.js.tmp sw.js
 	@echo "dist/: the page, built (occfm.wasm $$(wc -c < dist/occfm.wasm) bytes, $$(wc -c < dist/occfm.wasm.gz) gzipped); make serve serves it on $(ADDR)"
+
+## lib-pack: the library as an npm package, dist/occfm-<version>.tgz (npm
+## pack of dist/lib/, ui/lib/package.json: exports and types), to install
+## from the file: npm install path/to/occfm-0.1.0.tgz.
+lib-pack: dist
+	cd dist && rm -f occfm-*.tgz && npm pack ./lib --pack-destination . --silent >/dev/null && ls occfm-*.tgz
 
 # npm ci installs exactly ui/package-lock.json (npm install when there is none).
 ui/node_modules: ui/package.json $(wildcard ui/package-lock.json)

@@ -1,12 +1,12 @@
 // occfm.js: OCCFM's learners for any page, as an ES module (no bundler).
-// It loads the wasm once per thread (occfm.wasm and wasm_exec.js beside
-// this folder) and works on the main thread and in a module Worker; with
+// It loads the wasm once per thread (occfm.wasm and wasm_exec.js, in its
+// own folder: dist/lib/ or the npm package) and works on the main thread and in a module Worker; with
 // {worker: true} a learner runs in a Worker of its own module
 // (occfm-worker.js), shared by every such learner of the page. Every
 // method returns a promise and the calls of one object run in the order
 // made; a bad input rejects with an Error that says what and where, and
 // the object stays usable. See docs/js-api.md and docs/embed.md.
-import "../wasm_exec.js";
+import "./wasm_exec.js";
 
 let booted;
 
@@ -20,7 +20,7 @@ function boot() {
 			}
 			const go = new globalThis.Go();
 			globalThis.addEventListener("occfm-ready", () => resolve(globalThis.occfm), {once: true});
-			WebAssembly.instantiateStreaming(fetch(new URL("../occfm.wasm", import.meta.url)), go.importObject)
+			WebAssembly.instantiateStreaming(fetch(new URL("./occfm.wasm", import.meta.url)), go.importObject)
 				.then((r) => go.run(r.instance))
 				.catch((e) => reject(new Error("occfm: cannot load occfm.wasm: " + e.message)));
 		});
