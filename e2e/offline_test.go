@@ -165,13 +165,18 @@ func (s *session) waitWorker(version string, files int, timeout time.Duration) t
 	return time.Since(start)
 }
 
-// distFiles counts the files of dir that sw.js keeps (all but itself and
-// the .gz copies serve.go sends for them).
+// distFiles counts the files of dir that sw.js keeps: the page's, all but
+// itself, the .gz copies serve.go sends for them, the library (lib/, its
+// npm package *.tgz) and its example (examples/), which the page never
+// loads.
 func distFiles(t *testing.T, dir string) int {
 	t.Helper()
 	n := 0
 	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && p != filepath.Join(dir, "sw.js") && !strings.HasSuffix(p, ".gz") {
+		if err == nil && d.IsDir() && (p == filepath.Join(dir, "lib") || p == filepath.Join(dir, "examples")) {
+			return filepath.SkipDir
+		}
+		if err == nil && !d.IsDir() && p != filepath.Join(dir, "sw.js") && !strings.HasSuffix(p, ".gz") && !strings.HasSuffix(p, ".tgz") {
 			n++
 		}
 		return err
