@@ -63,8 +63,12 @@ export async function scenario() {
 	const dp = await d.predictMany(fresh);
 	const late = all.slice(0, 600).map((r, i) => i === 550 ? {x: r.x, y: "3"} : r);
 	const lateError = await rejects(() => d.learn(late));
+	const dp2 = await d.predictMany(fresh); // the parts before row 550's learned
 	const dFile = await d.save();
 	d.close();
+	const dl = await Learner.load(dFile, {worker: true});
+	const dlp = await dl.predictMany(fresh);
+	dl.close();
 
 	// The same rows as a CSV file: learned from bytes, predicted from a
 	// file and from named rows alike; a malformed file names its line.
@@ -112,7 +116,7 @@ export async function scenario() {
 	return {names: names.length, rows: m.rows, mse, meanMse, fileBytes: file.length, sameAfterLoad: p.every((v, i) => v === q[i]),
 		badError, sameAfterBad: p.every((v, i) => v === again[i]) && one === p[0], right, probs: pr.every((v) => v >= 0 && v <= 1),
 		unknown, closed, task: cls.task, learner: c.learner,
-		workerRows: dm.rows, workerSame: dp.every((v, i) => v === p[i]), reports, lateError, workerFileBytes: dFile.length,
+		workerRows: dm.rows, workerSame: dp.every((v, i) => v === p[i]) && dp2.every((v, i) => v === dlp[i]), reports, lateError, workerFileBytes: dFile.length,
 		fileRows: fm.rows, fileMse, fileSame: fp.every((v, i) => Math.abs(v - fq[i]) <= 1e-12), badFile,
 		recBefore, recRows: fit.rows, recTop: top.map((t) => t.id), red, reasons: top.every((t) => t.reasons.length > 0 && t.title.startsWith("Product")),
 		recBad, recSame: same(topAfter, top), coldLen: cold.length, workerRec: same(wtop, await (async () => {
@@ -142,7 +146,7 @@ func TestE2ELibModule(t *testing.T) {
 	dist := e2eHandler(e2eDist)
 	h := hostPage(libModuleHostHTML, map[string]string{"/scenario.js": libModuleScenarioJS, "/mod-worker.js": libModuleWorkerJS},
 		http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			if r.URL.Path == "/occfm.wasm" {
+			if r.URL.Path == "/lib/occfm.wasm" {
 				wasmGets.Add(1)
 			}
 			dist.ServeHTTP(w, r)
