@@ -49,6 +49,8 @@ export async function scenario() {
 	const pr = await cls.predictMany(test);
 	const right = test.filter((r, i) => (pr[i] > 0.5) === (r.y === 1)).length;
 	const unknown = await rejects(() => Learner.create({learner: "no-such-learner"}));
+	const badLoad = await rejects(() => Learner.load(new TextEncoder().encode("not a model file")));
+	const badSetting = await rejects(() => Learner.create({delta: "big"}));
 	a.close();
 	const closed = await rejects(() => a.predict(fresh[0]));
 
@@ -115,7 +117,7 @@ export async function scenario() {
 
 	return {names: names.length, rows: m.rows, mse, meanMse, fileBytes: file.length, sameAfterLoad: p.every((v, i) => v === q[i]),
 		badError, sameAfterBad: p.every((v, i) => v === again[i]) && one === p[0], right, probs: pr.every((v) => v >= 0 && v <= 1),
-		unknown, closed, task: cls.task, learner: c.learner,
+		unknown, badLoad, badSetting, closed, task: cls.task, learner: c.learner,
 		workerRows: dm.rows, workerSame: dp.every((v, i) => v === p[i]) && dp2.every((v, i) => v === dlp[i]), reports, lateError, workerFileBytes: dFile.length,
 		fileRows: fm.rows, fileMse, fileSame: fp.every((v, i) => Math.abs(v - fq[i]) <= 1e-12), badFile,
 		recBefore, recRows: fit.rows, recTop: top.map((t) => t.id), red, reasons: top.every((t) => t.reasons.length > 0 && t.title.startsWith("Product")),
@@ -164,7 +166,7 @@ func TestE2ELibModule(t *testing.T) {
 			WorkerRows, WorkerFileBytes, RecRows, Red, ColdLen int
 			WorkerSame, Reasons, RecSame, WorkerRec            bool
 			Reports, RecTop, RecBad                            []string
-			LateError, RecBefore, BadFile                      string
+			LateError, RecBefore, BadFile, BadLoad, BadSetting string
 			FileRows                                           int
 			FileMSE                                            float64
 			FileSame                                           bool
@@ -188,6 +190,9 @@ func TestE2ELibModule(t *testing.T) {
 		}
 		if r.Task != "classification" || !r.Probs || r.Right < 200 {
 			t.Errorf("%s: a %s learner: %d of 300 right, probabilities in [0, 1]: %v", where, r.Task, r.Right, r.Probs)
+		}
+		if r.BadLoad == "no error" || r.BadLoad == "" || !strings.Contains(r.BadSetting, "delta is string") {
+			t.Errorf("%s: a file that is no model rejects with %q, a setting of the wrong kind with %q", where, r.BadLoad, r.BadSetting)
 		}
 		if !strings.Contains(r.Unknown, "no-such-learner") || !strings.Contains(r.Closed, "closed") {
 			t.Errorf("%s: an unknown learner rejects with %q, a closed one with %q", where, r.Unknown, r.Closed)
