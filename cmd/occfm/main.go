@@ -180,6 +180,18 @@ Flags of run:
                    task, delta, eta and feature numbering come from the model
                    (giving those flags other values is an error); the result
                    is bit-identical to one run over all the rows
+  -predictions PATH
+                   write every row's predictions, made before the row is
+                   learned, to PATH as CSV (- or /dev/stdout: standard
+                   output): a header naming the learners, then one line per
+                   row played, in the order played, one column per learner.
+                   Regression: the prediction the metrics scored (clipped
+                   with -clip); classification: the probability of the
+                   positive class, 1/(1+exp(-score)), as the JS library's
+                   predict. Rows skipped by -on-error skip are left out;
+                   rows predicted but not learned (a label beyond ±1e9) are
+                   in. With -load: the loaded model's predictions, as the
+                   library gives them on the same model file
 
 Metrics: rows, avg_loss (squared or logistic loss), then rmse and mae for
 regression, or error_rate (sign of the prediction, 0 counts as +1), auc and

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/occfm/occfm/core"
@@ -57,13 +56,7 @@ func (mf *modelFlags) check(fs *flag.FlagSet, rs *runSettings) error {
 // anything is read. Saving onto the -load file is allowed: that is how a
 // model is continued.
 func notAnInput(save, data string) error {
-	same := filepath.Clean(save) == filepath.Clean(data)
-	if !same {
-		si, serr := os.Stat(save)
-		di, derr := os.Stat(data)
-		same = serr == nil && derr == nil && os.SameFile(si, di)
-	}
-	if same {
+	if samePath(save, data) {
 		return usageError{fmt.Errorf("run: -save %s is the data file (-data %s): saving would replace the data by the model; save it under another name", save, data)}
 	}
 	return nil

@@ -43,6 +43,8 @@ type runSettings struct {
 	maxMemory int64
 	budget    core.MemoryBudget
 	model     modelFlags // -save and -load (model.go)
+	// -predictions: the file of every row's predictions (predictions.go).
+	predictions string
 }
 
 // batchSize is how many rows each learner plays per timed stretch: timing
@@ -74,6 +76,7 @@ func parseRunFlags(args []string) (runSettings, error) {
 	fs.StringVar(&rs.onDiverge, "on-diverge", "reset", "a diverged learner is reset (up to 3 times, then paused) or paused at once: reset or pause")
 	fs.StringVar(&onError, "on-error", "stop", "malformed rows: stop, or skip and count them")
 	fs.StringVar(&maxMemory, "max-memory", "512M", "the most memory the process may take (e.g. 512M, 2G; at least 64M; 0: no limit); the run stops when what it keeps passes this less 24 MiB and a quarter")
+	fs.StringVar(&rs.predictions, "predictions", "", "write each row's predictions, made before it is learned, to this CSV file (-: stdout)")
 	rs.model.define(fs)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -128,7 +131,10 @@ func parseRunFlags(args []string) (runSettings, error) {
 			maxMemory, core.FormatBytes(minMaxMemory), core.FormatBytes(runtimeFloor))
 	}
 	rs.budget = partsBudget(rs.maxMemory)
-	return rs, rs.model.check(fs, &rs)
+	if err := rs.model.check(fs, &rs); err != nil {
+		return rs, err
+	}
+	return rs, checkPredictions(rs)
 }
 
 // checkNumbers returns the usage error of a numeric flag out of its range:
@@ -192,6 +198,13 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer in.Close()
+	// Opened before any row is read: a path that cannot be written fails
+	// at once.
+	pred, err := openPredictions(rs.predictions, stdout)
+	if err != nil {
+		return err
+	}
+	defer pred.close()
 	src, stream, err := openRows(in, name, rs, loaded)
 	if err != nil {
 		return rs.model.continuing(err, loaded, "%w (the model continued: -load %s)")
@@ -203,6 +216,9 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 	players, err := newPlayers(rs.learners, cfg, guard, loaded)
 	if err != nil {
 		return rs.model.continuing(err, loaded, "%[2]s: %[1]w")
+	}
+	if pred != nil {
+		pred.start(rs.learners, task == data.Classification)
 	}
 
 	prog := &progress{w: stderr, quiet: rs.quiet, start: time.Now(), bad: src.Bad}
@@ -221,9 +237,13 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 	}
 	reg := newRegret(rs, cfg, players)
 	watched := &orderWatch{ExampleSource: rows}
-	n, err := play(interruptible{watched, intr}, players, reg, prog, budgetCheck(rs.budget, players, reg, stream, held))
+	n, err := play(interruptible{watched, intr}, players, reg, pred, prog, budgetCheck(rs.budget, players, reg, stream, held))
 	err = budgetFlag(err, rs.maxMemory)
 	prog.done()
+	// Before the report, which may follow the lines on stdout.
+	if perr := pred.close(); err == nil {
+		err = perr
+	}
 	if err == nil {
 		err = allSkipped(src, loaded, rs.model.load)
 	}
@@ -361,14 +381,27 @@ func allSkipped(src *data.Rows, loaded *core.Model, path string) error {
 // play plays every row of src through every player (core.Run), in batches
 // of batchSize rows, showing the progress between batches. With -regret,
 // each checkpoint the comparator owes is solved as soon as its row is
-// played, and the last one at the end of the stream. It returns the number
-// of rows played; after an error, the rows before it are played and
-// counted.
-func play(src data.ExampleSource, players []*core.Player, reg *core.Regret, prog *progress, budget *core.BudgetCheck) (int, error) {
+// played, and the last one at the end of the stream. With -predictions
+// (pred not nil), each row's predictions are written once every player has
+// played it, and a failed write stops the run at the end of its batch. It
+// returns the number of rows played; after an error, the rows before it
+// are played and counted.
+//
+// A run stopped by the memory budget stops inside a batch; core.Run
+// observes none of that batch's rows, so neither the comparator nor
+// -predictions sees them.
+func play(src data.ExampleSource, players []*core.Player, reg *core.Regret, pred *predictionWriter, prog *progress, budget *core.BudgetCheck) (int, error) {
 	run := &core.Run{Source: src, Players: players, Regret: reg, Budget: budget, Batch: batchSize}
-	if reg != nil {
-		// The comparator's time counts in the wall time only.
-		run.Row = func(data.Example, []float64, []float64) { solve(reg) }
+	if reg != nil || pred != nil {
+		// The comparator's time and the writes' count in the wall time only.
+		run.Row = func(_ data.Example, yhat, _ []float64) {
+			if pred != nil {
+				pred.write(yhat)
+			}
+			if reg != nil {
+				solve(reg)
+			}
+		}
 	}
 	for {
 		_, err := run.Step(0, batchSize)
@@ -376,7 +409,9 @@ func play(src data.ExampleSource, players []*core.Player, reg *core.Regret, prog
 			prog.show(progressLine(run.Rows, players, time.Since(prog.start)))
 		}
 		if err == nil {
-			continue
+			if err = pred.failed(); err == nil {
+				continue
+			}
 		}
 		if errors.As(err, new(*core.BudgetError)) {
 			return run.Rows, err
