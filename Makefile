@@ -81,12 +81,10 @@ test-e2e: dist lib-pack
 ## a deploy that changes any file changes sw.js and replaces the old cache.
 UPLOT := ui/node_modules/uplot/dist
 # The bridge (package main of wasm/) and the file reader (core/data) are
-# built without inlining: the bridge's code is calls into the core and the
-# browser, never a learner's inner loop (in core/, inlined as usual), and
-# inlining copies code at every call site: 16 kB of the gzipped wasm,
-# whose budget is 1.7 MB. Reading u.data, a9a and ijcnn1 in wasm took the
-# same time within the noise of three alternating runs either way
-# (BenchmarkStream* of core/data under node).
+# built without inlining, which copies code at every call site: it keeps
+# the gzipped wasm within its 1.7 MB budget, and neither package holds a
+# learner's inner loop (docs/findings.md, "Size and loading of the page",
+# has the bytes saved and the reading speed either way).
 WASM_GCFLAGS := -gcflags=github.com/occfm/occfm/wasm=-l -gcflags=github.com/occfm/occfm/core/data=-l
 dist: ui/node_modules
 	@mkdir -p dist
