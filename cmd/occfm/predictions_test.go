@@ -255,7 +255,9 @@ func TestRunPredictionsErrors(t *testing.T) {
 			read := false
 			stdin = readWatch{&read}
 			err := run(append([]string{"run", "-quiet"}, tc.args...), new(bytes.Buffer), new(bytes.Buffer))
-			if err == nil || !strings.Contains(err.Error(), tc.msg) {
+			// The system's words for a missing file differ in case
+			// (js/wasm: "No such file or directory").
+			if err == nil || !strings.Contains(strings.ToLower(err.Error()), strings.ToLower(tc.msg)) {
 				t.Fatalf("error %v, want one containing %q", err, tc.msg)
 			}
 			if errors.As(err, new(usageError)) != tc.usage {
