@@ -26,6 +26,7 @@ export function wantsBytes() {
 // returns false; io.fed() follows each read, io.end() the file's end,
 // io.fail(message) a read error of the File itself.
 export async function streamFile(file, feeder, io) {
+  let read = 0;
   try {
     const reader = file.stream().getReader();
     if (!io.current()) {
@@ -43,6 +44,7 @@ export async function streamFile(file, feeder, io) {
         io.end();
         return;
       }
+      read += value.length;
       for (let i = 0; i < value.length; i += CHUNK_BYTES) {
         if (!io.feed(value.subarray(i, i + CHUNK_BYTES))) return;
       }
@@ -50,8 +52,20 @@ export async function streamFile(file, feeder, io) {
     }
   } catch (err) {
     if (!io.current()) return;
-    io.fail(`${file.name}: ${err && err.message ? err.message : err}`);
+    io.fail(readError(file, err, read));
   }
+}
+
+// readError says why a picked file could not be read, read bytes in. A
+// folder (a drop or a file chooser can give one) fails at its first byte
+// with the browser's "network error"; it is a File of no type whose size
+// is the folder's, 0 or a multiple of the 4,096-byte blocks of its
+// entries: it is named a folder then.
+export function readError(file, err, read = 0) {
+  if (read === 0 && file.type === "" && file.size % 4096 === 0) {
+    return `${file.name} is a folder, not a file: pick a file inside it`;
+  }
+  return `${file.name}: cannot read it: ${err && err.message ? err.message : err}`;
 }
 
 // pollFeeder wakes a parked feeder when its session asks for bytes again.

@@ -2,6 +2,7 @@
 // (occfm.loadModel), and the model's line under the controls.
 
 import {download} from "./export.js";
+import {readError} from "./feeder.js";
 import {showError, showNote} from "./learn-views.js";
 import {call, startSession} from "./session.js";
 import {occfm, page, session} from "./state.js";
@@ -36,7 +37,7 @@ export async function loadModel(file) {
     }
     bytes = new Uint8Array(await file.arrayBuffer());
   } catch (err) {
-    showError(`${file.name}: cannot read it: ${err && err.message ? err.message : err}`);
+    showError(readError(file, err));
     return;
   }
   const info = call(() => occfm.loadModel(bytes));

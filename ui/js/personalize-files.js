@@ -1,6 +1,7 @@
 // Personalize: the person's MovieLens files, told apart by name or first
 // line.
 
+import {readError} from "./feeder.js";
 import {personal} from "./personalize-state.js";
 import {startPersonal} from "./personalize.js";
 import {occfm} from "./state.js";
@@ -13,15 +14,15 @@ export async function pickPersonalFiles(files) {
   const info = document.getElementById("p-files-info");
   const unknown = [];
   for (const file of files) {
-    let kind = "";
+    let kind = "", why = "";
     try {
       kind = await fileKind(file);
-    } catch {
-      kind = "";
+    } catch (err) {
+      why = readError(file, err);
     }
     if (kind === "ratings") personal.ratingsFile = file;
     else if (kind === "items") personal.itemsFile = file;
-    else unknown.push(file.name);
+    else unknown.push(why || file.name);
   }
   personal.catalog = "files";
   document.querySelector('input[name="p-catalog"][value="files"]').checked = true;

@@ -4,7 +4,7 @@
 
 import {SLICE_MS} from "./config.js";
 import {download} from "./export.js";
-import {pollFeeder, stopFeeder, streamFile} from "./feeder.js";
+import {pollFeeder, readError, stopFeeder, streamFile} from "./feeder.js";
 import {formatMs} from "./format.js";
 import {P_LEARNER, personal} from "./personalize-state.js";
 import {fold, renderItemStars, renderPersonalAll, renderPersonalProgress, renderRated, renderRecs, sortPersonalItems} from "./personalize-views.js";
@@ -133,7 +133,7 @@ export async function startPersonal() {
     try {
       bytes = await readWhole(personal.itemsFile);
     } catch (err) {
-      if (gen === personal.gen) personalFail(`${personal.itemsFile.name}: ${err && err.message ? err.message : err}`);
+      if (gen === personal.gen) personalFail(readError(personal.itemsFile, err));
       return;
     }
     if (gen !== personal.gen) return;
