@@ -2,7 +2,7 @@
 // (occfm.loadModel), and the model's line under the controls.
 
 import {download} from "./export.js";
-import {readError} from "./feeder.js";
+import {readError} from "./read-error.js";
 import {showError, showNote} from "./learn-views.js";
 import {call, startSession} from "./session.js";
 import {occfm, page, session} from "./state.js";

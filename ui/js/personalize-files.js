@@ -1,7 +1,7 @@
 // Personalize: the person's MovieLens files, told apart by name or first
 // line.
 
-import {readError} from "./feeder.js";
+import {readError} from "./read-error.js";
 import {personal} from "./personalize-state.js";
 import {startPersonal} from "./personalize.js";
 import {occfm} from "./state.js";

@@ -4,7 +4,8 @@
 
 import {SLICE_MS} from "./config.js";
 import {download} from "./export.js";
-import {pollFeeder, readError, stopFeeder, streamFile} from "./feeder.js";
+import {pollFeeder, stopFeeder, streamFile} from "./feeder.js";
+import {readError} from "./read-error.js";
 import {formatMs} from "./format.js";
 import {P_LEARNER, personal} from "./personalize-state.js";
 import {fold, renderItemStars, renderPersonalAll, renderPersonalProgress, renderRated, renderRecs, sortPersonalItems} from "./personalize-views.js";
