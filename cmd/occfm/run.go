@@ -261,15 +261,23 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 		reportOf(err).write(stdout, rs.json)
 		return err
 	}
+	// A signal while the model is saved (a named pipe waiting for its
+	// reader) ends the process at once; an existing file is replaced only
+	// by a complete one.
+	intr.stop()
 	// A run stopped by an error saves what it learned, too.
-	if serr := rs.model.saveModel(cfg, players[0], stream.Vocabulary(), n, loaded); serr != nil {
-		return serr
-	}
+	serr := rs.model.saveModel(cfg, players[0], stream.Vocabulary(), n, loaded)
 
-	// Stopped by an error, the run still reports the rows it learned.
+	// Stopped by an error, or its save failed (a full disk), the run still
+	// reports the rows it learned; then the errors.
 	werr := reportOf(err).write(stdout, rs.json)
-	if err != nil {
+	switch {
+	case err != nil && serr != nil:
+		return fmt.Errorf("%w; %w", stopped(err), serr)
+	case err != nil:
 		return stopped(err)
+	case serr != nil:
+		return serr
 	}
 	return werr
 }

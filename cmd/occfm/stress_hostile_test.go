@@ -92,6 +92,7 @@ func TestStressHostile(t *testing.T) {
 // seconds: the same two streams through a pipe (-load /dev/stdin), of which
 // the child may take at most 1 MiB (the pipe holds 64 KiB more). The time
 // is logged; the child's time limit only stops a run that would never end.
+// Then -save to the targets a shell gives it (stressSaveTargets).
 func TestStressHostileModelFile(t *testing.T) {
 	exe, limit := hostileSetup(t)
 	dir := filepath.Dir(exe)
@@ -122,6 +123,7 @@ func TestStressHostileModelFile(t *testing.T) {
 			t.Errorf("-load of %s through a pipe: exit %d, %d bytes taken (want ≤ 1 MiB), %v: %s", c.name, o.exit, in.n, o.wall, o.stderr)
 		}
 	}
+	t.Run("save", func(t *testing.T) { stressSaveTargets(t, exe, limit) }) // stress_save_test.go
 }
 
 // repeatReader reads s over and over.
