@@ -190,7 +190,10 @@ bench-load: dist
 ## cases (stdin read whole for -shuffle, a model of 420 MB of IDs saved and
 ## loaded, 10 million new features, rows of 100,000 nonzeros) within it too
 ## (TestStressBudget); and the same hostile inputs through the page, under
-## 1 GB of wasm memory (TestE2EHostile). Not part of make test.
+## 1 GB of wasm memory (TestE2EHostile); and 600 idle keep-alive clients or
+## slow readers holding all 512 of the server's connection slots while a
+## new request must be answered within 1 s (internal/server TestCrowd).
+## Not part of make test.
 STRESS_CLI  ?= 1G
 STRESS_PAGE ?= 200M
 stress: dist
@@ -199,6 +202,7 @@ stress: dist
 	OCCFM_STRESS_HOSTILE=1 $(GO) test -tags e2e -count=1 -v -timeout 60m -run '^TestE2EHostile$$' ./e2e
 	command -v chromium >/dev/null || { apt-get update && apt-get install -y chromium; }
 	OCCFM_STRESS_PAGE=$(STRESS_PAGE) $(GO) test -tags e2e -count=1 -v -timeout 30m -run '^TestE2EBigFile$$' ./e2e
+	OCCFM_STRESS_SERVER=1 $(GO) test -count=1 -v -timeout 5m -run '^TestCrowd$$' ./internal/server
 
 ## fuzz: run every fuzz target of core's packages (readers, model files,
 ## catalogs) for $(FUZZTIME) inputs each (seeds: each package's testdata and

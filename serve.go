@@ -24,5 +24,5 @@ func main() {
 		log.Fatalf("occfm-serve: %v (is another server on %s? use -addr, or ADDR=host:port with make serve)", err, *addr)
 	}
 	log.Printf("occfm-serve: serving %s on http://%s/", *dir, ln.Addr())
-	log.Fatal(server.NewServer(*dir).Serve(server.LimitListener(ln, server.MaxConns)))
+	log.Fatal(server.Serve(server.NewServer(*dir), ln, server.MaxConns))
 }

@@ -6,6 +6,8 @@
 package server
 
 import (
+	"errors"
+	"io/fs"
 	"mime"
 	"net/http"
 	"os"
@@ -13,6 +15,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 )
 
 // ContentSecurityPolicy is the policy of the page: everything from the
@@ -31,15 +34,19 @@ const ContentSecurityPolicy = "default-src 'self'; script-src 'self' 'wasm-unsaf
 // accepts gzip gets the .wasm as the f.wasm.gz beside it, when make dist
 // wrote one (gzip -9): about a quarter of the bytes over a classroom's
 // Wi-Fi, as a static host that compresses would send. A range request gets
-// ranges of the file itself, never of its gzip. Only GET and HEAD are
-// served (405 otherwise), and a path no file can have (a component longer
-// than a file name may be) is 404, not an error.
+// ranges of the file itself, never of its gzip. A request for more than
+// maxRanges (16) ranges is answered as if it had no Range, 200 with the
+// whole file, as net/http does when the ranges add up to more than the
+// file, rather than with a multipart reply many times the file's size; a
+// range of no bytes ("-0") is left out, and alone is not satisfiable (416). Only GET and HEAD are served (405 otherwise), and a
+// path no file can have (a component longer than a file name may be, or
+// the whole longer than the system's limit) is 404, not an error.
 func Handler(dir string) http.Handler {
 	mime.AddExtensionType(".wasm", "application/wasm")
 	// lib/occfm.d.ts, the library's types: some systems' tables say .ts is
 	// a Qt translation file or an MPEG stream.
 	mime.AddExtensionType(".ts", "text/plain; charset=utf-8")
-	files := http.FileServer(http.Dir(dir))
+	files := http.FileServer(fileSystem{http.Dir(dir)})
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
 		h.Set("Cache-Control", "no-cache")
@@ -58,6 +65,16 @@ func Handler(dir string) http.Handler {
 				return
 			}
 		}
+		if rng := r.Header.Get("Range"); rng != "" {
+			if lim := limitRanges(rng); lim != rng {
+				r = r.Clone(r.Context())
+				if lim == "" {
+					r.Header.Del("Range")
+				} else {
+					r.Header.Set("Range", lim)
+				}
+			}
+		}
 		if strings.HasSuffix(p, ".wasm") {
 			h.Add("Vary", "Accept-Encoding")
 			if acceptsGzip(r) && r.Header.Get("Range") == "" {
@@ -73,6 +90,64 @@ func Handler(dir string) http.Handler {
 		}
 		files.ServeHTTP(w, r)
 	})
+}
+
+// fileSystem is http.Dir with a path too long for the system
+// (ENAMETOOLONG) not found, as it is on systems that allow longer ones,
+// where http.Dir would make it a 500.
+type fileSystem struct{ http.Dir }
+
+func (d fileSystem) Open(name string) (http.File, error) {
+	f, err := d.Dir.Open(name)
+	if errors.Is(err, syscall.ENAMETOOLONG) {
+		return nil, fs.ErrNotExist
+	}
+	return f, err
+}
+
+// maxRanges is the most ranges Handler serves from one request.
+const maxRanges = 16
+
+// unsatisfiable is a Range that no file's bytes satisfy, from byte
+// math.MaxInt64 on: net/http answers it 416 with the file's size in
+// Content-Range (bytes */size).
+const unsatisfiable = "bytes=9223372036854775807-"
+
+// limitRanges returns the Range header h as Handler serves it: "" (the
+// whole file) for more than maxRanges ranges, and without the ranges of no
+// bytes, suffixes of length 0 ("-0"), which net/http would serve as 206
+// with an invalid Content-Range (bytes 6648-6647/6648); unsatisfiable if
+// there is no other. A header net/http refuses (another unit, a malformed
+// range) is returned as is.
+func limitRanges(h string) string {
+	spec, ok := strings.CutPrefix(h, "bytes=")
+	if !ok {
+		return h
+	}
+	var kept []string
+	count := 0
+	for _, ra := range strings.Split(spec, ",") {
+		ra = strings.TrimSpace(ra)
+		if ra == "" {
+			continue
+		}
+		count++
+		if start, end, ok := strings.Cut(ra, "-"); ok && strings.TrimSpace(start) == "" {
+			if n, err := strconv.ParseInt(strings.TrimSpace(end), 10, 64); err == nil && n == 0 {
+				continue
+			}
+		}
+		kept = append(kept, ra)
+	}
+	switch {
+	case count > maxRanges:
+		return ""
+	case len(kept) == count:
+		return h
+	case len(kept) == 0:
+		return unsatisfiable
+	}
+	return "bytes=" + strings.Join(kept, ",")
 }
 
 // maxNameBytes is the longest file name the server's file systems allow
