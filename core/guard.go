@@ -101,7 +101,8 @@ func (s GuardSettings) withDefaults() GuardSettings {
 type GuardEvent struct {
 	// Row is the 1-based row of the stream, counting every row played.
 	Row int
-	// Kind is "diverged", "reset", "paused" or "refused".
+	// Kind is "diverged", "reset", "paused", "refused" or "retired" (a part
+	// of the learner failed and was dropped, see partFailer).
 	Kind string
 	// Msg says what was seen, e.g. "prediction NaN" or "a feature value
 	// 1e+50 is beyond ±1e+09: row predicted, not learned".
@@ -127,7 +128,8 @@ type GuardReport struct {
 	// mean, or its log-odds for classification).
 	Paused   bool
 	PausedAt int
-	// Events holds the first few events, in order, and the pause.
+	// Events holds the first few events, in order, the pause, and every
+	// "retired" (up to maxAutoExperts).
 	Events []GuardEvent
 }
 
@@ -147,6 +149,9 @@ type GuardReport struct {
 //     (Resets times at most), then paused: it stops learning and predicts
 //     the fallback, the running label mean (for classification, the
 //     smoothed log-odds of the positive rate);
+//   - a part of the learner that fails while the rest goes on (an expert
+//     of OCCFMAuto whose update panics, see partFailer) is a "retired"
+//     event, not a divergence;
 //   - with Clip, regression predictions are clamped to the range of the
 //     labels seen so far.
 //
@@ -186,6 +191,9 @@ func NewGuarded(name string, c Config, s GuardSettings) (*Guarded, error) {
 	spec, ok := registry[name]
 	if !ok {
 		_, err := NewLearner(name, c)
+		return nil, err
+	}
+	if err := c.Check(); err != nil {
 		return nil, err
 	}
 	fresh := func() Learner { return spec.New(c) }
@@ -296,6 +304,7 @@ func (g *Guarded) PredictUpdate(x data.Sparse, y float64) float64 {
 			msg = "update failed: " + err
 		} else {
 			g.since++
+			g.noteFailures()
 		}
 	}
 	if diverged {
@@ -349,9 +358,10 @@ func (g *Guarded) diverge(msg string) {
 }
 
 // event records an event if fewer than guardEvents are kept; the pause,
-// which ends the learning, is always kept.
+// which ends the learning, is always kept, and so is a part retired (up to
+// maxAutoExperts), which changes the learner for good.
 func (g *Guarded) event(kind, msg string) {
-	if len(g.rep.Events) < guardEvents || kind == "paused" {
+	if len(g.rep.Events) < guardEvents || kind == "paused" || kind == "retired" && g.rep.Retired() < maxAutoExperts {
 		g.rep.Events = append(g.rep.Events, GuardEvent{Row: g.rows, Kind: kind, Msg: msg})
 	}
 }
@@ -553,30 +563,6 @@ func (r GuardReport) RefusedWhy() string {
 	return strings.Join(parts, ", ")
 }
 
-// DivergenceAdvice says in one sentence what most likely made g's learner
-// diverge, naming the settings as the caller's user knows them (deltaName
-// "-delta" or "δ", etaName "-eta" or "η"). When δ was set above the
-// learner's default, δ is named first: with a ball that no longer binds,
-// OCCFM follows the minimizer of its regularized gradient sum, which a
-// learning rate tuned for the default δ can make unstable (on the
-// planted-regression demo at δ = 1000, η = 1 diverges and η = 0.1 learns
-// to RMSE 0.19). Otherwise the learning rate is named, the usual cause.
-func (g *Guarded) DivergenceAdvice(deltaName, etaName string) string {
-	cfg := g.Config()
-	var def Config
-	if spec, ok := registry[g.name]; ok {
-		if c, ok := spec.New(Config{Task: g.task, Loss: g.cfg.Loss}).(Configured); ok {
-			def = c.Config()
-		}
-	}
-	if cfg.Delta > def.Delta && def.Delta > 0 {
-		return "δ = " + str.Ftoa(cfg.Delta) + " is above " + g.name + "'s default " + str.Ftoa(def.Delta) +
-			": a ball this large no longer holds the model in, so the learning rate alone decides whether it is stable; try a smaller " +
-			deltaName + ", or a smaller " + etaName + "."
-	}
-	return "a learning rate too large for the data is the usual cause: try a smaller " + etaName + "."
-}
-
 // pairVisits returns the pair terms visited by the learner and by those it
 // replaced after a divergence.
 func (g *Guarded) pairVisits() int64 {
@@ -658,7 +644,7 @@ func (g *Guarded) stateCode(c *stateCodec) {
 		r.PausedAt >= 0 && r.PausedAt <= g.rows, "guard counters out of range")
 	n := c.length(len(r.Events), 3)
 	if c.dec {
-		if c.err != nil || n > guardEvents+1 {
+		if c.err != nil || n > guardEvents+1+maxAutoExperts {
 			c.fail("guard events: " + str.Itoa(n))
 			return
 		}

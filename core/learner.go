@@ -1,3 +1,41 @@
+// Package core is the pure-Go heart of OCCFM: the Compact Convexified
+// Factorization Machine (CCFM) model, the Online CCFM learner (OCCFM,
+// Algorithm 2 of the paper) and the other learners, losses, progressive
+// metrics, the guard, the certified regret, and model files.
+//
+// # Notation
+//
+// An example is a sparse feature vector x ∈ ℝᵈ and a label y. The model
+// augments it with a constant, x̂ = [1; x] (the paper writes [x; 1]; putting
+// the constant first lets the feature space grow at the end while streaming),
+// and predicts
+//
+//	ŷ(C) = ½ x̂ᵀ C x̂ = w₀ + wᵀx + ½ xᵀZx,   C = [[2w₀, wᵀ], [w, Z]],
+//
+// with C symmetric and ‖C‖* = Σᵢ|λᵢ(C)| ≤ δ (the decision set K, §3.1).
+// The prediction is linear in C, so any convex loss of ŷ is convex in C, and
+// the gradient of f(C) = ℓ(ŷ(C), y) is ℓ'(ŷ, y)·½ x̂x̂ᵀ.
+//
+// OCCFM (Algorithm 2) keeps the sum of gradients Gₜ and moves C towards the
+// solution of a linear problem over K, which Theorem 1 shows is
+// δ·sign(λ)·qqᵀ for the eigenpair (λ, q) of −∇Fₜ(Cₜ) of largest |λ|.
+//
+// # Architecture
+//
+// Learners implement the small [Learner] contract and never own the loop:
+// [Play] plays one round (predict, score, update) and the CLI, the page and
+// the tests all call it. [Learners] is the one registry of learners by name.
+// The packages under core hold the rest, each on one side of core:
+//
+//   - data (below core): the row types (Sparse, Example, Task), the
+//     streaming readers of LibSVM, CSV and MovieLens files, and the row
+//     sources a run reads through (Rows, BadRows, Shuffled, LabelOrder).
+//   - demo (below core): the built-in synthetic streams.
+//   - personal (above core): the catalog and the Personalizer, which adds
+//     one new person to a learned model.
+//   - internal/str: the fmt-free message helpers all of them share.
+//
+// None of them prints, reads files by name, or touches the DOM.
 package core
 
 import (
@@ -116,9 +154,11 @@ type Config struct {
 	// Task selects the loss (Task.Loss) and the label convention.
 	Task data.Task
 	// Delta is the bound δ on the nuclear norm of C (or the learner's
-	// equivalent model-size bound). Zero means the learner's default.
+	// equivalent model-size bound). Zero means the learner's default; else
+	// it must lie in [MinDelta, MaxDelta] (see Check).
 	Delta float64
-	// Eta is the learning rate η. Zero means the learner's default.
+	// Eta is the learning rate η. Zero means the learner's default; else it
+	// must lie in [MinEta, MaxEta] (see Check).
 	Eta float64
 	// Seed seeds any randomness in the learner. Zero means seed 1.
 	Seed uint64
@@ -130,6 +170,24 @@ type Config struct {
 	Gamma Schedule
 	// Loss, when not nil, replaces the task's loss (Task.Loss).
 	Loss *Loss
+}
+
+// Check returns an error when δ or η is neither 0 (the learner's default)
+// nor in its range, [MinDelta, MaxDelta] or [MinEta, MaxEta], outside which
+// OCCFM's arithmetic leaves float64's and it learns nothing or fails (see
+// MaxDelta); one range for every learner, as the command line's -delta and
+// -eta and the page's δ and η serve them all. NewLearner and NewGuarded
+// return it.
+func (c Config) Check() error {
+	if !inRange(c.Delta, MinDelta, MaxDelta) {
+		return errors.New("core: δ = " + str.Ftoa(c.Delta) + ": want 0 (the learner's default) or a number in [" + str.Ftoa(MinDelta) + ", " + str.Ftoa(MaxDelta) +
+			"]: beyond, OCCFM's step leaves float64's range, and its model stays 0 or its eigensolver fails")
+	}
+	if !inRange(c.Eta, MinEta, MaxEta) {
+		return errors.New("core: η = " + str.Ftoa(c.Eta) + ": want 0 (the learner's default) or a number in [" + str.Ftoa(MinEta) + ", " + str.Ftoa(MaxEta) +
+			"]: beyond, OCCFM's eigensolver overflows or underflows float64")
+	}
+	return nil
 }
 
 // LossOf returns the loss c asks for: *c.Loss if set, else TaskLoss(c.Task).
@@ -233,7 +291,8 @@ func Learners() []Spec {
 	return specs
 }
 
-// NewLearner returns a new learner of the named kind for c.
+// NewLearner returns a new learner of the named kind for c, or the error of
+// an unknown name or of c.Check.
 func NewLearner(name string, c Config) (Learner, error) {
 	s, ok := registry[name]
 	if !ok {
@@ -242,6 +301,9 @@ func NewLearner(name string, c Config) (Learner, error) {
 			names = append(names, s.Name)
 		}
 		return nil, errors.New("core: unknown learner " + str.Quote(name) + " (have [" + strings.Join(names, " ") + "])")
+	}
+	if err := c.Check(); err != nil {
+		return nil, err
 	}
 	return s.New(c), nil
 }

@@ -47,8 +47,8 @@ import (
 // and made occfm-auto 15–25 % faster (an expert that memorizes pairs
 // can trail Bias for 10,000 rows and lead it later, but not the leader).
 // The bound above holds against the experts never retired. An expert whose
-// prediction is not finite is retired at once. An OCCFMAuto is not safe for
-// concurrent use.
+// prediction is not finite is retired at once, and so is one whose update
+// fails (see fail). An OCCFMAuto is not safe for concurrent use.
 type OCCFMAuto struct {
 	s       OCCFMAutoSettings
 	experts []Learner // nil once retired
@@ -59,7 +59,8 @@ type OCCFMAuto struct {
 	t       int
 	lo, hi  float64 // label range (Squared)
 	yk, p   []float64
-	memo    rowMemo // the prediction Predict made, with yk and p (see PredictUpdate)
+	memo    rowMemo  // the prediction Predict made, with yk and p (see PredictUpdate)
+	failed  []string // the experts' failures not yet taken (see takeFailures)
 }
 
 var _ Learner = (*OCCFMAuto)(nil)
@@ -385,7 +386,9 @@ func (m *OCCFMAuto) PredictUpdate(x data.Sparse, y float64) float64 {
 		l := m.s.Loss.Value(m.yk[k], y) // clipped to the range known at prediction
 		m.loss[k] += l
 		m.recent[k] = autoRecent*m.recent[k] + l
-		e.Update(x, y)
+		if msg := updateExpert(e, x, y); msg != "" {
+			m.fail(k, msg)
+		}
 	}
 	rho := m.rho()
 	if m.s.Retire < 0 || rho == 0 || m.t < autoTrial {
@@ -662,4 +665,36 @@ func (m *OCCFMAuto) pairVisits() int64 {
 		}
 	}
 	return n
+}
+
+// fail retires expert k, whose update panicked with msg, and keeps a
+// sentence saying so for takeFailures. An expert's update fails when its
+// numbers leave float64's range (an OCCFMLin of δ = 10¹⁵⁰ on a regression
+// row with a feature of 10⁸: its eigensolver meets an infinite H): its
+// state, half updated, is dropped, and the other experts, which it does
+// not touch, go on as if it had been retired by the rule. Only the last
+// expert left is not retired: its failure is the mixture's, and fail
+// panics again with msg for the caller (a Guarded: a divergence).
+func (m *OCCFMAuto) fail(k int, msg string) {
+	live := 0
+	for _, e := range m.experts {
+		if e != nil {
+			live++
+		}
+	}
+	if live == 1 {
+		panic(msg)
+	}
+	name := m.Experts()[k].Name
+	m.retire(k)
+	m.failed = append(m.failed, "expert "+name+" failed ("+msg+"); the other experts go on")
+}
+
+// takeFailures returns the sentences of the experts that failed since its
+// last call, and forgets them (see partFailer). They are not saved in model
+// files: a Guarded takes them after every update, into its events.
+func (m *OCCFMAuto) takeFailures() []string {
+	f := m.failed
+	m.failed = nil
+	return f
 }

@@ -226,7 +226,8 @@ type Result struct {
 	// The guard (GuardReport): whether predictions are clipped to the
 	// label range, the divergences and resets, the row where the learner
 	// was paused (0: it was not), the rows not learned and why, what to
-	// change after a divergence, and the first events.
+	// change after a divergence or an expert's failure, and the first
+	// events.
 	Clip        bool     `json:"clip"`
 	Divergences int      `json:"divergences"`
 	Resets      int      `json:"resets"`
@@ -263,7 +264,7 @@ func NewResult(p *Player, s Summary, rows int, cfg Config) Result {
 		if rep.Refused > 0 {
 			r.RefusedWhy = rep.RefusedWhy()
 		}
-		if rep.Divergences > 0 {
+		if rep.Divergences > 0 || rep.Retired() > 0 {
 			r.GuardAdvice = g.DivergenceAdvice("δ", "η")
 		}
 		for _, e := range rep.Events {

@@ -121,6 +121,9 @@ func newSession(cfg config) (*session, error) {
 	if err := (core.RegretSettings{Growth: cfg.RegretGrowth, Every: cfg.RegretEvery}).Check(); err != nil {
 		return nil, err
 	}
+	if err := (core.Config{Delta: cfg.Delta, Eta: cfg.Eta}).Check(); err != nil {
+		return nil, err
+	}
 	s := &session{cfg: cfg, state: "waiting", spacing: 1}
 	policy, err := data.ParseOnError(cfg.OnError)
 	if err != nil {

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/occfm/occfm/core"
 	"github.com/occfm/occfm/core/data"
@@ -25,31 +26,36 @@ func guardReport(p *core.Player) core.GuardReport {
 }
 
 // writeGuard writes, for every learner the guard acted on, what it did:
-// divergences, resets, a pause, rows not learned, and the first events.
+// divergences, resets, a pause, parts retired (occfm-auto's experts that
+// failed), rows not learned, and the first events; then, after a divergence
+// or a failure, which flag to change.
 func writeGuard(w io.Writer, players []*core.Player) {
 	for _, p := range players {
 		r := guardReport(p)
-		if r.Divergences == 0 && r.Refused == 0 {
+		retired := r.Retired()
+		if r.Divergences == 0 && r.Refused == 0 && retired == 0 {
 			continue
 		}
-		fmt.Fprintf(w, "\n%s: ", p.Name)
+		var parts []string
 		if r.Divergences > 0 {
-			fmt.Fprintf(w, "diverged %d times, reset %d times", r.Divergences, r.Resets)
+			d := fmt.Sprintf("diverged %d times, reset %d times", r.Divergences, r.Resets)
 			if r.Paused {
-				fmt.Fprintf(w, ", paused at row %s (it stopped learning and predicts the label mean)", commas(r.PausedAt))
+				d += fmt.Sprintf(", paused at row %s (it stopped learning and predicts the label mean)", commas(r.PausedAt))
 			}
-			if r.Refused > 0 {
-				fmt.Fprint(w, "; ")
-			}
+			parts = append(parts, d)
+		}
+		if retired > 0 {
+			was := map[bool]string{true: "was", false: "were"}[retired == 1]
+			parts = append(parts, plural(retired, "expert")+" failed and "+was+" retired (the others learn on)")
 		}
 		if r.Refused > 0 {
-			fmt.Fprintf(w, "%s not learned (%s)", plural(r.Refused, "row"), r.RefusedWhy())
+			parts = append(parts, fmt.Sprintf("%s not learned (%s)", plural(r.Refused, "row"), r.RefusedWhy()))
 		}
-		fmt.Fprintln(w)
+		fmt.Fprintf(w, "\n%s: %s\n", p.Name, strings.Join(parts, "; "))
 		for _, e := range r.Events {
 			fmt.Fprintf(w, "  %s\n", e)
 		}
-		if g, ok := p.Learner.(*core.Guarded); ok && r.Divergences > 0 {
+		if g, ok := p.Learner.(*core.Guarded); ok && (r.Divergences > 0 || retired > 0) {
 			fmt.Fprintln(w, "  "+g.DivergenceAdvice("-delta", "-eta"))
 		}
 	}

@@ -155,7 +155,7 @@ func (rs *runSettings) checkNumbers() error {
 	case !(rs.regretGrowth > 1 && rs.regretGrowth <= core.MaxRegretGrowth):
 		return bad("-regret-growth %v: want a ratio in (1, %d]", rs.regretGrowth, core.MaxRegretGrowth)
 	}
-	return nil
+	return checkScale(rs.delta, rs.eta)
 }
 
 // parseLearners reads -learner's comma-separated list: registered names,
