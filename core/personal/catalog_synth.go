@@ -72,15 +72,55 @@ type SyntheticCatalog struct {
 	bi, q    []float64 // item biases and latent vectors (synthTastes each)
 	bu, p    []float64 // user biases and tastes
 	pop      []float64 // item popularity weights
-	rows     []synthRating
-	row      int
-	draws    int // items drawn by makeRows, those drawn again for a user included
+	ratingStream
+	draws int // items drawn by makeRows, those drawn again for a user included
 }
 
 // synthRating is one row of the stream.
 type synthRating struct {
 	u, i int16
 	y    int8
+}
+
+// ratingStream is the ratings of a synthetic catalog or shop as a stream
+// of rows {user=u: 1, item=i: 1} with the rating as label: user u is
+// feature u, item i feature itemBase + i (the users first).
+type ratingStream struct {
+	rows     []synthRating
+	row      int
+	itemBase int
+}
+
+// Rows returns the length of the stream.
+func (s *ratingStream) Rows() int { return len(s.rows) }
+
+// Next fills ex with the next rating, reusing the slices of ex.X, or sets ex
+// empty and returns io.EOF at the end (and on every later call). The
+// features are {user=u: 1, item=i: 1}, the label the rating 1–5.
+func (s *ratingStream) Next(ex *data.Example) error {
+	ex.X.Ind, ex.X.Val, ex.Y = ex.X.Ind[:0], ex.X.Val[:0], 0
+	if s.row >= len(s.rows) {
+		return io.EOF
+	}
+	r := s.rows[s.row]
+	s.row++
+	ex.X.Ind = append(ex.X.Ind, int(r.u), s.itemBase+int(r.i))
+	ex.X.Val = append(ex.X.Val, 1, 1)
+	ex.Y = float64(r.y)
+	return nil
+}
+
+// Reset rewinds the stream to its first row.
+func (s *ratingStream) Reset() { s.row = 0 }
+
+// cloneItems returns a copy of items whose Genres are copies too.
+func cloneItems(items []CatalogItem) []CatalogItem {
+	out := make([]CatalogItem, len(items))
+	for i, it := range items {
+		it.Genres = slices.Clone(it.Genres)
+		out[i] = it
+	}
+	return out
 }
 
 // Person is a new person's planted taste (see SyntheticCatalog.NewPerson).
@@ -130,6 +170,7 @@ func NewSyntheticCatalogSize(seed uint64, ratings int) *SyntheticCatalog {
 	if s.users > math.MaxInt16 || s.n > math.MaxInt16 {
 		panic("core: NewSyntheticCatalogSize: " + str.Itoa(ratings) + " ratings: at most 32,767 users and items")
 	}
+	s.itemBase = s.users
 	r := demo.Rand(seed, 16)
 	s.items = make([]CatalogItem, s.n)
 	s.q = make([]float64, s.n*synthTastes)
@@ -165,7 +206,7 @@ func NewSyntheticCatalogSize(seed uint64, ratings int) *SyntheticCatalog {
 	s.bu = demo.Normals(r, s.users, 0.35)
 	s.p = make([]float64, s.users*synthTastes)
 	for u := range s.users {
-		s.drawTaste(r, s.p[u*synthTastes:(u+1)*synthTastes])
+		drawTaste(r, s.p[u*synthTastes:(u+1)*synthTastes])
 	}
 	// Popularity: weight (8 + rank)^−1, ranking the items by b_i plus
 	// N(0, 0.6²) noise: better-liked items tend to be more popular
@@ -188,11 +229,11 @@ func NewSyntheticCatalogSize(seed uint64, ratings int) *SyntheticCatalog {
 // drawTaste fills p with a taste: a favourite (+1), maybe a second liked
 // one (+0.6), a disliked one (−0.7), and N(0, 0.2²) noise. It returns the
 // favourite.
-func (s *SyntheticCatalog) drawTaste(r *rand.Rand, p []float64) int {
+func drawTaste(r *rand.Rand, p []float64) int {
 	for t := range p {
 		p[t] = 0.2 * r.NormFloat64()
 	}
-	perm := r.Perm(synthTastes)
+	perm := r.Perm(len(p))
 	p[perm[0]] += 1
 	if r.IntN(2) == 0 {
 		p[perm[1]] += 0.6
@@ -257,12 +298,13 @@ func (s *SyntheticCatalog) makeRows(r *rand.Rand) {
 // mean returns m(u, i), the rating of user u for item i before noise,
 // rounding and clamping.
 func (s *SyntheticCatalog) mean(u, i int) float64 {
-	return synthMean + s.bu[u] + s.bi[i] + 1.2*dotTaste(s.p[u*synthTastes:], s.q[i*synthTastes:])
+	return synthMean + s.bu[u] + s.bi[i] + 1.2*dotTaste(s.p[u*synthTastes:(u+1)*synthTastes], s.q[i*synthTastes:])
 }
 
+// dotTaste returns p·q over p's tastes (q may run on).
 func dotTaste(p, q []float64) float64 {
 	d := 0.0
-	for t := range synthTastes {
+	for t := range p {
 		d += p[t] * q[t]
 	}
 	return d
@@ -270,36 +312,7 @@ func dotTaste(p, q []float64) float64 {
 
 // Items returns a copy of the catalog's items, with Feature -1 and Count 0
 // (NewCatalog binds them). Item i has ID str.Itoa(i).
-func (s *SyntheticCatalog) Items() []CatalogItem {
-	items := make([]CatalogItem, len(s.items))
-	for i, it := range s.items {
-		it.Genres = slices.Clone(it.Genres)
-		items[i] = it
-	}
-	return items
-}
-
-// Rows returns the length of the stream.
-func (s *SyntheticCatalog) Rows() int { return len(s.rows) }
-
-// Next fills ex with the next rating, reusing the slices of ex.X, or sets ex
-// empty and returns io.EOF at the end (and on every later call). The
-// features are {user=u: 1, item=i: 1}, the label the rating 1–5.
-func (s *SyntheticCatalog) Next(ex *data.Example) error {
-	ex.X.Ind, ex.X.Val, ex.Y = ex.X.Ind[:0], ex.X.Val[:0], 0
-	if s.row >= len(s.rows) {
-		return io.EOF
-	}
-	r := s.rows[s.row]
-	s.row++
-	ex.X.Ind = append(ex.X.Ind, int(r.u), s.users+int(r.i))
-	ex.X.Val = append(ex.X.Val, 1, 1)
-	ex.Y = float64(r.y)
-	return nil
-}
-
-// Reset rewinds the stream to its first row.
-func (s *SyntheticCatalog) Reset() { s.row = 0 }
+func (s *SyntheticCatalog) Items() []CatalogItem { return cloneItems(s.items) }
 
 // Dim returns the number of features, users plus items.
 func (s *SyntheticCatalog) Dim() int { return s.users + s.n }
@@ -319,7 +332,7 @@ func (s *SyntheticCatalog) NewPerson(seed uint64) Person {
 	r := rand.New(rand.NewPCG(seed, 0x9e25_0000_0000_0000))
 	var p Person
 	p.bias = 0.35 * r.NormFloat64()
-	p.Favourite = s.drawTaste(r, p.taste[:])
+	p.Favourite = drawTaste(r, p.taste[:])
 	p.Genres = [2]string{synthGenres[2*p.Favourite], synthGenres[2*p.Favourite+1]}
 	return p
 }

@@ -190,6 +190,17 @@ func TestPersonalGenres(t *testing.T) {
 	}
 }
 
+// mostRated returns the indices of c's items, the most rated first (ties
+// in catalog order).
+func mostRated(c *Catalog) []int {
+	byCount := make([]int, len(c.Items))
+	for k := range byCount {
+		byCount[k] = k
+	}
+	sort.SliceStable(byCount, func(a, b int) bool { return c.Items[byCount[a]].Count > c.Items[byCount[b]].Count })
+	return byCount
+}
+
 // genreTop rates the 5 most rated films of genre like (and not hate) at 5★
 // and the 5 most rated of hate (and not like) at 1★, and returns how many of
 // the top 10 have each genre.
@@ -199,11 +210,7 @@ func genreTop(t testing.TB, l core.Learner, c *Catalog, you int, like, hate stri
 	if err != nil {
 		t.Fatal(err)
 	}
-	byCount := make([]int, len(c.Items))
-	for k := range byCount {
-		byCount[k] = k
-	}
-	sort.SliceStable(byCount, func(a, b int) bool { return c.Items[byCount[a]].Count > c.Items[byCount[b]].Count })
+	byCount := mostRated(c)
 	pick := func(g, not string) []int {
 		var out []int
 		for _, k := range byCount {

@@ -21,6 +21,23 @@ import (
 func learnSynthetic(t testing.TB, name string, seed uint64) (core.Learner, *Catalog, *SyntheticCatalog) {
 	t.Helper()
 	s := NewSyntheticCatalog(seed)
+	l, c := learnSynthStream(t, name, s)
+	return l, c, s
+}
+
+// synthStream is a synthetic catalog or shop: its ratings and its items.
+type synthStream interface {
+	Next(*data.Example) error
+	Items() []CatalogItem
+	FeatureName(int) string
+	Dim() int
+}
+
+// learnSynthStream learns s with the registry learner name (default Config),
+// as Personalize learns a catalog: every rating played once, the items
+// bound by their features "item=ID".
+func learnSynthStream(t testing.TB, name string, s synthStream) (core.Learner, *Catalog) {
+	t.Helper()
 	l, err := core.NewLearner(name, core.Config{})
 	if err != nil {
 		t.Fatal(err)
@@ -31,7 +48,7 @@ func learnSynthetic(t testing.TB, name string, seed uint64) (core.Learner, *Cata
 		pop.Observe(ex)
 		core.Play(l, ex, nil)
 	}
-	return l, NewCatalog(s.Items(), s, &pop), s
+	return l, NewCatalog(s.Items(), s, &pop)
 }
 
 // personalizer returns a Personalizer on the synthetic catalog of seed 1

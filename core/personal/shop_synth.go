@@ -2,12 +2,10 @@ package personal
 
 import (
 	"cmp"
-	"io"
 	"math"
 	"math/rand/v2"
 	"slices"
 
-	"github.com/occfm/occfm/core/data"
 	"github.com/occfm/occfm/core/demo"
 	"github.com/occfm/occfm/core/internal/str"
 )
@@ -123,8 +121,7 @@ type SyntheticShop struct {
 	bu, p []float64 // shopper biases and tastes
 	fav   []int     // shopper favourite groups
 	pop   []float64 // product popularity weights P(i)
-	rows  []synthRating
-	row   int
+	ratingStream
 }
 
 // NewSyntheticShop returns the synthetic shop for seed (0 means 1), its
@@ -132,6 +129,7 @@ type SyntheticShop struct {
 func NewSyntheticShop(seed uint64) *SyntheticShop {
 	r := demo.Rand(seed, 17)
 	s := &SyntheticShop{items: make([]CatalogItem, shopItems), q: make([]float64, shopItems*shopGroups)}
+	s.itemBase = shopUsers
 	s.bi = demo.Normals(r, shopItems, 0.4)
 	used := map[string]bool{}
 	group := r.Perm(shopItems) // product i is of group group[i] % 5: 40 each
@@ -167,7 +165,7 @@ func NewSyntheticShop(seed uint64) *SyntheticShop {
 	s.p = make([]float64, shopUsers*shopGroups)
 	s.fav = make([]int, shopUsers)
 	for u := range shopUsers {
-		s.fav[u] = drawShopTaste(r, s.p[u*shopGroups:(u+1)*shopGroups])
+		s.fav[u] = drawTaste(r, s.p[u*shopGroups:(u+1)*shopGroups])
 	}
 	key := make([]float64, shopItems)
 	order := make([]int, shopItems)
@@ -184,22 +182,6 @@ func NewSyntheticShop(seed uint64) *SyntheticShop {
 	return s
 }
 
-// drawShopTaste fills p with a taste as SyntheticCatalog draws them: a
-// favourite (+1), maybe a second liked group (+0.6), a disliked one
-// (−0.7), and N(0, 0.2²) noise. It returns the favourite.
-func drawShopTaste(r *rand.Rand, p []float64) int {
-	for t := range p {
-		p[t] = 0.2 * r.NormFloat64()
-	}
-	perm := r.Perm(shopGroups)
-	p[perm[0]] += 1
-	if r.IntN(2) == 0 {
-		p[perm[1]] += 0.6
-	}
-	p[perm[2]] -= 0.7
-	return perm[0]
-}
-
 // shopTitle makes up a title from the group's words and the detail's
 // nouns: "Trail Lantern".
 func shopTitle(r *rand.Rand, g *shopGroup, d *shopDetail) string {
@@ -208,11 +190,7 @@ func shopTitle(r *rand.Rand, g *shopGroup, d *shopDetail) string {
 
 // affinity returns a(u, i) = p_u·q_i.
 func (s *SyntheticShop) affinity(u, i int) float64 {
-	a := 0.0
-	for t := range shopGroups {
-		a += s.p[u*shopGroups+t] * s.q[i*shopGroups+t]
-	}
-	return a
+	return dotTaste(s.p[u*shopGroups:(u+1)*shopGroups], s.q[i*shopGroups:])
 }
 
 // makeRows draws every shopper's purchases and ratings and shuffles them
@@ -253,14 +231,7 @@ func (s *SyntheticShop) makeRows(r *rand.Rand) {
 // Items returns a copy of the shop's products, with Feature -1 and Count 0
 // (NewCatalog binds them): ID "p17", Genres the tags, the first the
 // product's group.
-func (s *SyntheticShop) Items() []CatalogItem {
-	items := make([]CatalogItem, len(s.items))
-	for i, it := range s.items {
-		it.Genres = slices.Clone(it.Genres)
-		items[i] = it
-	}
-	return items
-}
+func (s *SyntheticShop) Items() []CatalogItem { return cloneItems(s.items) }
 
 // Groups returns the names of the shop's taste groups, the first tags of
 // its products.
@@ -271,28 +242,6 @@ func (s *SyntheticShop) Groups() []string {
 	}
 	return names
 }
-
-// Rows returns the length of the stream.
-func (s *SyntheticShop) Rows() int { return len(s.rows) }
-
-// Next fills ex with the next rating, reusing the slices of ex.X, or sets ex
-// empty and returns io.EOF at the end (and on every later call). The
-// features are {user=su: 1, item=pi: 1}, the label the rating 1–5.
-func (s *SyntheticShop) Next(ex *data.Example) error {
-	ex.X.Ind, ex.X.Val, ex.Y = ex.X.Ind[:0], ex.X.Val[:0], 0
-	if s.row >= len(s.rows) {
-		return io.EOF
-	}
-	r := s.rows[s.row]
-	s.row++
-	ex.X.Ind = append(ex.X.Ind, int(r.u), shopUsers+int(r.i))
-	ex.X.Val = append(ex.X.Val, 1, 1)
-	ex.Y = float64(r.y)
-	return nil
-}
-
-// Reset rewinds the stream to its first row.
-func (s *SyntheticShop) Reset() { s.row = 0 }
 
 // Dim returns the number of features, shoppers plus products.
 func (s *SyntheticShop) Dim() int { return shopUsers + shopItems }

@@ -3,7 +3,6 @@ package personal
 import (
 	"fmt"
 	"slices"
-	"sort"
 	"testing"
 
 	"github.com/occfm/occfm/core"
@@ -11,22 +10,12 @@ import (
 )
 
 // learnShop learns the synthetic shop of seed with the registry learner
-// name, as Personalize learns a catalog: every rating played once, the
-// products bound by their features "item=pI".
+// name, as Personalize learns a catalog (learnSynthStream).
 func learnShop(t testing.TB, name string, seed uint64) (core.Learner, *Catalog, *SyntheticShop) {
 	t.Helper()
 	s := NewSyntheticShop(seed)
-	l, err := core.NewLearner(name, core.Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var pop Popularity
-	var ex data.Example
-	for s.Next(&ex) == nil {
-		pop.Observe(ex)
-		core.Play(l, ex, nil)
-	}
-	return l, NewCatalog(s.Items(), s, &pop), s
+	l, c := learnSynthStream(t, name, s)
+	return l, c, s
 }
 
 // TestSyntheticShopShape checks what SyntheticShop promises: 200 products
@@ -161,13 +150,8 @@ func groupTop(t testing.TB, l core.Learner, c *Catalog, you int, group string) i
 	if err != nil {
 		t.Fatal(err)
 	}
-	byCount := make([]int, len(c.Items))
-	for k := range byCount {
-		byCount[k] = k
-	}
-	sort.SliceStable(byCount, func(a, b int) bool { return c.Items[byCount[a]].Count > c.Items[byCount[b]].Count })
 	rated := 0
-	for _, k := range byCount {
+	for _, k := range mostRated(c) {
 		if it := c.Items[k]; rated < 5 && it.Feature >= 0 && it.Genres[0] == group {
 			if _, err := p.Rate(k, 5); err != nil {
 				t.Fatal(err)
