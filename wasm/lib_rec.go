@@ -31,6 +31,7 @@ type libRecommender struct {
 	rows  int
 
 	p     *personal.Personalizer // nil until needed, and after learn or items
+	at    map[string]int         // p's catalog index of an item id
 	rated []libRated             // the visitor's ratings, in order
 }
 
@@ -175,16 +176,16 @@ func (r *libRecommender) person() (*personal.Personalizer, error) {
 	if err != nil {
 		return nil, err
 	}
-	byID := make(map[string]int, len(cat.Items))
+	at := make(map[string]int, len(cat.Items))
 	for k, it := range cat.Items {
-		byID[it.ID] = k
+		at[it.ID] = k
 	}
 	for _, x := range r.rated {
-		if _, err := p.Rate(byID[x.item], x.stars); err != nil {
+		if _, err := p.Rate(at[x.item], x.stars); err != nil {
 			return nil, err
 		}
 	}
-	r.p = p
+	r.p, r.at = p, at
 	return p, nil
 }
 
@@ -198,17 +199,11 @@ func (r *libRecommender) rate(id string, stars float64) error {
 	if err != nil {
 		return err
 	}
-	k, known := -1, false
-	for j, it := range p.Catalog().Items {
-		if it.ID == id {
-			k, known = j, it.Feature >= 0
-			break
-		}
-	}
+	k, listed := r.at[id]
 	switch {
-	case k < 0:
+	case !listed:
 		return errors.New(`item "` + id + `": not in the items nor in the ratings learned`)
-	case !known:
+	case p.Catalog().Items[k].Feature < 0:
 		return errors.New(`item "` + id + `": nobody has rated it yet, so the model knows nothing of it`)
 	}
 	if _, err := p.Rate(k, stars); err != nil {
