@@ -421,7 +421,7 @@ func (c *Comparator) lineSearch(dir []float64) float64 {
 		var g, h float64
 		for t, dt := range dir {
 			m := c.y[t] * (c.yhat[t] + a*dt)
-			s := sigmoid(-m)
+			s := Sigmoid(-m)
 			g += -c.y[t] * s * dt
 			h += s * (1 - s) * dt * dt
 		}

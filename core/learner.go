@@ -442,7 +442,7 @@ func (l Loss) Deriv(yhat, y float64) float64 {
 	case Squared:
 		return 2 * (yhat - y)
 	case Logistic:
-		return -y * sigmoid(-y*yhat)
+		return -y * Sigmoid(-y*yhat)
 	}
 	panic("core: unknown loss")
 }
@@ -455,8 +455,10 @@ func softplus(z float64) float64 {
 	return math.Log1p(math.Exp(z))
 }
 
-// sigmoid returns 1/(1 + e⁻ᶻ) without overflow.
-func sigmoid(z float64) float64 {
+// Sigmoid returns σ(z) = 1/(1 + e⁻ᶻ) without overflow: the probability of
+// the positive class for a logistic margin z (Logistic), as the CLI's
+// -predictions and the JS library report it.
+func Sigmoid(z float64) float64 {
 	if z >= 0 {
 		return 1 / (1 + math.Exp(-z))
 	}

@@ -258,7 +258,7 @@ func (m *OCCFMAuto) predict(x data.Sparse, learn bool) (float64, bool) {
 	if m.s.Loss == Logistic {
 		for k, p := range m.p {
 			if p > 0 {
-				y += p * sigmoid(m.yk[k])
+				y += p * Sigmoid(m.yk[k])
 			}
 		}
 		y = min(max(y/sum, 1e-15), 1-1e-15)

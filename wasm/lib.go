@@ -300,7 +300,7 @@ func (l *libLearner) predict(x []libField, where string) (float64, error) {
 // is, a class as the probability of the positive one, σ(ŷ).
 func (l *libLearner) output(y float64) float64 {
 	if l.cfg.Task == data.Classification {
-		return 1 / (1 + math.Exp(-y))
+		return core.Sigmoid(y)
 	}
 	return y
 }

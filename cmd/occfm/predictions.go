@@ -6,11 +6,12 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"math"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/occfm/occfm/core"
 )
 
 // predictionWriter writes occfm run's -predictions file: a CSV whose header
@@ -18,7 +19,7 @@ import (
 // line with each learner's prediction made before it learned the row (the
 // ŷ core.Play returns and the metrics score: the guard's, clipped with
 // -clip). A classification prediction is written as the probability of the
-// positive class, σ(ŷ) = 1/(1+exp(−ŷ)), as the JS library's predict gives
+// positive class, σ(ŷ) (core.Sigmoid), as the JS library's predict gives
 // it. Numbers are written with strconv's shortest form ('g', -1), which
 // reads back as the same float64.
 //
@@ -111,7 +112,7 @@ func (p *predictionWriter) write(yhat []float64) {
 			b = append(b, ',')
 		}
 		if p.prob {
-			y = 1 / (1 + math.Exp(-y))
+			y = core.Sigmoid(y)
 		}
 		b = strconv.AppendFloat(b, y, 'g', -1, 64)
 	}
