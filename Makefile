@@ -80,12 +80,12 @@ test-e2e: dist lib-pack
 ## VERSION, 16 hex digits of a SHA-256 over their names and contents, so that
 ## a deploy that changes any file changes sw.js and replaces the old cache.
 UPLOT := ui/node_modules/uplot/dist
-# The bridge (package main of wasm/) and the file reader (core/data) are
-# built without inlining, which copies code at every call site: it keeps
-# the gzipped wasm within its 1.7 MB budget, and neither package holds a
-# learner's inner loop (docs/findings.md, "Size and loading of the page",
-# has the bytes saved and the reading speed either way).
-WASM_GCFLAGS := -gcflags=github.com/occfm/occfm/wasm=-l -gcflags=github.com/occfm/occfm/core/data=-l
+# The bridge (package main of wasm/), the file reader (core/data) and
+# dom/v2 (the Go-drawn views) are built without inlining, which copies code
+# at every call site: it keeps the gzipped wasm within its 1.7 MB budget,
+# and none of them holds a learner's inner loop (docs/findings.md, "Size
+# and loading of the page", has the bytes saved and the reading speed).
+WASM_GCFLAGS := -gcflags=github.com/occfm/occfm/wasm=-l -gcflags=github.com/occfm/occfm/core/data=-l -gcflags=honnef.co/go/js/dom/v2=-l
 dist: ui/node_modules
 	@mkdir -p dist
 	@GOOS=js GOARCH=wasm $(GO) build -trimpath $(WASM_GCFLAGS) -ldflags="-s -w" -o dist/occfm.wasm ./wasm

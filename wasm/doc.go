@@ -174,7 +174,7 @@
 //	           expert never retired and the forecaster's bound on it
 //	 "decimated": false,                        true when Go thinned its checkpoint
 //	                                            spacing (the page should thin too)
-//	 "preview": {"format": "csv", "layout": "csv (,)", "lines": ["…"],
+//	 "preview": {"format": "csv", "layout": "csv (,), label \"a\"", "lines": ["…"],
 //	             "columns": [{"name", "role"}], "warnings": ["…"]},
 //	                                            (first snapshot of a file only;
 //	                                            lines are decoded text for gzip)

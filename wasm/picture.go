@@ -57,16 +57,17 @@ func (s *session) frequent(k int, skip []int) []int {
 		if c == 0 || (len(top) == k && c <= top[k-1].c) || slices.Contains(skip, j) {
 			continue
 		}
-		i, _ := slices.BinarySearchFunc(top, c, func(e fc, c uint32) int {
-			if e.c >= c {
-				return -1
-			}
-			return 1
-		})
-		top = slices.Insert(top, i, fc{j, c})
-		if len(top) > k {
-			top = top[:k]
+		// Insert after the counts ≥ c (k is a picture's few features: a
+		// scan, and no generic slices code in the wasm).
+		i := len(top)
+		for i > 0 && top[i-1].c < c {
+			i--
 		}
+		if len(top) < k {
+			top = append(top, fc{})
+		}
+		copy(top[i+1:], top[i:])
+		top[i] = fc{j, c}
 	}
 	out := make([]int, len(top))
 	for i, e := range top {

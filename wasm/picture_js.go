@@ -20,11 +20,7 @@ func (b *bridge) pictureAPI(fn func(string, func([]js.Value) any)) {
 		if p == nil {
 			return nil
 		}
-		out := map[string]any{"learner": p.Learner, "note": p.Note, "labels": anys(p.Labels),
-			"cells": float32Array(p.Cells), "eig": anys(p.Eig),
-			"nuclear": p.Nuclear, "rank": p.Rank, "blockEig": p.BlockEig, "delta": p.Delta,
-			"target": anys(p.Target), "targets": p.Targets, "theta": p.Theta, "pairs": p.Pairs,
-			"whole": p.Whole, "ordered": p.Ordered, "ms": p.Millis, "rows": b.s.rows}
+		out := fields("learner", p.Learner, "note", p.Note, "labels", anys(p.Labels), "cells", float32Array(p.Cells), "eig", anys(p.Eig), "nuclear", p.Nuclear, "rank", p.Rank, "blockEig", p.BlockEig, "delta", p.Delta, "target", anys(p.Target), "targets", p.Targets, "theta", p.Theta, "pairs", p.Pairs, "whole", p.Whole, "ordered", p.Ordered, "ms", p.Millis, "rows", b.s.rows)
 		return out
 	})
 	// The page has drawn the last picture (in tasks of its own, after
@@ -41,7 +37,7 @@ func (b *bridge) pictureAPI(fn func(string, func([]js.Value) any)) {
 			return nil
 		}
 		r := b.s.reference()
-		out := map[string]any{"rows": r.Rows, "baseline": r.Baseline}
+		out := fields("rows", r.Rows, "baseline", r.Baseline)
 		for k, v := range map[string]float64{"metric": r.Metric, "loss": r.Loss, "best": r.Best} {
 			if !math.IsNaN(v) && !math.IsInf(v, 0) {
 				out[k] = v
@@ -51,28 +47,18 @@ func (b *bridge) pictureAPI(fn func(string, func([]js.Value) any)) {
 	})
 	fn("fwStep", func([]js.Value) any {
 		if b.s == nil {
-			return map[string]any{"why": "no session"}
+			return fields("why", "no session")
 		}
 		sp := b.s.fwStep()
 		if sp.Why != "" {
-			return map[string]any{"learner": sp.Learner, "why": sp.Why}
+			return fields("learner", sp.Learner, "why", sp.Why)
 		}
 		if sp.IsFTRL {
 			st := sp.FTRL
-			return map[string]any{"kind": "ftrl", "learner": sp.Learner, "note": sp.Note, "labels": anys(sp.Labels),
-				"round": st.Round, "yhat": st.Prediction, "y": st.Label, "loss": st.Loss, "deriv": st.Deriv,
-				"eta": st.Eta, "delta": st.Delta, "theta": st.Theta, "rank": st.Rank, "kept": st.Kept,
-				"certified": st.Certified, "normF": st.NormF, "refreshed": st.Refreshed,
-				"before": float64Array(sp.Before), "target": float64Array(sp.Atom),
-				"after": float64Array(sp.After), "grad": float64Array(sp.Grad)}
+			return fields("kind", "ftrl", "learner", sp.Learner, "note", sp.Note, "labels", anys(sp.Labels), "round", st.Round, "yhat", st.Prediction, "y", st.Label, "loss", st.Loss, "deriv", st.Deriv, "eta", st.Eta, "delta", st.Delta, "theta", st.Theta, "rank", st.Rank, "kept", st.Kept, "certified", st.Certified, "normF", st.NormF, "refreshed", st.Refreshed, "before", float64Array(sp.Before), "target", float64Array(sp.Atom), "after", float64Array(sp.After), "grad", float64Array(sp.Grad))
 		}
 		st := sp.Step
-		return map[string]any{"kind": "fw", "learner": sp.Learner, "note": sp.Note, "labels": anys(sp.Labels),
-			"round": st.Round, "yhat": st.Prediction, "y": st.Label, "loss": st.Loss, "deriv": st.Deriv,
-			"lambda": st.Lambda, "refreshed": st.Refreshed, "gap": st.ValueGap,
-			"gamma": st.Gamma, "gammaT": st.GammaSchedule, "delta": st.Delta, "eta": st.Eta,
-			"before": float64Array(sp.Before), "atom": float64Array(sp.Atom),
-			"after": float64Array(sp.After), "grad": float64Array(sp.Grad)}
+		return fields("kind", "fw", "learner", sp.Learner, "note", sp.Note, "labels", anys(sp.Labels), "round", st.Round, "yhat", st.Prediction, "y", st.Label, "loss", st.Loss, "deriv", st.Deriv, "lambda", st.Lambda, "refreshed", st.Refreshed, "gap", st.ValueGap, "gamma", st.Gamma, "gammaT", st.GammaSchedule, "delta", st.Delta, "eta", st.Eta, "before", float64Array(sp.Before), "atom", float64Array(sp.Atom), "after", float64Array(sp.After), "grad", float64Array(sp.Grad))
 	})
 }
 
@@ -115,4 +101,15 @@ func uint8Array(b []byte) js.Value {
 	u8 := js.Global().Get("Uint8Array").New(len(b))
 	js.CopyBytesToJS(u8, b)
 	return u8
+}
+
+// fields returns the object of the names and values kv alternates, for
+// syscall/js to turn into a JS object. One call with a slice of pairs is
+// far smaller code than a map literal, which assigns every entry apart.
+func fields(kv ...any) map[string]any {
+	m := make(map[string]any, len(kv)/2)
+	for i := 0; i+1 < len(kv); i += 2 {
+		m[kv[i].(string)] = kv[i+1]
+	}
+	return m
 }

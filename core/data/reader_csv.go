@@ -3,9 +3,6 @@ package data
 import (
 	"bytes"
 	"errors"
-	"slices"
-	"sort"
-	"strings"
 
 	"github.com/occfm/occfm/core/internal/str"
 )
@@ -18,6 +15,10 @@ type csvLayout struct {
 	// The fields of the last line split: field k is buf[ends[k-1]:ends[k]].
 	buf  []byte
 	ends []int
+	// spanFrom and spanTo are the lines of the last record whose quoted
+	// field runs over several lines (openField); evenTo is the last line
+	// closingLine found to hold an even number of quotes.
+	spanFrom, spanTo, evenTo int
 }
 
 // csvColumn is one CSV column.
@@ -33,12 +34,6 @@ type csvColumn struct {
 	decimalComma bool
 }
 
-// labelNames are the header names guessed to be the label, lower case.
-var labelNames = []string{"label", "target", "y", "class", "rating", "clicked", "click", "outcome"}
-
-// ignoredNames are the header names guessed to be ignored, lower case.
-var ignoredNames = []string{"timestamp", "time", "date", "datetime"}
-
 // field returns field k of the last line split.
 func (c *csvLayout) field(k int) []byte {
 	start := 0
@@ -46,96 +41,6 @@ func (c *csvLayout) field(k int) []byte {
 		start = c.ends[k-1]
 	}
 	return c.buf[start:c.ends[k]:c.ends[k]]
-}
-
-// split splits line into fields at c.sep, unquoting quoted fields into
-// c.buf. It returns the number of fields, or, for a malformed line, the
-// 1-based position of the bad field and a message.
-func (c *csvLayout) split(line []byte) (int, string) {
-	c.buf = c.buf[:0]
-	c.ends = c.ends[:0]
-	sep := c.sep
-	i, n := 0, len(line)
-	for {
-		for i < n && isBlank(line[i], sep) {
-			i++
-		}
-		if i < n && line[i] == '"' {
-			i++
-			for {
-				j := bytes.IndexByte(line[i:], '"')
-				if j < 0 {
-					return len(c.ends) + 1, "quoted field is not closed: want a closing quote on the same line (a field cannot span lines)"
-				}
-				c.buf = append(c.buf, line[i:i+j]...)
-				i += j + 1
-				if i < n && line[i] == '"' { // "" inside quotes is one quote
-					c.buf = append(c.buf, '"')
-					i++
-					continue
-				}
-				break
-			}
-			for i < n && isBlank(line[i], sep) {
-				i++
-			}
-			c.ends = append(c.ends, len(c.buf))
-			if i == n {
-				return len(c.ends), ""
-			}
-			if line[i] != sep {
-				return len(c.ends), "unexpected text after the closing quote, want " + str.Quote(string(sep)) + " or the end of the line"
-			}
-			i++
-			continue
-		}
-		j := bytes.IndexByte(line[i:], sep)
-		end := n
-		if j >= 0 {
-			end = i + j
-		}
-		k := end
-		for k > i && isBlank(line[k-1], sep) {
-			k--
-		}
-		c.buf = append(c.buf, line[i:k]...)
-		c.ends = append(c.ends, len(c.buf))
-		if j < 0 {
-			return len(c.ends), ""
-		}
-		i = end + 1
-	}
-}
-
-// isBlank reports whether b is a blank that is not the separator.
-func isBlank(b, sep byte) bool { return (b == ' ' || b == '\t') && b != sep }
-
-// detectSeparator returns the most frequent of ',', '\t' and ';' in header
-// outside double quotes (',' if none occurs; ties go in that order).
-func detectSeparator(header []byte) byte {
-	var comma, tab, semi int
-	quoted := false
-	for _, b := range header {
-		switch {
-		case b == '"':
-			quoted = !quoted
-		case quoted:
-		case b == ',':
-			comma++
-		case b == '\t':
-			tab++
-		case b == ';':
-			semi++
-		}
-	}
-	sep, most := byte(','), comma
-	if tab > most {
-		sep, most = '\t', tab
-	}
-	if semi > most {
-		sep = ';'
-	}
-	return sep
 }
 
 // csvStats summarises the values of one column in the rows read ahead.
@@ -235,20 +140,28 @@ func (s *Stream) setupCSV(data []int, roles map[string]Role, recognising bool) e
 	default:
 		s.layout = "csv (" + string(c.sep) + ")"
 	}
+	for _, col := range c.cols {
+		if col.role == RoleLabel {
+			s.layout += ", label " + str.QuoteCut([]byte(col.name))
+		}
+	}
 	return nil
 }
 
 // columns names the n columns from the header just split (an empty name
-// is "column J"), and reports whether every name is a number. A name
-// repeated is a ParseError of the header on line line of file.
+// is "column J"), and reports whether every name is a number, empty names
+// aside (a line that ends with the separator has an empty last field). A
+// name repeated is a ParseError of the header on line line of file.
 func (c *csvLayout) columns(n int, file string, line int) (allNumbers bool, err error) {
 	c.cols = make([]csvColumn, n)
-	allNumbers = true
+	numbers, empty := 0, 0
 	seen := make(map[string]bool, n)
 	for j := range c.cols {
 		v := c.field(j)
-		if _, ok := parseNumber(v); !ok {
-			allNumbers = false
+		if len(v) == 0 {
+			empty++
+		} else if _, ok := parseNumber(v); ok {
+			numbers++
 		}
 		name := string(v)
 		if name == "" {
@@ -261,7 +174,7 @@ func (c *csvLayout) columns(n int, file string, line int) (allNumbers bool, err 
 		seen[name] = true
 		c.cols[j] = csvColumn{name: name, field: "field " + str.Quote(name)}
 	}
-	return allNumbers, nil
+	return numbers > 0 && numbers+empty == n, nil
 }
 
 // summarise returns the statistics of each of the n columns over the rows
@@ -323,128 +236,17 @@ func parseDecimalComma(v []byte) (float64, bool) {
 	return parseNumber(b)
 }
 
-// missingColumn is the error of a role given to a column the header does
-// not have: the caller's (ReaderSettings.Roles), or a model's, whose
-// vocabulary names the CSV columns it was learned on.
-func (s *Stream) missingColumn(name string, header []string) error {
-	if v := s.continued; v != nil && v.Format == FormatCSV && !slices.Contains(s.rolesGiven, name) {
-		var model []string
-		for _, c := range v.Columns {
-			model = append(model, c.Name)
-		}
-		return errors.New("core: " + s.name + ": the model continued was learned on a CSV file with the columns " +
-			str.QuoteList(model) + ", and this file has no column " + str.Quote(name) + " (its header reads " + str.QuoteList(header) + ")")
-	}
-	return errors.New("core: " + s.name + ": ReaderSettings.Roles names column " + str.Quote(name) + ", which is not in the header " + str.QuoteList(header))
-}
-
-// assignRoles sets the role of every column: from roles by name, else
-// guessed (see NewStream).
-func (s *Stream) assignRoles(roles map[string]Role, stats []csvStats) error {
-	cols := s.csv.cols
-	index := make(map[string]int, len(cols))
-	for j, col := range cols {
-		index[col.name] = j
-	}
-	names := make([]string, 0, len(roles))
-	for name := range roles {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	labels := 0
-	for _, name := range names {
-		role := roles[name]
-		j, ok := index[name]
-		if !ok {
-			header := make([]string, len(cols))
-			for k, col := range cols {
-				header[k] = col.name
-			}
-			return s.missingColumn(name, header)
-		}
-		if role < RoleGuess || role > RoleIgnore {
-			return errors.New("core: " + s.name + ": ReaderSettings.Roles gives column " + str.Quote(name) + " the invalid role " + str.Itoa(int(role)))
-		}
-		cols[j].role = role
-		if role == RoleLabel {
-			labels++
-		}
-	}
-	if labels > 1 {
-		return errors.New("core: " + s.name + ": ReaderSettings.Roles gives " + str.Itoa(labels) + " label columns, want one")
-	}
-
-	if labels == 0 {
-		label := -1
-		for j, col := range cols {
-			if col.role == RoleGuess && contains(labelNames, strings.ToLower(col.name)) {
-				label = j
-				break
-			}
-		}
-		if label < 0 {
-			for j := len(cols) - 1; j >= 0; j-- {
-				if cols[j].role == RoleGuess {
-					label = j
-					break
-				}
-			}
-		}
-		if label < 0 {
-			return errors.New("core: " + s.name + ": no label column: ReaderSettings.Roles sets every column and none is RoleLabel")
-		}
-		cols[label].role = RoleLabel
-	}
-
-	for j := range cols {
-		col := &cols[j]
-		if col.role != RoleGuess {
-			continue
-		}
-		st := stats[j]
-		switch {
-		case contains(ignoredNames, strings.ToLower(col.name)):
-			col.role = RoleIgnore
-		case isIDName(col.name) && st.integer():
-			col.role = RoleCategorical
-		case st.numeric():
-			col.role = RoleNumeric
-		default:
-			col.role = RoleCategorical
-		}
-	}
-	return nil
-}
-
-func contains(list []string, s string) bool {
-	for _, t := range list {
-		if t == s {
-			return true
-		}
-	}
-	return false
-}
-
-// isIDName reports whether a column name looks like an identifier: id,
-// user, item, *_id, *-id (any case), or *Id, *ID.
-func isIDName(name string) bool {
-	lower := strings.ToLower(name)
-	switch {
-	case lower == "id" || lower == "user" || lower == "item":
-		return true
-	case strings.HasSuffix(lower, "_id") || strings.HasSuffix(lower, "-id"):
-		return true
-	case len(name) > 2 && (strings.HasSuffix(name, "Id") || strings.HasSuffix(name, "ID")):
-		return true
-	}
-	return false
-}
-
 // nextCSV parses one CSV row into ex. Numbers are checked before any new
 // categorical value is added, so a bad row does not grow the feature space.
 func (s *Stream) nextCSV(line []byte, ex *Example) *ParseError {
 	c := &s.csv
+	if msg := s.inOpenField(); msg != "" {
+		return s.parseError("row", msg)
+	}
 	n, msg := c.split(line)
+	if msg == msgNotClosed {
+		msg = s.openField()
+	}
 	if msg != "" {
 		return s.parseError("field "+str.Itoa(n), msg)
 	}
@@ -498,125 +300,4 @@ func (s *Stream) nextCSV(line []byte, ex *Example) *ParseError {
 		ex.X.Val = append(ex.X.Val, 1)
 	}
 	return nil
-}
-
-// recognise sniffs the format from the data lines read ahead (see
-// NewStream) and sets s up to read it. The guess follows the shape of the
-// majority of the lines, not the first line alone, so that a few malformed
-// rows anywhere, the first included, are read in the format of the others
-// and replayed by Next as ParseErrors naming their lines.
-func (s *Stream) recognise(data []int, roles map[string]Role) error {
-	first := s.pendingText(data[0])
-	if n := movieLensHeader(first); n > 0 {
-		s.setMovieLens(",", n)
-		return s.skipHeader(data)
-	}
-	for _, sep := range []string{"::", "\t"} {
-		header := looksLikeHeader(first, sep)
-		if header && sep == "\t" {
-			continue // a tab-separated file with a header is a CSV
-		}
-		rows := data
-		if header {
-			rows = data[1:]
-		}
-		var count [5]int
-		for _, k := range rows {
-			if n, ok := movieLensShaped(s.pendingText(k), sep); ok {
-				count[n]++
-			}
-		}
-		for _, n := range []int{4, 3} {
-			if len(rows) > 0 && count[n]*2 > len(rows) {
-				s.setMovieLens(sep, n)
-				if header {
-					return s.skipHeader(data)
-				}
-				return nil
-			}
-		}
-	}
-	shaped := 0
-	for _, k := range data {
-		if libsvmShaped(s.pendingText(k)) {
-			shaped++
-		}
-	}
-	if shaped*2 > len(data) {
-		s.format, s.layout = FormatLibSVM, "libsvm"
-		return nil
-	}
-	return s.setupCSV(data, roles, true)
-}
-
-// looksLikeHeader reports whether line, split at sep, looks like a header
-// row: two or more fields, none of them a number.
-func looksLikeHeader(line []byte, sep string) bool {
-	fields := bytes.Split(line, []byte(sep))
-	if len(fields) < 2 {
-		return false
-	}
-	for _, v := range fields {
-		if _, ok := parseNumber(bytes.TrimSpace(v)); ok {
-			return false
-		}
-	}
-	return true
-}
-
-// movieLensShaped reports whether line has the shape of a MovieLens row
-// with fields separated by sep, even if one value is malformed: 3 or 4
-// fields, a user and an item (any non-empty IDs: they are dictionary keys),
-// and a numeric rating or an integer timestamp. It returns the number of
-// fields.
-func movieLensShaped(line []byte, sep string) (int, bool) {
-	f, n := splitMovieLens(line, sep)
-	if n != 3 && n != 4 || len(f[0]) == 0 || len(f[1]) == 0 {
-		return min(n, 4), false
-	}
-	_, rating := parseNumber(f[2])
-	return n, rating || n == 4 && isUint(f[3])
-}
-
-// libsvmShaped reports whether line has the shape of a LibSVM row, even if
-// a value is malformed: a label (a token without ':', ',' or ';'), then
-// tokens "index:value" with a decimal index (or qid) and a value without
-// ':', ',' or ';', up to an optional "# comment". A label alone must be a
-// number. So "1 1:abc" is a LibSVM row with a bad value, while a CSV line,
-// or "2020-01-01 10:00:00,5", is not LibSVM.
-func libsvmShaped(line []byte) bool {
-	tokens := 0
-	for _, tok := range bytes.Fields(line) {
-		if tok[0] == '#' {
-			break
-		}
-		tokens++
-		if tokens == 1 {
-			if bytes.ContainsAny(tok, ":,;") {
-				return false
-			}
-			continue
-		}
-		c := bytes.IndexByte(tok, ':')
-		if c <= 0 || bytes.ContainsAny(tok[c+1:], ":,;") {
-			return false
-		}
-		if string(tok[:c]) != "qid" && !isDigits(tok[:c]) {
-			return false
-		}
-	}
-	if tokens == 1 {
-		_, ok := parseNumber(bytes.Fields(line)[0])
-		return ok
-	}
-	return tokens > 1
-}
-
-func isDigits(b []byte) bool {
-	for _, c := range b {
-		if c < '0' || c > '9' {
-			return false
-		}
-	}
-	return len(b) > 0
 }

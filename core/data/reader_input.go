@@ -2,8 +2,11 @@ package data
 
 import (
 	"bufio"
-	"compress/gzip"
+	"bytes"
+	"compress/flate"
+	"encoding/binary"
 	"errors"
+	"hash/crc32"
 	"io"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -12,23 +15,34 @@ import (
 )
 
 // This file holds the readers NewStream stacks under its line reader: gzip
-// members, UTF-16 to UTF-8, and old Mac (CR-only) line ends to LF. Each is
-// chosen from the first bytes of the input and works in a fixed buffer, so a
-// Stream still reads in constant memory.
+// members and UTF-16 to UTF-8, each chosen from the first bytes of the
+// input, and every line end (CR, LF, CRLF) to LF, always. Each works in a
+// fixed buffer, so a Stream still reads in constant memory.
 
-// gzipStream decompresses a gzip file: one member or several concatenated
-// (they read as one stream, as gzip(1) reads them), optionally followed by
-// zero bytes, the padding that tape and dd tools leave to fill a block, which
-// gzip(1) ignores too. Anything else after the last member is an error.
+// gzipStream decompresses a gzip file (RFC 1952): one member or several
+// concatenated (they read as one stream, as gzip(1) reads them), optionally
+// followed by zero bytes, the padding that tape and dd tools leave to fill a
+// block, which gzip(1) ignores too. Anything else after the last member is
+// an error. Each member's header is read here (its name, comment and extra
+// field skipped), its DEFLATE data by compress/flate, and its trailer's
+// CRC-32 and length checked against what was decompressed. (compress/gzip
+// would do the same, but its Header's time.Time brings time formatting into
+// the page's wasm.)
 type gzipStream struct {
-	br  *bufio.Reader // the compressed input, read exactly to a member's end
-	gz  *gzip.Reader
-	err error // sticky
+	br   *bufio.Reader // the compressed input, read exactly to a member's end
+	fr   io.ReadCloser // the current member's DEFLATE data
+	crc  uint32        // CRC-32 of the member's bytes so far
+	size uint32        // their number, modulo 2³²
+	err  error         // sticky
 }
 
-// errGzipTrailing is the error of bytes after the last gzip member that are
-// neither another member nor zero padding.
-var errGzipTrailing = errors.New("gzip: the compressed data is followed by bytes that are neither another gzip member nor zero padding")
+var (
+	// errGzipTrailing is the error of bytes after the last gzip member that
+	// are neither another member nor zero padding.
+	errGzipTrailing = errors.New("gzip: the compressed data is followed by bytes that are neither another gzip member nor zero padding")
+	errGzipHeader   = errors.New("gzip: invalid header")
+	errGzipChecksum = errors.New("gzip: invalid checksum: the data decompressed is not the data compressed")
+)
 
 // Gunzip returns a reader of what the gzip file r decompresses to, read as
 // NewStream reads a gzip input: every member in turn, zero padding after the
@@ -43,19 +57,92 @@ func Gunzip(r io.Reader) (io.Reader, error) {
 }
 
 func newGzipStream(br *bufio.Reader) (*gzipStream, error) {
-	gz, err := gzip.NewReader(br)
-	if err != nil {
+	g := &gzipStream{br: br}
+	if err := g.member(); err != nil {
 		return nil, err
 	}
-	gz.Multistream(false)
-	return &gzipStream{br: br, gz: gz}, nil
+	return g, nil
+}
+
+// gzip header flags (RFC 1952, 2.3.1).
+const (
+	gzipHeaderCRC = 1 << 1
+	gzipExtra     = 1 << 2
+	gzipName      = 1 << 3
+	gzipComment   = 1 << 4
+	gzipReserved  = 0xe0
+)
+
+// member reads a member's header and starts reading its data.
+func (g *gzipStream) member() error {
+	var h [10]byte
+	if _, err := io.ReadFull(g.br, h[:]); err != nil {
+		return unexpectedEOF(err)
+	}
+	flags := h[3]
+	if h[0] != 0x1f || h[1] != 0x8b || h[2] != 8 || flags&gzipReserved != 0 {
+		return errGzipHeader
+	}
+	crc := crc32.Update(0, crc32.IEEETable, h[:]) // of the header, for FHCRC
+	if flags&gzipExtra != 0 {
+		if _, err := io.ReadFull(g.br, h[:2]); err != nil {
+			return unexpectedEOF(err)
+		}
+		crc = crc32.Update(crc, crc32.IEEETable, h[:2])
+		for n := int(h[0]) | int(h[1])<<8; n > 0; {
+			b, err := g.br.Peek(min(n, g.br.Size()))
+			if len(b) == 0 {
+				return unexpectedEOF(err)
+			}
+			crc = crc32.Update(crc, crc32.IEEETable, b)
+			g.br.Discard(len(b))
+			n -= len(b)
+		}
+	}
+	for _, f := range [2]byte{gzipName, gzipComment} {
+		for err := bufio.ErrBufferFull; flags&f != 0 && err != nil; {
+			// A zero-terminated string, read in the buffer's room.
+			var b []byte
+			b, err = g.br.ReadSlice(0)
+			crc = crc32.Update(crc, crc32.IEEETable, b)
+			if err != nil && err != bufio.ErrBufferFull {
+				return unexpectedEOF(err)
+			}
+		}
+	}
+	if flags&gzipHeaderCRC != 0 {
+		if _, err := io.ReadFull(g.br, h[:2]); err != nil {
+			return unexpectedEOF(err)
+		}
+		if uint16(crc) != binary.LittleEndian.Uint16(h[:2]) {
+			return errGzipHeader
+		}
+	}
+	g.crc, g.size = 0, 0
+	if g.fr == nil {
+		g.fr = flate.NewReader(g.br)
+	} else if err := g.fr.(flate.Resetter).Reset(g.br, nil); err != nil {
+		return err
+	}
+	return nil
+}
+
+// unexpectedEOF is err, io.ErrUnexpectedEOF for io.EOF: a gzip member cut
+// short.
+func unexpectedEOF(err error) error {
+	if err == io.EOF {
+		return io.ErrUnexpectedEOF
+	}
+	return err
 }
 
 func (g *gzipStream) Read(p []byte) (int, error) {
 	for g.err == nil {
-		n, err := g.gz.Read(p)
+		n, err := g.fr.Read(p)
+		g.crc = crc32.Update(g.crc, crc32.IEEETable, p[:n])
+		g.size += uint32(n)
 		if err == io.EOF {
-			err = g.nextMember()
+			err = g.endMember()
 		}
 		if err != nil {
 			g.err = err
@@ -67,19 +154,23 @@ func (g *gzipStream) Read(p []byte) (int, error) {
 	return 0, g.err
 }
 
-// nextMember starts the member that follows the one just ended, or checks
-// that only zero bytes are left and returns io.EOF.
-func (g *gzipStream) nextMember() error {
+// endMember checks the trailer of the member just decompressed, then
+// starts the member that follows, or checks that only zero bytes are left
+// and returns io.EOF.
+func (g *gzipStream) endMember() error {
+	var t [8]byte
+	if _, err := io.ReadFull(g.br, t[:]); err != nil {
+		return unexpectedEOF(err)
+	}
+	if binary.LittleEndian.Uint32(t[:4]) != g.crc || binary.LittleEndian.Uint32(t[4:]) != g.size {
+		return errGzipChecksum
+	}
 	b, err := g.br.Peek(2)
 	if len(b) == 0 && err != nil {
 		return err // io.EOF: the normal end
 	}
 	if len(b) == 2 && b[0] == 0x1f && b[1] == 0x8b {
-		if err := g.gz.Reset(g.br); err != nil {
-			return err
-		}
-		g.gz.Multistream(false)
-		return nil
+		return g.member()
 	}
 	var buf [4096]byte
 	for {
@@ -196,45 +287,63 @@ loop:
 	}
 }
 
-// loneCRs reports whether head, the first bytes of a text, ends its lines
-// with CR alone (old Mac OS, some Excel exports): more CRs not followed by
-// LF than LFs.
-func loneCRs(head []byte) bool {
-	lone, lf := 0, 0
-	for i, c := range head {
-		switch {
-		case c == '\n':
-			lf++
-		case c == '\r' && i+1 < len(head) && head[i+1] != '\n':
-			lone++
-		}
-	}
-	return lone > lf
-}
-
 // crReader turns every line end into LF: a CR alone becomes LF, and CRLF
-// stays one line end (the LF after a CR is dropped).
+// stays one line end (the LF after a CR is dropped), wherever they are, so
+// that a file made of parts from different systems reads as an editor
+// shows it. A chunk without CR is passed on untouched, found by
+// bytes.IndexByte: a file of LF line ends costs one scan of its bytes.
 type crReader struct {
 	r  io.Reader
-	cr bool // the last byte read was a CR
+	cr bool // the last byte read was a CR: an LF that follows is dropped
 }
 
 func (c *crReader) Read(p []byte) (int, error) {
-	n, err := c.r.Read(p)
-	w := 0
-	for _, b := range p[:n] {
-		if b == '\n' && c.cr {
-			c.cr = false
-			continue
+	for {
+		n, err := c.r.Read(p)
+		w := c.convert(p[:n])
+		if w > 0 || err != nil || n == 0 {
+			return w, err
 		}
-		c.cr = b == '\r'
-		if c.cr {
-			b = '\n'
-		}
-		p[w] = b
-		w++
+		// The chunk was the LF of a CRLF cut between two reads: read on.
 	}
-	return w, err
+}
+
+// convert converts b in place and returns its new length.
+func (c *crReader) convert(b []byte) int {
+	if len(b) == 0 {
+		return 0
+	}
+	r := 0 // b[r:] is still to convert, b[:w] done
+	if c.cr && b[0] == '\n' {
+		r = 1
+	}
+	c.cr = false
+	w := 0
+	for {
+		i := bytes.IndexByte(b[r:], '\r')
+		if i < 0 {
+			if w != r {
+				w += copy(b[w:], b[r:])
+			} else {
+				w = len(b)
+			}
+			return w
+		}
+		if w != r {
+			copy(b[w:], b[r:r+i])
+		}
+		w += i
+		b[w] = '\n'
+		w++
+		r += i + 1
+		switch {
+		case r == len(b):
+			c.cr = true
+			return w
+		case b[r] == '\n':
+			r++
+		}
+	}
 }
 
 // sizeText writes a byte count for messages: "50 bytes", or "67108864

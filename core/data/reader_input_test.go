@@ -5,7 +5,10 @@ package data_test
 
 import (
 	"bytes"
+	"compress/gzip"
+	"hash/crc32"
 	"io"
+	"slices"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -58,6 +61,81 @@ func TestStreamTruncatedGzip(t *testing.T) {
 		var e data.Example
 		if err := s.Next(&e); err != end {
 			t.Errorf("cut %d: the error is not sticky: %v then %v", cut, end, err)
+		}
+	}
+}
+
+// TestGunzipMembers reads gzip files whose headers carry every optional
+// field (an extra field, a name, a comment, a header CRC), several
+// members, zero padding, and the damage each check exists for, against
+// compress/gzip's reading of the same bytes.
+func TestGunzipMembers(t *testing.T) {
+	text := libsvmText(3000)
+	member := func(h gzip.Header, b []byte) []byte {
+		var z bytes.Buffer
+		w := gzip.NewWriter(&z)
+		w.Header = h
+		w.Write(b)
+		w.Close()
+		return z.Bytes()
+	}
+	full := gzip.Header{Name: "u.data", Comment: "a comment", Extra: []byte("xx\x04\x00abcd")}
+	long := gzip.Header{Name: strings.Repeat("n", 5000), Comment: strings.Repeat("c", 70000), Extra: bytes.Repeat([]byte("xx\xf8\xff"), 1)}
+	long.Extra = append(long.Extra, make([]byte, 0xfff8)...)
+	plain := member(gzip.Header{}, text)
+	// FHCRC: the low 16 bits of the header's CRC-32 follow the header.
+	headerCRC := slices.Clone(plain[:10])
+	headerCRC[3] |= 2
+	sum := crc32.ChecksumIEEE(headerCRC)
+	headerCRC = append(append(headerCRC, byte(sum), byte(sum>>8)), plain[10:]...)
+	badHeaderCRC := slices.Clone(headerCRC)
+	badHeaderCRC[10] ^= 1
+	flipped := slices.Clone(plain)
+	flipped[len(flipped)-5] ^= 1 // the CRC-32 in the trailer
+	reserved := slices.Clone(plain)
+	reserved[3] |= 0x20
+	for _, tc := range []struct {
+		name string
+		z    []byte
+		want []byte // nil: an error containing err
+		err  string
+	}{
+		{"plain", plain, text, ""},
+		{"every header field", member(full, text), text, ""},
+		{"header crc", headerCRC, text, ""},
+		{"bad header crc", badHeaderCRC, nil, "gzip: invalid header"},
+		{"long name, comment and extra field", member(long, text), text, ""},
+		{"two members, zero padding", append(append(member(full, text[:1000]), member(gzip.Header{}, text[1000:])...), make([]byte, 512)...), text, ""},
+		{"empty member", append(member(gzip.Header{}, nil), plain...), text, ""},
+		{"trailer crc", flipped, nil, "gzip: invalid checksum"},
+		{"reserved flag", reserved, nil, "gzip: invalid header"},
+		{"name cut", member(full, text)[:100], nil, "unexpected EOF"},
+		{"trailer cut", plain[:len(plain)-3], nil, "unexpected EOF"},
+		{"trailing text", append(slices.Clone(plain), "more"...), nil, "neither another gzip member nor zero padding"},
+	} {
+		r, err := data.Gunzip(bytes.NewReader(tc.z))
+		var got []byte
+		if err == nil {
+			got, err = io.ReadAll(r)
+		}
+		switch {
+		case tc.want != nil && (err != nil || !bytes.Equal(got, tc.want)):
+			t.Errorf("%s: read %d bytes, %v; want %d bytes", tc.name, len(got), err, len(tc.want))
+		case tc.want == nil && (err == nil || !strings.Contains(err.Error(), tc.err)):
+			t.Errorf("%s: error %v, want one with %q", tc.name, err, tc.err)
+		}
+		// compress/gzip agrees on what is a good file, but for its own
+		// rules: no padding, names and comments under 512 bytes, reserved
+		// flags not looked at (RFC 1952 says a reader must refuse them, as
+		// gzip(1) does).
+		if !strings.Contains("two members, zero padding|trailing text|long name, comment and extra field|reserved flag", tc.name) {
+			zr, err := gzip.NewReader(bytes.NewReader(tc.z))
+			if err == nil {
+				_, err = io.ReadAll(zr)
+			}
+			if (err == nil) != (tc.want != nil) {
+				t.Errorf("%s: compress/gzip reads it with error %v", tc.name, err)
+			}
 		}
 	}
 }

@@ -18,12 +18,14 @@ type mlLayout struct {
 	// fourth field that is a whole number (timed).
 	time  int64
 	timed bool
+	// scale watches the ratings for one off the scale of the others.
+	scale ratingScale
 }
 
 // setMovieLens makes s read MovieLens rows of the given layout.
 func (s *Stream) setMovieLens(sep string, fields int) {
 	s.format = FormatMovieLens
-	s.ml = mlLayout{sep: sep, fields: fields, users: newDictionary("user="), items: newDictionary("item=")}
+	s.ml = mlLayout{sep: sep, fields: fields, users: newDictionary("user="), items: newDictionary("item="), scale: newRatingScale()}
 	switch {
 	case sep == "::":
 		s.layout = "movielens ratings.dat (::)"
@@ -40,6 +42,9 @@ func (s *Stream) setMovieLens(sep string, fields int) {
 // its user and item, and Y = the rating.
 func (s *Stream) nextMovieLens(line []byte, ex *Example) *ParseError {
 	f, n := splitMovieLens(line, s.ml.sep)
+	if n == s.ml.fields+1 && endsWith(line, s.ml.sep) {
+		n-- // the line ends with the separator: an empty last field, ignored
+	}
 	if n != s.ml.fields {
 		return s.parseError("row", "has "+str.Itoa(n)+" fields separated by "+str.Quote(s.ml.sep)+
 			", want "+str.Itoa(s.ml.fields)+" ("+mlFieldNames(s.ml.fields)+")")
@@ -59,6 +64,7 @@ func (s *Stream) nextMovieLens(line []byte, ex *Example) *ParseError {
 	ex.X.Ind = append(ex.X.Ind, u, i)
 	ex.X.Val = append(ex.X.Val, 1, 1)
 	ex.Y = y
+	s.ml.scale.observe(s.name, y, s.line)
 	s.ml.time, s.ml.timed = 0, false
 	if n == 4 {
 		s.ml.time, s.ml.timed = parseTimestamp(f[3])
@@ -131,6 +137,22 @@ func splitMovieLens(line []byte, sep string) (f [4][]byte, n int) {
 	}
 }
 
+// endsWith reports whether line ends with sep.
+func endsWith(line []byte, sep string) bool {
+	return len(line) >= len(sep) && string(line[len(line)-len(sep):]) == sep
+}
+
+// trimmedFields returns n, the number of fields of line split at sep, less
+// one for an empty last field after 3 or 4 (a line that ends with the
+// separator, as some exports write every line): "1\t2\t3\t4\t" is a
+// u.data row.
+func trimmedFields(line []byte, sep string, n int) int {
+	if (n == 4 || n == 5) && endsWith(line, sep) {
+		return n - 1
+	}
+	return n
+}
+
 // looksLikeMovieLens reports whether line is a MovieLens row with fields
 // separated by sep: integer user and item IDs, a numeric rating and, if
 // there are four fields, an integer timestamp. It returns the number of
@@ -186,6 +208,7 @@ func (s *Stream) forceMovieLens(data []int) error {
 			" as MovieLens: want fields separated by \"::\", tab or comma")
 	}
 	_, n := splitMovieLens(first, sep)
+	n = trimmedFields(first, sep, n)
 	if n != 3 && n != 4 {
 		return errors.New("core: " + s.name + ":" + str.Itoa(s.pending[data[0]].line) + ": cannot read " + str.QuoteCut(first) +
 			" as MovieLens: " + str.Itoa(n) + " fields separated by " + str.Quote(sep) + ", want 3 or 4 (user, item, rating[, timestamp])")

@@ -40,7 +40,8 @@ var _ ExampleSource = (*Stream)(nil)
 // its magic bytes 0x1f 0x8b and decompressed, whatever the settings say.
 //
 // In every format, empty lines and lines whose first non-blank character is
-// '#' are skipped, CRLF and CR-only line ends are accepted, a UTF-8 byte
+// '#' are skipped, CR, LF and CRLF each end a line wherever they are (lines
+// are numbered as an editor numbers them, CRLF once), a UTF-8 byte
 // order mark at the start is skipped, UTF-16 text (a byte order mark, or a
 // NUL every other byte) is converted to UTF-8 (with a warning), zero bytes
 // after the last gzip member are ignored as gzip(1) ignores them, and a line
@@ -145,20 +146,26 @@ const pendingLineBytes = 4 * 8
 // indices. A first line is a header only when it looks like one: two or
 // more fields, none a number. A header-less file of 3 or 4 tab-separated
 // columns is therefore read as MovieLens, and a tab-separated file with a
-// header as CSV. Format movielens forces the MovieLens reading and takes the
-// separator from the first line ("::", tab or comma); a first line that
-// looks like a header is skipped.
+// header as CSV. A MovieLens line may end with its separator (an empty last
+// field, ignored). Format movielens forces the MovieLens reading and takes
+// the separator from the first line ("::", tab or comma); a first line that
+// looks like a header is skipped. Ratings off the scale of the others are
+// read, and warned of (see Warnings).
 //
 // CSV needs a header row. The separator is the most frequent of ',', ';'
 // and tab in the header, outside double quotes. Fields may be quoted as in
 // RFC 4180, a quote inside quotes doubled, but a quoted field cannot span
-// lines. Blanks around unquoted fields are trimmed. Column roles come from
-// s.Roles by header name (other formats ignore s.Roles); the others are
-// guessed from the header and the rows read ahead:
+// lines: a field left open makes its line malformed, and when a later line
+// (within 100) closes it, every line of the record up to that one too. A
+// quote inside an unquoted field is malformed. Blanks around unquoted fields
+// are trimmed. Column roles come from s.Roles by header name (other formats
+// ignore s.Roles); the others are guessed from the header and the rows read
+// ahead:
 //
 //   - The label is the first column named label, target, y, class, rating,
 //     clicked, click or outcome (any case), else the last column. Its values
-//     must be numbers.
+//     must be numbers. Layout names it, and another column named like a
+//     label is warned of.
 //   - A column named timestamp, time, date or datetime is ignored.
 //   - A column named like an ID (id, user, item, *_id, *-id, *Id, *ID) of
 //     which more than 90 % of the values are integers is categorical.
@@ -255,19 +262,23 @@ func newStream(r io.Reader, set ReaderSettings, maxLine int) (*Stream, error) {
 
 // input returns the text of r, buffered: gunzipped when it starts with
 // gzip's magic bytes, converted to UTF-8 from UTF-16, without a UTF-8 byte
-// order mark, with lone CRs as line ends; binary data is an error.
+// order mark, every CR, LF and CRLF one LF; binary data is an error.
+//
+// The first bytes are looked at through a buffer of binaryProbe bytes: the
+// buffers of bufferBytes stacked on it then read through it without a copy
+// (bufio reads straight into a buffer at least as large as its own).
 func (s *Stream) input(r io.Reader) (*bufio.Reader, error) {
-	br := bufio.NewReaderSize(r, bufferBytes)
-	s.bufBytes = bufferBytes
+	br := bufio.NewReaderSize(r, binaryProbe)
+	s.bufBytes = binaryProbe
 	magic, err := br.Peek(2)
 	if len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
 		s.gzipped = true
-		gz, err := newGzipStream(br)
+		gz, err := newGzipStream(bufio.NewReaderSize(br, bufferBytes))
 		if err != nil {
 			return nil, s.wrap(err)
 		}
 		br = bufio.NewReaderSize(gz, bufferBytes)
-		s.bufBytes += bufferBytes + gzipBufBytes
+		s.bufBytes += 2*bufferBytes + gzipBufBytes
 	} else if err != nil && err != io.EOF {
 		return nil, s.wrap(err)
 	} else if strings.HasSuffix(strings.ToLower(s.name), ".gz") && len(magic) > 0 {
@@ -291,11 +302,8 @@ func (s *Stream) input(r io.Reader) (*bufio.Reader, error) {
 	if head, _ := br.Peek(binaryProbe); isBinary(head) {
 		return nil, errors.New("core: " + s.name + ": binary data (a NUL byte or control characters in the first " + str.Itoa(binaryProbe) + " bytes), want text: LibSVM, CSV or MovieLens, plain or gzip")
 	}
-	if head, _ := br.Peek(bufferBytes); loneCRs(head) {
-		br = bufio.NewReaderSize(&crReader{r: br}, bufferBytes)
-		s.bufBytes += bufferBytes
-	}
-	return br, nil
+	s.bufBytes += bufferBytes
+	return bufio.NewReaderSize(&crReader{r: br}, bufferBytes), nil
 }
 
 // readAhead reads up to maxLines data lines (or sniffBytes) into s.pending
@@ -303,25 +311,37 @@ func (s *Stream) input(r io.Reader) (*bufio.Reader, error) {
 func (s *Stream) readAhead(maxLines int) []int {
 	var data []int
 	size := 0
-	for len(data) < maxLines && size < sniffBytes {
+	for len(data) < maxLines && size < sniffBytes && s.readPending() {
+		k := len(s.pending) - 1
+		if p := s.pending[k]; !p.tooLong {
+			data = append(data, k)
+			size += p.end - p.start
+		}
+	}
+	return data
+}
+
+// readPending reads the next data line, past blank and comment lines, into
+// s.pending for Next to replay (a line too long is kept as such). It
+// returns false at the end of the input or on a read error, kept in s.err.
+func (s *Stream) readPending() bool {
+	for {
 		line, err := s.readLine()
 		if err == errLineTooLong {
 			s.pending = append(s.pending, pendingLine{line: s.phys, tooLong: true})
-			continue
+			return true
 		}
 		if err != nil {
-			break
+			return false
 		}
 		if skippable(line) {
 			continue
 		}
 		start := len(s.arena)
 		s.arena = append(s.arena, line...)
-		data = append(data, len(s.pending))
 		s.pending = append(s.pending, pendingLine{line: s.phys, start: start, end: len(s.arena)})
-		size += len(line)
+		return true
 	}
-	return data
 }
 
 // pendingText returns the text of pending line k.
@@ -399,7 +419,8 @@ func (s *Stream) Format() Format { return s.format }
 
 // Layout describes the layout being read, e.g. "movielens u.data (tab)",
 // "movielens ratings.dat (::)", "movielens ratings.csv", "movielens
-// user-item-rating (tab)", "libsvm" or "csv (,)".
+// user-item-rating (tab)", "libsvm" or `csv (,), label "y"` (a CSV's
+// separator and its label column).
 func (s *Stream) Layout() string { return s.layout }
 
 // Dim returns the number of features allocated so far: the number of
@@ -456,15 +477,27 @@ func (s *Stream) MemoryBytes() int64 {
 	n := s.dictBytes + s.bufBytes
 	n += int64(cap(s.arena)) + int64(cap(s.pending))*int64(pendingLineBytes)
 	n += int64(cap(s.long)) + int64(cap(s.csv.buf)) + 8*int64(cap(s.csv.ends))
+	n += int64(cap(s.ml.scale.early)) * scaleRatingBytes
 	return n
 }
 
 // Warnings returns the surprising guesses NewStream made, each a full
 // sentence naming the input (a UTF-16 file converted, a column of numbers
-// with decimal commas read as numbers, a CSV header that looks like data),
-// or nil. They do not stop the reading; the command line and the page show
-// them so that a misread is never silent. There are at most a handful.
-func (s *Stream) Warnings() []string { return s.warnings }
+// with decimal commas read as numbers, a CSV header that looks like data, a
+// second CSV column named like a label), then what Next has noticed so far:
+// MovieLens ratings off the scale of the others, the first with its line and
+// the scale, and how many (see ratingScale). It is nil when there is
+// nothing to say. They do not stop the reading; the command line and the
+// page show them so that a misread is never silent. There are at most a
+// handful.
+func (s *Stream) Warnings() []string {
+	if s.format == FormatMovieLens {
+		if w := s.ml.scale.warning(s.name); w != "" {
+			return append(s.warnings[:len(s.warnings):len(s.warnings)], w)
+		}
+	}
+	return s.warnings
+}
 
 // warn adds the warning msg, up to maxWarnings.
 func (s *Stream) warn(msg string) {
@@ -511,7 +544,7 @@ func (s *Stream) readLine() ([]byte, error) {
 		s.long = append(s.long[:0], b...)
 		for err == bufio.ErrBufferFull {
 			b, err = s.br.ReadSlice('\n')
-			if len(s.long)+len(b) > s.maxLine+2 { // +2 for "\r\n"
+			if len(s.long)+len(b) > s.maxLine+1 { // +1 for the "\n"
 				for err == bufio.ErrBufferFull {
 					_, err = s.br.ReadSlice('\n')
 				}
@@ -536,12 +569,7 @@ func (s *Stream) readLine() ([]byte, error) {
 	s.phys++
 	n := len(b)
 	if n > 0 && b[n-1] == '\n' {
-		n--
-		if n > 0 && b[n-1] == '\r' {
-			n--
-		}
-	} else if n > 0 && b[n-1] == '\r' {
-		n--
+		n-- // the input's CRs are LFs already (crReader)
 	}
 	if n > s.maxLine {
 		return nil, errLineTooLong

@@ -203,7 +203,7 @@ var streamCases = []streamCase{
 		name:   "csv guessed roles",
 		set:    data.ReaderSettings{Name: "data.csv"},
 		in:     "id,age,city,timestamp,clicked\n1,30,Paris,2020-01-01,1\n2,,Lyon,2020-01-02,0\n3,60,Paris,x,1\n",
-		format: data.FormatCSV, layout: "csv (,)",
+		format: data.FormatCSV, layout: "csv (,), label \"clicked\"",
 		want: []data.Example{
 			ex(1, 0, 0.5, 1, 1, 2, 1),
 			ex(0, 3, 1, 4, 1),
@@ -218,7 +218,7 @@ var streamCases = []streamCase{
 	{
 		name:   "csv last column is the label",
 		in:     "a,b,c\n1,x,3\n-2,y,4\n",
-		format: data.FormatCSV, layout: "csv (,)",
+		format: data.FormatCSV, layout: "csv (,), label \"c\"",
 		want:  []data.Example{ex(3, 0, 0.5, 1, 1), ex(4, 0, -1, 2, 1)},
 		names: []string{"a", "b=x", "b=y"},
 		cols:  []data.Column{{"a", data.RoleNumeric}, {"b", data.RoleCategorical}, {"c", data.RoleLabel}},
@@ -227,7 +227,7 @@ var streamCases = []streamCase{
 		name:   "csv roles override",
 		set:    data.ReaderSettings{Roles: map[string]data.Role{"age": data.RoleCategorical, "score": data.RoleLabel, "y": data.RoleNumeric, "note": data.RoleIgnore}},
 		in:     "age,y,note,score\n30,2,hello,0.5\n",
-		format: data.FormatCSV, layout: "csv (,)",
+		format: data.FormatCSV, layout: "csv (,), label \"score\"",
 		want:  []data.Example{ex(0.5, 0, 1, 1, 1)},
 		names: []string{"y", "age=30"},
 		cols:  []data.Column{{"age", data.RoleCategorical}, {"y", data.RoleNumeric}, {"note", data.RoleIgnore}, {"score", data.RoleLabel}},
@@ -235,21 +235,21 @@ var streamCases = []streamCase{
 	{
 		name:   "csv ids and user item",
 		in:     "user,item,movie_id,rating\n1,2,3,4\n",
-		format: data.FormatCSV, layout: "csv (,)",
+		format: data.FormatCSV, layout: "csv (,), label \"rating\"",
 		want:  []data.Example{ex(4, 0, 1, 1, 1, 2, 1)},
 		names: []string{"user=1", "item=2", "movie_id=3"},
 	},
 	{
 		name:   "csv quoted fields",
 		in:     "name,\"note, with comma\",y\n\"Smith, J\",\"He said \"\"hi\"\"\",1\n  plain , \"\" ,2\n",
-		format: data.FormatCSV, layout: "csv (,)",
+		format: data.FormatCSV, layout: "csv (,), label \"y\"",
 		want:  []data.Example{ex(1, 0, 1, 1, 1), ex(2, 2, 1)},
 		names: []string{`name=Smith, J`, `note, with comma=He said "hi"`, "name=plain"},
 	},
 	{
 		name:   "csv semicolon",
 		in:     "a;b;y\n1,5;x;2\n",
-		format: data.FormatCSV, layout: "csv (;)",
+		format: data.FormatCSV, layout: "csv (;), label \"y\"",
 		// "1,5" is 1.5 written with a decimal comma, scaled to 1.
 		want:  []data.Example{ex(2, 0, 1, 1, 1)},
 		names: []string{"a", "b=x"},
@@ -258,7 +258,7 @@ var streamCases = []streamCase{
 	{
 		name:   "csv tab",
 		in:     "f\tg\tlabel\n1\t2\t-1\n",
-		format: data.FormatCSV, layout: "csv (tab)",
+		format: data.FormatCSV, layout: "csv (tab), label \"label\"",
 		want:  []data.Example{ex(-1, 0, 1, 1, 1)},
 		names: []string{"f", "g"},
 	},
@@ -266,7 +266,7 @@ var streamCases = []streamCase{
 		name:   "csv errors",
 		set:    data.ReaderSettings{Name: "data.csv", Format: data.FormatCSV},
 		in:     "user_id,rating\n1,4\n2,five\n3\n\"4,5\n5,\"6\"x\n6,\n7,2\n",
-		format: data.FormatCSV, layout: "csv (,)",
+		format: data.FormatCSV, layout: "csv (,), label \"rating\"",
 		want:  []data.Example{ex(4, 0, 1), ex(2, 1, 1)},
 		names: []string{"user_id=1", "user_id=7"},
 		errs: []string{
@@ -280,7 +280,7 @@ var streamCases = []streamCase{
 	{
 		name:   "crlf and bom",
 		in:     "\ufeffid,y\r\n1,2\r\n\r\n# c\r\n2,3\r\n",
-		format: data.FormatCSV, layout: "csv (,)",
+		format: data.FormatCSV, layout: "csv (,), label \"y\"",
 		want:  []data.Example{ex(2, 0, 1), ex(3, 1, 1)},
 		names: []string{"id=1", "id=2"},
 		cols:  []data.Column{{"id", data.RoleCategorical}, {"y", data.RoleLabel}},
