@@ -92,7 +92,7 @@ dist: ui/node_modules
 	@gzip -9 -k -f dist/occfm.wasm
 	@cp "$(GOROOT)/lib/wasm/wasm_exec.js" dist/
 	@mkdir -p dist/js
-	@cp ui/index.html ui/app.js ui/style.css ui/favicon.svg dist/
+	@cp ui/index.html ui/app.js ui/style.css ui/lesson.css ui/favicon.svg dist/
 	@cp ui/js/*.js dist/js/
 	@mkdir -p dist/lib
 	@cp ui/lib/*.js ui/lib/occfm.d.ts ui/lib/package.json dist/lib/

@@ -62,13 +62,7 @@ func benchClickRun(t *testing.T, path string) *benchClicks {
 // the machine's other cores.
 func benchRaceClickRun(t *testing.T) *benchClicks {
 	c := &benchClicks{File: "the lesson's race (step 6) at 1920×1080, two busy loops beside it", Learner: "occfm, occfm-auto, bias, fm-ftrl", TargetMS: 100}
-	for range 2 {
-		busy := exec.Command("sh", "-c", "while :; do :; done")
-		if err := busy.Start(); err != nil {
-			t.Fatal(err)
-		}
-		defer busy.Process.Kill()
-	}
+	busyLoops(t, 2)
 	s := newSession(t, 10*time.Minute)
 	s.viewport(1920, 1080)
 	s.openAt(s.url, "bench=race", "#lesson=6")
@@ -84,6 +78,18 @@ func benchRaceClickRun(t *testing.T) *benchClicks {
 		c.Clicks, c.Rows, c.HandlerMax, c.HandlerMean, c.FrameMax, c.FrameMean, c.LongTasks)
 	s.checkExceptions()
 	return c
+}
+
+// busyLoops starts n busy loops that take the machine's cores at the
+// page's priority until the test ends.
+func busyLoops(t *testing.T, n int) {
+	for range n {
+		busy := exec.Command("sh", "-c", "while :; do :; done")
+		if err := busy.Start(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { busy.Process.Kill(); busy.Wait() })
+	}
 }
 
 // measureClicks clicks Play/Pause 12 times at points of the page's work

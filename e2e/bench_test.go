@@ -79,6 +79,7 @@ type benchReport struct {
 	Memory     *benchMemory      `json:"memory,omitempty"`
 	Clicks     *benchClicks      `json:"clicks,omitempty"`
 	RaceClicks *benchClicks      `json:"race_clicks,omitempty"`
+	Controls   []benchControl    `json:"controls,omitempty"`
 	CoreBench  []string          `json:"core_benchmarks,omitempty"`
 	Notes      []string          `json:"notes"`
 	LoadAvg    map[string]string `json:"load_average"`
@@ -259,6 +260,7 @@ func TestBench(t *testing.T) {
 		t.Run("clicks", func(t *testing.T) { rep.Clicks = benchClickRun(t, benchData[0].path) })
 	}
 	t.Run("race-clicks", func(t *testing.T) { rep.RaceClicks = benchRaceClickRun(t) })
+	t.Run("control-clicks", func(t *testing.T) { rep.Controls = benchControlsRun(t) })
 
 	rep.LoadAvg["end"] = loadAvg()
 	rep.Notes = benchNotes(rep)
@@ -657,6 +659,9 @@ func benchMarkdown(rep *benchReport) string {
 		if c.Error != "" {
 			fmt.Fprintf(&b, "\nerror: %s\n", c.Error)
 		}
+	}
+	if len(rep.Controls) > 0 {
+		b.WriteString(controlsMarkdown(rep.Controls))
 	}
 	if len(rep.Skipped) > 0 {
 		fmt.Fprintf(&b, "\n## Skipped\n\n")

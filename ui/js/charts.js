@@ -38,6 +38,30 @@ export function yAxisSize(u, values, i, cycle) {
   return Math.ceil(widest + (axis.ticks && axis.ticks.size || 10) + (axis.gap || 5) + 6);
 }
 
+// tickLabels returns an x axis' values hook: each tick's label as uPlot
+// writes it ("1,000"; on a log axis only the powers of 10), less those that
+// would come within 8 px of the last label kept, so that labels never touch
+// ("1,00010,000" on a narrow projected chart).
+export function tickLabels(log) {
+  return (u, splits, i) => {
+    u.ctx.font = u.axes[i].font[0];
+    const dpr = devicePixelRatio || 1;
+    let last = -Infinity;
+    const boxes = [];  // the labels' extents in CSS px, for tests
+    const out = splits.map((v) => {
+      if (v == null || (log && Math.abs(Math.log10(v) - Math.round(Math.log10(v))) > 1e-9)) return "";
+      const text = v.toLocaleString("en-US");
+      const half = u.ctx.measureText(text).width / dpr / 2, x = u.valToPos(v, "x");
+      if (x - half < last + 8) return "";
+      last = x + half;
+      boxes.push([Math.round(x - half), Math.round(x + half)]);
+      return text;
+    });
+    u.root.dataset.xTicks = JSON.stringify(boxes);
+    return out;
+  };
+}
+
 // chartHeight is a chart's height: h, or three quarters of it on a phone,
 // where a chart and the numbers share the first screen; in presenter mode
 // on a wide screen (one chart at a time, on a projector), the window's
@@ -242,7 +266,9 @@ export class LineChart {
       while (j >= 0 && ys[j] == null) j--;
       if (j < 0) return;
       const [x, y] = at(xs[j], ys[j]);
-      out.push({text: `${name} ${formatNumber(ys[j])}`, color: this.colorAt(i), x, y, bold: true});
+      // A phone's chart names the line only: its legend, under it, has the
+      // value, and the narrow room right of the plot keeps one line each.
+      out.push({text: this.phone() ? name : `${name} ${formatNumber(ys[j])}`, color: this.colorAt(i), x, y, bold: true});
     });
     for (const g of this.ghosts) {
       const n = g.x.length - 1;
@@ -253,7 +279,10 @@ export class LineChart {
     for (const r of this.refs) {
       const y = u.valToPos(r.value, "y", true);
       if (y >= top - 1 && y <= top + height + 1) {
-        out.push({text: `${r.label}: ${formatNumber(r.value)}`, color: "#334155", x: u.bbox.left + u.bbox.width, y, bold: false, ref: true});
+        // In presenter mode and on a phone without its aside ("best
+        // possible", not "best possible (the true model)"): the room is short.
+        const label = presenting() || this.phone() ? r.label.replace(/ \(.*\)$/, "") : r.label;
+        out.push({text: `${label}: ${formatNumber(r.value)}`, color: "#334155", x: u.bbox.left + u.bbox.width, y, bold: false, ref: true});
       }
     }
     return out.filter((l) => Number.isFinite(l.x) && Number.isFinite(l.y));
@@ -262,18 +291,28 @@ export class LineChart {
   // labelTexts are the line labels endLabels can draw, with room for a
   // value (a reference line's label wraps to the room they leave).
   labelTexts() {
-    return [...this.names.map((n) => `${n} 0.00000`), ...this.ghosts.map((g) => g.label)];
+    return [...this.names.map((n) => (this.phone() ? n : `${n} 0.00000`)), ...this.ghosts.map((g) => g.label)];
+  }
+
+  // phone reports whether the chart is a phone's: too narrow for labels
+  // with values beside the plot (GUTTER_MIN_WIDTH), not in presenter mode.
+  phone() {
+    return !presenting() && this.el.clientWidth < GUTTER_MIN_WIDTH;
   }
 
   // gutterWidth is the width of the room right of the plot that holds the
-  // labels, in CSS px: the widest label's, or 0 on a chart too narrow to
-  // spare it (a phone's), where the labels go inside the plot.
+  // labels, in CSS px: the widest label's, at most a quarter of the chart
+  // (longer labels wrap), so that the plot keeps 60 % of it beside its y
+  // axis; on a phone's chart (under GUTTER_MIN_WIDTH) 30 %, so that no
+  // label covers a curve or is cut; 0 only on a chart too narrow to spare
+  // any, where the labels go inside the plot.
   gutterWidth() {
     const w = this.el.clientWidth;
-    if (w < GUTTER_MIN_WIDTH) return 0;
+    if (w < GUTTER_NONE_WIDTH) return 0;
     const font = `600 ${chartFontPx()}px system-ui, sans-serif`;
+    if (w < GUTTER_MIN_WIDTH) return Math.floor(0.3 * w);  // a reference line's label wraps in it
     const widest = Math.max(GUTTER_MIN, ...this.labelTexts().map((t) => textWidth(t, font)));
-    return Math.min(Math.ceil(widest + 14), Math.floor(0.4 * w));
+    return Math.min(Math.ceil(widest + 14), Math.floor(0.25 * w));
   }
 
   // drawLabels is uPlot's draw hook: endLabels, spread apart so that none
@@ -301,7 +340,7 @@ export class LineChart {
     // A label's last line sits on its line's height (a reference line's
     // just above it).
     const base = (l) => l.y + (l.ref ? -3 * dpr : (size / 2 - 1) * dpr);
-    const ys = spreadLabels(labels.map(base), [], line, top + line,
+    const ys = spreadLabels(labels.map(base), [], line, top,
       top + height + (gutter ? size * dpr : -2 * dpr), labels.map((l) => l.lines.length * line));
     ctx.textBaseline = "bottom";
     const boxes = [];
@@ -425,7 +464,7 @@ export class LineChart {
         })),
       ],
       axes: [
-        {...axis, label: this.logX ? `${this.xLabel} (log scale)` : this.xLabel, labelSize: 24},
+        {...axis, label: this.logX ? `${this.xLabel} (log scale)` : this.xLabel, labelSize: 24, values: tickLabels(this.logX)},
         {...axis, label: this.yLabel, labelSize: 24, size: yAxisSize},
       ],
     }, this.data, this.el);
@@ -461,6 +500,8 @@ const RACE_DASHES = [[10, 5], [3, 4], [14, 4, 3, 4], [6, 3, 1, 3]];
 // GUTTER_MIN_WIDTH is the narrowest chart (CSS px) that keeps a room for
 // its labels right of the plot.
 const GUTTER_MIN_WIDTH = 560;
+// GUTTER_NONE_WIDTH is the narrowest chart with a room for its labels at all.
+const GUTTER_NONE_WIDTH = 240;
 // GUTTER_MIN is the least room for the labels (CSS px).
 const GUTTER_MIN = 110;
 
@@ -476,7 +517,7 @@ function textWidth(text, font) {
 // chartFontPx is the size of the charts' own text (labels at the lines'
 // ends): larger in presenter mode, for the back of a room.
 function chartFontPx() {
-  return presenting() ? 18 : 12;
+  return presenting() ? 18 : 14;
 }
 
 // clipPlot clips the canvas to the plot area.
@@ -490,31 +531,37 @@ function clipPlot(u) {
 // GHOST_DASHES are the earlier runs' dashes, one per run in turn.
 const GHOST_DASHES = [[6, 4], [2, 3], [10, 3, 2, 3], [1, 5]];
 
-// spreadLabels returns label baselines near ys, within [lo, hi], such that
-// no two labels overlap: label i spans [y − heights[i], y] (gap for each
-// when heights is not given), and the labels in fixed (baselines, gap
-// high) stay where they are. Each label, from the top down, moves down
-// past what it would cover, or up when that runs past hi. Pure (tested by
-// node:test).
+// spreadLabels returns label baselines near ys, within [lo, hi] (the
+// labels' top edge and their baselines' bottom), such that no two labels
+// overlap: label i spans [y − heights[i], y] (gap for each when heights is
+// not given), and the labels in fixed (baselines, gap
+// high) stay where they are. The labels keep the order of ys: each, from
+// the top down, moves down past what it would cover, then, from the bottom
+// up, those past hi move up. Pure (tested by node:test).
 export function spreadLabels(ys, fixed, gap, lo, hi, heights = null) {
   const h = (i) => (heights ? heights[i] : gap);
-  const order = ys.map((y, i) => i).sort((a, b) => ys[a] - ys[b]);
-  const taken = fixed.map((y) => [y - gap, y]);
+  const order = ys.map((y, i) => i).sort((a, b) => ys[a] - ys[b] || a - b);
+  const blocks = fixed.map((y) => [y - gap, y]).sort((a, b) => a[0] - b[0]);
   const out = new Array(ys.length);
+  // Down: each label at its height, or just under the label above it, and
+  // past a fixed one it would cover.
+  let floor = lo;
   for (const i of order) {
-    const clash = (v) => taken.some(([a, b]) => v - h(i) < b && a < v);
-    let y = Math.min(Math.max(ys[i], lo), hi);
-    let down = y;
-    while (clash(down) && down <= hi) down += 1;
-    if (down <= hi) y = down;
-    else {
-      let up = y;
-      while (clash(up) && up >= lo) up -= 1;
-      y = up >= lo ? up : y;
-    }
-    out[i] = y;
-    taken.push([y - h(i), y]);
+    let y = Math.max(Math.min(ys[i], hi), floor + h(i));
+    for (const [a, b] of blocks) if (y - h(i) < b && a < y) y = b + h(i);
+    out[i] = floor = y;
   }
+  // Up: from the bottom, a label past hi (or over a fixed one) moves up and
+  // pushes those above it, so that the labels keep their lines' order.
+  let ceil = hi;
+  for (const i of [...order].reverse()) {
+    out[i] = Math.min(out[i], ceil);
+    for (const [a, b] of [...blocks].reverse()) if (out[i] - h(i) < b && a < out[i]) out[i] = a;
+    ceil = out[i] - h(i);
+  }
+  // Labels that do not fit in [lo, hi] run past hi rather than above lo.
+  const over = order.length ? lo - (out[order[0]] - h(order[0])) : 0;
+  if (over > 0) for (const i of order) out[i] += over;
   return out;
 }
 

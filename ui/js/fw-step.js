@@ -74,7 +74,7 @@ export function renderStepView(rows, get) {
   const big = Math.max(cs.inner, cs.border);
   card.dataset.change = String(big);
   el("fw-change-scale").textContent = big > 0
-    ? `5 is at full colour at ±${formatNumber(big)}: ${formatNumber(big / Math.max(shared.inner, shared.border, 1e-300))} of the scale of 1 and 4.`
+    ? `Picture 5: darkest = ±${Number(big.toPrecision(2))} (pictures 1 and 4: darkest = ±${Number(Math.max(shared.inner, shared.border).toPrecision(2))}).`
     : "The step changed nothing.";
   const names = st.labels.slice(0, -1);
   el("fw-coords").textContent = `The squares: ${names.length <= 8 ? names.join(", ") : `${names.slice(0, 6).join(", ")} and ${names.length - 6} more`}` +
@@ -95,7 +95,7 @@ const CAPTIONS = {
     grad: ["2. The row's gradient", " ∇fₜ = ℓ′·½x̂x̂ᵀ: only the row's own features light up. Blue where C should grow, red where it should shrink."],
     atom: ["3. The best corner of K", ", Ĉₜ = δ·sign(λ)·qqᵀ: q is the top eigenvector of −∇Fₜ, the sum of every gradient so far (no projection, one eigenvector)."],
     after: ["4. Cₜ₊₁ = (1 − γ)Cₜ + γĈₜ.", " A small step towards that corner: a mix of two points of K stays in K."],
-    change: ["5. The change, Cₜ₊₁ − Cₜ = γ(Ĉₜ − Cₜ),", " on a scale of its own: what the step did."],
+    change: ["5. The change, Cₜ₊₁ − Cₜ = γ(Ĉₜ − Cₜ)", ", on a scale of its own: what the step did."],
   },
   ftrl: {
     head: "occfm-k's step of the last row: follow the regularized leader",
@@ -104,12 +104,13 @@ const CAPTIONS = {
     grad: ["2. The row's gradient", " ∇fₜ = ℓ′·½x̂x̂ᵀ (no square of a feature with itself): it joins Gₜ, the sum of every gradient so far."],
     atom: ["3. The target −ηGₜ/2", ": the best C for all the rows so far, were there no budget. The bias row is learned outside the ball, as in 4."],
     after: ["4. Cₜ₊₁ = Π_K(−ηGₜ/2).", " The target pulled into the ball: each eigenvalue moves θ towards 0, so that Σ|λ| ≤ δ."],
-    change: ["5. The change, Cₜ₊₁ − Cₜ,", " on a scale of its own: what this row did."],
+    change: ["5. The change, Cₜ₊₁ − Cₜ", ", on a scale of its own: what this row did."],
   },
 };
 
 // label sets the heading and captions of the kind of step shown (each
-// caption a bold part and the rest).
+// caption a bold part and the rest, which presenter mode leaves to the
+// lesson's text: lesson.css).
 function label(kind) {
   const c = CAPTIONS[kind] || CAPTIONS.fw;
   el("fw-h").textContent = c.head;
@@ -119,7 +120,10 @@ function label(kind) {
     if (cap.dataset.kind !== kind) {
       const b = document.createElement("b");
       b.textContent = c[part][0];
-      cap.replaceChildren(b, c[part][1]);
+      const more = document.createElement("span");
+      more.className = "fw-more";
+      more.textContent = c[part][1];
+      cap.replaceChildren(b, more);
       cap.dataset.kind = kind;
     }
   }

@@ -93,12 +93,12 @@ export const STEPS = Object.freeze([
     text: [
       "Regret is our total loss minus that of the best single C in K, picked afterwards knowing every row.",
       "If it grows slower than the rows T, our extra loss per row goes to 0.",
-      "Theorem 3 bounds it by `12·D·G·T^¾ + D·G·T^¼` (dashed gray): it grows at most like T^¾.",
-      "On a log–log chart T^a is a line of slope a: in the long run OCCFM's slope stays at or below 0.75.",
-      "Here the best C fits every row (loss 0), so the regret is simply our total loss.",
+      "Theorem 3 bounds it by `12·D·G·T^{¾} + D·G·T^{¼}` (dashed gray): it grows at most like `T^{¾}`.",
+      "On a log–log chart `T^{a}` is a line of slope a: OCCFM's ends at or below 0.75 (\"not yet\" until then).",
+      "Here the best C fits every row (loss 0), so the regret is our total loss.",
     ],
-    look: "the regret chart (log–log) and the slope under it, which waits until T spans a decade. At δ = 1, C* no longer fits the ball: a comparator then finds the best C at each checkpoint.",
-    paper: "Paper: §2.2 (regret), §3.2 Theorem 3 (regret_T ≤ 12DGT^¾ + DGT^¼).",
+    look: "the slope under the chart (once T spans a decade). At δ = 1, C* leaves the ball: a comparator finds the best C.",
+    paper: "Paper: §2.2 (regret), §3.2 Theorem 3 (D = 2δ, G the largest gradient).",
     targets: ["regret-chart"],
     chart: "regret",
     // At full speed the learner leaves the comparator little time: the
@@ -118,7 +118,7 @@ export const STEPS = Object.freeze([
       "occfm-auto needs no δ: it mixes experts (bias, linear, all-pairs, OCCFM at three δ, tastes) by past loss.",
       "fm-ftrl, the classic FM, has no ball and wins in the long run: a regret bound does not promise the lowest error.",
     ],
-    look: "who leads the RMSE curve, and when the lead changes; “What we know about this data” under the charts.",
+    look: "who leads the RMSE curve, and when the lead changes.",
     paper: "Paper: §4.2 and Table 2 (on MovieLens, with δ tuned by grid search, OCCFM has the lowest RMSE).",
     targets: ["metric-chart"],
     chart: "metric",
@@ -128,11 +128,11 @@ export const STEPS = Object.freeze([
     title: "Your own data",
     text: [
       "Try your own file: a CSV with a header row, LibSVM, or MovieLens u.data (gzip works too).",
-      "Choose it with “Choose a file…” (below, or in the Data card), or drop it on the page.",
+      "Choose it with “Choose a file…” below, or drop it on the page.",
       "It is read and learned inside this page: nothing leaves your computer.",
       "The learners, δ and speed stay as they are; for a CSV the preview guesses the label column.",
     ],
-    look: "the curves as your rows stream in; the Data card previews the file's first lines.",
+    look: "the curves as your rows stream in, and the note above them: how the file was read.",
     paper: "Paper: §4.1 (the paper's data: MovieLens, IJCNN1, Spam, Epsilon).",
     targets: ["metric-chart"],
     chart: "metric",
@@ -185,4 +185,10 @@ export function setupText(step, demoName = (d) => d) {
 // for a `formula` (the backquotes dropped).
 export function mathParts(sentence) {
   return sentence.split("`").map((text, i) => ({text, math: i % 2 === 1})).filter((p) => p.text !== "");
+}
+
+// supParts splits a formula into its parts: [{text, sup}], sup for an
+// exponent written "^{…}" ("T^{¾}" is T with ¾ raised).
+export function supParts(formula) {
+  return formula.split(/\^\{([^}]*)\}/).map((text, i) => ({text, sup: i % 2 === 1})).filter((p) => p.text !== "");
 }

@@ -9,7 +9,8 @@
 import {isTyping, learnRows, onLearnerSetting, step as learnOneRow, validateSettings} from "./controls.js";
 import {renderControls} from "./controls-view.js";
 import {DEFAULTS} from "./hash.js";
-import {STEPS, mathParts, setupText, stepAt, stepSettings} from "./lesson-steps.js";
+import {STEPS, mathParts, setupText, stepAt, stepSettings, supParts} from "./lesson-steps.js";
+import {afterPaint} from "./paint.js";
 import {setView} from "./personalize.js";
 import {showChart} from "./presenter.js";
 import {setPhase, startSession} from "./session.js";
@@ -83,9 +84,13 @@ export function goToStep(n) {
   if (!step) return;
   settings.lesson = n;
   render();
-  if (step.setup && occfm) applySetup(step);
-  else writeHash();
-  lookAt(step);
+  // The step's text shows at once; its run starts after that frame.
+  afterPaint("lesson", () => {
+    if (settings.lesson !== n) return;
+    if (step.setup && occfm) applySetup(step);
+    else writeHash();
+    lookAt(step);
+  });
 }
 
 // closeLesson hides the panel and takes lesson=N out of the link.
@@ -98,7 +103,8 @@ export function closeLesson() {
 }
 
 // applySetup writes step's settings as the controls would, then starts its
-// run from row 0 (paused, for a step that says so).
+// run from row 0 (paused, for a step that says so), clean: no earlier run
+// stays on the chart (within a step, its δ buttons keep them).
 function applySetup(step, note = "") {
   const fromPersonalize = settings.view === "personalize";
   Object.assign(settings, stepSettings(step, settings, DEFAULTS));
@@ -106,7 +112,7 @@ function applySetup(step, note = "") {
   renderControls();
   if (fromPersonalize) setView("learn", {write: false});
   writeHash();
-  startSession("demo", {note});
+  startSession("demo", {note, clean: true});
   if (step.setup.paused && page.phase === "running") setPhase("paused");
   // A few rows first, so that C is not 0 and the next Step moves it.
   if (step.setup.warmup) learnRows(step.setup.warmup);
@@ -153,7 +159,12 @@ function render() {
       if (!math) return text;
       const span = document.createElement("span");
       span.className = "math";
-      span.textContent = text;
+      span.append(...supParts(text).map((q) => {
+        if (!q.sup) return q.text;
+        const sup = document.createElement("sup");
+        sup.textContent = q.text;
+        return sup;
+      }));
       return span;
     }));
     return p;
@@ -191,8 +202,12 @@ function actionElement(a) {
   if ("delta" in a) {
     b.dataset.delta = String(a.delta);
     b.addEventListener("click", () => {
-      onLearnerSetting(() => { settings.delta = a.delta; });
-      renderPressed();
+      // Pressed at once; the run at the new δ starts after that frame.
+      for (const o of b.parentElement.querySelectorAll("button[data-delta]")) o.setAttribute("aria-pressed", String(o === b));
+      afterPaint("lesson-delta", () => {
+        onLearnerSetting(() => { settings.delta = a.delta; });
+        renderPressed();
+      });
     });
   } else if (a.step) {
     b.title = "learn one row (→)";
@@ -243,6 +258,9 @@ const ONE_COLUMN = "(max-width: 900px)";
 // scrolling to them would hide the step's text (unless the text is folded:
 // see jumpTo).
 function bringIntoView(el) {
+  // Presenter mode shows the step's chart under the numbers, the lesson
+  // beside it: the page stays where it is (header and all).
+  if (settings.presenter && !matchMedia(ONE_COLUMN).matches) return;
   if (matchMedia(ONE_COLUMN).matches) {
     // Folded, the reader follows the charts: the next step's comes under
     // its title.

@@ -154,7 +154,7 @@ function draw(pic, prepared = null) {
   el("picture-canvas").setAttribute("aria-label", `heatmap of C, ${k} by ${k}: ${what(pic)}`);
   el("picture-scale").textContent = scales.inner === 0 && scales.border === 0
     ? `${what(pic)}. C = 0: every square is white until the learner's first step.`
-    : `${what(pic)}. Colour: red adds to ŷ, blue subtracts; full colour at ±${formatNumber(scales.inner)} ` +
+    : `${what(pic)}. Colour: red adds to ŷ, blue subtracts; darkest = ±${formatNumber(scales.inner)} ` +
       `for pairs of features${scales.clipped > 0 ? ` (the largest ${pct(scales.clipped)} of them beyond it)` : ""}, ` +
       `±${formatNumber(scales.border)} on the bias row (after the line).`;
   if (!el("picture-hover").dataset.cell) el("picture-hover").textContent = hoverHint();
@@ -212,19 +212,26 @@ function drawSpectrum(pic) {
   ctx.clearRect(0, 0, css, cssH);
   const eig = pic.eig;
   const target = pic.target || [];
-  const gaugeH = 26, gap = 8, barsH = cssH - gaugeH - gap - 14 - 16;
+  // The text: 12 px, 18 px in presenter mode for the back of a room; the
+  // title takes a line above the bars, the gauge's ends one below it.
+  const fs = document.documentElement.classList.contains("presenter") ? 18 : 12, line = fs + 2;
+  canvas.dataset.font = String(fs);
+  const gaugeH = 26, gap = 8, barsH = cssH - gaugeH - gap - line - (fs + 4);
   const top = Math.max(...eig.map(Math.abs), ...target.map(Math.abs), 1e-300);
   const n = Math.max(eig.length, target.length, 12);  // a few eigenvalues: narrow bars all the same
   const w = css / n;
-  ctx.font = "12px system-ui, sans-serif";
+  ctx.font = `${fs}px system-ui, sans-serif`;
   ctx.fillStyle = "#5b6474";
   const zero = !eig.some((v) => v !== 0) && !target.some((v) => v !== 0);
-  ctx.fillText(zero ? "no eigenvalues yet: C = 0 before the first step"
-    : target.length ? `target −ηG/2 (pale), cut by θ into C (solid)` : `eigenvalues of C by size (largest ${formatNumber(top)})`, 0, 11);
+  // The title: the first of its wordings that fits the canvas.
+  const titles = zero ? ["no eigenvalues yet: C = 0 before the first step", "C = 0: no eigenvalues yet"]
+    : target.length ? ["target −ηG/2 (pale), cut by θ into C (solid)", "target (pale), C (solid)"]
+    : [`eigenvalues of C by size (largest ${formatNumber(top)})`, `eigenvalues (largest ${formatNumber(top)})`, "eigenvalues of C"];
+  ctx.fillText(titles.find((t) => ctx.measureText(t).width <= css) || titles[titles.length - 1], 0, fs - 1);
   const bar = (v, i, pale) => {
     const h = (Math.abs(v) / top) * barsH;
     ctx.fillStyle = v >= 0 ? (pale ? "#fecaca" : "#dc2626") : (pale ? "#bfdbfe" : "#2563eb");
-    ctx.fillRect(i * w + 1, 14 + barsH - h, Math.max(w - 2, 1), h);
+    ctx.fillRect(i * w + 1, line + barsH - h, Math.max(w - 2, 1), h);
   };
   if (target.length) {
     // occfm-k: each eigenvalue of the target moves θ towards 0 (soft
@@ -233,7 +240,7 @@ function drawSpectrum(pic) {
       bar(v, i, true);
       if (Math.abs(v) > pic.theta) bar(v - Math.sign(v) * pic.theta, i, false);
     });
-    const ty = 14 + barsH - (pic.theta / top) * barsH;
+    const ty = line + barsH - (pic.theta / top) * barsH;
     ctx.strokeStyle = "#0f172a";
     ctx.setLineDash([4, 3]);
     ctx.beginPath();
@@ -241,9 +248,9 @@ function drawSpectrum(pic) {
     ctx.lineTo(css, ty + 0.5);
     ctx.stroke();
     ctx.setLineDash([]);
-    const label = `θ = ${formatNumber(pic.theta)}`, ly = Math.max(ty - 3, 24), lw = ctx.measureText(label).width;
+    const label = `θ = ${formatNumber(pic.theta)}`, ly = Math.max(ty - 3, 2 * line - 4), lw = ctx.measureText(label).width;
     ctx.fillStyle = "rgba(255, 255, 255, 0.9)";  // over the bars it names
-    ctx.fillRect(css - lw - 4, ly - 12, lw + 4, 14);
+    ctx.fillRect(css - lw - 4, ly - fs, lw + 4, line);
     ctx.fillStyle = "#0f172a";
     ctx.textAlign = "right";
     ctx.fillText(label, css, ly);
@@ -252,7 +259,7 @@ function drawSpectrum(pic) {
     eig.forEach((v, i) => bar(v, i, false));
   }
   // The gauge: the ball's budget δ as the full width, each |λᵢ| a segment.
-  const gy = 14 + barsH + gap;
+  const gy = line + barsH + gap;
   const total = pic.delta > 0 ? Math.max(pic.delta, pic.nuclear) : pic.nuclear || 1;
   ctx.fillStyle = "#e2e8f0";
   ctx.fillRect(0, gy, css, gaugeH);

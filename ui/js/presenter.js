@@ -1,11 +1,13 @@
 // Presenter mode (data-testid="presenter", presenter=1 in the link, key P):
 // for a page projected in class, big type, the settings hidden (the Run
 // card stays, as a bar), and one chart at a time with small buttons to
-// switch. The layout is style.css's ("Lesson and presenter mode"): this
+// switch; the notices above the charts on one line each, opened by a
+// click. The layout is lesson.css's: this
 // module sets html.presenter and html[data-chart]; a phone keeps its
 // usual layout.
 
 import {isTyping} from "./controls.js";
+import {afterPaint} from "./paint.js";
 import {settings, writeHash} from "./state.js";
 
 // CHARTS are the views presenter mode can show, one at a time: each
@@ -28,6 +30,11 @@ export function wirePresenter() {
       setPresenter(!settings.presenter);
     }
   });
+  // A notice folded to one line opens (and folds again) on a click.
+  for (const id of ["note", "speed-warning", "order-text"]) {
+    const el = document.getElementById(id);
+    el.addEventListener("click", () => { if (settings.presenter) el.classList.toggle("open"); });
+  }
   // A link edited by hand (the controls' listener has read it).
   addEventListener("hashchange", render);
   render();
@@ -52,8 +59,9 @@ function render() {
   const was = root.classList.contains("presenter");
   root.classList.toggle("presenter", on);
   root.dataset.chart = chart;
-  // The charts' height follows presenter mode (charts.js chartHeight).
-  if (was !== on) dispatchEvent(new Event("resize"));
+  // The charts' height follows presenter mode (charts.js chartHeight):
+  // they are rebuilt after the new layout is on screen.
+  if (was !== on) afterPaint("presenter", () => dispatchEvent(new Event("resize")));
   const button = document.getElementById("presenter");
   button.setAttribute("aria-pressed", String(on));
   for (const b of document.querySelectorAll("#presenter-charts button")) {

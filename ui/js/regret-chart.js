@@ -4,7 +4,7 @@
 // state.
 
 import {CHART_INTERVAL_MS} from "./config.js";
-import {chartAxis, chartHeight, chartSummary, presenting, showLatest, yAxisSize} from "./charts.js";
+import {chartAxis, chartHeight, chartSummary, presenting, showLatest, tickLabels, yAxisSize} from "./charts.js";
 import {finite, formatNumber} from "./format.js";
 import {colorOf} from "./palette.js";
 
@@ -42,8 +42,16 @@ export class RegretChart {
     else this.plot.setSize(this.size());
   }
 
+  // size leaves room under the chart for its legend and, in presenter
+  // mode, for the latest regret and the slopes, which a lesson step points
+  // at: they share the screen with it.
   size() {
-    return {width: Math.max(240, this.el.clientWidth), height: chartHeight(this.height, this.el, 48)};
+    let below = 48, h = this.height;
+    if (presenting()) {
+      for (const id of ["regret-latest", "regret-slopes"]) below += document.getElementById(id)?.offsetHeight || 0;
+      h = 200;
+    }
+    return {width: Math.max(240, this.el.clientWidth), height: chartHeight(h, this.el, below)};
   }
 
   reset(names) {
@@ -179,8 +187,10 @@ export class RegretChart {
       hooks: {ready: [showLatest]},
       series,
       axes: [
-        {...axis, label: this.logLog ? "T (rows, log scale)" : "T (rows)", labelSize: 24},
-        {...axis, label: this.logLog ? `${yLabel} (log scale)` : yLabel, labelSize: 24, size: yAxisSize},
+        {...axis, label: this.logLog ? (presenting() ? "T (rows), log–log" : "T (rows, log scale)") : "T (rows)", labelSize: 24, values: tickLabels(this.logLog)},
+        // In presenter mode the chart is short: the axis says "(log scale)"
+        // once, on T.
+        {...axis, label: this.logLog && !presenting() ? `${yLabel} (log scale)` : yLabel, labelSize: 24, size: yAxisSize},
       ],
     }, this.data(), this.el);
     this.built = presenting();

@@ -52,7 +52,7 @@ export function configFor(source) {
 
 // startSession starts a new run of source ("demo" or "file": session.file)
 // from row 0. With keepPaused a paused page stays paused; otherwise it runs.
-export function startSession(source, {note = "", keepPaused = false} = {}) {
+export function startSession(source, {note = "", keepPaused = false, clean = false} = {}) {
   if (!occfm) return;
   session.gen++;
   stopFeeder(feeder);
@@ -65,9 +65,10 @@ export function startSession(source, {note = "", keepPaused = false} = {}) {
   writeHash();
   session.learners = page.model ? [page.model.learner] : [...settings.learners];
   // The last run stays on the metric chart, faded, when this one learns the
-  // same data (a δ button, a lesson step, a changed setting).
+  // same data (a δ button, a changed setting), unless the run starts clean
+  // (a lesson step: its text speaks of its own curves only).
   const run = runOf(settings, session.learners);
-  session.ghosts = nextGhosts(session.ghosts, session.run, session.checkpoints, run);
+  session.ghosts = clean ? [] : nextGhosts(session.ghosts, session.run, session.checkpoints, run);
   session.run = run;
   session.task = "";
   session.layout = "";
@@ -160,6 +161,13 @@ export function applySnapshot(snap, force = false) {
     session.task = snap.task;
     views.metric.setLabel(metricLabel(snap.task));
     document.getElementById("metric-title").textContent = `progressive ${metricLabel(snap.task)} vs rows${ghostsNote(session.run, session.ghosts)}`;
+  }
+  if (snap.layout && snap.layout !== session.layout && session.source === "file" && session.note &&
+      document.getElementById("note").textContent === session.note) {
+    // The file's note says how it was read: presenter mode hides the Data
+    // card, and lesson step 7 points at this note.
+    session.note = `${session.note.replace(/\.$/, "")}; read as ${snap.layout}.`;
+    showNote(session.note);
   }
   if (snap.layout) session.layout = snap.layout;
   if (snap.known) session.known = snap.known;

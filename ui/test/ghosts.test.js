@@ -67,6 +67,18 @@ test("ghostsNote names this run's differing settings", () => {
   assert.equal(ghostsNote(now, []), "");
 });
 
+test("spreadLabels keeps the lines' order when the labels crowd", () => {
+  // Six labels of 45 px in 300 px, two near the bottom: the bottom one stays
+  // the lowest, the others stacked above it.
+  const ys = spreadLabels([60, 80, 100, 120, 290, 299], [], 15, 0, 300, [45, 45, 45, 45, 45, 45]);
+  for (let i = 1; i < ys.length; i++) assert.ok(ys[i] - ys[i - 1] >= 45, `${ys}`);
+  assert.ok(ys[5] <= 300, `${ys}`);
+  // Too many for the room: none above its top, the last past its bottom.
+  const many = spreadLabels([10, 20, 30, 40, 50, 60, 70, 80], [], 15, 0, 300, Array(8).fill(45));
+  assert.ok(many[0] - 45 >= 0 && many[7] > 300, `${many}`);
+  for (let i = 1; i < many.length; i++) assert.ok(many[i] - many[i - 1] >= 45, `${many}`);
+});
+
 test("spreadLabels keeps labels of several lines apart", () => {
   const ys = spreadLabels([100, 100], [], 15, 0, 300, [45, 15]);
   const spans = ys.map((y, i) => [y - [45, 15][i], y]).sort((a, b) => a[0] - b[0]);

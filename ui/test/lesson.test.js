@@ -4,7 +4,7 @@
 import {test} from "node:test";
 import assert from "node:assert/strict";
 import {DEFAULTS, formatHash, learnerSettingsKey, parseHash} from "../js/hash.js";
-import {STEPS, mathParts, setupText, stepAt, stepSettings} from "../js/lesson-steps.js";
+import {STEPS, mathParts, setupText, stepAt, stepSettings, supParts} from "../js/lesson-steps.js";
 
 // The names the page's core registers (occfm learners, occfm gen -demo):
 // a setup must not ask for another.
@@ -117,4 +117,11 @@ test("mathParts marks the formulas between backquotes", () => {
     {text: "ŷ", math: true}, {text: ".", math: false}]);
   assert.deepEqual(mathParts("plain"), [{text: "plain", math: false}]);
   assert.deepEqual(mathParts("`a`"), [{text: "a", math: true}]);
+});
+
+test("supParts raises the exponents written ^{…}", () => {
+  assert.deepEqual(supParts("12·T^{¾} + T^{¼}"), [
+    {text: "12·T", sup: false}, {text: "¾", sup: true}, {text: " + T", sup: false}, {text: "¼", sup: true},
+  ]);
+  assert.deepEqual(supParts("plain"), [{text: "plain", sup: false}]);
 });
