@@ -39,7 +39,7 @@ const regretNowJS = `(() => {
 // regret is the learner's total loss with no comparator: 12 s after
 // opening, the readout is at T ≥ half the rows learned, with the Theorem 3
 // line; the slope waits until T spans a decade. At δ = 1 the comparator
-// runs and keeps within a few checkpoints of the learner.
+// runs and comes within 3 checkpoints of the learner.
 func TestE2ELessonRegret(t *testing.T) {
 	t.Parallel()
 	s := newSession(t, 3*time.Minute)
@@ -70,11 +70,14 @@ func TestE2ELessonRegret(t *testing.T) {
 	// δ = 1: C* is outside the ball; the comparator runs and keeps up.
 	s.click("lesson-regret-delta-1")
 	s.waitJS("a new run at δ = 1", `occfmPage.session.last && occfmPage.session.last.rows > 0`, 20*time.Second)
-	time.Sleep(12 * time.Second)
+	// Keeping up is a race of the comparator's work against the learner's:
+	// how soon depends on the machine (12 s quiet), so it is waited for,
+	// with a hang guard, not timed.
+	s.waitJS("the comparator at 4 checkpoints, within 3 of the learner", `(() => { const r = `+regretNowJS+`; return r.points >= 4 && r.pending <= 3 })()`, 90*time.Second)
 	r = evalJS[regretNow](s, regretNowJS)
-	t.Logf("δ = 1, 12 s: %+v", r)
-	if strings.Contains(r.Comp, "none needed") || r.Pending > 3 || r.Points < 4 {
-		t.Errorf("δ = 1 after 12 s: %d checkpoints, %d pending (%q): want the comparator within 3 checkpoints", r.Points, r.Pending, r.Comp)
+	t.Logf("δ = 1: %+v", r)
+	if strings.Contains(r.Comp, "none needed") {
+		t.Errorf("δ = 1: the comparator line says %q", r.Comp)
 	}
 	s.checkExceptions()
 }
