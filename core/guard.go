@@ -1,8 +1,8 @@
 package core
 
 import (
-	"errors"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -580,90 +580,86 @@ func (g *Guarded) replace() {
 	g.inner = g.fresh()
 }
 
-// guardSection names the Model.Extra section that holds a Guarded's own
-// state.
-const guardSection = "guard"
-
-// Model returns the guarded learner as a Model for SaveModel: the learner
-// the guard wraps, the settings it was made with, and in Extra["guard"] the
-// guard's own state (the labels' mean and range, the smoothed losses, its
-// counters and events), so that ResumeGuarded goes on exactly as if the
-// guard had never stopped. The caller sets Vocabulary and Rows.
-func (g *Guarded) Model() Model {
-	c := &stateCodec{}
-	g.stateCode(c)
-	return Model{Name: g.name, Config: g.cfg, Learner: g.inner, Extra: map[string][]byte{guardSection: c.buf}}
+// DivergenceAdvice says in one sentence what most likely made g's learner
+// diverge, or made an expert of it fail (a "retired" event, see
+// partFailer), naming the settings as the caller's user knows them
+// (deltaName "-delta" or "δ", etaName "-eta" or "η"). When δ was set above
+// the learner's default (for OCCFMAuto, above its default grid's largest
+// δ), δ is named first: with a ball that no longer binds, OCCFM follows the
+// minimizer of its regularized gradient sum, which a learning rate tuned for
+// the default δ can make unstable (on the planted-regression demo at
+// δ = 1000, η = 1 diverges and η = 0.1 learns to RMSE 0.19). Otherwise the
+// learning rate is named, the usual cause.
+func (g *Guarded) DivergenceAdvice(deltaName, etaName string) string {
+	delta := g.Config().Delta
+	if delta == 0 {
+		delta = g.cfg.Delta // OCCFMAuto reports none: its grid is this one δ
+	}
+	def, what := g.defaultDelta()
+	if delta > def && def > 0 {
+		return "δ = " + str.Ftoa(delta) + " is above " + g.name + "'s " + what + " " + str.Ftoa(def) +
+			": a ball this large no longer holds the model in, so the learning rate alone decides whether it is stable; try a smaller " +
+			deltaName + ", or a smaller " + etaName + "."
+	}
+	return "a learning rate too large for the data is the usual cause: try a smaller " + etaName + "."
 }
 
-// ResumeGuarded guards the learner of a loaded model with s: it continues
-// the guard's state saved by Guarded.Model, or starts a fresh guard for a
-// model saved without one. A reset makes a fresh learner of m.Name for
-// m.Config. It returns an error for a model whose guard state is malformed.
-func ResumeGuarded(m Model, s GuardSettings) (*Guarded, error) {
-	spec, ok := registry[m.Name]
-	if !ok || m.Learner == nil {
-		return nil, errors.New("core: the model has no learner of the registry (" + str.Quote(m.Name) + ")")
+// defaultDelta returns the δ g's learner takes when none is given, and what
+// to call it: "default", or for OCCFMAuto its default grid's "largest
+// default"; 0 for a learner without a fixed default δ.
+func (g *Guarded) defaultDelta() (float64, string) {
+	if g.name == occfmAutoSpec.Name {
+		return slices.Max(DefaultAutoDeltas), "largest default"
 	}
-	c := m.Config
-	g := &Guarded{set: s.withDefaults(), name: m.Name, cfg: c, task: c.Task, loss: c.LossOf(),
-		fresh: func() Learner { return spec.New(c) }, inner: m.Learner}
-	if b, ok := m.Extra[guardSection]; ok {
-		dc := &stateCodec{dec: true, buf: b}
-		g.stateCode(dc)
-		if err := dc.finish("extra:" + guardSection); err != nil {
-			return nil, err
+	if spec, ok := registry[g.name]; ok {
+		if c, ok := spec.New(Config{Task: g.task, Loss: g.cfg.Loss}).(Configured); ok {
+			return c.Config().Delta, "default"
 		}
 	}
-	return g, nil
+	return 0, "default"
 }
 
-// stateCode codes the guard's state (not its settings, which come from the
-// caller, nor the learner, which is the model's).
-func (g *Guarded) stateCode(c *stateCodec) {
-	c.int(&g.rows)
-	c.int(&g.since)
-	c.int(&g.n)
-	c.float(&g.mean)
-	c.float(&g.lo)
-	c.float(&g.hi)
-	for _, e := range []*ewma{&g.eL, &g.eS, &g.eB} {
-		c.float(&e.sum)
-		c.float(&e.mass)
-		if c.violates(e.mass >= 0 && e.mass <= 1 && e.sum >= 0) {
-			c.fail("smoothed loss (" + str.Ftoa(e.sum) + ", " + str.Ftoa(e.mass) + ") out of range")
+// partFailer is a learner that survives the failure of a part of it: an
+// OCCFMAuto retires an expert whose update panics, and the others go on.
+// takeFailures returns a sentence for each failure since its last call, and
+// forgets them.
+type partFailer interface {
+	takeFailures() []string
+}
+
+var _ partFailer = (*OCCFMAuto)(nil)
+
+// noteFailures records a "retired" event for each part of the learner that
+// failed in the update just made (see partFailer).
+func (g *Guarded) noteFailures() {
+	if f, ok := g.inner.(partFailer); ok {
+		for _, msg := range f.takeFailures() {
+			g.event("retired", msg)
 		}
 	}
-	r := &g.rep
-	c.int(&r.Divergences)
-	c.int(&r.Resets)
-	c.int(&r.Refused)
-	c.bool(&r.Paused)
-	c.int(&r.PausedAt)
-	c.check(g.rows >= 0 && g.since >= 0 && g.n >= 0 && g.n <= g.rows && g.lo <= g.hi &&
-		r.Divergences >= 0 && r.Resets >= 0 && r.Resets <= r.Divergences && r.Refused >= 0 &&
-		r.PausedAt >= 0 && r.PausedAt <= g.rows, "guard counters out of range")
-	n := c.length(len(r.Events), 3)
-	if c.dec {
-		if c.err != nil || n > guardEvents+1+maxAutoExperts {
-			c.fail("guard events: " + str.Itoa(n))
-			return
+}
+
+// Retired counts the "retired" events of r: the parts of the learner
+// (OCCFMAuto's experts) that failed and were dropped while the rest went
+// on learning.
+func (r GuardReport) Retired() int {
+	n := 0
+	for _, e := range r.Events {
+		if e.Kind == "retired" {
+			n++
 		}
-		r.Events = make([]GuardEvent, n)
 	}
-	for i := range r.Events {
-		e := &r.Events[i]
-		c.int(&e.Row)
-		c.string(&e.Kind)
-		c.string(&e.Msg)
-	}
-	// The breakdown of Refused, at the end and only when not zero, so that
-	// files written before it existed load and save to the same bytes.
-	if !c.dec && r.TooWide == 0 && r.BadLabels == 0 || c.dec && c.atEnd() {
-		return
-	}
-	c.int(&r.TooWide)
-	c.int(&r.BadLabels)
-	if c.violates(r.TooWide >= 0 && r.BadLabels >= 0 && r.TooWide+r.BadLabels <= r.Refused && r.TooWide+r.BadLabels > 0) {
-		c.fail("refused rows " + str.Itoa(r.TooWide) + " too wide and " + str.Itoa(r.BadLabels) + " with a bad label of " + str.Itoa(r.Refused))
-	}
+	return n
+}
+
+// updateExpert calls e.Update(x, y) and returns "", or the text of the
+// panic that stopped it.
+func updateExpert(e Learner, x data.Sparse, y float64) (msg string) {
+	defer func() {
+		if r := recover(); r != nil {
+			msg = str.PanicText(r)
+		}
+	}()
+	e.Update(x, y)
+	return ""
 }

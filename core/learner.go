@@ -41,11 +41,7 @@ package core
 import (
 	"errors"
 	"math"
-	"reflect"
 	"slices"
-	"sort"
-	"strings"
-	"sync"
 
 	"github.com/occfm/occfm/core/data"
 	"github.com/occfm/occfm/core/internal/str"
@@ -208,6 +204,13 @@ type Spec struct {
 	Plain string
 	// Summary is a one-line description for menus and -help.
 	Summary string
+	// Personal says in a sentence how the learner takes a new person's
+	// first ratings, for Personalize's hint; empty: Plain serves.
+	Personal string
+	// DeltaRule says how the default δ is set when it is not one number
+	// (Config().Delta is 0 and DeltaNow grows), e.g. "12·√n (grows with
+	// the features seen)"; empty for a fixed default or no δ.
+	DeltaRule string
 	// New returns a fresh learner for c.
 	New func(c Config) Learner
 	// Regret is the learner's guarantee against the best fixed C in K
@@ -229,83 +232,6 @@ type Spec struct {
 type RegretGuarantee struct {
 	Exponent float64
 	Source   string
-}
-
-// registry holds every learner, by name: one line a learner, whose Spec
-// sits in the learner's own file beside its update, its model state codec
-// (stateCode) and its picture (docs/adding-a-learner.md).
-var registry = byName(
-	occfmSpec,
-	occfmAutoSpec,
-	occfmLinSpec,
-	occfmKSpec,
-	ccfmPairsSpec,
-	ccfmOGDSpec,
-	ccfmPASpec,
-	ccfmFTRLSpec,
-	fmFTRLSpec,
-	cfmFTRLSpec,
-	meanSpec,
-	biasSpec,
-	linearSpec,
-	itemLiftSpec,
-)
-
-// byName indexes specs by name.
-func byName(specs ...Spec) map[string]Spec {
-	m := make(map[string]Spec, len(specs))
-	for _, s := range specs {
-		m[s.Name] = s
-	}
-	return m
-}
-
-// registryTypes maps the type of each registered learner to its name.
-var registryTypes = sync.OnceValue(func() map[reflect.Type]string {
-	m := make(map[reflect.Type]string, len(registry))
-	for _, s := range registry {
-		m[reflect.TypeOf(s.state())] = s.Name
-	}
-	return m
-})
-
-// registryName returns the registry name of l's type, or "" for a learner
-// the registry does not make.
-func registryName(l Learner) string { return registryTypes()[reflect.TypeOf(l)] }
-
-// InBall reports whether l keeps C (or its pair block) in the nuclear-norm
-// ball ‖C‖* ≤ δ: whether its registry Spec says Ball.
-func InBall(l Learner) bool { return registry[registryName(l)].Ball }
-
-// DefaultLearner is the registry name of the learner `occfm run` and the
-// page use when none is named: OCCFMAuto, which needs no δ.
-const DefaultLearner = "occfm-auto"
-
-// Learners returns the specs of all registered learners, sorted by name.
-func Learners() []Spec {
-	specs := make([]Spec, 0, len(registry))
-	for _, s := range registry {
-		specs = append(specs, s)
-	}
-	sort.Slice(specs, func(i, j int) bool { return specs[i].Name < specs[j].Name })
-	return specs
-}
-
-// NewLearner returns a new learner of the named kind for c, or the error of
-// an unknown name or of c.Check.
-func NewLearner(name string, c Config) (Learner, error) {
-	s, ok := registry[name]
-	if !ok {
-		names := make([]string, 0, len(registry))
-		for _, s := range Learners() {
-			names = append(names, s.Name)
-		}
-		return nil, errors.New("core: unknown learner " + str.Quote(name) + " (have [" + strings.Join(names, " ") + "])")
-	}
-	if err := c.Check(); err != nil {
-		return nil, err
-	}
-	return s.New(c), nil
 }
 
 // zeroDefault applies the settings convention "zero means the default,
@@ -473,4 +399,69 @@ func TaskLoss(t data.Task) Loss {
 		return Logistic
 	}
 	return Squared
+}
+
+// taskOf returns the task whose natural loss is l.
+func taskOf(l Loss) data.Task {
+	if l == Logistic {
+		return data.Classification
+	}
+	return data.Regression
+}
+
+// Mixture is a learner that forecasts by weighting experts, each a
+// learner of its own, by their past losses (OCCFMAuto is one). It is an
+// optional ability, found by type assertion: the page draws a mixture's C
+// as its experts' weighted sum and follows the step of the expert it
+// trusts most, and reports carry its experts and its regret to the best
+// of them.
+type Mixture interface {
+	Learner
+	// Experts describes the experts, in a new slice, in a fixed order.
+	Experts() []Expert
+	// Expert returns expert k of Experts' list, nil once it is retired;
+	// a view may read it (draw its C), never change it.
+	Expert(k int) Learner
+	// Regret returns the mixture's regret to its best expert,
+	// Σℓ(ŷₜ, yₜ) − min Lₖ, and the bound the mixture guarantees for it.
+	Regret() (regret, bound float64)
+}
+
+// Expert describes one expert of a Mixture.
+type Expert struct {
+	// Name is "bias", "linear", "pairs α=0.3", …, "δ=10", "δ=100", … or
+	// "tastes δ=12√n", "tastes δ=400" (an OCCFMK).
+	Name string `json:"name"`
+	// Delta is the expert's δ (for an OCCFMK the δ in use now, 0 when
+	// retired with a growing ball), 0 for Bias and Linear.
+	Delta float64 `json:"delta"`
+	// Eta is the expert's η setting (0: OCCFM's default at its δ), or a
+	// pairs expert's α.
+	Eta float64 `json:"eta"`
+	// Weight is pₖ, 0 once retired.
+	Weight float64 `json:"weight"`
+	// Loss is the cumulative loss Lₖ, up to the expert's retirement for a
+	// retired one.
+	Loss float64 `json:"loss"`
+	// Retired reports whether the expert has stopped learning.
+	Retired bool `json:"retired"`
+}
+
+// Trusted returns m's live expert of largest weight among those keep
+// accepts (every expert when keep is nil), with its description, and
+// whether there is one: the one place that picks the expert a view shows
+// (every expert predicts a quadratic in x, see QuadraticBlock).
+func Trusted(m Mixture, keep func(Learner) bool) (Learner, Expert, bool) {
+	ex := m.Experts()
+	best := -1
+	for k := range ex {
+		e := m.Expert(k)
+		if e != nil && (keep == nil || keep(e)) && (best < 0 || ex[k].Weight > ex[best].Weight) {
+			best = k
+		}
+	}
+	if best < 0 {
+		return nil, Expert{}, false
+	}
+	return m.Expert(best), ex[best], true
 }

@@ -52,7 +52,7 @@ type stateCoder interface {
 // This file holds the codings of values any learner has (numbers, slices,
 // strings, a Config, a Vocabulary, a generator, a nested learner); the
 // coding of a representation sits beside its type (lowRank in lowrank.go,
-// eigSym in ccfm_proj.go, accum in accum.go, …).
+// eigSym in ccfm_projected.go, accum in accum.go, …).
 type stateCodec struct {
 	dec bool
 	buf []byte

@@ -112,13 +112,14 @@ type OCCFM struct {
 
 // occfmSpec registers OCCFM (see registry).
 var occfmSpec = Spec{
-	Name:    "occfm",
-	Plain:   "The paper's learner: one matrix C of feature pairs, kept inside a budget δ; each row moves C a small step towards the best corner of the budget, found with one eigenvector.",
-	Summary: "Online Compact Convexified FM: projection-free Frank-Wolfe on ‖C‖* ≤ δ (Algorithm 2; γₜ capped by exact line search)",
-	New:     func(c Config) Learner { return NewOCCFM(OCCFMSettingsFor(c)) },
-	Regret:  RegretGuarantee{0.75, "Theorem 3 (online Frank-Wolfe)"},
-	Ball:    true,
-	state:   func() stateCoder { return new(OCCFM) },
+	Name:     "occfm",
+	Plain:    "The paper's learner: one matrix C of feature pairs, kept inside a budget δ; each row moves C a small step towards the best corner of the budget, found with one eigenvector.",
+	Summary:  "Online Compact Convexified FM: projection-free Frank-Wolfe on ‖C‖* ≤ δ (Algorithm 2; γₜ capped by exact line search)",
+	New:      func(c Config) Learner { return NewOCCFM(OCCFMSettingsFor(c)) },
+	Personal: "occfm follows the whole stream: a new person's few ratings barely move it, so the list may not change (occfm-k adapts at once).",
+	Regret:   RegretGuarantee{0.75, "Theorem 3 (online Frank-Wolfe)"},
+	Ball:     true,
+	state:    func() stateCoder { return new(OCCFM) },
 }
 
 // NewOCCFM returns an OCCFM learner with C₁ = 0 and an empty feature space.

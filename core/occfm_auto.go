@@ -28,8 +28,7 @@ import (
 // which lies in [a, b], satisfies (ŷ − y)² ≤ g(y) for every y in [a, b].
 // The regret against the best expert is then at most ln(K)/ρ =
 // ½(b − a)²·ln K, a quarter of the exponentially weighted average's
-// 2(b − a)²·ln K (Kivinen and Warmuth 1999), which was measured to cost
-// ML-100K 0.0001–0.0002 of RMSE against Bias. The regret is counted on the
+// 2(b − a)²·ln K (Kivinen and Warmuth 1999). The regret is counted on the
 // clipped predictions. Under the Logistic loss it mixes the probabilities
 // σ(ŷₖ) with ρ = 1, the Bayes mixture, whose log loss is at most ln K above
 // the best expert's, and predicts their log-odds. Either way each expert is
@@ -42,11 +41,10 @@ import (
 // e^−Retire of the leader's, whose Lₖ is over autoGap above the leader's,
 // and whose loss over about the last 1,000 rows is no lower than the
 // leader's, stops learning and frees its memory. Bias and Linear cost
-// O(nnz(x)) a row and are never retired. Retiring the CCFMPairs experts
-// too left every error and RMSE of docs/findings.md's data sets unchanged
-// and made occfm-auto 15–25 % faster (an expert that memorizes pairs
-// can trail Bias for 10,000 rows and lead it later, but not the leader).
-// The bound above holds against the experts never retired. An expert whose
+// O(nnz(x)) a row and are never retired. A CCFMPairs expert is retired
+// like the others: one that memorizes pairs can trail Bias for many rows
+// and lead it later, but not the leader (docs/performance.md). The bound
+// above holds against the experts never retired. An expert whose
 // prediction is not finite is retired at once, and so is one whose update
 // fails (see fail). An OCCFMAuto is not safe for concurrent use.
 type OCCFMAuto struct {
@@ -65,14 +63,16 @@ type OCCFMAuto struct {
 
 var _ Learner = (*OCCFMAuto)(nil)
 var _ Configured = (*OCCFMAuto)(nil)
+var _ Mixture = (*OCCFMAuto)(nil)
 
 // occfmAutoSpec registers OCCFMAuto (see registry).
 var occfmAutoSpec = Spec{
-	Name:    "occfm-auto",
-	Plain:   "The default: runs simple models and OCCFM at several budgets side by side, and trusts each as much as it has earned by predicting well so far. No δ to choose.",
-	Summary: "CCFM with no δ to choose: Vovk's aggregating algorithm (Bayes mixture for logistic) over bias, linear, ccfm-pairs (α = 0.3, 3), occfm-lin (δ = 10, 100, 1000) and occfm-k (δ = 12·√n)",
-	New:     func(c Config) Learner { return NewOCCFMAuto(OCCFMAutoSettingsFor(c)) },
-	state:   func() stateCoder { return new(OCCFMAuto) },
+	Name:     "occfm-auto",
+	Plain:    "The default: runs simple models and OCCFM at several budgets side by side, and trusts each as much as it has earned by predicting well so far. No δ to choose.",
+	Summary:  "CCFM with no δ to choose: Vovk's aggregating algorithm (Bayes mixture for logistic) over bias, linear, ccfm-pairs (α = 0.3, 3), occfm-lin (δ = 10, 100, 1000) and occfm-k (δ = 12·√n)",
+	Personal: "occfm-auto follows the whole stream: a new person's few ratings barely move it, so the list may not change (occfm-k adapts at once).",
+	New:      func(c Config) Learner { return NewOCCFMAuto(OCCFMAutoSettingsFor(c)) },
+	state:    func() stateCoder { return new(OCCFMAuto) },
 }
 
 // NewOCCFMAuto returns an OCCFMAuto whose experts are fresh.
@@ -114,33 +114,13 @@ func (m *OCCFMAuto) Config() Config {
 	return Config{Task: taskOf(loss), Seed: m.s.Seed, Eta: m.s.sharedEta(), Loss: &loss}
 }
 
-// AutoExpert describes one expert of an OCCFMAuto.
-type AutoExpert struct {
-	// Name is "bias", "linear", "pairs α=0.3", …, "δ=10", "δ=100", … or
-	// "tastes δ=12√n", "tastes δ=400" (an OCCFMK).
-	Name string `json:"name"`
-	// Delta is the expert's δ (for an OCCFMK the δ in use now, 0 when
-	// retired with a growing ball), 0 for Bias and Linear.
-	Delta float64 `json:"delta"`
-	// Eta is the expert's η setting (0: OCCFM's default at its δ), or a
-	// pairs expert's α.
-	Eta float64 `json:"eta"`
-	// Weight is pₖ, 0 once retired.
-	Weight float64 `json:"weight"`
-	// Loss is the cumulative loss Lₖ, up to the expert's retirement for a
-	// retired one.
-	Loss float64 `json:"loss"`
-	// Retired reports whether the expert has stopped learning.
-	Retired bool `json:"retired"`
-}
-
 // Experts returns the experts, in a new slice: Bias, Linear, the pairs
 // experts, then the grid of δ.
-func (m *OCCFMAuto) Experts() []AutoExpert {
+func (m *OCCFMAuto) Experts() []Expert {
 	m.weights()
-	out := make([]AutoExpert, len(m.experts))
+	out := make([]Expert, len(m.experts))
 	for k, e := range m.experts {
-		x := AutoExpert{Weight: m.p[k], Loss: m.loss[k], Retired: e == nil}
+		x := Expert{Weight: m.p[k], Loss: m.loss[k], Retired: e == nil}
 		np := len(m.s.Pairs)
 		switch {
 		case k == 0:
@@ -481,26 +461,6 @@ func (m *OCCFMAuto) Regret() (regret, bound float64) {
 	return m.mix - m.loss[m.leader()], bound
 }
 
-// Trusted returns the live expert of largest weight among those keep
-// accepts (every expert when keep is nil), with its description, and
-// whether there is one: the one place that picks the expert a view shows.
-// With keep nil there always is one (bias and linear never retire): the
-// model occfm-auto trusts most, which a view can draw (every expert
-// predicts a quadratic in x, see QuadraticBlock).
-func (m *OCCFMAuto) Trusted(keep func(Learner) bool) (Learner, AutoExpert, bool) {
-	ex := m.Experts()
-	best := -1
-	for k, e := range m.experts {
-		if e != nil && (keep == nil || keep(e)) && (best < 0 || ex[k].Weight > ex[best].Weight) {
-			best = k
-		}
-	}
-	if best < 0 {
-		return nil, AutoExpert{}, false
-	}
-	return m.experts[best], ex[best], true
-}
-
 // Expert returns expert k of Experts' list, nil once it is retired; a
 // view may read it (draw its C), never change it.
 func (m *OCCFMAuto) Expert(k int) Learner { return m.experts[k] }
@@ -697,4 +657,16 @@ func (m *OCCFMAuto) takeFailures() []string {
 	f := m.failed
 	m.failed = nil
 	return f
+}
+
+// TraceSteps turns on (or off) the record of the Frank-Wolfe steps of
+// every OCCFMLin and OCCFMK expert (see OCCFM.TraceSteps and
+// OCCFMK.TraceSteps), so that the one a view picks among them has its last
+// step on record.
+func (m *OCCFMAuto) TraceSteps(on bool) {
+	for _, e := range m.experts {
+		if l, ok := e.(interface{ TraceSteps(bool) }); ok {
+			l.TraceSteps(on)
+		}
+	}
 }

@@ -3,6 +3,7 @@ package core
 import (
 	"math"
 	"math/rand/v2"
+	"strconv"
 
 	"github.com/occfm/occfm/core/data"
 	"github.com/occfm/occfm/core/internal/str"
@@ -148,12 +149,14 @@ var _ Configured = (*OCCFMK)(nil)
 
 // occfmKSpec registers OCCFMK (see registry).
 var occfmKSpec = Spec{
-	Name:    "occfm-k",
-	Plain:   "Learns tastes: the best matrix of feature pairs for all the rows so far within the budget δ, kept in a small subspace of the directions that matter, with the bias and one weight per feature outside.",
-	Summary: "CCFM by follow-the-regularized-leader, Cₜ₊₁ = Π_K(−ηGₜ/2) within a certified ε in a tracked rank-k subspace; w₀ and w outside the ball",
-	New:     func(c Config) Learner { return NewOCCFMK(OCCFMKSettingsFor(c)) },
-	Ball:    true,
-	state:   func() stateCoder { return new(OCCFMK) },
+	Name:      "occfm-k",
+	Plain:     "Learns tastes: the best matrix of feature pairs for all the rows so far within the budget δ, kept in a small subspace of the directions that matter, with the bias and one weight per feature outside.",
+	Summary:   "CCFM by follow-the-regularized-leader, Cₜ₊₁ = Π_K(−ηGₜ/2) within a certified ε in a tracked rank-k subspace; w₀ and w outside the ball",
+	Personal:  "Folds you in from all your ratings after each one, so the list follows your taste at once. occfm-auto, the Learn view's default, and OCCFM barely move for a few ratings of a new person.",
+	DeltaRule: strconv.FormatFloat(DefaultOCCFMKDeltaScale, 'g', -1, 64) + "·√n (grows with the features seen)",
+	New:       func(c Config) Learner { return NewOCCFMK(OCCFMKSettingsFor(c)) },
+	Ball:      true,
+	state:     func() stateCoder { return new(OCCFMK) },
 }
 
 // NewOCCFMK returns an OCCFMK with w₀ = 0, w = 0 and C = 0.

@@ -272,3 +272,62 @@ func (m *OCCFMK) StepBlocks(idx []int, before, target, after, grad []float64) bo
 	}
 	return true
 }
+
+// Refreshes returns how many times S was recomputed.
+func (m *OCCFMK) Refreshes() int { return m.refreshes }
+
+// Certified returns ε, the certified bound on ‖C − C*‖_F (see OCCFMK).
+func (m *OCCFMK) Certified() float64 { return m.eps }
+
+// NuclearNorm returns ‖C‖* = Σ|μ|.
+func (m *OCCFMK) NuclearNorm() float64 {
+	var s float64
+	for _, a := range m.active {
+		s += math.Abs(m.mu[a])
+	}
+	return s
+}
+
+// Rank returns the rank of C.
+func (m *OCCFMK) Rank() int { return len(m.active) }
+
+// Eigenvalues returns C's nonzero eigenvalues, largest |μ| first.
+func (m *OCCFMK) Eigenvalues() []float64 {
+	out := make([]float64, 0, len(m.active))
+	for _, a := range m.active {
+		out = append(out, m.mu[a])
+	}
+	slices.SortFunc(out, func(a, b float64) int { return -cmpFloat(math.Abs(a), math.Abs(b)) })
+	return out
+}
+
+// PairSpectrum appends C's nonzero eigenvalues μₐ to dst, in the order of
+// PairCoords (see EigenPairs).
+func (m *OCCFMK) PairSpectrum(dst []float64) []float64 {
+	for _, a := range m.active {
+		dst = append(dst, m.mu[a])
+	}
+	return dst
+}
+
+// PairCoords appends feature i's coordinates in C's eigenvectors,
+// uₐᵢ = (S·W)[i, a] for μₐ ≠ 0, to dst; zeros for a feature never seen.
+func (m *OCCFMK) PairCoords(i int, dst []float64) []float64 {
+	if i < 0 || i >= m.d {
+		for range m.active {
+			dst = append(dst, 0)
+		}
+		return dst
+	}
+	s := m.row(i)
+	for _, a := range m.active {
+		dst = append(dst, coordIn(s, m.w, m.ld, a))
+	}
+	return dst
+}
+
+// PairDim returns the number of features covered.
+func (m *OCCFMK) PairDim() int { return m.d }
+
+// Threshold returns θ, the soft threshold of the last projection.
+func (m *OCCFMK) Threshold() float64 { return m.theta }

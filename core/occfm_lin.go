@@ -156,3 +156,19 @@ func (m *OCCFMLin) stateCode(c *stateCodec) {
 
 // pairVisits counts the pair terms read or written (see pairCounter).
 func (m *OCCFMLin) pairVisits() int64 { return m.occ.pairVisits() }
+
+// MatrixBlock writes the block of the matrix C of m's convex part; its
+// linear part learns outside C (see OCCFMLin).
+func (m *OCCFMLin) MatrixBlock(idx []int, dst []float64) { m.occ.MatrixBlock(idx, dst) }
+
+// TraceSteps turns on the record of its convex part's Frank-Wolfe steps
+// (see OCCFM.TraceSteps).
+func (m *OCCFMLin) TraceSteps(on bool) { m.occ.TraceSteps(on) }
+
+// LastStep returns its convex part's last step (see OCCFM.LastStep).
+func (m *OCCFMLin) LastStep() (FWStep, bool) { return m.occ.LastStep() }
+
+// StepBlocks writes its convex part's step (see OCCFM.StepBlocks).
+func (m *OCCFMLin) StepBlocks(idx []int, before, atom, after, grad []float64) bool {
+	return m.occ.StepBlocks(idx, before, atom, after, grad)
+}

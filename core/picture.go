@@ -2,7 +2,6 @@ package core
 
 import (
 	"math"
-	"slices"
 
 	"github.com/occfm/occfm/core/data"
 	"github.com/occfm/occfm/core/spectral"
@@ -32,10 +31,6 @@ var (
 // MatrixBlock writes C's block on idx (see MatrixModel): with C = U·M·Uᵀ,
 // the rows A = U_idx give A·M·Aᵀ in O(|idx|·b² + |idx|²·b).
 func (o *OCCFM) MatrixBlock(idx []int, dst []float64) { o.block(idx, o.c.m, o.c.b, dst) }
-
-// MatrixBlock writes the block of the matrix C of m's convex part; its
-// linear part learns outside C (see OCCFMLin).
-func (m *OCCFMLin) MatrixBlock(idx []int, dst []float64) { m.occ.MatrixBlock(idx, dst) }
 
 // urowOf returns the row of U of caller coordinate j (BiasCoord or a
 // feature), or nil for a feature never seen.
@@ -134,10 +129,6 @@ func (o *OCCFM) TraceSteps(on bool) {
 	}
 }
 
-// TraceSteps turns on the record of its convex part's Frank-Wolfe steps
-// (see OCCFM.TraceSteps).
-func (m *OCCFMLin) TraceSteps(on bool) { m.occ.TraceSteps(on) }
-
 // LastStep returns the last round's step, when TraceSteps was on for it.
 func (o *OCCFM) LastStep() (FWStep, bool) {
 	if o.tr == nil || !o.tr.ok || o.tr.step.Round != o.t {
@@ -145,9 +136,6 @@ func (o *OCCFM) LastStep() (FWStep, bool) {
 	}
 	return o.tr.step, true
 }
-
-// LastStep returns its convex part's last step (see OCCFM.LastStep).
-func (m *OCCFMLin) LastStep() (FWStep, bool) { return m.occ.LastStep() }
 
 // StepBlocks writes, on the coordinates idx (as MatrixBlock), the four
 // matrices of the last round's step: Cₜ before the mix, the atom Ĉₜ, Cₜ₊₁
@@ -220,11 +208,6 @@ func gradBlock(idx []int, x data.Sparse, deriv float64, selfPairs bool, grad []f
 	}
 }
 
-// StepBlocks writes its convex part's step (see OCCFM.StepBlocks).
-func (m *OCCFMLin) StepBlocks(idx []int, before, atom, after, grad []float64) bool {
-	return m.occ.StepBlocks(idx, before, atom, after, grad)
-}
-
 // traceRow records the round's row and loss (learn calls it first).
 func (tr *fwTrace) traceRow(o *OCCFM, x data.Sparse, yhat, y float64) {
 	tr.ok = false
@@ -252,18 +235,6 @@ func (tr *fwTrace) traceLMO(o *OCCFM, lambda float64, v []float64) {
 func (tr *fwTrace) traceMix(gamma float64) {
 	tr.step.Gamma = gamma
 	tr.ok = true
-}
-
-// TraceSteps turns on (or off) the record of the Frank-Wolfe steps of
-// every OCCFMLin and OCCFMK expert (see OCCFM.TraceSteps and
-// OCCFMK.TraceSteps), so that the one a view picks among them has its last
-// step on record.
-func (m *OCCFMAuto) TraceSteps(on bool) {
-	for _, e := range m.experts {
-		if l, ok := e.(interface{ TraceSteps(bool) }); ok {
-			l.TraceSteps(on)
-		}
-	}
 }
 
 // QuadraticBlock writes, for a model whose prediction ŷ = p(x) is a
@@ -393,63 +364,4 @@ func RankOf(vals []float64, tol float64) int {
 	return r
 }
 
-// Refreshes returns how many times S was recomputed.
-func (m *OCCFMK) Refreshes() int { return m.refreshes }
-
-// Certified returns ε, the certified bound on ‖C − C*‖_F (see OCCFMK).
-func (m *OCCFMK) Certified() float64 { return m.eps }
-
-// NuclearNorm returns ‖C‖* = Σ|μ|.
-func (m *OCCFMK) NuclearNorm() float64 {
-	var s float64
-	for _, a := range m.active {
-		s += math.Abs(m.mu[a])
-	}
-	return s
-}
-
-// Rank returns the rank of C.
-func (m *OCCFMK) Rank() int { return len(m.active) }
-
-// Eigenvalues returns C's nonzero eigenvalues, largest |μ| first.
-func (m *OCCFMK) Eigenvalues() []float64 {
-	out := make([]float64, 0, len(m.active))
-	for _, a := range m.active {
-		out = append(out, m.mu[a])
-	}
-	slices.SortFunc(out, func(a, b float64) int { return -cmpFloat(math.Abs(a), math.Abs(b)) })
-	return out
-}
-
-// PairSpectrum appends C's nonzero eigenvalues μₐ to dst, in the order of
-// PairCoords (see EigenPairs).
-func (m *OCCFMK) PairSpectrum(dst []float64) []float64 {
-	for _, a := range m.active {
-		dst = append(dst, m.mu[a])
-	}
-	return dst
-}
-
-// PairCoords appends feature i's coordinates in C's eigenvectors,
-// uₐᵢ = (S·W)[i, a] for μₐ ≠ 0, to dst; zeros for a feature never seen.
-func (m *OCCFMK) PairCoords(i int, dst []float64) []float64 {
-	if i < 0 || i >= m.d {
-		for range m.active {
-			dst = append(dst, 0)
-		}
-		return dst
-	}
-	s := m.row(i)
-	for _, a := range m.active {
-		dst = append(dst, coordIn(s, m.w, m.ld, a))
-	}
-	return dst
-}
-
-// PairDim returns the number of features covered.
-func (m *OCCFMK) PairDim() int { return m.d }
-
 var _ EigenPairs = (*OCCFMK)(nil)
-
-// Threshold returns θ, the soft threshold of the last projection.
-func (m *OCCFMK) Threshold() float64 { return m.theta }

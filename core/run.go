@@ -3,11 +3,16 @@ package core
 import (
 	"errors"
 	"math"
+	"reflect"
+	"sort"
 	"strconv"
+	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
 	"github.com/occfm/occfm/core/data"
+	"github.com/occfm/occfm/core/internal/str"
 )
 
 // Player is one learner of a run: its name, the learner, its progressive
@@ -217,12 +222,12 @@ type Result struct {
 	ErrorRate *Num `json:"error_rate,omitempty"`
 	AUC       *Num `json:"auc,omitempty"`
 	LogLoss   *Num `json:"logloss,omitempty"`
-	// occfm-auto's experts with their weights, and its regret to its best
-	// expert never retired with the forecaster's bound on it
+	// A Mixture's experts with their weights, and its regret to its best
+	// expert never retired with the mixture's bound on it
 	// (OCCFMAuto.Regret).
-	Experts           []AutoExpert `json:"experts,omitempty"`
-	ExpertRegret      *Num         `json:"expert_regret,omitempty"`
-	ExpertRegretBound *Num         `json:"expert_regret_bound,omitempty"`
+	Experts           []Expert `json:"experts,omitempty"`
+	ExpertRegret      *Num     `json:"expert_regret,omitempty"`
+	ExpertRegretBound *Num     `json:"expert_regret_bound,omitempty"`
 	// The guard (GuardReport): whether predictions are clipped to the
 	// label range, the divergences and resets, the row where the learner
 	// was paused (0: it was not), the rows not learned and why, what to
@@ -271,7 +276,7 @@ func NewResult(p *Player, s Summary, rows int, cfg Config) Result {
 			r.GuardEvents = append(r.GuardEvents, e.String())
 		}
 	}
-	if a, ok := inner.(*OCCFMAuto); ok {
+	if a, ok := inner.(Mixture); ok {
 		r.Experts = a.Experts()
 		reg, bound := a.Regret()
 		r.ExpertRegret, r.ExpertRegretBound = numPtr(reg), numPtr(bound)
@@ -475,3 +480,101 @@ func AppendString(b []byte, s string) []byte {
 }
 
 const hexDigits = "0123456789abcdef"
+
+// registry holds every learner, by name: one line a learner, whose Spec
+// sits in the learner's own file beside its update, its model state codec
+// (stateCode) and its picture (docs/adding-a-learner.md).
+var registry = byName(
+	occfmSpec,
+	occfmAutoSpec,
+	occfmLinSpec,
+	occfmKSpec,
+	ccfmPairsSpec,
+	ccfmOGDSpec,
+	ccfmPASpec,
+	ccfmFTRLSpec,
+	fmFTRLSpec,
+	cfmFTRLSpec,
+	meanSpec,
+	biasSpec,
+	linearSpec,
+	itemLiftSpec,
+)
+
+// byName indexes specs by name.
+func byName(specs ...Spec) map[string]Spec {
+	m := make(map[string]Spec, len(specs))
+	for _, s := range specs {
+		m[s.Name] = s
+	}
+	return m
+}
+
+// registryTypes maps the type of each registered learner to its name.
+var registryTypes = sync.OnceValue(func() map[reflect.Type]string {
+	m := make(map[reflect.Type]string, len(registry))
+	for _, s := range registry {
+		m[reflect.TypeOf(s.state())] = s.Name
+	}
+	return m
+})
+
+// NameOf returns the registry name of l's type, or "" for a learner the
+// registry does not make (for a *Guarded, ask its Learner).
+func NameOf(l Learner) string { return registryTypes()[reflect.TypeOf(l)] }
+
+// SpecOf returns the Spec of the learner registered as name, and whether
+// there is one.
+func SpecOf(name string) (Spec, bool) {
+	s, ok := registry[name]
+	return s, ok
+}
+
+// DefaultConfig returns the settings the learner registered as name uses
+// for task when every setting is left at its default (its Config), or the
+// zero Config when it reports none.
+func DefaultConfig(name string, task data.Task) (Config, error) {
+	l, err := NewLearner(name, Config{Task: task})
+	if err != nil {
+		return Config{}, err
+	}
+	if c, ok := l.(Configured); ok {
+		return c.Config(), nil
+	}
+	return Config{}, nil
+}
+
+// InBall reports whether l keeps C (or its pair block) in the nuclear-norm
+// ball ‖C‖* ≤ δ: whether its registry Spec says Ball.
+func InBall(l Learner) bool { return registry[NameOf(l)].Ball }
+
+// DefaultLearner is the registry name of the learner `occfm run` and the
+// page use when none is named: OCCFMAuto, which needs no δ.
+const DefaultLearner = "occfm-auto"
+
+// Learners returns the specs of all registered learners, sorted by name.
+func Learners() []Spec {
+	specs := make([]Spec, 0, len(registry))
+	for _, s := range registry {
+		specs = append(specs, s)
+	}
+	sort.Slice(specs, func(i, j int) bool { return specs[i].Name < specs[j].Name })
+	return specs
+}
+
+// NewLearner returns a new learner of the named kind for c, or the error of
+// an unknown name or of c.Check.
+func NewLearner(name string, c Config) (Learner, error) {
+	s, ok := registry[name]
+	if !ok {
+		names := make([]string, 0, len(registry))
+		for _, s := range Learners() {
+			names = append(names, s.Name)
+		}
+		return nil, errors.New("core: unknown learner " + str.Quote(name) + " (have [" + strings.Join(names, " ") + "])")
+	}
+	if err := c.Check(); err != nil {
+		return nil, err
+	}
+	return s.New(c), nil
+}

@@ -211,7 +211,7 @@ func TestResultJSON(t *testing.T) {
 		y := Num(rng.NormFloat64() * math.Pow(10, float64(rng.IntN(40)-20)))
 		results = append(results, Result{
 			Learner: []string{"a\"<b>&\u2028\x01é\xff", "occfm"}[rng.IntN(2)], Delta: float64(y), Seconds: x, UpdatesPerSec: y, AvgLoss: x, RMSE: &y, AUC: &x,
-			Experts: []AutoExpert{{Name: "δ=10", Delta: 10, Weight: float64(y)}}, ExpertRegret: &x, PausedAt: rng.IntN(3),
+			Experts: []Expert{{Name: "δ=10", Delta: 10, Weight: float64(y)}}, ExpertRegret: &x, PausedAt: rng.IntN(3),
 			RefusedWhy: "why", GuardAdvice: "a smaller δ", GuardEvents: []string{"row 3: diverged"},
 		})
 	}

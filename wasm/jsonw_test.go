@@ -265,10 +265,10 @@ func randResult(rng *rand.Rand) core.Result {
 	r.ErrorRate = maybe(rng, metric)
 	r.AUC = maybe(rng, metric)
 	r.LogLoss = maybe(rng, metric)
-	r.Experts = maybe(rng, func() []core.AutoExpert {
-		e := make([]core.AutoExpert, rng.IntN(4))
+	r.Experts = maybe(rng, func() []core.Expert {
+		e := make([]core.Expert, rng.IntN(4))
 		for i := range e {
-			e[i] = core.AutoExpert{Name: randString(rng), Delta: randFloat(rng), Eta: randFloat(rng), Weight: randFloat(rng), Loss: randFloat(rng), Retired: rng.IntN(2) == 0}
+			e[i] = core.Expert{Name: randString(rng), Delta: randFloat(rng), Eta: randFloat(rng), Weight: randFloat(rng), Loss: randFloat(rng), Retired: rng.IntN(2) == 0}
 		}
 		return e
 	})
@@ -347,7 +347,7 @@ func TestSnapshotJSONMatchesEncodingJSON(t *testing.T) {
 	full := snapshot{State: "running", Error: "e", Source: "u.data", Layout: "l", Task: "regression", Rows: 1, Features: 2,
 		Learners: []core.Result{{Learner: "occfm-auto", Delta: 1, Eta: 2, Clip: true, Divergences: 1, Resets: 2, Refused: 3, RefusedWhy: "why", PausedAt: 4,
 			GuardAdvice: "advice", GuardEvents: []string{"ev"}, Rows: 1, Seconds: 0.25, UpdatesPerSec: 4, AvgLoss: 1, RMSE: &y, MAE: &y, ErrorRate: &y, AUC: &y, LogLoss: &y,
-			Experts: []core.AutoExpert{{Name: "δ=10", Delta: 10, Eta: 0.1, Weight: 0.5, Loss: 12.5, Retired: true}}, ExpertRegret: &y, ExpertRegretBound: &y}},
+			Experts: []core.Expert{{Name: "δ=10", Delta: 10, Eta: 0.1, Weight: 0.5, Loss: 12.5, Retired: true}}, ExpertRegret: &y, ExpertRegretBound: &y}},
 		Points: numRows{{1, 2}}, Decimated: true,
 		Preview: &preview{Format: "csv", Layout: "csv (,)", Lines: []string{"a,b"}, Columns: []previewColumn{{"a", "label"}}, Warnings: []string{"w"}},
 		Known:   "k", Regret: &regretStatus{Points: numRows{{1}}, Pending: 1, Lag: 2, Slope: []*float64{&x, nil}, D: 20, MaxRows: 3, Truncated: true, LeftOut: 4, NoDelta: true},
@@ -554,7 +554,7 @@ func TestErrorJSONMatchesEncodingJSON(t *testing.T) {
 func TestNonFiniteJSON(t *testing.T) {
 	inf := math.Inf(1)
 	rmse := core.Num(inf)
-	l := core.Result{Learner: "x", Seconds: core.Num(math.NaN()), AvgLoss: core.Num(inf), RMSE: &rmse, Experts: []core.AutoExpert{{Loss: inf}}}
+	l := core.Result{Learner: "x", Seconds: core.Num(math.NaN()), AvgLoss: core.Num(inf), RMSE: &rmse, Experts: []core.Expert{{Loss: inf}}}
 	got := string(l.AppendJSON(nil))
 	want := `{"learner":"x","delta":0,"eta":0,"rows":0,"seconds":null,"updates_per_sec":0,"avg_loss":null,"rmse":null,` +
 		`"experts":[{"name":"","delta":0,"eta":0,"weight":0,"loss":null,"retired":false}],"clip":false,"divergences":0,"resets":0,"refused":0}`

@@ -104,8 +104,7 @@ type modelPicture struct {
 }
 
 // traceFollowed turns on the record of the followed learner's steps
-// (core.OCCFM.TraceSteps, core.OCCFMK.TraceSteps; for occfm-auto, of its
-// experts that step), so that the step view has the next step on record:
+// (TraceSteps; for a core.Mixture, of its experts that step), so that the step view has the next step on record:
 // setFollow calls it, and shown again, since the guard replaces a learner
 // it resets.
 func (s *session) traceFollowed() {
@@ -116,19 +115,19 @@ func (s *session) traceFollowed() {
 	}
 }
 
-// isStepper reports whether an expert of occfm-auto has a step the step
-// view draws: an occfm-lin (Algorithm 2's Frank-Wolfe step) or an occfm-k
-// (its follow-the-regularized-leader step).
+// isStepper reports whether a learner (an expert of a mixture) has a step
+// the step view draws: a Frank-Wolfe step (stepTracer) or a
+// follow-the-regularized-leader step (ftrlTracer).
 func isStepper(l core.Learner) bool {
 	switch l.(type) {
-	case *core.OCCFMLin, *core.OCCFMK:
+	case stepTracer, ftrlTracer:
 		return true
 	}
 	return false
 }
 
 // stepped returns the learner whose step the step view draws: the
-// followed one, or occfm-auto's leading expert among those that step.
+// followed one, or a mixture's leading expert among those that step.
 func (s *session) stepped() (p *player, l core.Learner, note string) {
 	p = s.followed()
 	if p == nil {
@@ -136,16 +135,12 @@ func (s *session) stepped() (p *player, l core.Learner, note string) {
 	}
 	s.traceFollowed()
 	l = p.inner()
-	if a, ok := l.(*core.OCCFMAuto); ok {
-		lead, e, ok := a.Trusted(isStepper)
+	if a, ok := l.(core.Mixture); ok {
+		lead, e, ok := core.Trusted(a, isStepper)
 		if !ok {
-			return p, nil, "every expert of occfm-auto that takes a step (occfm-lin, occfm-k) retired: no step to show"
+			return p, nil, "every expert of " + p.Name + " that takes a step retired: no step to show"
 		}
-		kind := "occfm-lin"
-		if _, isK := lead.(*core.OCCFMK); isK {
-			kind = "occfm-k"
-		}
-		return p, lead, "occfm-auto's leading expert that steps: " + kind + " " + e.Name + ", weight " + weight(e.Weight)
+		return p, lead, p.Name + "'s leading expert that steps: " + core.NameOf(lead) + " " + e.Name + ", weight " + weight(e.Weight)
 	}
 	return p, l, ""
 }
@@ -263,7 +258,7 @@ func (s *session) picture() *modelPicture {
 	if _, ok := l.(core.Configured); ok && (exact || core.InBall(l)) {
 		pic.Delta = core.DeltaNow(l)
 	}
-	if k, ok := l.(*core.OCCFMK); ok {
+	if k, ok := l.(thresholded); ok {
 		pic.Target, pic.Theta = k.TargetSpectrum(), k.Threshold()
 		pic.Targets = len(pic.Target)
 		pic.Target = pic.Target[:min(len(pic.Target), pictureEigs)]
@@ -304,6 +299,13 @@ type spectral interface {
 	NuclearNorm() float64
 	Rank() int
 	Eigenvalues() []float64
+}
+
+// thresholded is a learner whose C is a soft threshold of a target's
+// spectrum (core.OCCFMK): the picture draws the target beside C.
+type thresholded interface {
+	TargetSpectrum() []float64
+	Threshold() float64
 }
 
 // stepTracer is a learner whose Frank-Wolfe steps are on record

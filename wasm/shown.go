@@ -45,7 +45,7 @@ func (s *session) shown() shownModel {
 	}
 	s.traceFollowed()
 	l := p.inner()
-	a, ok := l.(*core.OCCFMAuto)
+	a, ok := l.(core.Mixture)
 	if !ok {
 		return shownModel{p: p, l: l, Pairs: hasPairs(l)}
 	}
@@ -63,11 +63,11 @@ func (s *session) shown() shownModel {
 	if len(sm.parts) == 1 {
 		one := sm.parts[0]
 		sm.l, sm.parts = one.l, nil
-		sm.What = "of occfm-auto's expert " + one.name + ", weight " + weight(one.w) +
+		sm.What = "of " + p.Name + "'s expert " + one.name + ", weight " + weight(one.w) +
 			" (the others' are under " + weight(mixFloor) + ")"
 		return sm
 	}
-	sm.What = "of occfm-auto: its experts' C weighted as it trusts them, Σ pₖCₖ, with " + strings.Join(names, ", ")
+	sm.What = "of " + p.Name + ": its experts' C weighted as it trusts them, Σ pₖCₖ, with " + strings.Join(names, ", ")
 	return sm
 }
 

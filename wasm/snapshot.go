@@ -7,15 +7,15 @@ import (
 )
 
 // checkpoint stores [rows, ms, metric₁, loss₁, …], thinning when full,
-// followed, when an occfm-auto races, by its regret to its best expert and
-// the forecaster's bound on it (core.OCCFMAuto.Regret).
+// followed, when a mixture of experts races (core.Mixture, the first one),
+// by its regret to its best expert and the mixture's bound on it.
 func (s *session) checkpoint() {
 	pt := []float64{float64(s.rows), float64(s.learnTime().Microseconds()) / 1000}
-	var auto *core.OCCFMAuto
+	var auto core.Mixture
 	for _, p := range s.players {
 		m, avgLoss := p.tally.metric(s.task)
 		pt = append(pt, m, avgLoss)
-		if a, ok := p.inner().(*core.OCCFMAuto); ok && auto == nil {
+		if a, ok := p.inner().(core.Mixture); ok && auto == nil {
 			auto = a
 		}
 	}

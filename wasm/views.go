@@ -116,14 +116,15 @@ func (b *bridge) renderModel() {
 		return
 	}
 	cfg := c.Config()
-	if a, auto := pl.inner().(*core.OCCFMAuto); auto {
+	if a, mix := pl.inner().(core.Mixture); mix {
 		var names []string
 		for _, e := range a.Experts() {
 			names = append(names, e.Name)
 		}
 		set("settings", "no δ to choose: the aggregating algorithm over "+strings.Join(names, ", ")+"; loss "+cfg.LossOf().String())
 	} else if now := core.DeltaNow(pl.Learner); cfg.Delta == 0 && now > 0 {
-		set("settings", "δ = "+fmtG(core.DefaultOCCFMKDeltaScale)+"·√n = "+strconv.FormatFloat(now, 'f', 0, 64)+" (grows with the features seen), η = "+fmtG(cfg.Eta)+", loss "+cfg.LossOf().String())
+		rule, _ := core.SpecOf(pl.Name)
+		set("settings", "δ = "+rule.DeltaRule+", now "+strconv.FormatFloat(now, 'f', 0, 64)+", η = "+fmtG(cfg.Eta)+", loss "+cfg.LossOf().String())
 	} else if cfg.Delta > 0 {
 		set("settings", "δ = "+fmtG(cfg.Delta)+", η = "+fmtG(cfg.Eta)+", loss "+cfg.LossOf().String())
 	} else {

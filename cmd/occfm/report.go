@@ -202,16 +202,18 @@ func (r report) writeHeader(w io.Writer) error {
 	fmt.Fprintf(tw, "features\t%s\n", commas(r.features))
 	fmt.Fprintf(tw, "task\t%s, %s loss\n", r.task, core.TaskLoss(r.task))
 	for _, p := range r.players {
-		if a := autoOf(p.Learner); a != nil {
+		if a := mixtureOf(p.Learner); a != nil {
 			eta := ""
-			if e := a.Config().Eta; e > 0 {
-				eta = fmt.Sprintf(" (eta %v for every OCCFM expert)", e)
+			if c, ok := a.(core.Configured); ok && c.Config().Eta > 0 {
+				e := c.Config().Eta
+				eta = fmt.Sprintf(" (eta %v for its experts)", e)
 			}
 			fmt.Fprintf(tw, "%s\tno delta to choose%s: %s\n", p.Name, eta, expertsText(a))
 		} else if c, ok := p.Learner.(core.Configured); ok {
 			delta := orDefault(r.settings.delta, c.Config().Delta)
 			if now := core.DeltaNow(p.Learner); c.Config().Delta == 0 && now > 0 {
-				delta = fmt.Sprintf("%v·√n, %.4g now (default: grows with the features seen)", core.DefaultOCCFMKDeltaScale, now)
+				rule, _ := core.SpecOf(p.Name)
+				delta = fmt.Sprintf("%s, %.4g now (default)", rule.DeltaRule, now)
 			}
 			fmt.Fprintf(tw, "%s\tdelta %s, eta %s\n", p.Name, delta, orDefault(r.settings.eta, c.Config().Eta))
 		}
@@ -254,18 +256,18 @@ func (r report) writeMetrics(w io.Writer) error {
 	return tw.Flush()
 }
 
-// autoOf returns the OCCFMAuto behind l, or nil.
-func autoOf(l core.Learner) *core.OCCFMAuto {
+// mixtureOf returns the core.Mixture behind l, or nil.
+func mixtureOf(l core.Learner) core.Mixture {
 	if g, ok := l.(*core.Guarded); ok {
 		l = g.Learner()
 	}
-	a, _ := l.(*core.OCCFMAuto)
+	a, _ := l.(core.Mixture)
 	return a
 }
 
-// expertsText lists an OCCFMAuto's experts with their weights, the
-// retired ones last: "δ=100 0.73, linear 0.27 (retired: bias, δ=10)".
-func expertsText(a *core.OCCFMAuto) string {
+// expertsText lists a mixture's experts with their weights, the retired
+// ones last: "δ=100 0.73, linear 0.27 (retired: bias, δ=10)".
+func expertsText(a core.Mixture) string {
 	var live, gone []string
 	for _, e := range a.Experts() {
 		if e.Retired {

@@ -494,3 +494,121 @@ func (c *stateCodec) eigSym(e *eigSym) {
 		copy(e.basis[i*ld:i*ld+b], basis[i*b:i*b+b])
 	}
 }
+
+// projectedDefaults fills in the defaults δ = 10, η = 1, seed 1 shared by
+// the projected baselines and panics on negative values.
+func projectedDefaults(delta, eta float64, seed uint64) (float64, float64, uint64) {
+	if delta == 0 {
+		delta = DefaultDelta
+	}
+	if eta == 0 {
+		eta = 1
+	}
+	if seed == 0 {
+		seed = 1
+	}
+	if !(delta > 0) || !(eta > 0) {
+		panic("core: invalid settings of a projected CCFM baseline: δ and η must be positive")
+	}
+	return delta, eta, seed
+}
+
+// configOf returns the common Config of a projected baseline.
+func configOf(delta, eta float64, seed uint64, loss Loss) Config {
+	task := data.Regression
+	if loss == Logistic {
+		task = data.Classification
+	}
+	return Config{Task: task, Delta: delta, Eta: eta, Seed: seed, Loss: &loss}
+}
+
+// projectedCCFM is the state and the step shared by CCFM-OGD and CCFM-PA:
+// C in eigen form, the round counter, and Cₜ₊₁ = Π_K(Cₜ + a·x̂x̂ᵀ) by the
+// low-rank or the dense projection.
+type projectedCCFM struct {
+	t     int
+	c     eigSym
+	delta float64
+	dense bool // DenseProjection
+}
+
+func newProjectedCCFM(delta float64, dense bool) projectedCCFM {
+	p := projectedCCFM{delta: delta, dense: dense}
+	p.c.grow(1)
+	return p
+}
+
+// Predict returns ŷ = ½x̂ᵀCx̂ in O(nnz(x)·b + b·r). It does not change the
+// learner's state. Features beyond the current feature space contribute
+// nothing.
+func (p *projectedCCFM) Predict(x data.Sparse) float64 { return 0.5 * p.c.quad(x) }
+
+// begin starts round t: it grows C to cover x, counts the round and
+// returns ŷₜ.
+func (p *projectedCCFM) begin(x data.Sparse) float64 {
+	growTo(&p.c, x)
+	p.t++
+	return p.Predict(x)
+}
+
+// move sets C = Π_K(C + a·x̂x̂ᵀ).
+func (p *projectedCCFM) move(a float64, x data.Sparse) {
+	if p.dense {
+		p.c.updateDense(a, x, p.delta)
+	} else {
+		p.c.update(a, x, p.delta)
+	}
+}
+
+// growTo grows c to cover the features of x.
+func growTo(c *eigSym, x data.Sparse) {
+	n := c.n
+	for _, j := range x.Ind {
+		n = max(n, j+2)
+	}
+	c.grow(n)
+}
+
+// NuclearNorm returns ‖C‖* = Σ|λᵢ(C)| ≤ δ.
+func (p *projectedCCFM) NuclearNorm() float64 { return p.c.nuclearNorm() }
+
+// Rank returns the rank of C (its eigenvalues are all nonzero by
+// construction: those the projection zeroes are dropped).
+func (p *projectedCCFM) Rank() int { return p.c.r }
+
+// Dim returns the dimension of C, 1 + the number of features seen.
+func (p *projectedCCFM) Dim() int { return p.c.n }
+
+// Rounds returns the number of rounds played so far.
+func (p *projectedCCFM) Rounds() int { return p.t }
+
+// MemoryBytes estimates the bytes p holds (see Sized): C's basis, n×ld
+// floats, and with DenseProjection the dense n×n matrix of the next update,
+// counted even before it is allocated.
+func (p *projectedCCFM) MemoryBytes() int64 {
+	b := structBytes + p.c.memoryBytes()
+	if p.dense {
+		n2 := 8 * int64(p.c.n) * int64(p.c.n)
+		b += max(0, n2-f64Bytes(p.c.dd))
+	}
+	return b
+}
+
+// MemoryNote says the dimension of C and its number of basis vectors (see
+// MemoryNoter).
+func (p *projectedCCFM) MemoryNote() string {
+	if p.dense {
+		return "a dense " + str.Thousands(int64(p.c.n)) + "×" + str.Thousands(int64(p.c.n)) + " matrix"
+	}
+	return str.Thousands(int64(p.c.b)) + " basis vectors of dimension " + str.Thousands(int64(p.c.n))
+}
+
+// projected codes the state of CCFM-OGD and CCFM-PA: t and C (δ and the
+// projection method come from the settings).
+func (c *stateCodec) projected(p *projectedCCFM) {
+	c.int(&p.t)
+	if c.violates(p.t >= 0) {
+		c.fail(str.Itoa(p.t) + " rounds")
+	}
+	c.eigSym(&p.c)
+}
