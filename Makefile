@@ -36,7 +36,7 @@ test-busy:
 ## tsc --noEmit --strict on a file that makes every call of lib/occfm.js
 ## against its types (ui/lib/test/uses.ts).
 test-js: ui/node_modules
-	for f in ui/app.js ui/sw.js ui/js/*.js ui/lib/*.js ui/test/*.js; do node --check "$$f" || exit 1; done
+	for f in ui/app.js ui/sw.js $$(find ui/js -name '*.js' | LC_ALL=C sort) ui/lib/*.js ui/test/*.js; do node --check "$$f" || exit 1; done
 	node --test ui/test/
 	cd ui && node_modules/.bin/tsc --noEmit --strict --target es2022 --module nodenext --moduleResolution nodenext lib/test/uses.ts
 
@@ -80,20 +80,23 @@ test-e2e: dist lib-pack
 ## VERSION, 16 hex digits of a SHA-256 over their names and contents, so that
 ## a deploy that changes any file changes sw.js and replaces the old cache.
 UPLOT := ui/node_modules/uplot/dist
-# The bridge (package main of wasm/), the file reader (core/data) and
-# dom/v2 (the Go-drawn views) are built without inlining, which copies code
-# at every call site: it keeps the gzipped wasm within its 1.7 MB budget,
-# and none of them holds a learner's inner loop (docs/findings.md, "Size
-# and loading of the page", has the bytes saved and the reading speed).
-WASM_GCFLAGS := -gcflags=github.com/occfm/occfm/wasm=-l -gcflags=github.com/occfm/occfm/core/data=-l -gcflags=honnef.co/go/js/dom/v2=-l
+# The bridge (package main of wasm/), the file reader (core/data), dom/v2
+# (the Go-drawn views), core's message helpers (core/internal/str) and the
+# standard library's time, strings, syscall/js, math/rand/v2 and
+# encoding/binary are built without inlining, which copies code at every call
+# site: it keeps the gzipped wasm within its 1.7 MB budget, and none of
+# them holds a learner's inner loop (docs/findings.md, "Size and loading of
+# the page", has the bytes saved and the speeds measured).
+WASM_PKGS_NOINLINE := github.com/occfm/occfm/wasm github.com/occfm/occfm/core/data honnef.co/go/js/dom/v2 \
+	github.com/occfm/occfm/core/internal/str time strings syscall/js math/rand/v2 encoding/binary
+WASM_GCFLAGS := $(foreach p,$(WASM_PKGS_NOINLINE),-gcflags=$(p)=-l)
 dist: ui/node_modules
 	@mkdir -p dist
 	@GOOS=js GOARCH=wasm $(GO) build -trimpath $(WASM_GCFLAGS) -ldflags="-s -w" -o dist/occfm.wasm ./wasm
 	@gzip -9 -k -f dist/occfm.wasm
 	@cp "$(GOROOT)/lib/wasm/wasm_exec.js" dist/
-	@mkdir -p dist/js
 	@cp ui/index.html ui/app.js ui/style.css ui/lesson.css ui/favicon.svg dist/
-	@cp ui/js/*.js dist/js/
+	@rm -rf dist/js && cp -R ui/js dist/js
 	@mkdir -p dist/lib
 	@cp ui/lib/*.js ui/lib/occfm.d.ts ui/lib/package.json dist/lib/
 	@ln -f dist/occfm.wasm dist/lib/occfm.wasm 2>/dev/null || cp dist/occfm.wasm dist/lib/

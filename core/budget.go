@@ -224,7 +224,8 @@ func ParseSize(s string) (int64, error) {
 const (
 	// mapEntryBytes is the cost of one entry of a map with 8-byte keys and
 	// values of at most 8 bytes (Go's swiss tables: 16-byte slots plus a
-	// control byte, at a load between 7/16 and 7/8): measured 20 to 37.
+	// control byte, at a load between 7/16 and 7/8, so about 19 to 39 bytes
+	// an entry; measured: docs/findings.md, "Memory and big files").
 	mapEntryBytes = 28
 	// structBytes is a rough size of a learner's own fields.
 	structBytes = 512
@@ -344,7 +345,7 @@ func (c *BudgetCheck) over(j, row int, ex data.Example) bool {
 // of nnz nonzeros and dimension dim (its largest index plus one, rowDim)
 // would allocate for them, 0 when the row brings no feature beyond their
 // capacity. The allocation comes whole, before any check after the row can
-// stop it (a row of 1.5 million new features made fm-ftrl allocate 378 MiB
+// stop it (a row of 1.5 million new features makes fm-ftrl allocate 378 MiB
 // at once), so BudgetCheck asks it before the row is played.
 type rowGrower interface{ growthBytes(nnz, dim int) int64 }
 

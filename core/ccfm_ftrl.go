@@ -170,6 +170,7 @@ var ccfmFTRLSpec = Spec{
 	Name:    "ccfm-ftrl",
 	Plain:   "Follow the regularized leader: C is recomputed from the sum of all gradients so far, then put back into the budget δ.",
 	Summary: "CCFM by FTRL: C = Π(−ηₜGₜ/2) onto ‖C‖* ≤ δ from Lanczos eigenpairs of the gradient sum (§5.1 baseline)",
+	Takes:   TakesDelta | TakesEta,
 	New:     func(c Config) Learner { return NewCCFMFTRL(CCFMFTRLSettingsFor(c)) },
 	Regret:  RegretGuarantee{0.5, "FTRL with linearized losses (Shalev-Shwartz 2012, §2)"},
 	Ball:    true,

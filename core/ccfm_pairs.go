@@ -96,6 +96,7 @@ var ccfmPairsSpec = Spec{
 	Name:    "ccfm-pairs",
 	Plain:   "One weight for every pair of features, learned directly: strong when the same pairs come back often, blind to pairs never seen.",
 	Summary: "CCFM with every pair's entry of C its own weight (all-pairs linear or logistic regression), per-coordinate FTRL-Proximal, hashed",
+	Takes:   TakesEta,
 	New:     func(c Config) Learner { return NewCCFMPairs(CCFMPairsSettingsFor(c)) },
 	state:   func() stateCoder { return new(CCFMPairs) },
 }

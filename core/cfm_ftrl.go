@@ -50,14 +50,13 @@ type CFMFTRLSettings struct {
 // DefaultCFMEta is the default η of CFM-FTRL. The paper's rate 1/√t
 // (η = 1) leaves −ηₜG/2 on MovieLens-100K with a flat spectrum whose
 // nuclear norm is near δ = 10, so the projection keeps Z of rank in the
-// hundreds and a refresh needs that many eigenpairs: a pass did not finish
-// in five minutes. A larger η scales A against the fixed δ and
-// thresholds all but the leading eigenpairs: on one shuffled pass of
-// MovieLens-100K (δ = 10, seed 1) η = 30, 100 and 1000 give progressive
-// RMSE 0.9667, 0.9665 and 0.9663, a final rank of Z of 38 (at the MaxRank
-// cap on most refreshes), 12 and 2, and take 60 s, 29 s and 10 s. On
-// IJCNN1 (δ = 300) η ≤ 100 never leaves the ball; η = 1000 gives error
-// 0.052 and AUC 0.969 against 0.070 and 0.968 at η = 100.
+// hundreds and a refresh needs that many eigenpairs, too slow for a pass
+// over the data. A larger η scales A against the fixed δ and thresholds
+// all but the leading eigenpairs: Z's rank and a pass's time fall as η
+// grows, at about the same RMSE on MovieLens-100K; on IJCNN1 (δ = 300) a
+// smaller η never leaves the ball, and η = 1000 does better there. Chosen
+// on one shuffled pass of MovieLens-100K and on IJCNN1 (docs/findings.md,
+// "The baselines' defaults").
 const DefaultCFMEta = 1000
 
 func (s CFMFTRLSettings) withDefaults() CFMFTRLSettings {
@@ -203,6 +202,7 @@ var cfmFTRLSpec = Spec{
 	Name:    "cfm-ftrl",
 	Plain:   "A convex factorization machine: the classic one's pair matrix Z, kept inside a budget δ instead of a fixed number of tastes.",
 	Summary: "convex FM (Yamada et al. 2017), ‖Z‖* ≤ δ: FTRL-Proximal on w, FTRL projection by Lanczos on Z (§5.1 baseline)",
+	Takes:   TakesDelta | TakesEta,
 	New:     func(c Config) Learner { return NewCFMFTRL(CFMFTRLSettingsFor(c)) },
 	Ball:    true,
 	state:   func() stateCoder { return new(CFMFTRL) },

@@ -27,12 +27,10 @@ type FMFTRLSettings struct {
 	Seed uint64
 }
 
-// DefaultFMAlpha is the default α of FMFTRLSettings, chosen on one shuffled
-// pass of MovieLens-100K (rank 10): progressive RMSE 1.043, 0.989, 0.961,
-// 0.967 and 1.010 for α = 0.05, 0.1, 0.2, 0.3 and 0.5. On IJCNN1 (rank 20)
-// it gives error rate 0.060 and AUC 0.959; α = 0.5 … 1 does better there
-// (0.047–0.049, AUC 0.969–0.970). λ₁ and λ₂ up to 1 and σ up to 0.1
-// changed the MovieLens RMSE by less than 0.003.
+// DefaultFMAlpha is the default α of FMFTRLSettings, the best of a grid on
+// one shuffled pass of MovieLens-100K (rank 10). IJCNN1 (rank 20) prefers
+// a larger α; λ₁, λ₂ and σ barely move the MovieLens RMSE. The figures:
+// docs/findings.md, "The baselines' defaults".
 const DefaultFMAlpha = 0.2
 
 func (s FMFTRLSettings) withDefaults() FMFTRLSettings {
@@ -77,8 +75,9 @@ func FMFTRLSettingsFor(c Config) FMFTRLSettings {
 // N(0, σ²) (InitStd). An FMFTRL is not safe for concurrent use.
 //
 // Memory (MemoryBytes): 24(k+1) bytes a feature for w, V and their FTRL
-// accumulators (264 at the default k = 10; measured 326 with the slices'
-// slack at 1.9 million features), whatever the pairs that occur.
+// accumulators (264 at the default k = 10, more with the growing slices'
+// slack: docs/performance.md, "Big files and memory"), whatever the pairs
+// that occur.
 type FMFTRL struct {
 	ftrlLinear // w₀ and w (length d); its prox also steps V
 	s          FMFTRLSettings
@@ -98,6 +97,7 @@ var fmFTRLSpec = Spec{
 	Name:     "fm-ftrl",
 	Plain:    "The classic factorization machine: each feature gets a few hidden taste numbers and a pair interacts through their product. Fast, but not convex.",
 	Summary:  "vanilla FM (Rendle 2010), rank k, per-coordinate FTRL-Proximal on w₀, w and V (§5.1 baseline)",
+	Takes:    TakesEta,
 	Personal: "Adapts to a new person at once: each rating is one online step of your factor vector.",
 	New:      func(c Config) Learner { return NewFMFTRL(FMFTRLSettingsFor(c)) },
 	state:    func() stateCoder { return new(FMFTRL) },

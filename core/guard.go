@@ -588,7 +588,8 @@ func (g *Guarded) replace() {
 // δ), δ is named first: with a ball that no longer binds, OCCFM follows the
 // minimizer of its regularized gradient sum, which a learning rate tuned for
 // the default δ can make unstable (on the planted-regression demo at
-// δ = 1000, η = 1 diverges and η = 0.1 learns to RMSE 0.19). Otherwise the
+// δ = 1000, η = 1 diverges where the default η = 0.1 learns:
+// docs/findings.md, "η above δ = 10, squared loss"). Otherwise the
 // learning rate is named, the usual cause.
 func (g *Guarded) DivergenceAdvice(deltaName, etaName string) string {
 	delta := g.Config().Delta

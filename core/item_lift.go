@@ -28,15 +28,14 @@ type ItemLiftSettings struct {
 // DefaultItemLiftGamma, DefaultItemLiftShrink and DefaultItemLiftAgree are
 // ItemLift's γ, c and β, chosen on the held-out top-N protocol (occfm topn)
 // of ML-100K and of ML-1M's first 2,999 users, seeds 1–3, K = 3, 10 and 20
-// together (docs/findings.md has the grids): γ = 0.2, 0.3 and 0.5 trade the
-// 3-rating lists (popularity) against the 20-rating ones (taste); c from 2
-// to 10 changes hits@10 by under 0.05; β = 0.5, 1 and 2 move ML-1M's
-// hits@10 at K = 20 from 3.91 to 3.81 and 3.63 and ML-100K's tail hits at
-// K = 3 from 1.77 to 1.86 and 1.98, β = 1 being the one that keeps both
-// above the baselines. On the synthetic catalog, where who rates what is
-// drawn at random, the co-raters' agreement is the only signal: β = 16
-// follows its planted tastes better (hits@10 1.20 / 2.64 / 2.16 for seeds
-// 1–3 against 0.76 / 1.60 / 1.16) and loses ML-1M a tenth of its hits.
+// together (docs/findings.md, "Personalize for real people: what was
+// tried", has the grids and their figures): γ trades the 3-rating lists
+// (popularity) against the 20-rating ones (taste); c barely matters; a
+// larger β raises ML-100K's tail hits and lowers ML-1M's hits at K = 20,
+// and β = 1 is the one that keeps both above the baselines. On the
+// synthetic catalog, where who rates what is drawn at random, the
+// co-raters' agreement is the only signal: a much larger β follows its
+// planted tastes better but costs ML-1M its hits.
 const (
 	DefaultItemLiftGamma  = 0.3
 	DefaultItemLiftShrink = 5
@@ -47,8 +46,8 @@ const (
 // 0 (Bias's own default is 4): a new person's bias after r ratings is their
 // mean residual times r/(r + λ), and with λ = 4 three ratings moved it so
 // far that the held-out people's RMSE on their later ratings rose above
-// the cold start's (ML-100K: 0.977 against 0.973); λ = 12 gives 0.967
-// (ML-1M 0.972 against 0.977).
+// the cold start's; λ = 12 keeps it below on ML-100K and ML-1M
+// (docs/findings.md, "Personalize for real people: what was tried").
 const ItemLiftBiasL2 = 12
 
 func (s ItemLiftSettings) withDefaults() ItemLiftSettings {
@@ -154,6 +153,7 @@ var itemLiftSpec = Spec{
 	Plain: "Recommends what people who rated your films also rated: each film you liked pulls its companions up, " +
 		"each you disliked pushes them down, on top of how popular a film is. Predicts stars with averages.",
 	Summary: "recommender: log popularity + γ·Σ stars × shrunk log lift of co-rated items (naive Bayes over the bag of a person's items); user + item biases for ŷ",
+	Takes:   TakesEta,
 	New:     func(c Config) Learner { return NewItemLift(ItemLiftSettingsFor(c)) },
 	state:   func() stateCoder { return new(ItemLift) },
 }
@@ -250,9 +250,9 @@ func (m *ItemLift) weight(y float64) float64 {
 // films rated with a weight other than 0. Each costs a pass over its
 // raters' lists (about 90,000 steps for a popular film of a 100,000-rating
 // catalog), so without a bound a click would cost more with every rating
-// (in the page: 11 ms at the first, 35–38 ms at the 20th, over 60 ms past
-// about 40); the top-N protocol feeds at most 20, and a person's older
-// ratings still set their bias (ŷ) and, in Personalize, their genre taste.
+// (docs/performance.md, "Personalize on a real catalog's size"); the top-N
+// protocol feeds at most 20, and a person's older ratings still set their
+// bias (ŷ) and, in Personalize, their genre taste.
 const itemLiftEvidence = 20
 
 // bag returns the person's last itemLiftEvidence rated features with a
@@ -364,10 +364,9 @@ func (m *ItemLift) coCounts(j int, co []coCount, touched []int32) []int32 {
 
 // itemLiftNorm is the exponent α of the weight γ·(10/r)^α of the evidence
 // of r rated films: naive Bayes adds r terms as if independent, which
-// overweighs a long list; α = 0.3 (0.5 does the same within 0.04) keeps
-// ML-1M's 20-rating lists above ease's while the 3-rating ones get more
-// of their few ratings (ML-100K tail hits@10 at K = 3: 1.84 against 1.79
-// with α = 0).
+// overweighs a long list; α = 0.3 keeps ML-1M's 20-rating lists above
+// ease's while the 3-rating ones get more of their few ratings
+// (docs/findings.md, "Personalize for real people: what was tried").
 const itemLiftNorm = 0.3
 
 // gamma returns the weight of the evidence of r rated films: γ at 10.

@@ -207,6 +207,13 @@ type Spec struct {
 	// Personal says in a sentence how the learner takes a new person's
 	// first ratings, for Personalize's hint; empty: Plain serves.
 	Personal string
+	// NoPairs says that the learner's C has no pair block: a bias and one
+	// weight a feature at most, so views leave out the pictures of pairs.
+	NoPairs bool
+	// Takes names the settings of Config beyond the task and the loss
+	// that reach the learner: a run whose learners take none of a
+	// setting given is refused (CheckTaken).
+	Takes Setting
 	// DeltaRule says how the default δ is set when it is not one number
 	// (Config().Delta is 0 and DeltaNow grows), e.g. "12·√n (grows with
 	// the features seen)"; empty for a fixed default or no δ.
@@ -225,6 +232,24 @@ type Spec struct {
 	// state returns a zero learner of the spec's type, which a model file
 	// decodes into (see stateCoder).
 	state func() stateCoder
+}
+
+// Setting names the settings of Config a learner may take (Spec.Takes).
+type Setting uint8
+
+const (
+	// TakesDelta is Config.Delta, the bound δ on ‖C‖*.
+	TakesDelta Setting = 1 << iota
+	// TakesEta is Config.Eta, the learning rate η (α for FTRL-Proximal).
+	TakesEta
+	// TakesGamma is Config.Gamma, the Frank-Wolfe step schedule γₜ.
+	TakesGamma
+)
+
+// Mixture reports whether the spec's learner is a Mixture of experts.
+func (s Spec) Mixture() bool {
+	_, ok := s.state().(Mixture)
+	return ok
 }
 
 // RegretGuarantee is a sub-linear regret bound O(T^Exponent) against the
@@ -318,11 +343,11 @@ type RowLimited interface {
 }
 
 // DefaultMaxRowNonzeros is the default per-row limit on nonzeros of the
-// learners that store every pair of a row (see RowLimited). Measured
-// natively on one row of n distinct nonzeros after 2,000 MovieLens-like
-// rows (OCCFM): n = 300 takes 14 ms and 10 MB, n = 1,000 takes 0.19 s and
-// 92 MB, n = 3,000 takes 2.1 s and 0.8 GB: the cost grows as n². The data
-// sets of the paper's figures have at most about 60.
+// learners that store every pair of a row (see RowLimited): the time and
+// memory of such a row grow as n² for n nonzeros, and a row of 1,000
+// stores about half a million pairs (measured by BenchmarkWideRow:
+// docs/performance.md, "Big files and memory"). The data sets of the
+// paper's figures have at most about 60.
 const DefaultMaxRowNonzeros = 1000
 
 // Loss is a convex loss ℓ(ŷ, y) of a real prediction ŷ and a label y.
@@ -347,6 +372,23 @@ func (l Loss) String() string {
 		return "logistic"
 	}
 	return "Loss(?)"
+}
+
+// ParseLoss returns the loss String names, or nil for "" and "auto": the
+// task's own (TaskLoss), as Config.Loss reads nil.
+func ParseLoss(name string) (*Loss, error) {
+	var l Loss
+	switch name {
+	case "", "auto":
+		return nil, nil
+	case "squared":
+		l = Squared
+	case "logistic":
+		l = Logistic
+	default:
+		return nil, errors.New("core: loss " + str.Quote(name) + ": want auto, squared or logistic")
+	}
+	return &l, nil
 }
 
 // Value returns ℓ(ŷ, y).

@@ -2,8 +2,11 @@ package core
 
 import (
 	"cmp"
+	"errors"
 	"math"
 	"slices"
+	"strconv"
+	"unicode/utf8"
 
 	"github.com/occfm/occfm/core/data"
 )
@@ -25,14 +28,15 @@ import (
 // sorted slice grows and merges). Past that it moves every score into a
 // histogram of ŷ with bins of relative width 2⁻¹⁰ (see aucHist) and stops
 // storing rows: the histogram takes 16 KiB for each binade of ŷ that occurs
-// (about 1 MiB on the streams we measured, 64 MiB if the scores spanned all
-// 4,096 binades of float64). From then on two scores
-// in the same bin count as a tie, so the AUC is off by at most
+// (64 MiB if the scores spanned all 4,096 binades of float64; far less on
+// real streams: docs/performance.md, "Big files and memory"). From then on
+// two scores in the same bin count as a tie, so the AUC is off by at most
 // Σ_bins p·q / (2·P·N) (p positives and q negatives in a bin, P and N in
 // all): 4·10⁻⁵ for normal scores of AUC 0.77, whatever their scale, and in
-// practice far less (10⁻⁸ there), since within a bin the positives are as
-// likely above the negatives as below (TestMetricsAUCHistogram). Subnormal
-// scores tie with 0.
+// practice far less, since within a bin the positives are as likely above
+// the negatives as below (TestMetricsAUCHistogram; the measured errors are
+// in docs/performance.md, "Big files and memory"). Subnormal scores tie
+// with 0.
 //
 // The zero value is ready to use and records a Regression stream under the
 // Squared loss. A Metrics is not safe for concurrent use.
@@ -333,3 +337,113 @@ func (m *Metrics) MemoryBytes() int64 {
 	}
 	return b
 }
+
+func numPtr(x float64) *Num {
+	n := Num(x)
+	return &n
+}
+
+// Num is a float64 written in JSON as encoding/json writes one, and as
+// null when it is NaN or ±Inf, which JSON lacks: a diverged learner still
+// gets its line.
+type Num float64
+
+// MarshalJSON implements json.Marshaler.
+func (x Num) MarshalJSON() ([]byte, error) { return AppendNum(nil, float64(x)), nil }
+
+// UnmarshalJSON implements json.Unmarshaler: null reads as NaN, so that a
+// Num reads back as it was written.
+func (x *Num) UnmarshalJSON(b []byte) error {
+	if string(b) == "null" {
+		*x = Num(math.NaN())
+		return nil
+	}
+	f, err := strconv.ParseFloat(string(b), 64)
+	if err != nil {
+		return errors.New("core: a number or null, not " + string(b))
+	}
+	*x = Num(f)
+	return nil
+}
+
+// AppendNum appends x as encoding/json writes a float64 (as ES6 writes a
+// number: the shortest decimal that reads back as x, in exponent form below
+// 1e-6 and from 1e21 on, with e-7 rather than e-07), or null when x is NaN
+// or ±Inf.
+func AppendNum(b []byte, x float64) []byte {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return append(b, "null"...)
+	}
+	abs := math.Abs(x)
+	format := byte('f')
+	if abs != 0 && (abs < 1e-6 || abs >= 1e21) {
+		format = 'e'
+	}
+	b = strconv.AppendFloat(b, x, format, -1, 64)
+	if format == 'e' {
+		// e-07 → e-7, as encoding/json does.
+		if n := len(b); n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
+			b[n-2] = b[n-1]
+			b = b[:n-1]
+		}
+	}
+	return b
+}
+
+// AppendString appends s as a JSON string, escaped as encoding/json escapes
+// it: ", \ and the control characters (\b, \f, \n, \r, \t by name, the
+// others as \u00XX), <, > and & as \u003c, \u003e and \u0026 (HTML-safe),
+// U+2028 and U+2029 as \u2028 and \u2029, and each byte of invalid UTF-8 as
+// \ufffd.
+func AppendString(b []byte, s string) []byte {
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		if c := s[i]; c < utf8.RuneSelf {
+			if c >= ' ' && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
+				i++
+				continue
+			}
+			b = append(b, s[start:i]...)
+			switch c {
+			case '\\', '"':
+				b = append(b, '\\', c)
+			case '\b':
+				b = append(b, '\\', 'b')
+			case '\f':
+				b = append(b, '\\', 'f')
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			default:
+				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b = append(b, s[start:i]...)
+			b = append(b, `\ufffd`...)
+			i++
+			start = i
+			continue
+		}
+		if r == '\u2028' || r == '\u2029' {
+			b = append(b, s[start:i]...)
+			b = append(b, '\\', 'u', '2', '0', '2', hexDigits[r&0xF])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
+}
+
+const hexDigits = "0123456789abcdef"

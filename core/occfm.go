@@ -27,13 +27,13 @@ import (
 // G as a sparse accumulator, and the eigenpair is found matrix-free (see
 // LMOMethod). An OCCFM is not safe for concurrent use.
 //
-// Memory (MemoryBytes): about 80 bytes per stored pair of G, and a row of
-// nnz features adds up to (nnz+1)(nnz+2)/2 pairs (measured with the slices'
-// slack: 100 bytes a pair; a row of 1,000 new features, 0.19 s and 92 MB), so
-// Guarded refuses rows over MaxRowNonzeros; plus about 1.3 KB a feature on
-// one-hot data (C's basis rows, up to MaxRank + Subspace columns, the
-// certificate's n×k rows B₀ and E, and the Lanczos workspace of a few dozen
-// vectors of length n).
+// Memory (MemoryBytes): about 80 bytes per stored pair of G (more with the
+// slices' slack: docs/data-formats.md, "Limits and memory"), and a row of
+// nnz features adds up to (nnz+1)(nnz+2)/2 pairs, so Guarded refuses rows
+// over MaxRowNonzeros (see DefaultMaxRowNonzeros); plus about 1.3 KB a
+// feature on one-hot data (C's basis rows, up to MaxRank + Subspace
+// columns, the certificate's n×k rows B₀ and E, and the Lanczos workspace
+// of a few dozen vectors of length n).
 type OCCFM struct {
 	s    OCCFMSettings
 	n    int         // dimension of C: 1 + number of features seen
@@ -115,6 +115,7 @@ var occfmSpec = Spec{
 	Name:     "occfm",
 	Plain:    "The paper's learner: one matrix C of feature pairs, kept inside a budget δ; each row moves C a small step towards the best corner of the budget, found with one eigenvector.",
 	Summary:  "Online Compact Convexified FM: projection-free Frank-Wolfe on ‖C‖* ≤ δ (Algorithm 2; γₜ capped by exact line search)",
+	Takes:    TakesDelta | TakesEta | TakesGamma,
 	New:      func(c Config) Learner { return NewOCCFM(OCCFMSettingsFor(c)) },
 	Personal: "occfm follows the whole stream: a new person's few ratings barely move it, so the list may not change (occfm-k adapts at once).",
 	Regret:   RegretGuarantee{0.75, "Theorem 3 (online Frank-Wolfe)"},
@@ -443,8 +444,8 @@ func (o *OCCFM) dropPhi(lambda float64, q []float64) {
 // innerGC returns ⟨G, C⟩ = tr(M·UᵀGU) for C = U·M·Uᵀ: b products with G
 // and b² dot products of length n, O(b·nnz(G) + n·b²). It runs after a
 // refresh that scaled C back into K (rare: rounding), and when step finds
-// that the bound phiErr could change the line search's decision (7 times
-// in MovieLens 1M's million rows at δ = 10).
+// that the bound phiErr could change the line search's decision (rare too:
+// docs/findings.md, "The LMO's certificate and guard").
 func (o *OCCFM) innerGC() float64 {
 	b, n := o.c.b, o.n
 	if b == 0 {

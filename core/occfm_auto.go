@@ -70,6 +70,7 @@ var occfmAutoSpec = Spec{
 	Name:     "occfm-auto",
 	Plain:    "The default: runs simple models and OCCFM at several budgets side by side, and trusts each as much as it has earned by predicting well so far. No δ to choose.",
 	Summary:  "CCFM with no δ to choose: Vovk's aggregating algorithm (Bayes mixture for logistic) over bias, linear, ccfm-pairs (α = 0.3, 3), occfm-lin (δ = 10, 100, 1000) and occfm-k (δ = 12·√n)",
+	Takes:    TakesDelta | TakesEta,
 	Personal: "occfm-auto follows the whole stream: a new person's few ratings barely move it, so the list may not change (occfm-k adapts at once).",
 	New:      func(c Config) Learner { return NewOCCFMAuto(OCCFMAutoSettingsFor(c)) },
 	state:    func() stateCoder { return new(OCCFMAuto) },

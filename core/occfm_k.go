@@ -152,6 +152,7 @@ var occfmKSpec = Spec{
 	Name:      "occfm-k",
 	Plain:     "Learns tastes: the best matrix of feature pairs for all the rows so far within the budget δ, kept in a small subspace of the directions that matter, with the bias and one weight per feature outside.",
 	Summary:   "CCFM by follow-the-regularized-leader, Cₜ₊₁ = Π_K(−ηGₜ/2) within a certified ε in a tracked rank-k subspace; w₀ and w outside the ball",
+	Takes:     TakesDelta | TakesEta,
 	Personal:  "Folds you in from all your ratings after each one, so the list follows your taste at once. occfm-auto, the Learn view's default, and OCCFM barely move for a few ratings of a new person.",
 	DeltaRule: strconv.FormatFloat(DefaultOCCFMKDeltaScale, 'g', -1, 64) + "·√n (grows with the features seen)",
 	New:       func(c Config) Learner { return NewOCCFMK(OCCFMKSettingsFor(c)) },

@@ -80,8 +80,9 @@ func (o *OCCFM) lmo(x data.Sparse) (float64, []float64) {
 		// model files it doubles only when the error was under a quarter of
 		// it; under the step-tied rule the certificate lets the tracked
 		// value lag by up to the allowed error by design, so any error
-		// within it doubles the interval (with the quarter rule, the guard
-		// refreshed about twice as often as the certificate on MovieLens 1M).
+		// within it doubles the interval (the quarter rule would make the
+		// guard refresh more often than the certificate does: docs/findings.md,
+		// "The LMO's certificate and guard").
 		rel := math.Abs(math.Abs(theta)-math.Abs(exact)) / o.lmoTol(exact)
 		o.guardErr = math.Max(o.guardErr, rel)
 		double := 1.0
@@ -401,9 +402,10 @@ func (o *OCCFM) setB0(res *spectral.LanczosResult, sk int, shs []float64) {
 // |λ| with total at most ε·‖C‖* (ε = RecompressTol) are dropped, and those
 // beyond MaxRank. Model files written before this rule drop up to ε·δ
 // instead, and keep doing so: at a large δ, where ‖C‖* stays far below δ,
-// that rule dropped every eigenvalue of C under ε·δ at each refresh (at
-// δ = 10⁴ all of C's eigenvalues below 10), and the planted-regression
-// demo's RMSE rose from 0.069 to 0.35 at δ = 10⁴ (η = 0.03).
+// that rule drops every eigenvalue of C under ε·δ at each refresh (at
+// δ = 10⁴ all of C's eigenvalues below 10), which costs the
+// planted-regression demo much of its accuracy there (docs/findings.md,
+// "The recompression tolerance").
 func (o *OCCFM) dropRule() dropRule {
 	r := dropRule{maxRank: max(o.s.MaxRank, 0)}
 	if !o.oldCert {
@@ -512,9 +514,10 @@ func (o *OCCFM) blockNorms() (bw, dwPos, dwNeg float64) {
 // the sums over the rows i that hold feature j. −λmin(ΔD) is bounded the
 // same way with −c. Every part is kept in O(nnz(x)) a row: Σc, ‖u‖² and
 // the two sums per coordinate, of which the largest values seen are kept
-// (a bound, since a coordinate's sums may fall again). On MovieLens-100K
-// at δ = 100 this bound, against Weyl's alone, cut the tracked LMO's
-// refreshes from 211 to 31 in the first 20,000 rows.
+// (a bound, since a coordinate's sums may fall again). Tighter than Weyl's
+// bound alone, it spares the tracked LMO most of its refreshes on
+// MovieLens-100K at δ = 100 (docs/findings.md, "The LMO's certificate and
+// guard").
 type growthBound struct {
 	epoch          int32     // the current refresh; a coordinate's sums are stale when its epoch differs
 	mark           []int32   // per coordinate of x̂: the epoch its sums belong to

@@ -1,6 +1,7 @@
 package core
 
 import (
+	"errors"
 	"math"
 	"slices"
 
@@ -31,6 +32,19 @@ func (s Schedule) String() string {
 		return "constant"
 	}
 	return "Schedule(?)"
+}
+
+// ParseSchedule returns the Schedule String names ("" is InvSqrt).
+func ParseSchedule(name string) (Schedule, error) {
+	switch name {
+	case "", "1/sqrt(t)":
+		return InvSqrt, nil
+	case "2/(t+1)":
+		return Harmonic, nil
+	case "constant":
+		return Constant, nil
+	}
+	return 0, errors.New("core: step schedule " + str.Quote(name) + ": want 1/sqrt(t), 2/(t+1) or constant")
 }
 
 // GradientSum says which gradients the accumulator Gₜ holds when OCCFM
@@ -81,16 +95,17 @@ const (
 // squares of H = −ηG − 2C applied to unit vectors: above about 10¹⁵⁴ the
 // squares of ηG overflow at the first row, and below about 10⁻¹⁶⁵ they
 // underflow to 0, λ = 0 and C stays 0 (on planted-classification,
-// η = 1e-170 ends at AUC 0.52 and the loss of ŷ = 0, η = 1e-160 at AUC
-// 0.84). MaxDelta, MaxEta and MinEta leave a factor of 10³ or more inside
+// η = 1e-170 ends with the loss of ŷ = 0 and an AUC near chance, while
+// η = 1e-160 still learns: docs/findings.md, "δ and η at the edges of
+// float64"). MaxDelta, MaxEta and MinEta leave a factor of 10³ or more inside
 // these thresholds for the data's own scale, which they cannot bound (G's
 // entries grow with the rows and the features' squares: at δ = 1e150 a
 // regression row with a feature of 10⁸ still overflows an OCCFM's H, and
 // the guard or OCCFMAuto reports it). MinDelta keeps γₜ·δ, the weight of
 // the step's atom, a normal number while γₜ ≥ 10⁻⁷; a ball that small
 // bounds ŷ by ½δ‖x̂‖², a model of about zero, which OCCFM learns exactly
-// (δ = 1e-300 ranks planted-classification as δ = 1e-3 does, AUC 0.669),
-// while at δ = 5e-324 every atom rounds to 0. Zero, each learner's
+// (δ = 1e-300 ranks planted-classification as δ = 1e-3 does), while at
+// δ = 5e-324 every atom rounds to 0. Zero, each learner's
 // default, is always allowed (see Config.Check).
 const (
 	MinDelta = 1e-300
@@ -131,8 +146,9 @@ type OCCFMSettings struct {
 	// re-diagonalized and its eigenpairs of smallest |λ| with total at most
 	// ε·‖C‖* are dropped (this only lowers ‖C‖*, so C stays in K; model
 	// files written before the rule drop up to ε·δ, see dropRule). Zero means
-	// 1e-3: on MovieLens-100K it leaves the progressive RMSE unchanged to four
-	// digits against 1e-6 while keeping the rank small.
+	// 1e-3: on MovieLens-100K it is as accurate as 1e-6 and keeps C's basis,
+	// and so each step's cost, small (docs/findings.md, "The recompression
+	// tolerance").
 	RecompressTol float64
 	// PaperStep takes γₜ from the schedule alone, as the paper does (and
 	// `occfm paper`). By default (false) the step is min(γₜ, γ*) with γ*
@@ -144,11 +160,9 @@ type OCCFMSettings struct {
 	// C's eigenpairs of smallest |λ| beyond MaxRank are dropped, like
 	// RecompressTol's (this only lowers ‖C‖*, so C stays in K). It bounds
 	// the per-row cost O(nnz(x)·b + b²) and a refresh's O(n·b²) at large δ,
-	// where the line-search steps leave many atoms of similar weight (b
-	// reached 100 on MovieLens-100K at δ = 100 without it; the cap of 16
-	// against 32 doubled the speed there, 2.8k against 1.5k updates/s over
-	// the first 10,000 rows). Zero means
-	// DefaultMaxRank; negative means no cap.
+	// where the line-search steps leave many atoms of similar weight and b
+	// would otherwise keep growing (docs/findings.md, "The rank cap"). Zero
+	// means DefaultMaxRank; negative means no cap.
 	MaxRank int
 	// LMO selects the eigen-solver; the zero value is LMOTracked.
 	LMO LMOMethod
@@ -177,7 +191,7 @@ type OCCFMSettings struct {
 
 // DefaultEta is the default η of OCCFM at the default δ = 10 (see
 // DefaultEtaFor). It was chosen on MovieLens-100K, IJCNN1 and a9a over
-// several shuffles; docs/algorithms.md records the measurements.
+// several shuffles (docs/findings.md, "η at δ = 10").
 const DefaultEta = 1
 
 // DefaultEtaFor returns OCCFM's default η for a loss and δ: DefaultEta for
@@ -189,15 +203,16 @@ const DefaultEta = 1
 // longer binds, the line-search steps follow that point. Each row then
 // moves it by −(η/2)(ŷ − y)·x̂x̂ᵀ, which changes the row's own prediction by
 // −(η/4)‖x̂‖⁴·(ŷ − y): with η = 1 and a user and an item (‖x̂‖² = 3), 2.25
-// times the residual, an overshoot that grows into an oscillation (progressive
-// RMSE 1.35 on MovieLens-100K at δ = 100, divergence on the
-// planted-regression demo from δ = 300). At δ = 10 the ball binds and bounds
-// every step, and η = 1 is best. The logistic loss has a bounded gradient
-// and curvature, and η = 1 is best or near it at every δ measured (IJCNN1's
-// error 0.054 at δ = 100). The floor 0.1 was chosen on MovieLens-100K and the
-// ratings and planted-regression demos over δ = 30 to 10⁴ (docs/algorithms.md's
-// table): 0.1 or 0.03 was best at every δ ≥ 100, and 0.01 learned too
-// slowly everywhere. It is the η at which a row of ‖x̂‖² = 3 corrects
+// times the residual, an overshoot that grows into an oscillation (on
+// MovieLens-100K at δ = 100 the RMSE is far above δ = 10's, and the
+// planted-regression demo diverges from δ = 300). At δ = 10 the ball binds
+// and bounds every step, and η = 1 is best. The logistic loss has a bounded
+// gradient and curvature, and η = 1 is best or near it at every δ measured.
+// The floor 0.1 was chosen on MovieLens-100K and the ratings and
+// planted-regression demos over δ = 30 to 10⁴: 0.1 or 0.03 was best at
+// every δ ≥ 100, and 0.01 learned too slowly everywhere (docs/findings.md,
+// "η above δ = 10, squared loss" and "OCCFM at every δ"). It is the η at
+// which a row of ‖x̂‖² = 3 corrects
 // about a quarter of its own residual; data of much larger ‖x̂‖ may need a
 // smaller η, which the guard's advice then names.
 func DefaultEtaFor(loss Loss, delta float64) float64 {
@@ -211,8 +226,8 @@ func DefaultEtaFor(loss Loss, delta float64) float64 {
 const DefaultLMOSlack = 4
 
 // DefaultMaxRank is the default of OCCFMSettings.MaxRank. It does not bind
-// at the default δ = 10 on MovieLens-100K, IJCNN1 or a9a (C's rank stays
-// at 3 to 15 there).
+// at the default δ = 10 on MovieLens-100K, IJCNN1 or a9a, where C's rank
+// stays below it (docs/findings.md, "The rank cap").
 const DefaultMaxRank = 16
 
 // TheoryEta returns Theorem 3's learning rate η = D/(4G·T^¾) for D = 2δ,
@@ -316,18 +331,15 @@ const (
 // The defaults of OCCFMKSettings, chosen on ML-100K (three shuffles), the
 // ratings demo (three seeds), ML-1M and the synthetic catalog's
 // personalization (TestPersonalPlantedTastes). No fixed δ suits them all:
-// ML-1M (9,746 features) does better at larger δ (progressive RMSE 0.9116
-// at 400, 0.9077 at 800, 0.9043 at 1500), the ratings demo (800 features)
-// at smaller (0.644 at 800, 0.522 at 424, 0.517 at 400, 0.509 at 339),
-// ML-100K (2,625 features) alike from 400 to 770 (0.9533–0.9538). δ grows
-// as √n, n the features seen: the scale 12 gives ML-1M 0.9054, the ratings
-// demo 0.5088 / 0.5037 / 0.5085 and ML-100K 0.9532, against 0.9079,
-// 0.5094 / 0.5004 / 0.5099 and 0.9537 with 8 and 0.528 on the ratings demo
-// with 16; with 8 the synthetic catalog's hits@10 fall below fm-ftrl's.
-// k = 16 is the smallest rank that keeps the ratings demo within 0.512 on
-// its three seeds (0.5102 / 0.5045 / 0.5088 against 0.5081 / 0.5020 /
-// 0.5065 at 24), 1.5–1.8 times as fast as 24, and as good on ML-100K,
-// ML-1M and the catalog (docs/findings.md).
+// ML-1M (9,746 features) does better with a large ball, the ratings demo
+// (800 features) with a small one, and ML-100K (2,625 features) is alike
+// over a wide range. So δ grows as √n, n the features seen; the scale 12
+// does well on all three, where 8 loses on ML-1M and puts the synthetic
+// catalog's hits@10 below fm-ftrl's, and 16 loses on the ratings demo
+// (docs/findings.md, "The ball"). k = 16 is the smallest rank that keeps
+// the ratings demo within 0.512 RMSE on its three seeds, as good as 24 on
+// ML-100K, ML-1M and the catalog and faster (docs/findings.md, "Speed:
+// what was tried").
 const (
 	DefaultOCCFMKDeltaScale = 12
 	DefaultOCCFMKEta        = 3
@@ -392,14 +404,14 @@ func (s OCCFMKSettings) withDefaults() OCCFMKSettings {
 
 // DefaultAutoDeltas is the default grid of δ of OCCFMAuto's OCCFMLin
 // experts: a factor of 10 apart, from δ = 10 (the paper's MovieLens value)
-// to 1000 (above the ratings demo's ‖C‖* ≈ 700).
+// to 1000 (above the ‖C‖* the ratings demo's C reaches with a ball that
+// does not bind: docs/findings.md, "The δ grid").
 var DefaultAutoDeltas = []float64{10, 100, 1000}
 
 // DefaultAutoPairs is the default grid of α of OCCFMAuto's CCFMPairs
 // experts: Linear's α, and ten times it, which all-pairs logistic
-// regression needs on IJCNN1 (2.99 % against 6.47 % error in file order,
-// 4.35 % against 7.13 % shuffled) and which loses on planted-classification
-// (11.7 % against 10.0 %).
+// regression needs on IJCNN1 and which loses on planted-classification
+// (docs/findings.md, "Ideas that lost": ccfm-pairs alone by α).
 var DefaultAutoPairs = []float64{DefaultLinearAlpha, 10 * DefaultLinearAlpha}
 
 // DefaultAutoTastes is the default grid of δ of OCCFMAuto's OCCFMK
@@ -416,12 +428,13 @@ const autoRecent = 0.999
 
 // autoTrial is the number of rows every expert learns before any can be
 // retired, and autoGap the least relative gap Lₖ/L_best − 1 that retires.
-// Without a gap, IJCNN1 in file order retired δ = 100 at row 3,265, 20 nats
-// (2 %) behind δ = 10, and ended at 7.06 % error instead of 5.24 %. With
-// it, a trial of 2,000 rows ends every data set we have (ML-100K, ML-1M,
-// the ratings demo, the catalog, IJCNN1, a9a and planted-classification,
-// file order and shuffled) at the same error as 10,000 rows did, and the
-// costly experts stop costing five times sooner (see docs/findings.md).
+// Without a gap, a good expert that starts slowly can be retired early:
+// on IJCNN1 in file order δ = 100 was retired while briefly behind δ = 10,
+// and the final error rose. With it, a trial of 2,000 rows ends
+// every data set measured (ML-100K, ML-1M, the ratings demo, the catalog,
+// IJCNN1, a9a and planted-classification, file order and shuffled) at the
+// same error as a trial of 10,000, and the costly experts stop costing
+// five times sooner (docs/findings.md, "Retirement").
 const (
 	autoTrial = 2_000
 	autoGap   = 0.03

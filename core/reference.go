@@ -50,6 +50,7 @@ var meanSpec = Spec{
 	Name:    "mean",
 	Plain:   "Always predicts the average label seen so far: the simplest guess there is.",
 	Summary: "reference: the running mean of y (regression) or the smoothed log-odds of the positive rate (classification)",
+	NoPairs: true,
 	New:     func(c Config) Learner { return NewMean(MeanSettingsFor(c)) },
 	state:   func() stateCoder { return new(Mean) },
 }
@@ -101,13 +102,11 @@ type BiasSettings struct {
 	Loss Loss
 }
 
-// DefaultBiasL2 is the default ℓ₂ weight λ of Bias. It was chosen on one
-// shuffled pass of MovieLens-100K for shuffle seeds 1, 2 and 3: with η = ½,
-// λ = 3, 4 and 5 give progressive RMSE 0.9624–0.9627, 0.9621–0.9624 and
-// 0.9623–0.9626; η = 0.4 or 0.7 is worse by 0.001–0.003. A constant-rate
-// SGD on the same model (the global bias a running mean) does no better
-// than 0.977 at its best rate, η ≈ 0.02–0.03, and 0.987 with the global
-// bias also at the constant rate.
+// DefaultBiasL2 is the default ℓ₂ weight λ of Bias, the best of λ = 3, 4
+// and 5 with η = ½ on one shuffled pass of MovieLens-100K for shuffle seeds
+// 1, 2 and 3; other η around ½ do worse, and a constant-rate SGD on the
+// same model does worse at its best rate (docs/findings.md, "The
+// baselines' defaults").
 const DefaultBiasL2 = 4
 
 func (s BiasSettings) withDefaults() BiasSettings {
@@ -165,6 +164,8 @@ var biasSpec = Spec{
 	Name:    "bias",
 	Plain:   "The average plus one offset per feature (a user who rates high, a film everyone likes). No pairs.",
 	Summary: "reference: global + per-feature biases by SGD with ℓ₂ (user + item biases on MovieLens)",
+	NoPairs: true,
+	Takes:   TakesEta,
 	New:     func(c Config) Learner { return NewBias(BiasSettingsFor(c)) },
 	state:   func() stateCoder { return new(Bias) },
 }
@@ -225,10 +226,9 @@ type LinearSettings struct {
 }
 
 // DefaultLinearAlpha is the default α of Linear (and of CFM-FTRL's linear
-// part), chosen on one shuffled pass of MovieLens-100K: progressive RMSE
-// 0.991, 0.969, 0.967, 0.976 and 1.013 for α = 0.1, 0.2, 0.3, 0.5 and 1
-// (shuffle seeds 1–3 agree to 0.001). On IJCNN1 it gives error rate 0.083;
-// α = 1 does better there (0.079).
+// part), the best of a grid on one shuffled pass of MovieLens-100K
+// (shuffle seeds 1–3 agree); IJCNN1 prefers a larger α
+// (docs/findings.md, "The baselines' defaults").
 const DefaultLinearAlpha = 0.3
 
 func (s LinearSettings) withDefaults() LinearSettings {
@@ -266,6 +266,8 @@ var linearSpec = Spec{
 	Name:    "linear",
 	Plain:   "Linear (or logistic) regression: one weight per feature. No pairs.",
 	Summary: "reference: linear / logistic regression ŷ = w₀ + wᵀx by per-coordinate FTRL-Proximal",
+	NoPairs: true,
+	Takes:   TakesEta,
 	New:     func(c Config) Learner { return NewLinear(LinearSettingsFor(c)) },
 	state:   func() stateCoder { return new(Linear) },
 }

@@ -261,6 +261,10 @@ func (r *Regret) Points() []RegretPoint { return r.points }
 // Delta returns the comparator's δ: the ball K of the best C in hindsight.
 func (r *Regret) Delta() float64 { return r.comp.s.Delta }
 
+// ZeroBest reports whether the best C's loss is known to be 0
+// (RegretSettings.ZeroBest): the regret is then the cumulative loss.
+func (r *Regret) ZeroBest() bool { return r.s.ZeroBest }
+
 // Pending returns the number of checkpoints waiting for the comparator.
 func (r *Regret) Pending() int { return len(r.pending) }
 

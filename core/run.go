@@ -9,7 +9,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-	"unicode/utf8"
 
 	"github.com/occfm/occfm/core/data"
 	"github.com/occfm/occfm/core/internal/str"
@@ -305,58 +304,6 @@ func perSecond(n int, seconds float64) float64 {
 // wasm leaves out to stay small; the page writes the rest of its snapshots
 // with AppendNum and AppendString too.
 
-func numPtr(x float64) *Num {
-	n := Num(x)
-	return &n
-}
-
-// Num is a float64 written in JSON as encoding/json writes one, and as
-// null when it is NaN or ±Inf, which JSON lacks: a diverged learner still
-// gets its line.
-type Num float64
-
-// MarshalJSON implements json.Marshaler.
-func (x Num) MarshalJSON() ([]byte, error) { return AppendNum(nil, float64(x)), nil }
-
-// UnmarshalJSON implements json.Unmarshaler: null reads as NaN, so that a
-// Num reads back as it was written.
-func (x *Num) UnmarshalJSON(b []byte) error {
-	if string(b) == "null" {
-		*x = Num(math.NaN())
-		return nil
-	}
-	f, err := strconv.ParseFloat(string(b), 64)
-	if err != nil {
-		return errors.New("core: a number or null, not " + string(b))
-	}
-	*x = Num(f)
-	return nil
-}
-
-// AppendNum appends x as encoding/json writes a float64 (as ES6 writes a
-// number: the shortest decimal that reads back as x, in exponent form below
-// 1e-6 and from 1e21 on, with e-7 rather than e-07), or null when x is NaN
-// or ±Inf.
-func AppendNum(b []byte, x float64) []byte {
-	if math.IsNaN(x) || math.IsInf(x, 0) {
-		return append(b, "null"...)
-	}
-	abs := math.Abs(x)
-	format := byte('f')
-	if abs != 0 && (abs < 1e-6 || abs >= 1e21) {
-		format = 'e'
-	}
-	b = strconv.AppendFloat(b, x, format, -1, 64)
-	if format == 'e' {
-		// e-07 → e-7, as encoding/json does.
-		if n := len(b); n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
-			b[n-2] = b[n-1]
-			b = b[:n-1]
-		}
-	}
-	return b
-}
-
 // AppendJSON appends r as encoding/json writes it, without encoding/json
 // (which the page's wasm leaves out to stay small).
 func (r *Result) AppendJSON(b []byte) []byte {
@@ -423,64 +370,6 @@ func (r *Result) AppendJSON(b []byte) []byte {
 	return append(b, '}')
 }
 
-// AppendString appends s as a JSON string, escaped as encoding/json escapes
-// it: ", \ and the control characters (\b, \f, \n, \r, \t by name, the
-// others as \u00XX), <, > and & as \u003c, \u003e and \u0026 (HTML-safe),
-// U+2028 and U+2029 as \u2028 and \u2029, and each byte of invalid UTF-8 as
-// \ufffd.
-func AppendString(b []byte, s string) []byte {
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		if c := s[i]; c < utf8.RuneSelf {
-			if c >= ' ' && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
-				i++
-				continue
-			}
-			b = append(b, s[start:i]...)
-			switch c {
-			case '\\', '"':
-				b = append(b, '\\', c)
-			case '\b':
-				b = append(b, '\\', 'b')
-			case '\f':
-				b = append(b, '\\', 'f')
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			default:
-				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			b = append(b, s[start:i]...)
-			b = append(b, `\ufffd`...)
-			i++
-			start = i
-			continue
-		}
-		if r == '\u2028' || r == '\u2029' {
-			b = append(b, s[start:i]...)
-			b = append(b, '\\', 'u', '2', '0', '2', hexDigits[r&0xF])
-			i += size
-			start = i
-			continue
-		}
-		i += size
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
-}
-
-const hexDigits = "0123456789abcdef"
-
 // registry holds every learner, by name: one line a learner, whose Spec
 // sits in the learner's own file beside its update, its model state codec
 // (stateCode) and its picture (docs/adding-a-learner.md).
@@ -521,7 +410,18 @@ var registryTypes = sync.OnceValue(func() map[reflect.Type]string {
 
 // NameOf returns the registry name of l's type, or "" for a learner the
 // registry does not make (for a *Guarded, ask its Learner).
-func NameOf(l Learner) string { return registryTypes()[reflect.TypeOf(l)] }
+func NameOf(l Learner) string {
+	t := reflect.TypeOf(l)
+	if name, ok := registryTypes()[t]; ok {
+		return name
+	}
+	for _, s := range registry { // a learner registered after the first call (tests)
+		if reflect.TypeOf(s.state()) == t {
+			return s.Name
+		}
+	}
+	return ""
+}
 
 // SpecOf returns the Spec of the learner registered as name, and whether
 // there is one.
@@ -543,6 +443,10 @@ func DefaultConfig(name string, task data.Task) (Config, error) {
 	}
 	return Config{}, nil
 }
+
+// HasPairs reports whether l's C can hold pairs of features: whether l is
+// not registered with Spec.NoPairs.
+func HasPairs(l Learner) bool { return !registry[NameOf(l)].NoPairs }
 
 // InBall reports whether l keeps C (or its pair block) in the nuclear-norm
 // ball ‖C‖* ≤ δ: whether its registry Spec says Ball.
@@ -577,4 +481,124 @@ func NewLearner(name string, c Config) (Learner, error) {
 		return nil, err
 	}
 	return s.New(c), nil
+}
+
+// RunSettings are what a run is assembled from, the same for the command
+// line's flags and the page's controls: the learners by registry name and
+// the settings they share.
+type RunSettings struct {
+	// Learners are registry names, one player each, in the order they
+	// play a row.
+	Learners []string
+	// Config holds the task, δ, η, γ, loss and seed of every learner; the
+	// players' metrics score Config.LossOf.
+	Config Config
+	// Guard is the guard every learner plays behind (Guarded).
+	Guard GuardSettings
+	// Resume, when not nil, is the model file whose learner continues
+	// (ResumeGuarded): the run's one player, Learners and Config aside.
+	Resume *Model
+	// Regret, when not nil, asks for the regret comparator with these
+	// settings; its Comparator's δ and loss are the run's (RunDelta and
+	// Config.LossOf), whatever it holds.
+	Regret *RegretSettings
+	// ZeroLossDelta, when positive, is the least δ whose ball holds a C of
+	// loss 0 on every row (a noise-free planted demo, demo.Demo): at or
+	// above it under the Squared loss, the regret's best loss is known
+	// (RegretSettings.ZeroBest).
+	ZeroLossDelta float64
+}
+
+// CheckLearners returns the error of the first name the registry does not
+// know, naming those it does, without making a learner.
+func CheckLearners(names []string) error {
+	for _, name := range names {
+		if _, ok := registry[name]; !ok {
+			_, err := NewLearner(name, Config{})
+			return err
+		}
+	}
+	return nil
+}
+
+// Assemble makes a run's players, each a guarded learner with its metrics,
+// and its regret comparator (nil unless s.Regret is set): the one place
+// the command line and the page turn settings into a run.
+func Assemble(s RunSettings) ([]*Player, *Regret, error) {
+	loss := s.Config.LossOf()
+	var players []*Player
+	add := func(name string, l *Guarded) {
+		players = append(players, &Player{Name: name, Learner: l, Metrics: NewMetrics(s.Config.Task, loss)})
+	}
+	if s.Resume != nil {
+		l, err := ResumeGuarded(*s.Resume, s.Guard)
+		if err != nil {
+			return nil, nil, err
+		}
+		add(s.Resume.Name, l)
+	} else {
+		for _, name := range s.Learners {
+			l, err := NewGuarded(name, s.Config, s.Guard)
+			if err != nil {
+				return nil, nil, err
+			}
+			add(name, l)
+		}
+	}
+	if s.Regret == nil || len(players) == 0 {
+		return players, nil, nil
+	}
+	rs := *s.Regret
+	rs.Comparator.Delta, rs.Comparator.Loss = RunDelta(players, s.Config), loss
+	rs.ZeroBest = s.ZeroLossDelta > 0 && loss == Squared && rs.Comparator.Delta >= s.ZeroLossDelta
+	return players, NewRegret(rs, len(players)), nil
+}
+
+// RunDelta returns the δ of the run's first player as it reports it
+// (Configured), else c.Delta: the ball the regret comparator is given.
+func RunDelta(players []*Player, c Config) float64 {
+	if len(players) > 0 {
+		if cf, ok := players[0].Learner.(Configured); ok {
+			return cf.Config().Delta
+		}
+	}
+	return c.Delta
+}
+
+// CheckTaken returns an error when c sets δ, η or γ and none of the
+// learners registered as names takes it, naming the learners that would:
+// a setting given is used or refused, never silently dropped. Learners
+// that do not take a setting another one takes play without it.
+func CheckTaken(names []string, c Config) error {
+	var set, taken Setting
+	if c.Delta != 0 {
+		set |= TakesDelta
+	}
+	if c.Eta != 0 {
+		set |= TakesEta
+	}
+	if c.Gamma != InvSqrt {
+		set |= TakesGamma
+	}
+	for _, n := range names {
+		taken |= registry[n].Takes
+	}
+	missing := set &^ taken
+	if missing == 0 {
+		return nil
+	}
+	what, x := "γ (gamma)", TakesGamma
+	switch {
+	case missing&TakesDelta != 0:
+		what, x = "δ (delta)", TakesDelta
+	case missing&TakesEta != 0:
+		what, x = "η (eta)", TakesEta
+	}
+	var takers []string
+	for _, s := range Learners() {
+		if s.Takes&x != 0 {
+			takers = append(takers, s.Name)
+		}
+	}
+	return errors.New("core: no learner of the run (" + strings.Join(names, ", ") + ") takes " + what + "; those that do: " + strings.Join(takers, ", "))
 }

@@ -68,8 +68,9 @@ func TestE2ELessonRegret(t *testing.T) {
 	}
 
 	// δ = 1: C* is outside the ball; the comparator runs and keeps up.
+	gen := evalJS[int](s, `occfmPage.session.gen`)
 	s.click("lesson-regret-delta-1")
-	s.waitJS("a new run at δ = 1", `occfmPage.session.last && occfmPage.session.last.rows > 0`, 20*time.Second)
+	s.waitJS("a new run at δ = 1", `occfmPage.session.gen > `+strconv.Itoa(gen)+` && occfmPage.session.last && occfmPage.session.last.rows > 0 && occfmPage.session.config.delta === 1`, 20*time.Second)
 	// Keeping up is a race of the comparator's work against the learner's:
 	// how soon depends on the machine (12 s quiet), so it is waited for,
 	// with a hang guard, not timed.

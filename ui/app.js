@@ -1,45 +1,57 @@
 // The OCCFM page's entry point (a module: <script type="module">). It loads
 // the Go core (occfm.wasm), builds the charts and wires the controls; the
-// modules in js/ do the rest, one concern each:
+// modules in js/ do the rest, one concern each, in a folder per view:
 //
-//   hash.js      settings and the URL hash (pure)
-//   state.js     the shared state: settings (and writeHash, the link that
-//                holds them), page, session, views, the core
-//   session.js   a Learn run: start, snapshots, phase
-//   feeder.js    a picked file streamed into the core with backpressure
-//   scheduler.js time-boxed learning slices, frames, rows/s
-//   charts.js, regret-chart.js   LineChart and RegretChart over uPlot
-//   learn-views.js, controls-view.js, controls.js, export.js, model-files.js   the Learn view
-//   model-picture.js, fw-step.js, heatmap.js   the model C and the Frank-Wolfe step drawn
-//   lesson.js, lesson-steps.js, presenter.js   the guided lesson, presenter mode
-//   personalize*.js                                           the Personalize view
-//   format.js, config.js                                      numbers, constants
+//   js/learn/         the Learn view
+//     session.js        a run: start (occfm.start), snapshots, phase, its file's feeder
+//     state.js          the view's state: page, session, views
+//     scheduler.js      time-boxed learning slices, frames, rows/s
+//     controls.js, controls-view.js, views.js   its controls and what they show
+//     charts.js, regret-chart.js, palette.js    LineChart and RegretChart over uPlot, colours
+//     export.js, model-files.js, command.js, copy-command.js   CSV/JSON, model files,
+//                       "Copy as command"
+//     model-picture.js, fw-step.js, heatmap.js   the model C and the Frank-Wolfe step drawn
+//     lesson.js, presenter.js, paint.js, ghosts.js   the guided lesson, presenter mode,
+//                       earlier runs on the chart
+//   js/personalize/   the Personalize view: session.js, state.js, controls.js,
+//                     views.js, files.js
+//   js/shared/        what both use: state.js (the settings, the link that holds
+//                     them, the core), hash.js (the link, pure), lesson-steps.js
+//                     (the lesson's steps, which the link names),
+//                     view.js (the tabs, drag and drop), feeder.js (a file
+//                     streamed into the core), queue-task.js, download.js,
+//                     format.js, read-error.js, config.js
 //
 // Imports point one way, from this file down to the pure modules; no module
-// imports one that imports it (ui/test/imports.test.js). Where a module
-// must call up, this file hands it the function at startup: the scheduler
-// learns, draws and feeds through setSchedulerHooks.
+// imports one that imports it (ui/test/imports.test.js), and neither view
+// imports the other. Where a module must call up, this file hands it the
+// function at startup: the scheduler learns, draws and feeds through
+// setSchedulerHooks, the view switch shows, hides and drops files on a view
+// through setViewHooks.
 //
 // The JS API it calls, globalThis.occfm, is documented in wasm/doc.go. Go
 // renders the predictions table and the model panel itself.
 
-import {LineChart} from "./js/charts.js";
-import {buildCatalogControls, linkReport, validateSettings, wireControls} from "./js/controls.js";
-import {renderControls} from "./js/controls-view.js";
-import {RegretChart} from "./js/regret-chart.js";
-import {showNote} from "./js/learn-views.js";
-import {DEFAULTS} from "./js/hash.js";
-import {startLesson, wireLesson} from "./js/lesson.js";
-import {wirePicture} from "./js/model-picture.js";
-import {setPalette} from "./js/palette.js";
-import {setView} from "./js/personalize.js";
-import {personal} from "./js/personalize-state.js";
-import {buildPersonalControls, wirePersonal} from "./js/personalize-controls.js";
-import {wirePresenter} from "./js/presenter.js";
-import {feeder, pollFeeder, wantsBytes} from "./js/feeder.js";
-import {chartInterval, nextFrame, setSchedulerHooks} from "./js/scheduler.js";
-import {fail, metricLabel, renderViews, runSlice, setPhase, startSession} from "./js/session.js";
-import {linkInvalid, occfm, page, session, setCore, settings, views, writeHash} from "./js/state.js";
+import {LineChart} from "./js/learn/charts.js";
+import {buildCatalogControls, linkReport, pickFile, validateSettings, wireControls} from "./js/learn/controls.js";
+import {renderControls} from "./js/learn/controls-view.js";
+import {startLesson, wireLesson} from "./js/learn/lesson.js";
+import {wirePicture} from "./js/learn/model-picture.js";
+import {setPalette} from "./js/learn/palette.js";
+import {wirePresenter} from "./js/learn/presenter.js";
+import {RegretChart} from "./js/learn/regret-chart.js";
+import {chartInterval, nextFrame, setSchedulerHooks} from "./js/learn/scheduler.js";
+import {fail, feeder, hideLearn, metricLabel, renderViews, runSlice, setPhase, showLearn, startSession, wantsBytes} from "./js/learn/session.js";
+import {page, session, views} from "./js/learn/state.js";
+import {showNote} from "./js/learn/views.js";
+import {buildPersonalControls, wirePersonal} from "./js/personalize/controls.js";
+import {pickPersonalFiles} from "./js/personalize/files.js";
+import {showPersonalize} from "./js/personalize/session.js";
+import {personal} from "./js/personalize/state.js";
+import {pollFeeder} from "./js/shared/feeder.js";
+import {DEFAULTS} from "./js/shared/hash.js";
+import {linkInvalid, occfm, setCore, settings, writeHash} from "./js/shared/state.js";
+import {setView, setViewHooks, wireViews} from "./js/shared/view.js";
 
 
 // occfmPage is the page's state for the e2e tests and make bench to read
@@ -73,12 +85,16 @@ function onReady() {
   } else {
     startSession("demo", {note: report});
   }
-  buildPersonalControls();
+  buildPersonalControls(page.catalog.learners);
   if (settings.view === "personalize") setView("personalize", {write: false});
 }
 
 function boot() {
   setSchedulerHooks({slice: runSlice, draw: renderViews, poll: () => pollFeeder(feeder, wantsBytes)});
+  setViewHooks({
+    learn: {show: showLearn, hide: hideLearn, drop: (files) => pickFile(files[0])},
+    personalize: {show: showPersonalize, drop: pickPersonalFiles},
+  });
   document.getElementById("metric-logx").checked = settings.logX;
   views.metric = new LineChart(document.getElementById("metric-chart"), {
     xLabel: "rows", yLabel: metricLabel(""), interval: chartInterval, logX: settings.logX,
@@ -98,6 +114,7 @@ function boot() {
   views.metric.reset(settings.learners.slice(), metricLabel(""));
   views.regret.reset(settings.learners.slice());
   views.loss.reset(settings.learners.slice());
+  wireViews();
   wireControls();
   wirePicture();
   wirePersonal();

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/occfm/occfm/core"
+	"github.com/occfm/occfm/core/data"
 	"github.com/occfm/occfm/core/demo"
 )
 
@@ -42,6 +43,26 @@ func (b *bridge) apiLearners(args []js.Value) any {
 		l := map[string]any{"name": s.Name, "plain": s.Plain, "summary": s.Summary}
 		if s.Regret.Exponent > 0 {
 			l["regretExponent"], l["regretSource"] = s.Regret.Exponent, s.Regret.Source
+		}
+		if s.Personal != "" {
+			l["personal"] = s.Personal
+		}
+		if s.Mixture() {
+			l["mixture"] = true
+		}
+		if s.DeltaRule != "" {
+			l["deltaText"] = s.DeltaRule
+		}
+		reg, _ := core.DefaultConfig(s.Name, data.Regression)
+		cls, _ := core.DefaultConfig(s.Name, data.Classification)
+		if reg.Delta > 0 {
+			l["delta"] = reg.Delta
+		}
+		if reg.Eta > 0 {
+			l["eta"] = reg.Eta
+		}
+		if cls.Eta > 0 && cls.Eta != reg.Eta {
+			l["etaClassification"] = cls.Eta
 		}
 		out = append(out, l)
 	}

@@ -1,5 +1,10 @@
 package main
 
+import (
+	"github.com/occfm/occfm/core"
+	"github.com/occfm/occfm/core/data"
+)
+
 // config is what the page's start() passes (see doc.go).
 type config struct {
 	Source   string   `json:"source"` // "demo" or "file"
@@ -17,6 +22,9 @@ type config struct {
 	Gamma  string            `json:"gamma"` // 1/sqrt(t), 2/(t+1), constant
 	Loss   string            `json:"loss"`  // auto, squared, logistic
 	Seed   uint64            `json:"seed"`
+	// resume, when not nil, is the model file whose learner the session
+	// continues (newSessionFrom), in place of a new one.
+	resume *core.Model
 	// NoRegret turns the regret comparator off (it is on by default).
 	NoRegret bool `json:"noRegret"`
 	// RegretGrowth is the ratio between regret checkpoints (0: 1.5);
@@ -95,4 +103,12 @@ func (c *config) decodeJSON(s string) error {
 		}
 		return r.skip()
 	})
+}
+
+// coreConfig returns the settings every learner of the session is made
+// with for task t; gamma and loss are checked by newSession.
+func (c config) coreConfig(t data.Task) core.Config {
+	gamma, _ := core.ParseSchedule(c.Gamma)
+	loss, _ := core.ParseLoss(c.Loss)
+	return core.Config{Task: t, Delta: c.Delta, Eta: c.Eta, Gamma: gamma, Loss: loss, Seed: c.Seed}
 }

@@ -13,10 +13,21 @@
 // the package writes with its own JSON writer (jsonw.go) are parsed by the
 // bridge (setFunc's jsonText) before they reach JS.
 //
-//	learners() → [{name, summary, regretExponent?, regretSource?}]
-//	                                         the core registry; regretExponent p
-//	                                         when the learner's regret against
-//	                                         the best C in K is O(Tᵖ) (core.Spec.Regret)
+//	learners() → [{name, plain, summary, personal?, mixture?, delta?,
+//	               deltaText?, eta?, etaClassification?, regretExponent?,
+//	               regretSource?}]
+//	                                         the core registry (core.Spec): plain
+//	                                         words first, the technical summary
+//	                                         second; personal, how it takes a new
+//	                                         person's ratings (Personalize's hint);
+//	                                         mixture when it mixes experts (its
+//	                                         checkpoints then carry its regret to
+//	                                         the best one); delta and eta, the
+//	                                         defaults for regression (deltaText
+//	                                         when δ grows by a rule, etaClassification
+//	                                         when η differs for classification);
+//	                                         regretExponent p when the regret
+//	                                         against the best C in K is O(Tᵖ)
 //	demos()    → [{name, title, short, task}] built-in synthetic streams
 //	start(config: string JSON)  → snapshot
 //	    Starts a new session, discarding the old one. config:
@@ -170,8 +181,9 @@
 //	 "points": [[rows, ms, m₁, l₁, m₂, l₂, …], …],  new checkpoints since the last
 //	           snapshot: rows learned, learning time in ms, then per learner the
 //	           progressive metric (RMSE or error rate) and the average loss;
-//	           when an occfm-auto races, two more: its regret to its best
-//	           expert never retired and the forecaster's bound on it
+//	           when a mixture of experts races (core.Mixture; the first
+//	           one), two more: its regret to its best expert never retired
+//	           and the mixture's bound on it
 //	 "decimated": false,                        true when Go thinned its checkpoint
 //	                                            spacing (the page should thin too)
 //	 "preview": {"format": "csv", "layout": "csv (,), label \"a\"", "lines": ["…"],

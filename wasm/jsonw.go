@@ -9,29 +9,21 @@ import (
 // The JSON this package writes for the page (snapshots, model info, the
 // Personalize view's state) is appended by hand, with the helpers below and
 // an appendJSON method beside each type, and the config JSON the page
-// passes is read by hand too (jsonr.go). Dropping encoding/json (and the
-// package's own fmt calls, a small part of it) saved 125,597 bytes of
-// gzipped wasm, net of this writer and that reader: 1,767,856 bytes
-// before, 1,642,259 after (7,303,449 and 6,803,355 uncompressed), measured
-// with
-//
-//	GOOS=js GOARCH=wasm go build -trimpath -ldflags="-s -w" -o /tmp/a.wasm ./wasm
-//	gzip -9 -c /tmp/a.wasm | wc -c
-//
-// (Go 1.26, fmt still linked through the core). Besides its own code
-// (169 symbols), encoding/json kept 76 symbols of reflect that nothing
-// else needs, encoding/base64, and the time package's
+// passes is read by hand too (jsonr.go), so that the wasm does without
+// encoding/json, which links in, besides its own code, symbols of reflect
+// that nothing else needs, encoding/base64, and the time package's
 // (Un)Marshal{JSON,Text} methods, which its calls through the Marshaler
 // and TextUnmarshaler interfaces make reachable (go build -ldflags=-dumpdep
-// lists them).
+// lists them). What that saves of the gzipped wasm, and the command that
+// measures it: docs/findings.md, "Size and loading of the page".
 //
 // The output is byte for byte what json.Marshal writes for the same
 // values, with the types' json tags (omitempty included): the tags stay on
 // the types as their documentation, and jsonw_test.go checks the two
 // against each other. One deliberate difference: a NaN or ±Inf is written
-// as null wherever it is, where encoding/json fails (the page then showed
-// that error instead of the run); the session writes such values only
-// through num, numRows and finite (jsonnum.go), which wrote null already.
+// as null wherever it is, where encoding/json fails (and the page would
+// show that error instead of the run); the session writes such values only
+// through num, numRows and finite (jsonnum.go), which write null for them.
 
 // jsonAppender is a value that appends itself as JSON.
 type jsonAppender interface {

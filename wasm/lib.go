@@ -83,6 +83,9 @@ func newLibLearner(s libSettings) (*libLearner, error) {
 		return nil, errors.New("eta " + fmtG(s.Eta) + ": want a finite number ≥ 0 (0: the learner's default)")
 	}
 	cfg := core.Config{Task: task, Delta: s.Delta, Eta: s.Eta, Seed: s.Seed}
+	if err := core.CheckTaken([]string{s.Learner}, cfg); err != nil {
+		return nil, err
+	}
 	g, err := core.NewGuarded(s.Learner, cfg, core.GuardFor("auto", "", false))
 	if err != nil {
 		return nil, err

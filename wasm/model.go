@@ -88,17 +88,14 @@ func newSessionFrom(cfg config, m core.Model) (*session, error) {
 		cfg.Format = string(m.Vocabulary.Format)
 	}
 	cfg.NoRegret = true
+	cfg.resume = &m
 	s, err := newSession(cfg)
 	if err != nil {
 		return nil, err
 	}
-	s.config = m.Config
-	g, err := core.ResumeGuarded(m, s.guardSettings(m.Config.Task))
-	if err != nil {
-		return nil, err
+	if s.err != "" {
+		return nil, errors.New(s.err)
 	}
-	s.players[0].Learner = g
-	s.run = nil
 	s.base = &m
 	return s, nil
 }

@@ -131,8 +131,17 @@ func newSession(cfg config) (*session, error) {
 	}
 	s.bad.Policy = policy
 	s.src = data.Rows{File: cfg.File, Bad: &s.bad, Pause: func() bool { return clock() >= s.until }}
-	for _, name := range cfg.Learners {
-		if _, err := core.NewLearner(name, core.Config{}); err != nil {
+	if err := core.CheckLearners(cfg.Learners); err != nil {
+		return nil, err
+	}
+	if _, err := core.ParseSchedule(cfg.Gamma); err != nil {
+		return nil, err
+	}
+	if _, err := core.ParseLoss(cfg.Loss); err != nil {
+		return nil, err
+	}
+	if cfg.resume == nil {
+		if err := core.CheckTaken(cfg.Learners, cfg.coreConfig(0)); err != nil {
 			return nil, err
 		}
 	}
@@ -161,9 +170,12 @@ func newSession(cfg config) (*session, error) {
 		if !ok {
 			return nil, errors.New("unknown demo " + strconv.Quote(cfg.Demo))
 		}
+		// Its features numbered as the command line numbers those of its
+		// file (occfm gen), so that "copy as command" replays the run.
 		ds := d.New(max(cfg.Seed, 1))
-		s.source, s.names, s.known = ds, ds, d.Known
-		s.src.Source = ds
+		fs := &data.FirstSeen{Source: ds, Names: ds}
+		s.source, s.names, s.known = fs, fs, d.Known
+		s.src.Source = fs
 		if !s.taskSet {
 			s.setTask(d.Task)
 		}
@@ -180,47 +192,36 @@ func newSession(cfg config) (*session, error) {
 func (s *session) setTask(t data.Task) {
 	s.task, s.taskSet = t, true
 	s.src.SetTask(t)
-	c := core.Config{Task: t, Delta: s.cfg.Delta, Eta: s.cfg.Eta, Seed: s.cfg.Seed}
-	switch s.cfg.Gamma {
-	case "2/(t+1)":
-		c.Gamma = core.Harmonic
-	case "constant":
-		c.Gamma = core.Constant
-	}
-	switch s.cfg.Loss {
-	case "squared":
-		l := core.Squared
-		c.Loss = &l
-	case "logistic":
-		l := core.Logistic
-		c.Loss = &l
-	}
+	c := s.cfg.coreConfig(t)
 	s.players = s.players[:0]
 	s.run = nil // made again, for these players, at the next step
-	guard := s.guardSettings(t)
-	for _, name := range s.cfg.Learners {
-		l, _ := core.NewGuarded(name, c, guard) // names were checked in newSession
-		s.players = append(s.players, &player{Player: core.Player{Name: name, Learner: l, Metrics: core.NewMetrics(t, c.LossOf())}})
-	}
-	s.setFollow(s.cfg.Follow)
-	s.config = c
-	s.delta = c.Delta
-	if cf, ok := s.players[0].Learner.(core.Configured); ok {
-		s.delta = cf.Config().Delta
+	rs := core.RunSettings{Learners: s.cfg.Learners, Config: c, Guard: s.guardSettings(t), Resume: s.cfg.resume}
+	if rs.Resume != nil {
+		rs.Config = rs.Resume.Config
 	}
 	if !s.cfg.NoRegret {
+		rs.Regret = &core.RegretSettings{
+			Comparator: core.ComparatorSettings{CorrectWork: 2e6},
+			MaxRows:    regretRows, Growth: s.cfg.RegretGrowth, Every: s.cfg.RegretEvery,
+		}
 		// On a noise-free planted demo whose C* fits the ball, F* = 0 is
 		// known: the regret is the cumulative loss, with no comparator.
-		s.zeroBest = false
-		if d, ok := demo.ByName(s.cfg.Demo); ok && s.cfg.Source == "demo" && d.ZeroLossDelta > 0 &&
-			c.LossOf() == core.Squared && s.delta >= d.ZeroLossDelta {
-			s.zeroBest = true
+		if d, ok := demo.ByName(s.cfg.Demo); ok && s.cfg.Source == "demo" {
+			rs.ZeroLossDelta = d.ZeroLossDelta
 		}
-		s.reg = core.NewRegret(core.RegretSettings{
-			Comparator: core.ComparatorSettings{Delta: s.delta, Loss: c.LossOf(), CorrectWork: 2e6},
-			MaxRows:    regretRows, Growth: s.cfg.RegretGrowth, Every: s.cfg.RegretEvery, ZeroBest: s.zeroBest,
-		}, len(s.players))
 	}
+	players, reg, err := core.Assemble(rs) // names were checked in newSession
+	if err != nil {
+		s.fail(err)
+		return
+	}
+	for _, p := range players {
+		s.players = append(s.players, &player{Player: *p})
+	}
+	s.setFollow(s.cfg.Follow)
+	s.config = rs.Config
+	s.delta = core.RunDelta(players, c)
+	s.reg, s.zeroBest = reg, reg != nil && reg.ZeroBest()
 }
 
 // release lets the file's reading coroutine go (reset, a new file, an error,

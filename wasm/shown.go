@@ -75,13 +75,7 @@ func (s *session) shown() shownModel {
 func weight(w float64) string { return strconv.FormatFloat(w, 'f', 2, 64) }
 
 // hasPairs reports whether l's C can hold pairs of features.
-func hasPairs(l core.Learner) bool {
-	switch l.(type) {
-	case *core.Bias, *core.Linear, *core.Mean:
-		return false
-	}
-	return true
-}
+func hasPairs(l core.Learner) bool { return core.HasPairs(l) }
 
 // exact reports whether the model's C is known exactly at any size: a
 // core.MatrixModel, or a learner without pairs (its bias row costs one

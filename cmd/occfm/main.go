@@ -136,6 +136,12 @@ Flags of run:
                    same order (default occfm-auto, which needs no delta)
   -delta D         bound delta on the nuclear norm (0: each learner's default)
   -eta E           learning rate eta (0: each learner's default)
+  -gamma G         OCCFM's step schedule: 1/sqrt(t) (default), 2/(t+1) or
+                   constant
+  -loss L          auto (default: squared for regression, logistic for
+                   classification), squared or logistic
+  -seed S          the learners' seed (0: each learner's default)
+                   A setting no learner of the run takes is refused.
   -shuffle SEED    0 keeps file order and streams in constant memory; any other
                    seed reads the rows into memory and plays them in a seeded
                    random order (for files that fit in memory)

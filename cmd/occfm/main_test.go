@@ -255,7 +255,7 @@ func TestRunText(t *testing.T) {
 		{
 			// -eta reaches occfm-auto's OCCFM experts, and the report says so.
 			args: []string{"run", "-data", udata, "-eta", "0.05"},
-			want: []string{"occfm-auto  no delta to choose (eta 0.05 for every OCCFM expert): "},
+			want: []string{"occfm-auto  no delta to choose (eta 0.05 for its experts): "},
 		},
 	} {
 		stdout, _ := runOK(t, tc.args...)

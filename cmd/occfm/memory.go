@@ -122,17 +122,15 @@ func (h *heapRest) MemoryNote() string {
 // metrics, comparator, feature dictionaries, a loaded model, -shuffle's
 // rows: core.MemoryBudget's parts) passes M − runtimeFloor − M/4. The
 // quarter is the collector's room: what the run allocates while a
-// collection runs, which on a busy machine takes longer (with an eighth,
-// occfm-auto on 10 million new features peaked at 519 MiB of 512M beside
-// another process, its heap growing by 33 MB during one collection). So
-// M − runtimeFloor − M/4 is the budget of the run's
-// parts, and M the process's peak.
+// collection runs, which on a busy machine takes longer (an eighth was
+// too little: docs/findings.md, "Memory and big files"). So
+// M − runtimeFloor − M/4 is the budget of the run's parts, and M the
+// process's peak.
 const (
-	// runtimeFloor is what occfm takes besides its heap: 7–10 MB of
-	// resident memory measured for a run of a 3-row file (GNU time's
-	// maximum RSS), and as much again for the lag with which the runtime
-	// returns freed pages to the system (with 16 MiB, occfm-auto on 10
-	// million new features peaked at 512.0 MiB of 512M).
+	// runtimeFloor is what occfm takes besides its heap: the resident
+	// memory of a run of a tiny file, and as much again for the lag with
+	// which the runtime returns freed pages to the system (the measurements
+	// behind it: docs/findings.md, "Memory and big files").
 	runtimeFloor = 24 << 20
 	// minMaxMemory is the smallest -max-memory: below it the floor and the
 	// collector's room leave the run almost nothing.

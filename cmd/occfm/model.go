@@ -127,6 +127,9 @@ func (mf *modelFlags) apply(rs *runSettings) (*core.Model, error) {
 	same("task", m.Config.Task.String(), "auto")
 	same("delta", num(m.Config.Delta), num(eff.Delta))
 	same("eta", num(m.Config.Eta), num(eff.Eta))
+	same("gamma", m.Config.Gamma.String())
+	same("seed", fmt.Sprint(m.Config.Seed), fmt.Sprint(eff.Seed))
+	same("loss", m.Config.LossOf().String(), "auto")
 	if m.Vocabulary != nil {
 		same("format", string(m.Vocabulary.Format), "auto")
 	}
@@ -137,6 +140,7 @@ func (mf *modelFlags) apply(rs *runSettings) (*core.Model, error) {
 	rs.learners = []string{m.Name}
 	rs.task = m.Config.Task.String()
 	rs.delta, rs.eta = m.Config.Delta, m.Config.Eta
+	rs.gamma, rs.loss, rs.seed = m.Config.Gamma, m.Config.Loss, m.Config.Seed
 	if m.Vocabulary != nil {
 		rs.format = m.Vocabulary.Format
 	}

@@ -324,7 +324,11 @@ func (pr *paperRun) runPaperLearner(rows []data.Example, set paperSet, pl paperL
 		}
 	}()
 	cfg := core.Config{Task: set.Task, Delta: set.Delta, Rank: set.Rank, Seed: s.seed}
-	if _, err := core.NewLearner(pl.Name, cfg); err != nil {
+	if err := core.CheckLearners([]string{pl.Name}); err != nil {
+		r.Error = err.Error()
+		return r
+	}
+	if err := cfg.Check(); err != nil {
 		r.Error = err.Error()
 		return r
 	}
@@ -377,8 +381,9 @@ func (r *paperResult) aggregate(passes []evaluate.Pass, task data.Task) {
 }
 
 // paperBuilder returns how the protocol builds the learner of a table row
-// and the config it builds it from: the registry's learner, OCCFM as the
-// paper's Algorithm 2, ours without the set's δ, or a dense variant.
+// and the config it builds it from: the registry's learner, the row's own
+// builder (OCCFM as the paper's Algorithm 2, a dense variant), and the
+// set's δ unless the learner chooses its own.
 func paperBuilder(pl paperLearner, cfg core.Config) (func(core.Config) core.Learner, core.Config) {
 	build := func(c core.Config) core.Learner {
 		l, _ := core.NewLearner(pl.Name, c) // known to the registry (runPaperLearner checked)
@@ -387,25 +392,24 @@ func paperBuilder(pl paperLearner, cfg core.Config) (func(core.Config) core.Lear
 	switch {
 	case pl.Dense != nil:
 		build = pl.Dense
-	case pl.Name == "occfm":
-		// The paper's Algorithm 2: γₜ = 1/√t alone, no rank cap, and an LMO
-		// close to the exact top eigenvector it assumes: the fixed
-		// eigenvalue error 1e-3 (RefreshTol), not the default's error tied
-		// to γₜ, which is faster but moved IJCNN1's quick error rate from
-		// 0.0457 to 0.0554 (AUC 0.9698 to 0.9324).
-		build = func(c core.Config) core.Learner {
-			s := core.OCCFMSettingsFor(c)
-			s.PaperStep, s.MaxRank = true, -1
-			s.RefreshTol = 1e-3
-			return core.NewOCCFM(s)
-		}
-	case pl.Name == "occfm-auto" || pl.Name == "occfm-k":
-		// Ours take no δ from the paper: the data set's δ would make
-		// occfm-auto's grid that one δ, and fix occfm-k's ball, which
-		// grows with the features seen (12·√n).
+	case pl.Build != nil:
+		build = pl.Build
+	}
+	if pl.OwnDelta {
 		cfg.Delta = 0
 	}
 	return build, cfg
+}
+
+// paperOCCFM builds OCCFM as the paper's Algorithm 2: γₜ = 1/√t alone, no
+// rank cap, and an LMO close to the exact top eigenvector it assumes: the
+// fixed eigenvalue error 1e-3 (RefreshTol), not the default's error tied
+// to γₜ, which is faster but less accurate on IJCNN1 (docs/findings.md).
+func paperOCCFM(c core.Config) core.Learner {
+	s := core.OCCFMSettingsFor(c)
+	s.PaperStep, s.MaxRank = true, -1
+	s.RefreshTol = 1e-3
+	return core.NewOCCFM(s)
 }
 
 // passesOf returns the permutations per fold and the folds a learner

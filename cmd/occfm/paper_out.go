@@ -316,7 +316,7 @@ func paperFigures(rep paperReport, dir string) ([]string, error) {
 			}
 			l.Color = figureColors[i%len(figureColors)]
 			l.Width = vg.Points(1.5)
-			if r.Learner == "occfm" {
+			if paperMain(r.Label) {
 				l.Width = vg.Points(2.5)
 			}
 			switch {
@@ -403,4 +403,15 @@ func saveFigure(p *plot.Plot, legend plot.Legend, format, name string) error {
 		_, err := cw.WriteTo(w)
 		return err
 	})
+}
+
+// paperMain reports whether the table row labelled label is the paper's
+// own learner (paperLearner.Main).
+func paperMain(label string) bool {
+	for _, pl := range paperLearners {
+		if pl.Label == label {
+			return pl.Main
+		}
+	}
+	return false
 }

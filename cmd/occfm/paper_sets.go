@@ -20,33 +20,42 @@ type paperLearner struct {
 	// pass of the protocol only, and shown only in the efficiency figures
 	// and the speed table.
 	Dense func(core.Config) core.Learner
+	// Build, when not nil, builds the learner instead of the registry
+	// with the settings the paper states (OCCFM as its Algorithm 2).
+	Build func(core.Config) core.Learner
+	// OwnDelta: the learner chooses its own δ; the set's is not given
+	// (ours: the set's δ would make occfm-auto's grid that one δ, and fix
+	// occfm-k's ball, which grows with the features seen).
+	OwnDelta bool
+	// Main marks the paper's own learner, drawn wider in the figures.
+	Main bool
 }
 
 // paperLearners lists the rows of Tables 2 and 3 in the paper's order, then
 // our honest references.
 var paperLearners = []paperLearner{
-	{"FM-FTRL", "fm-ftrl", true, nil},
-	{"CFM-FTRL", "cfm-ftrl", true, nil},
-	{"CCFM-OGD", "ccfm-ogd", true, nil},
-	{"CCFM-PA", "ccfm-pa", true, nil},
-	{"CCFM-FTRL", "ccfm-ftrl", true, nil},
-	{"OCCFM", "occfm", true, nil},
-	{"mean (reference)", "mean", false, nil},
-	{"bias (reference)", "bias", false, nil},
-	{"linear (reference)", "linear", false, nil},
-	{"occfm-auto (ours, no δ)", "occfm-auto", false, nil},
-	{"occfm-k (ours, tastes)", "occfm-k", false, nil},
-	{"CCFM-OGD, dense Π", "ccfm-ogd", true, func(c core.Config) core.Learner {
+	{Label: "FM-FTRL", Name: "fm-ftrl", Paper: true},
+	{Label: "CFM-FTRL", Name: "cfm-ftrl", Paper: true},
+	{Label: "CCFM-OGD", Name: "ccfm-ogd", Paper: true},
+	{Label: "CCFM-PA", Name: "ccfm-pa", Paper: true},
+	{Label: "CCFM-FTRL", Name: "ccfm-ftrl", Paper: true},
+	{Label: "OCCFM", Name: "occfm", Paper: true, Build: paperOCCFM, Main: true},
+	{Label: "mean (reference)", Name: "mean"},
+	{Label: "bias (reference)", Name: "bias"},
+	{Label: "linear (reference)", Name: "linear"},
+	{Label: "occfm-auto (ours, no δ)", Name: "occfm-auto", OwnDelta: true},
+	{Label: "occfm-k (ours, tastes)", Name: "occfm-k", OwnDelta: true},
+	{Label: "CCFM-OGD, dense Π", Name: "ccfm-ogd", Paper: true, Dense: func(c core.Config) core.Learner {
 		s := core.CCFMOGDSettingsFor(c)
 		s.DenseProjection = true
 		return core.NewCCFMOGD(s)
 	}},
-	{"CCFM-PA, dense Π", "ccfm-pa", true, func(c core.Config) core.Learner {
+	{Label: "CCFM-PA, dense Π", Name: "ccfm-pa", Paper: true, Dense: func(c core.Config) core.Learner {
 		s := core.CCFMPASettingsFor(c)
 		s.DenseProjection = true
 		return core.NewCCFMPA(s)
 	}},
-	{"CCFM-FTRL, dense Π", "ccfm-ftrl", true, func(c core.Config) core.Learner {
+	{Label: "CCFM-FTRL, dense Π", Name: "ccfm-ftrl", Paper: true, Dense: func(c core.Config) core.Learner {
 		s := core.CCFMFTRLSettingsFor(c)
 		s.DenseProjection = true
 		return core.NewCCFMFTRL(s)

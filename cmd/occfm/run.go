@@ -24,6 +24,9 @@ type runSettings struct {
 	learners []string
 	delta    float64
 	eta      float64
+	gamma    core.Schedule // -gamma: OCCFM's Frank-Wolfe step schedule
+	loss     *core.Loss    // -loss: nil is the task's own
+	seed     uint64        // -seed: 0 is each learner's default
 	shuffle  uint64
 	limit    int
 	json     bool
@@ -52,18 +55,24 @@ type runSettings struct {
 // checked between batches.
 const batchSize = 64
 
-// parseRunFlags parses the flags of occfm run.
-func parseRunFlags(args []string) (runSettings, error) {
-	var rs runSettings
-	var format, learners, onError, maxMemory string
-	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+// runFlagText holds the flags of occfm run that are parsed after
+// fs.Parse.
+type runFlagText struct {
+	format, learners, onError, maxMemory, gamma, loss string
+}
+
+// defineRunFlags defines the flags of occfm run on fs, into rs and t.
+func defineRunFlags(fs *flag.FlagSet, rs *runSettings, t *runFlagText) {
 	fs.SetOutput(io.Discard) // mistakes are reported once, by main
 	fs.StringVar(&rs.data, "data", "", "data file (-: standard input)")
-	fs.StringVar(&format, "format", "auto", "auto, libsvm, csv or movielens")
+	fs.StringVar(&t.format, "format", "auto", "auto, libsvm, csv or movielens")
 	fs.StringVar(&rs.task, "task", "auto", "auto, regression or classification")
-	fs.StringVar(&learners, "learner", core.DefaultLearner, "comma-separated learners")
+	fs.StringVar(&t.learners, "learner", core.DefaultLearner, "comma-separated learners")
 	fs.Float64Var(&rs.delta, "delta", 0, "nuclear-norm bound (0: default)")
 	fs.Float64Var(&rs.eta, "eta", 0, "learning rate (0: default)")
+	fs.StringVar(&t.gamma, "gamma", core.InvSqrt.String(), "OCCFM's step schedule: 1/sqrt(t), 2/(t+1) or constant")
+	fs.StringVar(&t.loss, "loss", "auto", "auto (the task's), squared or logistic")
+	fs.Uint64Var(&rs.seed, "seed", 0, "the learners' seed (0: default)")
 	fs.Uint64Var(&rs.shuffle, "shuffle", 0, "shuffle seed (0: file order)")
 	fs.IntVar(&rs.limit, "limit", 0, "read at most N rows (0: all)")
 	fs.BoolVar(&rs.json, "json", false, "one JSON object per learner")
@@ -74,9 +83,17 @@ func parseRunFlags(args []string) (runSettings, error) {
 	fs.IntVar(&rs.regretEvery, "regret-every", 0, "a regret checkpoint every N rows instead (0: geometric)")
 	fs.StringVar(&rs.clip, "clip", "auto", "clip regression predictions to the label range seen: auto (on for ratings), on or off")
 	fs.StringVar(&rs.onDiverge, "on-diverge", "reset", "a diverged learner is reset (up to 3 times, then paused) or paused at once: reset or pause")
-	fs.StringVar(&onError, "on-error", "stop", "malformed rows: stop, or skip and count them")
-	fs.StringVar(&maxMemory, "max-memory", "512M", "the most memory the process may take (e.g. 512M, 2G; at least 64M; 0: no limit); the run stops when what it keeps passes this less 24 MiB and a quarter")
+	fs.StringVar(&t.onError, "on-error", "stop", "malformed rows: stop, or skip and count them")
+	fs.StringVar(&t.maxMemory, "max-memory", "512M", "the most memory the process may take (e.g. 512M, 2G; at least 64M; 0: no limit); the run stops when what it keeps passes this less 24 MiB and a quarter")
 	fs.StringVar(&rs.predictions, "predictions", "", "write each row's predictions, made before it is learned, to this CSV file (-: stdout)")
+}
+
+// parseRunFlags parses the flags of occfm run.
+func parseRunFlags(args []string) (runSettings, error) {
+	var rs runSettings
+	var t runFlagText
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	defineRunFlags(fs, &rs, &t)
 	rs.model.define(fs)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -93,11 +110,11 @@ func parseRunFlags(args []string) (runSettings, error) {
 	if rs.data == "" {
 		return bad("-data PATH is required")
 	}
-	switch f := data.Format(format); f {
+	switch f := data.Format(t.format); f {
 	case data.FormatAuto, data.FormatLibSVM, data.FormatCSV, data.FormatMovieLens:
 		rs.format = f
 	default:
-		return bad("-format %q: want auto, libsvm, csv or movielens", format)
+		return bad("-format %q: want auto, libsvm, csv or movielens", t.format)
 	}
 	if rs.task != "auto" {
 		if _, err := data.ParseTask(rs.task); err != nil {
@@ -105,8 +122,14 @@ func parseRunFlags(args []string) (runSettings, error) {
 		}
 	}
 	var err error
-	if rs.learners, err = parseLearners(learners); err != nil {
+	if rs.learners, err = parseLearners(t.learners); err != nil {
 		return rs, err
+	}
+	if rs.gamma, err = core.ParseSchedule(t.gamma); err != nil {
+		return bad("-gamma %q: want 1/sqrt(t), 2/(t+1) or constant", t.gamma)
+	}
+	if rs.loss, err = core.ParseLoss(t.loss); err != nil {
+		return bad("-loss %q: want auto, squared or logistic", t.loss)
 	}
 	if err := rs.checkNumbers(); err != nil {
 		return rs, err
@@ -117,22 +140,27 @@ func parseRunFlags(args []string) (runSettings, error) {
 	if rs.onDiverge != "reset" && rs.onDiverge != "pause" {
 		return bad("-on-diverge %q: want reset or pause", rs.onDiverge)
 	}
-	if rs.onError, err = data.ParseOnError(onError); err != nil {
-		return bad("-on-error %q: want stop or skip", onError)
+	if rs.onError, err = data.ParseOnError(t.onError); err != nil {
+		return bad("-on-error %q: want stop or skip", t.onError)
 	}
-	if rs.maxMemory, err = core.ParseSize(maxMemory); err != nil {
-		return bad("-max-memory %q: want a size such as 512M or 2G, or 0 for no limit", maxMemory)
+	if rs.maxMemory, err = core.ParseSize(t.maxMemory); err != nil {
+		return bad("-max-memory %q: want a size such as 512M or 2G, or 0 for no limit", t.maxMemory)
 	}
 	switch {
 	case rs.maxMemory == 0:
 		rs.maxMemory = -1 // no limit
 	case rs.maxMemory < minMaxMemory:
 		return bad("-max-memory %s: want at least %s (occfm itself takes about %s), or 0 for no limit",
-			maxMemory, core.FormatBytes(minMaxMemory), core.FormatBytes(runtimeFloor))
+			t.maxMemory, core.FormatBytes(minMaxMemory), core.FormatBytes(runtimeFloor))
 	}
 	rs.budget = partsBudget(rs.maxMemory)
 	if err := rs.model.check(fs, &rs); err != nil {
 		return rs, err
+	}
+	if rs.model.load == "" {
+		if err := core.CheckTaken(rs.learners, rs.config(0)); err != nil {
+			return bad("%s", strings.TrimPrefix(err.Error(), "core: "))
+		}
 	}
 	return rs, checkPredictions(rs)
 }
@@ -170,7 +198,7 @@ func parseLearners(list string) ([]string, error) {
 		if slices.Contains(names, name) {
 			return nil, usageError{fmt.Errorf("run: -learner %q: %s is listed twice", list, name)}
 		}
-		if _, err := core.NewLearner(name, core.Config{}); err != nil {
+		if err := core.CheckLearners([]string{name}); err != nil {
 			return nil, usageError{fmt.Errorf("run: -learner: %w", err)}
 		}
 		names = append(names, name)
@@ -210,15 +238,9 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 		return rs.model.continuing(err, loaded, "%w (the model continued: -load %s)")
 	}
 	task, _ := src.Task()
-
-	cfg := core.Config{Task: task, Delta: rs.delta, Eta: rs.eta}
-	guard := guardSettings(rs, stream.Format(), task)
-	players, err := newPlayers(rs.learners, cfg, guard, loaded)
+	guard, players, reg, err := assemble(rs, stream.Format(), task, loaded, pred)
 	if err != nil {
-		return rs.model.continuing(err, loaded, "%[2]s: %[1]w")
-	}
-	if pred != nil {
-		pred.start(rs.learners, task == data.Classification)
+		return err
 	}
 
 	prog := &progress{w: stderr, quiet: rs.quiet, start: time.Now(), bad: src.Bad}
@@ -235,7 +257,6 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return stopped(err)
 	}
-	reg := newRegret(rs, cfg, players)
 	watched := &orderWatch{ExampleSource: rows}
 	n, err := play(interruptible{watched, intr}, players, reg, pred, prog, budgetCheck(rs.budget, players, reg, stream, held))
 	err = budgetFlag(err, rs.maxMemory)
@@ -247,18 +268,26 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 	if err == nil {
 		err = allSkipped(src, loaded, rs.model.load)
 	}
-	reportOf := func(stopped error) report {
-		return report{
-			settings: rs, data: name, format: stream.Format(), layout: stream.Layout(), features: stream.Dim(),
-			task: task, rows: n, wall: time.Since(start), players: players, regret: reg, guard: guard,
-			bad: src.Bad, stopped: stopped, warnings: append(stream.Warnings(), watched.warning(name, rs.shuffle)...),
-		}
+	r := report{
+		settings: rs, data: name, format: stream.Format(), layout: stream.Layout(), features: stream.Dim(),
+		task: task, rows: n, wall: time.Since(start), players: players, regret: reg, guard: guard,
+		bad: src.Bad, warnings: append(stream.Warnings(), watched.warning(name, rs.shuffle)...),
 	}
+	return finishRun(r, err, intr, stream.Vocabulary(), loaded, stdout)
+}
+
+// finishRun ends a run that played r.rows rows and stopped with err (nil
+// at the end of its rows): it saves the model (-save), even after an
+// error, but not after an interrupt, then writes the report, then returns
+// how the run ended.
+func finishRun(r report, err error, intr *interrupt, voc data.Vocabulary, loaded *core.Model, stdout io.Writer) error {
+	rs := r.settings
 	if errors.Is(err, errInterrupted) {
 		// The report of the rows learned, then how the run ended; the
 		// model is not saved.
-		err = interruptError{sig: intr.caught(), rows: n, saved: rs.model.save}
-		reportOf(err).write(stdout, rs.json)
+		err = interruptError{sig: intr.caught(), rows: r.rows, saved: rs.model.save}
+		r.stopped = err
+		r.write(stdout, rs.json)
 		return err
 	}
 	// A signal while the model is saved (a named pipe waiting for its
@@ -266,11 +295,12 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 	// by a complete one.
 	intr.stop()
 	// A run stopped by an error saves what it learned, too.
-	serr := rs.model.saveModel(cfg, players[0], stream.Vocabulary(), n, loaded)
+	serr := rs.model.saveModel(rs.config(r.task), r.players[0], voc, r.rows, loaded)
 
 	// Stopped by an error, or its save failed (a full disk), the run still
 	// reports the rows it learned; then the errors.
-	werr := reportOf(err).write(stdout, rs.json)
+	r.stopped = err
+	werr := r.write(stdout, rs.json)
 	switch {
 	case err != nil && serr != nil:
 		return fmt.Errorf("%w; %w", stopped(err), serr)
@@ -280,6 +310,23 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 		return serr
 	}
 	return werr
+}
+
+// assemble makes the run's players and regret comparator (core.Assemble)
+// from the flags, for the task and format of the rows, and starts the
+// -predictions file's header.
+func assemble(rs runSettings, format data.Format, task data.Task, loaded *core.Model, pred *predictionWriter) (core.GuardSettings, []*core.Player, *core.Regret, error) {
+	guard := guardSettings(rs, format, task)
+	players, reg, err := core.Assemble(core.RunSettings{
+		Learners: rs.learners, Config: rs.config(task), Guard: guard, Resume: loaded, Regret: rs.regretSettings(),
+	})
+	if err != nil {
+		return guard, nil, nil, rs.model.continuing(err, loaded, "%[2]s: %[1]w")
+	}
+	if pred != nil {
+		pred.start(rs.learners, task == data.Classification)
+	}
+	return guard, players, reg, nil
 }
 
 // orderWatch watches the order of the labels it passes on
@@ -340,40 +387,18 @@ func openRows(f io.Reader, name string, rs runSettings, loaded *core.Model) (*da
 	return src, stream, nil
 }
 
-// newPlayers returns a guarded learner with its metrics for each name, or
-// the one model loaded (-load) to continue.
-func newPlayers(names []string, cfg core.Config, guard core.GuardSettings, loaded *core.Model) ([]*core.Player, error) {
-	players := make([]*core.Player, len(names))
-	for i, name := range names {
-		var l *core.Guarded
-		var err error
-		if loaded != nil {
-			l, err = core.ResumeGuarded(*loaded, guard)
-		} else {
-			l, err = core.NewGuarded(name, cfg, guard)
-		}
-		if err != nil {
-			return nil, err
-		}
-		players[i] = &core.Player{Name: name, Learner: l, Metrics: core.NewMetrics(cfg.Task, core.TaskLoss(cfg.Task))}
-	}
-	return players, nil
+// config returns the settings every learner of the run is made with.
+func (rs runSettings) config(task data.Task) core.Config {
+	return core.Config{Task: task, Delta: rs.delta, Eta: rs.eta, Gamma: rs.gamma, Loss: rs.loss, Seed: rs.seed}
 }
 
-// newRegret returns the -regret comparator, in the first learner's ball,
-// or nil without -regret.
-func newRegret(rs runSettings, cfg core.Config, players []*core.Player) *core.Regret {
+// regretSettings returns the -regret comparator's settings, or nil
+// without -regret (core.Assemble puts it in the first learner's ball).
+func (rs runSettings) regretSettings() *core.RegretSettings {
 	if !rs.regret {
 		return nil
 	}
-	delta := rs.delta
-	if c, ok := players[0].Learner.(core.Configured); ok {
-		delta = c.Config().Delta
-	}
-	return core.NewRegret(core.RegretSettings{
-		Comparator: core.ComparatorSettings{Delta: delta, Loss: cfg.LossOf()},
-		First:      rs.regretFirst, Growth: rs.regretGrowth, Every: rs.regretEvery,
-	}, len(players))
+	return &core.RegretSettings{First: rs.regretFirst, Growth: rs.regretGrowth, Every: rs.regretEvery}
 }
 
 // allSkipped is data.Rows.AllSkipped's error, with the loaded model named,

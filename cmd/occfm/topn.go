@@ -94,7 +94,7 @@ func parseTopNFlags(args []string, stderr io.Writer) (topnFlags, error) {
 	}
 	for _, name := range strings.Split(learners, ",") {
 		if name = strings.TrimSpace(name); name != "" {
-			if _, err := core.NewLearner(name, core.Config{}); err != nil {
+			if err := core.CheckLearners([]string{name}); err != nil {
 				return bad("-learner: %v", err)
 			}
 			tf.set.Learners = append(tf.set.Learners, name)

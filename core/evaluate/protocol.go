@@ -154,11 +154,12 @@ func orderHash(train, held []int) uint64 {
 	return h.Sum64()
 }
 
-// trainPass streams rows[order] through l, predict-then-update, and returns
-// the progressive summary, the learning time and a trace of at most points
-// points (evenly spaced in rows, always including the last row). Rows are
-// played in blocks between trace points; only the learner's Predict and
-// Update calls are on the clock, as in the paper's efficiency figures.
+// trainPass plays rows[order] through l, each row a round of core.Play
+// (predict, then update), and returns the progressive summary, the
+// learning time and a trace of at most points points (evenly spaced in
+// rows, always including the last row). Rows are played in blocks between
+// trace points; only the rounds are on the clock, their scoring is not,
+// as in the paper's efficiency figures.
 func trainPass(l core.Learner, rows []data.Example, order []int, task data.Task, loss core.Loss, points int) (core.Summary, float64, []TracePoint) {
 	m := core.NewMetrics(task, loss)
 	every := max(1, (len(order)+points-2)/(points-1))
@@ -170,8 +171,7 @@ func trainPass(l core.Learner, rows []data.Example, order []int, task data.Task,
 		block := order[lo:min(lo+every, len(order))]
 		start := time.Now()
 		for k, i := range block {
-			yhat[k] = l.Predict(rows[i].X)
-			l.Update(rows[i].X, rows[i].Y)
+			yhat[k] = core.Play(l, rows[i], nil)
 		}
 		spent += time.Since(start)
 		for k, i := range block {

@@ -140,7 +140,7 @@ func (s TopNSettings) withDefaults() (TopNSettings, error) {
 		s.Learners = []string{DefaultLearner}
 	}
 	for _, name := range s.Learners {
-		if _, err := core.NewLearner(name, core.Config{}); err != nil {
+		if err := core.CheckLearners([]string{name}); err != nil {
 			return s, err
 		}
 		if name == MostRated || name == HighestBias || name == EASE {

@@ -1,8 +1,8 @@
 // Unit tests of the pure parts of the chart and format modules (node:test).
 import {test} from "node:test";
 import assert from "node:assert/strict";
-import {thinColumns} from "../js/charts.js";
-import {finite, formatNumber} from "../js/format.js";
+import {thinColumns} from "../js/learn/charts.js";
+import {finite, formatNumber} from "../js/shared/format.js";
 
 test("thinColumns keeps the even points and the last, in every column", () => {
   assert.deepEqual(thinColumns([[0, 1, 2, 3, 4, 5], [10, 11, 12, 13, 14, 15]]),
@@ -36,7 +36,7 @@ test("numbers are written one way", () => {
 });
 
 test("refRange takes in the data and every reference line, padded", async () => {
-  const {refRange} = await import("../js/charts.js");
+  const {refRange} = await import("../js/learn/charts.js");
   assert.deepStrictEqual(refRange(null, null, []), [0, 1]);
   const [lo, hi] = refRange(0.9, 1.2, [{value: 0.42}]);
   assert.ok(lo <= 0.42 && lo >= 0.42 - 0.05 * 0.78 - 1e-12, `lo ${lo}`);
@@ -46,7 +46,7 @@ test("refRange takes in the data and every reference line, padded", async () => 
 });
 
 test("lateMax skips the first tenth (and first 5 points) of every series", async () => {
-  const {lateMax} = await import("../js/charts.js");
+  const {lateMax} = await import("../js/learn/charts.js");
   assert.equal(lateMax([[1, 2, 3]]), null);  // no series
   assert.equal(lateMax([[1, 2, 3, 4, 5], [9, 9, 9, 9, 9]]), null);  // too short
   const x = Array.from({length: 100}, (_, i) => i + 1);

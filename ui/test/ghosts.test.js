@@ -1,8 +1,8 @@
 import {test} from "node:test";
 import assert from "node:assert/strict";
 
-import {MAX_GHOSTS, ghostsNote, nextGhosts, runLabel, runOf} from "../js/ghosts.js";
-import {spreadLabels, withGhosts, wrapText} from "../js/charts.js";
+import {MAX_GHOSTS, ghostsNote, nextGhosts, runLabel, runOf} from "../js/learn/ghosts.js";
+import {spreadLabels, withGhosts, wrapText} from "../js/learn/charts.js";
 
 const base = {demo: "planted-regression", file: "", delta: 0, eta: 0, gamma: "1/sqrt(t)", loss: "auto", clip: "auto", seed: 1, shuffle: 0};
 

@@ -1,7 +1,7 @@
 // Unit tests of the pure URL-hash module (node:test; run by make test-js).
 import {test} from "node:test";
 import assert from "node:assert/strict";
-import {DEFAULTS, SPEEDS, checkpointConfig, formatHash, learnerSettingsKey, parseHash} from "../js/hash.js";
+import {DEFAULTS, SPEEDS, checkpointConfig, formatHash, learnerSettingsKey, parseHash} from "../js/shared/hash.js";
 
 test("an empty hash gives the defaults", () => {
   for (const h of ["", "#", "#nonsense", "#=x&&y"]) {

@@ -1,7 +1,7 @@
 // Unit tests of heatmap.js's pure parts (node:test).
 import {test} from "node:test";
 import assert from "node:assert/strict";
-import {cellColor, fillColors, innerSize, robustScalesOf, scalesOf} from "../js/heatmap.js";
+import {cellColor, fillColors, innerSize, robustScalesOf, scalesOf} from "../js/learn/heatmap.js";
 
 test("cellColor is white at 0, full red or blue at ±scale, clipped beyond", () => {
   assert.deepEqual(cellColor(0, 1), [255, 255, 255]);

@@ -1,17 +1,19 @@
 // The page's modules import one another without a cycle: app.js at the top
 // wires them together, and every import points down, towards the pure
-// modules. The graph is read from the source text (no module is run): the
-// static imports and re-exports of ui/app.js and ui/js/*.js, their dynamic
-// import("./…") of a fixed path, and those of every module they reach.
+// modules; neither view's folder (js/learn/, js/personalize/) imports the
+// other's, and js/shared/ imports neither. The graph is read from the
+// source text (no module is run): the static imports and re-exports of
+// ui/app.js and of every module under ui/js/, their dynamic import("./…")
+// of a fixed path, and those of every module they reach.
 import {test} from "node:test";
 import assert from "node:assert/strict";
 import {existsSync, readFileSync, readdirSync} from "node:fs";
-import {dirname, relative, resolve} from "node:path";
+import {dirname, relative, resolve, sep} from "node:path";
 import {fileURLToPath} from "node:url";
 
 const ui = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const roots = [resolve(ui, "app.js"),
-  ...readdirSync(resolve(ui, "js")).filter((f) => f.endsWith(".js")).map((f) => resolve(ui, "js", f))];
+  ...readdirSync(resolve(ui, "js"), {recursive: true}).filter((f) => f.endsWith(".js")).map((f) => resolve(ui, "js", f))];
 
 // STATIC matches `import … from "x"`, `import "x"` and `export … from "x"`
 // at the start of a line (a comment's line starts with // or *); DYNAMIC
@@ -112,4 +114,26 @@ test("the page's modules import one another without a cycle", () => {
   if (found.length > SHOWN) shown.push(`… and ${found.length - SHOWN} more`);
   const count = found.length < LIMIT ? found.length : `${LIMIT} or more`;
   assert.ok(found.length === 0, `${count} import cycle(s), the shortest first:\n  ${shown.join("\n  ")}`);
+});
+
+// FOLDERS are the folders under js/ and those each may import from, besides
+// its own: a view imports shared modules, never the other view's.
+const FOLDERS = {learn: ["shared"], personalize: ["shared"], shared: []};
+
+test("a view imports shared modules, never the other view's; shared imports no view", () => {
+  const graph = importGraph(roots);
+  const folder = (f) => relative(resolve(ui, "js"), f).split(sep)[0];
+  const wrong = [];
+  for (const [file, deps] of graph) {
+    const from = folder(file);
+    if (!(from in FOLDERS)) {
+      assert.ok(file === resolve(ui, "app.js"), `${relative(ui, file)} is in no folder of js/ (${Object.keys(FOLDERS).join(", ")})`);
+      continue;
+    }
+    for (const d of deps) {
+      const to = folder(d);
+      if (to !== from && !FOLDERS[from].includes(to)) wrong.push(`${relative(ui, file)} → ${relative(ui, d)}`);
+    }
+  }
+  assert.deepEqual(wrong, []);
 });

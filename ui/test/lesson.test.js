@@ -3,8 +3,8 @@
 // can write to its link and read back.
 import {test} from "node:test";
 import assert from "node:assert/strict";
-import {DEFAULTS, formatHash, learnerSettingsKey, parseHash} from "../js/hash.js";
-import {STEPS, mathParts, setupText, stepAt, stepSettings, supParts} from "../js/lesson-steps.js";
+import {DEFAULTS, formatHash, learnerSettingsKey, parseHash} from "../js/shared/hash.js";
+import {STEPS, mathParts, setupText, stepAt, stepSettings, supParts} from "../js/shared/lesson-steps.js";
 
 // The names the page's core registers (occfm learners, occfm gen -demo):
 // a setup must not ask for another.

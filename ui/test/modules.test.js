@@ -8,7 +8,9 @@ import {readdirSync} from "node:fs";
 
 globalThis.location = {hash: ""};
 
-const modules = ["../app.js", ...readdirSync(new URL("../js/", import.meta.url)).filter((f) => f.endsWith(".js")).map((f) => `../js/${f}`)];
+// The modules of js/ and of its folders (js/learn/, js/personalize/, js/shared/).
+const modules = ["../app.js", ...readdirSync(new URL("../js/", import.meta.url), {recursive: true})
+  .filter((f) => f.endsWith(".js")).sort().map((f) => `../js/${f}`)];
 
 for (const m of modules) {
   test(`${m} links`, async () => {

@@ -3,7 +3,7 @@
 // words.
 import {test} from "node:test";
 import assert from "node:assert/strict";
-import {readError} from "../js/read-error.js";
+import {readError} from "../js/shared/read-error.js";
 
 const networkError = new TypeError("network error");
 

@@ -6,15 +6,16 @@
 // own part of the DOM; settings.lesson (lesson=N in the link) is the step
 // shown, 0 when closed.
 
+import {DEFAULTS} from "../shared/hash.js";
+import {STEPS, mathParts, setupText, stepAt, stepSettings, supParts} from "../shared/lesson-steps.js";
+import {occfm, settings, writeHash} from "../shared/state.js";
+import {setView} from "../shared/view.js";
 import {isTyping, learnRows, onLearnerSetting, step as learnOneRow, validateSettings} from "./controls.js";
 import {renderControls} from "./controls-view.js";
-import {DEFAULTS} from "./hash.js";
-import {STEPS, mathParts, setupText, stepAt, stepSettings, supParts} from "./lesson-steps.js";
 import {afterPaint} from "./paint.js";
-import {setView} from "./personalize.js";
 import {showChart} from "./presenter.js";
 import {setPhase, startSession} from "./session.js";
-import {occfm, page, settings, writeHash} from "./state.js";
+import {page} from "./state.js";
 
 const $ = (id) => document.getElementById(id);
 

@@ -1,9 +1,9 @@
 // Personalize: the progress, the item list with its stars, the
 // recommendations and the ratings given.
 
-import {finite} from "./format.js";
-import {P_PAGE, personal} from "./personalize-state.js";
-import {occfm} from "./state.js";
+import {finite} from "../shared/format.js";
+import {occfm} from "../shared/state.js";
+import {P_PAGE, personal} from "./state.js";
 
 export function renderPersonalAll() {
   renderPersonalProgress();

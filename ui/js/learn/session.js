@@ -1,18 +1,30 @@
 // The Learn view's session: starting a run in the core (occfm.start),
 // applying its snapshots, and the page's phase.
 
+import {TABLE_INTERVAL_MS} from "../shared/config.js";
+import {stopFeeder, streamFile} from "../shared/feeder.js";
+import {finite, formatCount} from "../shared/format.js";
+import {checkpointConfig} from "../shared/hash.js";
+import {occfm, settings, writeHash} from "../shared/state.js";
+import {renderDefaults, renderDemoSelect, renderRunControls} from "./controls-view.js";
+import {clearCommand} from "./copy-command.js";
+import {renderStepView, resetStepView, stepViewWanted} from "./fw-step.js";
 import {ghostsNote, nextGhosts, runOf} from "./ghosts.js";
-import {TABLE_INTERVAL_MS} from "./config.js";
-import {renderDemoSelect, renderRunControls} from "./controls-view.js";
-import {feeder, stopFeeder, streamFile, wantsBytes} from "./feeder.js";
-import {finite, formatCount} from "./format.js";
-import {checkpointConfig} from "./hash.js";
-import {demoTitle, divergenceNote, followedIndex, renderKnown, renderLearnerTable, renderNumbers, renderOrder, renderPreview, renderRegret, renderSkipped, renderStreamInfo, renderWarnings, resetExpertRegret, showError, showNote} from "./learn-views.js";
-import {clock, flushCharts, rate, startPump} from "./scheduler.js";
 import {renderPicture, resetPicture} from "./model-picture.js";
-import {renderStepView, resetStepView} from "./fw-step.js";
-import {AUTO, hasAuto, occfm, page, session, settings, views, writeHash} from "./state.js";
+import {clock, flushCharts, rate, startPump} from "./scheduler.js";
+import {mixtureOf, page, session, views} from "./state.js";
+import {demoTitle, divergenceNote, followedIndex, renderKnown, renderLearnerTable, renderNumbers, renderOrder, renderPreview, renderRegret, renderSkipped, renderStreamInfo, renderWarnings, resetExpertRegret, showError, showNote} from "./views.js";
 
+// feeder is the Learn view's file feeder (../shared/feeder.js): it reads
+// only while the session asks for bytes (wantsBytes).
+export const feeder = {reader: null, resume: null, fedSinceSnapshot: false};
+
+// wantsBytes says whether the session asks for bytes: wanted() > 0, or
+// state "waiting" in a snapshot newer than the last chunk.
+export function wantsBytes() {
+  const waiting = session.last && session.last.state === "waiting" && !feeder.fedSinceSnapshot;
+  return waiting || occfm.wanted() > 0;
+}
 
 // call runs an occfm method, turning a thrown error into the error state.
 export function call(fn) {
@@ -64,6 +76,7 @@ export function startSession(source, {note = "", keepPaused = false, clean = fal
   settings.file = source === "file" ? session.file.name : "";
   writeHash();
   session.learners = page.model ? [page.model.learner] : [...settings.learners];
+  session.mixture = mixtureOf(session.learners, page.catalog.learners);
   // The last run stays on the metric chart, faded, when this one learns the
   // same data (a δ button, a changed setting), unless the run starts clean
   // (a lesson step: its text speaks of its own curves only).
@@ -93,17 +106,19 @@ export function startSession(source, {note = "", keepPaused = false, clean = fal
   document.getElementById("forget-runs").hidden = session.ghosts.length === 0;
   views.loss.reset(session.learners);
   views.regret.reset(session.learners);
-  resetExpertRegret(views.expertRegret, hasAuto() ? AUTO : "");
+  resetExpertRegret(views.expertRegret, session.mixture);
   drawRegret();
   resetPicture();
   resetStepView();
+  clearCommand();
   views.metric.setReferences([]);
   views.loss.setReferences([]);
   document.getElementById("metric-title").textContent = `progressive ${metricLabel("")} vs rows${ghostsNote(session.run, session.ghosts)}`;
   if (source === "demo") renderPreview(null);  // a file keeps its preview until the new one arrives
   renderDemoSelect();
 
-  const snap = call(() => occfm.start(JSON.stringify(configFor(source))));
+  session.config = configFor(source);
+  const snap = call(() => occfm.start(JSON.stringify(session.config)));
   if (snap == null) return;
   const paused = keepPaused && page.phase === "paused";
   setPhase(paused ? "paused" : "running");
@@ -112,7 +127,7 @@ export function startSession(source, {note = "", keepPaused = false, clean = fal
 }
 
 // feedFile streams the session's file into occfm while it asks for bytes
-// (feeder.js), until a newer session (gen) takes over.
+// (../shared/feeder.js), until a newer session (gen) takes over.
 function feedFile(file, gen) {
   // A pump that stopped on state "waiting" goes on at once, not at the next
   // frame.
@@ -159,6 +174,7 @@ export function applySnapshot(snap, force = false) {
   feeder.fedSinceSnapshot = false;
   if (snap.task && snap.task !== session.task) {
     session.task = snap.task;
+    renderDefaults();  // η's default may be the task's
     views.metric.setLabel(metricLabel(snap.task));
     document.getElementById("metric-title").textContent = `progressive ${metricLabel(snap.task)} vs rows${ghostsNote(session.run, session.ghosts)}`;
   }
@@ -184,7 +200,7 @@ export function applySnapshot(snap, force = false) {
     const n = session.learners.length;
     views.metric.addPoints(points.map((p) => [p[0], ...Array.from({length: n}, (_, i) => p[2 + 2 * i])]));
     views.loss.addPoints(points.map((p) => [p[1] / 1000, ...Array.from({length: n}, (_, i) => p[3 + 2 * i])]));
-    if (hasAuto()) {
+    if (session.mixture) {
       views.expertRegret.addPoints(points.map((p) => [p[0], p[2 + 2 * n], p[3 + 2 * n]]));
       const last = points[points.length - 1], fig = document.getElementById("expert-regret");
       fig.dataset.rows = last[0];
@@ -254,9 +270,10 @@ export function renderViews(now, force = false) {
   if (occfm) {
     // The picture first: the Model card (occfm.render) names the C it drew.
     const rows = snap.rows || 0;
-    renderPicture(now, rows, () => call(() => occfm.picture()), force || snap.state !== "running" || page.phase !== "running");
+    renderPicture(now, rows, {get: () => call(() => occfm.picture()), drawn: () => occfm.pictureDrawn()},
+      force || snap.state !== "running" || page.phase !== "running");
     call(() => occfm.render());
-    renderStepView(rows, () => call(() => occfm.fwStep()));
+    renderStepView(rows, () => call(() => occfm.fwStep()), stepViewWanted(page.phase, settings.speed));
   }
   renderNumbers(snap, followedIndex(session.learners, settings.follow));
   if (force || snap.state === "done" || snap.state === "error" || now - views.tableShown >= TABLE_INTERVAL_MS) {
@@ -336,6 +353,26 @@ export function setPhase(p) {
   // in the numbers and in the learner table alike.
   if (views.stale || p === "paused") renderViews(performance.now(), p === "paused");
   if (p === "running" && settings.speed === 0 && occfm) startPump();
+}
+
+// pausedByView says that hideLearn paused the run, for showLearn to go on
+// with it.
+let pausedByView = false;
+
+// hideLearn pauses a running run while the other view shows (both would
+// share the core's time).
+export function hideLearn() {
+  if (page.phase !== "running") return;
+  setPhase("paused");
+  pausedByView = true;
+}
+
+// showLearn goes on with the run hideLearn paused, when the page is still
+// paused.
+export function showLearn() {
+  if (!pausedByView) return;
+  pausedByView = false;
+  if (page.phase === "paused") setPhase("running");
 }
 
 // fail shows message (plain text) and puts the page in the error state.

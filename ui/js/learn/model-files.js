@@ -1,11 +1,12 @@
 // Model files: Download model (occfm.saveModel) and Load model
 // (occfm.loadModel), and the model's line under the controls.
 
-import {download} from "./export.js";
-import {readError} from "./read-error.js";
-import {showError, showNote} from "./learn-views.js";
+import {download} from "../shared/download.js";
+import {readError} from "../shared/read-error.js";
+import {occfm} from "../shared/state.js";
 import {call, startSession} from "./session.js";
-import {occfm, page, session} from "./state.js";
+import {page, session} from "./state.js";
+import {showError, showNote} from "./views.js";
 
 // The core saves and loads them (occfm.saveModel, occfm.loadModel); the page
 // only moves bytes. A loaded model is kept in the core and continued by every

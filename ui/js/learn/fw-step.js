@@ -7,9 +7,8 @@
 // speeds, where a row at a time can be followed; the module owns the
 // fw-step card.
 
-import {page, settings} from "./state.js";
+import {formatNumber} from "../shared/format.js";
 import {drawHeatmap, scalesOf} from "./heatmap.js";
-import {formatNumber} from "./format.js";
 
 // SLOW is the speed (rows/s) at or below which the step view shows while
 // the run plays.
@@ -18,9 +17,10 @@ const SLOW = 20;
 const el = (id) => document.getElementById(id);
 let shownRound = -1;
 
-// stepViewWanted reports whether the step view belongs on the page now.
-function stepViewWanted() {
-  return page.phase === "paused" || (page.phase === "running" && settings.speed > 0 && settings.speed <= SLOW);
+// stepViewWanted reports whether the step view belongs on the page in
+// phase (the page's: paused, running, …) at speed (rows/s; 0: max).
+export function stepViewWanted(phase, speed) {
+  return phase === "paused" || (phase === "running" && speed > 0 && speed <= SLOW);
 }
 
 // resetStepView hides the view (a new run).
@@ -30,10 +30,11 @@ export function resetStepView() {
 }
 
 // renderStepView shows the last step, from get() (occfm.fwStep(), or
-// null), when the view is wanted and a new round was played since.
-export function renderStepView(rows, get) {
+// null), when the view is wanted (stepViewWanted) and a new round was
+// played since; otherwise it hides the view.
+export function renderStepView(rows, get, wanted) {
   const card = el("fw-step");
-  if (!stepViewWanted() || rows === 0) {
+  if (!wanted || rows === 0) {
     card.hidden = true;
     return;
   }

@@ -3,9 +3,9 @@
 // data and when it may redraw (its interval function); it reads no page
 // state.
 
-import {CHART_INTERVAL_MS} from "./config.js";
+import {CHART_INTERVAL_MS} from "../shared/config.js";
 import {chartAxis, chartHeight, chartSummary, presenting, showLatest, tickLabels, yAxisSize} from "./charts.js";
-import {finite, formatNumber} from "./format.js";
+import {finite, formatNumber} from "../shared/format.js";
 import {colorOf} from "./palette.js";
 
 // A RegretChart draws the regret checkpoints: x = T, and per learner the

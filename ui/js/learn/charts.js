@@ -4,8 +4,8 @@
 // alternative and the legend's latest values. A chart is told its data and
 // when it may redraw (its interval function); it reads no page state.
 
-import {CHART_INTERVAL_MS, CHART_POINTS} from "./config.js";
-import {finite, formatNumber} from "./format.js";
+import {CHART_INTERVAL_MS, CHART_POINTS} from "../shared/config.js";
+import {finite, formatNumber} from "../shared/format.js";
 import {colorOf} from "./palette.js";
 
 // presenting reports whether the page is in presenter mode (presenter.js).

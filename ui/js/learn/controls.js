@@ -2,20 +2,18 @@
 // input, and wiring every control's events (controls-view.js draws them
 // from the settings).
 
-import {defaultText, renderControls, renderSpeed} from "./controls-view.js";
+import {CHECKPOINTS, DEFAULTS, FORMATS, GAMMAS, ON_ERROR, SPEEDS, learnerSettingsKey, parseHash} from "../shared/hash.js";
+import {occfm, settings, writeHash} from "../shared/state.js";
+import {setView} from "../shared/view.js";
+import {defaultText, renderControls, renderDefaults, renderSpeed} from "./controls-view.js";
+import {copyCommand} from "./copy-command.js";
 import {exportCSV, exportJSON} from "./export.js";
-import {CHECKPOINTS, DEFAULTS, FORMATS, GAMMAS, ON_ERROR, SPEEDS, learnerSettingsKey, parseHash} from "./hash.js";
-import {demoTitle, renderPreview, showNote} from "./learn-views.js";
 import {forgetModel, loadModel, saveModel} from "./model-files.js";
 import {invalidatePicture} from "./model-picture.js";
-import {P_LEARNER, personal} from "./personalize-state.js";
-import {setView, startPersonal} from "./personalize.js";
-import {renderLearnerHint} from "./personalize-controls.js";
-import {pickPersonalFiles} from "./personalize-files.js";
 import {clock, flushCharts} from "./scheduler.js";
 import {applySnapshot, call, forgetRuns, renderViews, restart, setPhase, startSession} from "./session.js";
-import {occfm, page, session, settings, views, writeHash} from "./state.js";
-
+import {page, session, views} from "./state.js";
+import {demoTitle, renderPreview, showNote} from "./views.js";
 
 // onFollow makes the numbers, the model panel and Download model follow
 // another of the racing learners, without restarting the run.
@@ -23,6 +21,7 @@ function onFollow(name) {
   settings.follow = name === settings.learners[0] ? "" : name;
   writeHash();
   if (occfm) call(() => occfm.follow(name));
+  renderDefaults();  // δ's and η's defaults are the followed learner's
   invalidatePicture();
   views.stale = true;
   renderViews(performance.now(), true);
@@ -273,6 +272,7 @@ export function wireControls() {
   $("regret-per-t").addEventListener("change", regretMode);
   $("export-csv").addEventListener("click", exportCSV);
   $("export-json").addEventListener("click", exportJSON);
+  $("copy-command").addEventListener("click", copyCommand);
   $("model-save").addEventListener("click", saveModel);
   $("model-input").addEventListener("change", (e) => {
     const file = e.target.files[0];
@@ -292,31 +292,9 @@ export function wireControls() {
     }
   });
 
-  // Drag and drop anywhere on the page.
-  const overlay = $("drop-overlay");
-  const hasFiles = (e) => e.dataTransfer && [...e.dataTransfer.types].includes("Files");
-  document.addEventListener("dragenter", (e) => {
-    if (!hasFiles(e)) return;
-    e.preventDefault();
-    overlay.hidden = false;
-  });
-  document.addEventListener("dragover", (e) => {
-    if (!hasFiles(e)) return;
-    e.preventDefault();
-    e.dataTransfer.dropEffect = "copy";
-  });
-  document.addEventListener("dragleave", (e) => {
-    if (e.relatedTarget == null) overlay.hidden = true;
-  });
-  document.addEventListener("drop", (e) => {
-    overlay.hidden = true;
-    if (!hasFiles(e)) return;
-    e.preventDefault();
-    if (settings.view === "personalize") pickPersonalFiles([...e.dataTransfer.files]);
-    else pickFile(e.dataTransfer.files[0]);
-  });
-
-  // A hash edited by hand (or a pasted link) applies like the controls.
+  // A hash edited by hand (or a pasted link) applies like the controls
+  // (Personalize's learner, the lesson and presenter mode have listeners of
+  // their own, which run after this one).
   addEventListener("hashchange", () => {
     const invalid = [];
     const next = parseHash(location.hash, invalid);
@@ -328,13 +306,6 @@ export function wireControls() {
     renderControls();
     writeHash();
     if (viewChanged) setView(settings.view);
-    const plearner = settings.plearner || P_LEARNER;
-    if (occfm && settings.view === "personalize" && plearner !== personal.learner && page.catalog.learners.some((l) => l.name === plearner)) {
-      personal.learner = plearner;
-      document.getElementById("p-learner").value = plearner;
-      renderLearnerHint();
-      if (personal.started) startPersonal();
-    }
     if (occfm && demoChanged) startSession("demo", {note: `Demo: ${demoTitle(page.catalog.demos, settings.demo)}.`});
     else if (occfm && runChanged) restart(settingsNote());
     if (report) showNote(report);

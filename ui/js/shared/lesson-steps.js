@@ -1,6 +1,7 @@
 // The guided lesson's steps, as data: what each step says, what to look at
 // on the page, and the settings it gives the page. Pure: no DOM, tested by
-// node:test (ui/test/lesson.test.js); lesson.js shows them.
+// node:test (ui/test/lesson.test.js); ../learn/lesson.js shows them, and the
+// link (hash.js, lesson=N) names one.
 //
 // A step is
 //

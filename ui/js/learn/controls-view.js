@@ -2,9 +2,10 @@
 // settings (renderControls), the run controls the page's phase, the demo
 // menu the session's source. What the controls do is controls.js's.
 
-import {finite} from "./format.js";
-import {SPEEDS} from "./hash.js";
-import {page, session, settings} from "./state.js";
+import {finite} from "../shared/format.js";
+import {SPEEDS} from "../shared/hash.js";
+import {settings} from "../shared/state.js";
+import {page, session} from "./state.js";
 
 export const STATE_TEXT = {
   loading: "loading the learner…", ready: "ready", running: "learning",
@@ -21,6 +22,7 @@ export function renderRunControls() {
   document.getElementById("reset").disabled = !loaded;
   document.getElementById("export-csv").disabled = !loaded;
   document.getElementById("export-json").disabled = !loaded;
+  document.getElementById("copy-command").disabled = !loaded;
   document.getElementById("model-save").disabled = !loaded;
   document.getElementById("state-text").textContent = STATE_TEXT[page.phase] || page.phase;
 }
@@ -53,8 +55,7 @@ export function renderControls() {
   document.getElementById("on-error").value = settings.onError;
   document.getElementById("read-as").value = settings.format;
   for (const box of document.querySelectorAll("#learners input")) box.checked = settings.learners.includes(box.value);
-  document.getElementById("delta").placeholder = defaultText("delta");
-  document.getElementById("eta").placeholder = defaultText("eta");
+  renderDefaults();
   renderDemoSelect();
   renderFollow();
 }
@@ -72,11 +73,26 @@ function renderFollow() {
   select.value = names.includes(settings.follow) ? settings.follow : names[0] || "";
 }
 
-// defaultText names the default of a learner setting: "default", or
-// "default (10)" when learners() tells the first learner's default.
+// renderDefaults shows in the δ and η inputs, empty, the defaults they
+// stand for (defaultText).
+export function renderDefaults() {
+  document.getElementById("delta").placeholder = defaultText("delta");
+  document.getElementById("eta").placeholder = defaultText("eta");
+}
+
+// defaultText names the default of a learner setting, "delta" or "eta", as
+// learners() gives it for the learner the numbers follow (the first one
+// unless another is chosen): "default (10)", "default: 12·√n (grows with
+// the features seen)" for a δ set by a rule, η's for classification on a
+// classification run; "default" alone when learners() gives none.
 export function defaultText(key) {
-  const first = page.catalog.learners.find((l) => l.name === settings.learners[0]);
-  return first && finite(first[key]) ? `default (${first[key]})` : "default";
+  const name = settings.learners.includes(settings.follow) ? settings.follow : settings.learners[0];
+  const l = page.catalog.learners.find((x) => x.name === name);
+  if (!l) return "default";
+  if (key === "eta" && session.task === "classification" && finite(l.etaClassification)) return `default (${l.etaClassification})`;
+  if (finite(l[key])) return `default (${l[key]})`;
+  if (key === "delta" && typeof l.deltaText === "string" && l.deltaText) return `default: ${l.deltaText}`;
+  return "default";
 }
 
 export function renderDemoSelect() {

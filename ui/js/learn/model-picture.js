@@ -6,10 +6,9 @@
 // cost allows (a twentieth of the time, at most 4 times a second), so the
 // picture never slows learning much.
 
+import {formatNumber} from "../shared/format.js";
+import {queueTask} from "../shared/queue-task.js";
 import {cellAt, drawHeatmap, fillColors, robustScalesOf} from "./heatmap.js";
-import {formatNumber} from "./format.js";
-import {queueTask} from "./scheduler.js";
-import {occfm} from "./state.js";
 
 const MIN_INTERVAL_MS = 250;
 const COST_SHARE = 20;  // wait at least 20× the last picture's cost
@@ -53,14 +52,16 @@ export function invalidatePicture() {
   state.at = -Infinity;
 }
 
-// renderPicture redraws the picture, from get() (occfm.picture(), or null),
-// when rows were learned since the last one, its time has come and the
-// card is visible (force: visible or not, whatever the time: after a Step,
-// a pause or the end of a run), in tasks of its own that follow the
-// caller's. With no new row it draws nothing, forced or not: a
-// finished run's regret comparator brings a snapshot every frame, and the
-// ratings demo's picture costs tens of ms.
-export function renderPicture(now, rows, get, force = false) {
+// renderPicture redraws the picture, from core.get() (occfm.picture(), or
+// null), when rows were learned since the last one, its time has come and
+// the card is visible (force: visible or not, whatever the time: after a
+// Step, a pause or the end of a run), in tasks of its own that follow the
+// caller's; once the picture is on the page it calls core.drawn()
+// (occfm.pictureDrawn(): the Model card names it from then on). With no
+// new row it draws nothing, forced or not: a finished run's regret
+// comparator brings a snapshot every frame, and the ratings demo's
+// picture costs tens of ms.
+export function renderPicture(now, rows, core, force = false) {
   if (rows === state.rows) return;
   if (!force && (!state.visible || now - state.at < Math.max(MIN_INTERVAL_MS, COST_SHARE * state.cost))) return;
   state.at = now;
@@ -75,7 +76,7 @@ export function renderPicture(now, rows, get, force = false) {
   const later = (f) => queueTask(task, () => { if (gen === state.gen) { tasks++; f(); } });
   later(() => {
     const t0 = performance.now();
-    const pic = get();
+    const pic = core.get();
     if (!pic) return;
     const k = pic.labels.length;
     const job = {scales: null, img: k > 0 ? new ImageData(k, k) : null, sum: 0, ms: performance.now() - t0};
@@ -99,7 +100,7 @@ export function renderPicture(now, rows, get, force = false) {
       const t = performance.now();
       state.pic = pic;
       draw(pic, job);
-      drawn();
+      core.drawn();
       job.ms += performance.now() - t;
       state.cost = job.ms;
       const card = el("model-picture");
@@ -115,12 +116,6 @@ export function renderPicture(now, rows, get, force = false) {
 // task queues the picture's steps, each in a task of its own (each step
 // queues the next).
 const task = {port: null, queued: false};
-
-// drawn tells the core that the picture it gave is on the page: the Model
-// card names it from then on.
-function drawn() {
-  if (occfm) occfm.pictureDrawn();
-}
 
 // ROWS_PER_TASK is how many rows of the picture's colours a task fills:
 // 200 of the ratings demo's 801 take a few ms.

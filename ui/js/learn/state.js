@@ -1,32 +1,5 @@
-// The page's shared state: the settings (what the controls and the hash
-// say) and the link that holds them, page (what the page as a whole is
-// doing), session (the current run), views (the charts), and the core once
-// it is ready.
-
-import {formatHash, parseHash} from "./hash.js";
-
-// settings is what the controls and the hash say (hash.js); page is what the
-// page as a whole is doing; session is the current run; views holds the
-// charts. One session is one call of occfm.start: a demo, or a file fed by
-// the feeder. session.gen counts sessions, so that a file reader left over
-// from an earlier one stops instead of feeding the new one.
-
-// linkInvalid lists the parts of the opening link the page could not use.
-export const linkInvalid = [];
-export const settings = parseHash(location.hash, linkInvalid);
-export let occfm = null;        // globalThis.occfm once the core is ready
-
-// writeHash writes settings into the page's link (the URL hash), in place:
-// no history entry.
-export function writeHash() {
-  const hash = formatHash(settings);
-  if (hash !== location.hash) history.replaceState(null, "", hash);
-}
-
-// setCore makes core (globalThis.occfm) the one every module calls.
-export function setCore(core) {
-  occfm = core;
-}
+// The Learn view's state: page (what the view as a whole is doing), session
+// (the current run) and views (its charts and when they were drawn).
 
 // document.body.dataset.state mirrors page.phase.
 export const page = {
@@ -40,12 +13,17 @@ export const page = {
                          // or null for fresh learners
 };
 
+// session is the current run: one call of occfm.start, a demo or a file
+// fed by the feeder. session.gen counts sessions, so that a file reader
+// left over from an earlier one stops instead of feeding the new one.
 export const session = {
   gen: 0,
   source: "demo",        // "demo" | "file"
   file: null,            // the File being learned
   roles: null,           // column roles sent with a file, or null for the guessed ones
+  config: null,          // the config occfm.start was given (session.js configFor)
   learners: [],          // names, in the order of the snapshot points' columns
+  mixture: "",           // the first of them that mixes experts (mixtureOf), or ""
   skipped: 0,            // malformed rows skipped (onError "skip")
   guardSeen: {},         // per learner, the divergences already announced
   skippedFirst: [],      // the first reasons, "file:line: field: message"
@@ -64,20 +42,20 @@ export const session = {
   ghosts: [],            // earlier runs' curves on the metric chart (ghosts.js)
 };
 
-// AUTO is the learner with no δ, whose checkpoints carry its regret to its
-// best expert (wasm/doc.go, "points").
-export const AUTO = "occfm-auto";
-
-// hasAuto says whether AUTO is one of the session's learners: then each
-// checkpoint ends with that regret and its bound.
-export function hasAuto() {
-  return session.learners.includes(AUTO);
+// mixtureOf returns the first of names whose entry in catalog (the
+// registry, occfm.learners()) says it mixes experts (mixture: true), or "".
+// That learner's checkpoints carry, after every learner's metric and
+// average loss, its regret to its best expert and the bound
+// (wasm/doc.go, "points").
+export function mixtureOf(names, catalog) {
+  return names.find((n) => catalog.some((l) => l.name === n && l.mixture === true)) || "";
 }
 
 export const views = {
   metric: null,          // LineChart: progressive metric vs rows
   loss: null,            // LineChart: average loss vs learning time
   regret: null,          // RegretChart: regret checkpoints vs T
+  expertRegret: null,    // LineChart: the mixture's regret to its best expert vs rows
   stale: false,          // session.last is not drawn yet
   shown: -Infinity,      // when renderViews last ran
   tableShown: -Infinity, // the learner table is redrawn at most 4 times a second

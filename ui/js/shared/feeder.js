@@ -1,22 +1,11 @@
 // The file feeder: streams a picked file into the core in chunks, with
 // backpressure (the core says how many bytes it wants). The Learn view's
-// session (session.js feedFile) and the Personalize view's catalog each
-// stream their file through streamFile, with a feeder of their own.
+// session (learn/session.js feedFile) and the Personalize view's catalog
+// each stream their file through streamFile, with a feeder of their own:
+// {reader, resume}, the reader of the file and the loop parked waiting.
 
 import {CHUNK_BYTES} from "./config.js";
 import {readError} from "./read-error.js";
-import {occfm, session} from "./state.js";
-
-// feeder is the Learn view's: it reads only while the session asks for
-// bytes (wantsBytes).
-export const feeder = {reader: null, resume: null, fedSinceSnapshot: false};
-
-// wantsBytes says whether the Learn view's session asks for bytes: wanted()
-// > 0, or state "waiting" in a snapshot newer than the last chunk.
-export function wantsBytes() {
-  const waiting = session.last && session.last.state === "waiting" && !feeder.fedSinceSnapshot;
-  return waiting || occfm.wanted() > 0;
-}
 
 // streamFile streams a File's raw bytes into a core session, in chunks of at
 // most CHUNK_BYTES: gzip too, since the core gunzips as the command line

@@ -1,22 +1,27 @@
 // Personalize: its controls (catalog, learner, search, sort, stars by
 // keyboard) and their events.
 
-import {pickPersonalFiles} from "./personalize-files.js";
-import {renderItems, renderPersonalProgress, sortPersonalItems} from "./personalize-views.js";
-import {P_LEARNER, P_PAGE, personal} from "./personalize-state.js";
-import {clearPersonal, downloadRatings, ratePersonal, setView, startPersonal} from "./personalize.js";
-import {page, settings, writeHash} from "./state.js";
+import {settings, writeHash} from "../shared/state.js";
+import {pickPersonalFiles} from "./files.js";
+import {clearPersonal, downloadRatings, ratePersonal, startPersonal} from "./session.js";
+import {P_LEARNER, P_PAGE, personal} from "./state.js";
+import {renderItems, renderPersonalProgress, sortPersonalItems} from "./views.js";
 
-export function buildPersonalControls() {
+// buildPersonalControls fills the learner menu from learners (the
+// registry, occfm.learners()) once the core is ready, and chooses the
+// link's learner (plearner=), else P_LEARNER.
+export function buildPersonalControls(learners) {
+  personal.learners = learners;
+  personal.learner = settings.plearner || P_LEARNER;
   const select = document.getElementById("p-learner");
-  select.replaceChildren(...page.catalog.learners.map((l) => {
+  select.replaceChildren(...learners.map((l) => {
     const opt = document.createElement("option");
     opt.value = l.name;
     opt.textContent = l.name;
     if (l.summary) opt.title = l.summary;
     return opt;
   }));
-  const names = page.catalog.learners.map((l) => l.name);
+  const names = learners.map((l) => l.name);
   if (!names.includes(personal.learner) && names.length) {
     personal.learner = names.includes(P_LEARNER) ? P_LEARNER : names[0];
     settings.plearner = "";
@@ -27,20 +32,12 @@ export function buildPersonalControls() {
   renderPersonalProgress();
 }
 
+// renderLearnerHint says, under the menu, how the chosen learner takes a
+// new person's ratings: the registry's words for Personalize (personal),
+// else its plain words, else its summary.
 export function renderLearnerHint() {
-  const l = page.catalog.learners.find((x) => x.name === personal.learner);
-  // The registry's plain words first (item-lift's say how it recommends).
-  let text = l ? l.plain || l.summary || "" : "";
-  if (personal.learner === "occfm" || personal.learner === "occfm-auto") {
-    text = `${personal.learner} follows the whole stream: a new person's few ratings barely move it, ` +
-      `so the list may not change (${P_LEARNER} adapts at once).`;
-  } else if (personal.learner === "occfm-k") {
-    text = "Folds you in from all your ratings after each one, so the list follows your taste at once. " +
-      "occfm-auto, the Learn view's default, and OCCFM barely move for a few ratings of a new person.";
-  } else if (personal.learner === "fm-ftrl") {
-    text = "Adapts to a new person at once: each rating is one online step of your factor vector.";
-  }
-  document.getElementById("p-learner-hint").textContent = text;
+  const l = personal.learners.find((x) => x.name === personal.learner);
+  document.getElementById("p-learner-hint").textContent = l ? l.personal || l.plain || l.summary || "" : "";
 }
 
 // onStarKey: on a star, 1–5 rate the item, ← → (and Home, End) move between
@@ -70,16 +67,6 @@ export function onStarKey(e) {
 
 export function wirePersonal() {
   const $ = (id) => document.getElementById(id);
-  for (const tab of document.querySelectorAll('.view-tabs [role="tab"]')) {
-    tab.addEventListener("click", () => setView(tab.dataset.view));
-    tab.addEventListener("keydown", (e) => {
-      if (e.key !== "ArrowLeft" && e.key !== "ArrowRight") return;
-      e.preventDefault();
-      const other = document.querySelector(`.view-tabs [role="tab"]:not([data-view="${tab.dataset.view}"])`);
-      other.focus();
-      setView(other.dataset.view);
-    });
-  }
   for (const radio of document.querySelectorAll('input[name="p-catalog"]')) {
     radio.addEventListener("change", () => {
       if (!radio.checked || radio.value === personal.catalog) return;
@@ -124,4 +111,15 @@ export function wirePersonal() {
   $("p-items").addEventListener("keydown", onStarKey);
   $("p-clear").addEventListener("click", clearPersonal);
   $("p-download").addEventListener("click", downloadRatings);
+  // A link edited by hand: the Learn controls' listener has read it into
+  // settings (wireControls runs first); a learner it names learns the
+  // catalog anew, with the person's ratings.
+  addEventListener("hashchange", () => {
+    const plearner = settings.plearner || P_LEARNER;
+    if (settings.view !== "personalize" || plearner === personal.learner || !personal.learners.some((l) => l.name === plearner)) return;
+    personal.learner = plearner;
+    $("p-learner").value = plearner;
+    renderLearnerHint();
+    if (personal.started) startPersonal();
+  });
 }

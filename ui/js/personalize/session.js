@@ -2,16 +2,15 @@
 // core (occfm.personal), then the person's ratings, each folded in at once
 // (occfm-k) or one online update (other learners).
 
-import {SLICE_MS} from "./config.js";
-import {download} from "./export.js";
-import {pollFeeder, stopFeeder, streamFile} from "./feeder.js";
-import {readError} from "./read-error.js";
-import {formatMs} from "./format.js";
-import {P_LEARNER, personal} from "./personalize-state.js";
-import {fold, renderItemStars, renderPersonalAll, renderPersonalProgress, renderRated, renderRecs, sortPersonalItems} from "./personalize-views.js";
-import {queueTask} from "./scheduler.js";
-import {setPhase} from "./session.js";
-import {occfm, page, settings, writeHash} from "./state.js";
+import {SLICE_MS} from "../shared/config.js";
+import {download} from "../shared/download.js";
+import {pollFeeder, stopFeeder, streamFile} from "../shared/feeder.js";
+import {formatMs} from "../shared/format.js";
+import {queueTask} from "../shared/queue-task.js";
+import {readError} from "../shared/read-error.js";
+import {occfm, settings} from "../shared/state.js";
+import {P_LEARNER, personal} from "./state.js";
+import {fold, renderItemStars, renderPersonalAll, renderPersonalProgress, renderRated, renderRecs, sortPersonalItems} from "./views.js";
 
 // The Personalize view: a catalog (the built-in synthetic one, or the
 // person's MovieLens files) is learned online first, in a session of its own
@@ -26,34 +25,12 @@ import {occfm, page, settings, writeHash} from "./state.js";
 export const P_TOP = 10;              // recommendations shown
 export const P_PROGRESS_MS = 100;     // the progress is redrawn at most 10 times a second
 
-// setView shows the Learn or the Personalize view. Opening Personalize pauses
-// a running Learn run (both would share the core's time) and starts the
-// synthetic catalog the first time; going back resumes the run it paused.
-export function setView(view, {write = true} = {}) {
-  view = view === "personalize" ? "personalize" : "learn";
-  settings.view = view;
-  document.body.dataset.view = view;
-  document.getElementById("learn-view").hidden = view !== "learn";
-  document.getElementById("personalize-view").hidden = view !== "personalize";
-  for (const tab of document.querySelectorAll('.view-tabs [role="tab"]')) {
-    const on = tab.dataset.view === view;
-    tab.setAttribute("aria-selected", String(on));
-    tab.tabIndex = on ? 0 : -1;
-  }
-  document.querySelector("#drop-overlay p").textContent = view === "personalize"
-    ? "Drop your MovieLens ratings and items files" : "Drop a data file to learn it";
-  if (write) writeHash();
-  if (view === "personalize") {
-    if (page.phase === "running") {
-      setPhase("paused");
-      personal.pausedLearn = true;
-    }
-    if (occfm && !personal.started) startPersonal();
-    else if (personal.phase === "learning") startPersonalPump();
-  } else if (personal.pausedLearn) {
-    personal.pausedLearn = false;
-    if (page.phase === "paused") setPhase("running");
-  }
+// showPersonalize is what the view does when it is shown (../shared/view.js):
+// it learns the synthetic catalog the first time, once the core is ready,
+// and otherwise goes on learning the catalog it was learning.
+export function showPersonalize() {
+  if (occfm && !personal.started) startPersonal();
+  else if (personal.phase === "learning") startPersonalPump();
 }
 
 // pcall runs an occfm.personal method; a thrown error or {"error"} shows in

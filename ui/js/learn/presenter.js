@@ -8,7 +8,7 @@
 
 import {isTyping} from "./controls.js";
 import {afterPaint} from "./paint.js";
-import {settings, writeHash} from "./state.js";
+import {settings, writeHash} from "../shared/state.js";
 
 // CHARTS are the views presenter mode can show, one at a time: each
 // chart's card (style.css shows the cards that hold these ids). model is

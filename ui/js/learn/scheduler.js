@@ -3,9 +3,11 @@
 // when to learn, draw and feed, not how: app.js tells it what to call
 // (setSchedulerHooks), so that it imports none of the modules that use it.
 
-import {CHART_INTERVAL_MS, FULL_SPEED_CHART_MS, SLICE_MS, VIEW_INTERVAL_MS} from "./config.js";
-import {formatCount} from "./format.js";
-import {occfm, page, session, settings, views} from "./state.js";
+import {CHART_INTERVAL_MS, FULL_SPEED_CHART_MS, SLICE_MS, VIEW_INTERVAL_MS} from "../shared/config.js";
+import {formatCount} from "../shared/format.js";
+import {queueTask} from "../shared/queue-task.js";
+import {occfm, settings} from "../shared/state.js";
+import {page, session, views} from "./state.js";
 
 // hooks are what the scheduler calls, set once by app.js before the first
 // frame:
@@ -15,7 +17,7 @@ import {occfm, page, session, settings, views} from "./state.js";
 //                    after an error (session.js runSlice)
 //   draw(now)        draws the last snapshot (session.js renderViews)
 //   poll()           wakes a file's feeder parked while the session asked
-//                    for no bytes (feeder.js pollFeeder)
+//                    for no bytes (../shared/feeder.js pollFeeder)
 const hooks = {slice: null, draw: null, poll: null};
 
 // setSchedulerHooks sets the hooks above.
@@ -49,26 +51,8 @@ export const clock = {
   lastFrame: 0,
 };
 
+// pump queues the full-speed slices (../shared/queue-task.js).
 export const pump = {port: null, queued: false};
-
-// queueTask runs onTask in a task of its own, queued through p's
-// MessageChannel (made on first use); at most one is queued at a time, and
-// it runs the onTask of the last call. The Learn and Personalize views each
-// have their pump p; the model picture has its own for its steps.
-export function queueTask(p, onTask) {
-  p.onTask = onTask;
-  if (p.queued) return;
-  if (!p.port) {
-    const channel = new MessageChannel();
-    channel.port1.onmessage = () => {
-      p.queued = false;
-      p.onTask();
-    };
-    p.port = channel.port2;
-  }
-  p.queued = true;
-  p.port.postMessage(null);
-}
 
 export function startPump() {
   queueTask(pump, onPump);

@@ -1,8 +1,10 @@
 // Export of a run: its checkpoints and regret checkpoints as CSV or JSON.
 
-import {finite} from "./format.js";
+import {download} from "../shared/download.js";
+import {finite} from "../shared/format.js";
+import {settings} from "../shared/state.js";
 import {configFor} from "./session.js";
-import {AUTO, hasAuto, session, settings} from "./state.js";
+import {session} from "./state.js";
 
 
 export function exportName(ext) {
@@ -13,7 +15,7 @@ export function exportName(ext) {
 export function exportColumns() {
   const metric = session.task === "classification" ? "error_rate" : "rmse";
   return ["rows", "ms", ...session.learners.flatMap((n) => [`${n}_${metric}`, `${n}_avg_loss`]),
-    ...(hasAuto() ? [`${AUTO}_regret_to_best_expert`, `${AUTO}_expert_bound`] : [])];
+    ...(session.mixture ? [`${session.mixture}_regret_to_best_expert`, `${session.mixture}_expert_bound`] : [])];
 }
 
 export function regretColumns() {
@@ -48,14 +50,4 @@ export function exportJSON() {
     regret: {columns: regretColumns(), points: session.regret},
   };
   download(new Blob([JSON.stringify(run, null, 1)], {type: "application/json"}), exportName("json"));
-}
-
-export function download(blob, name) {
-  const a = document.createElement("a");
-  a.href = URL.createObjectURL(blob);
-  a.download = name;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(a.href), 10000);
 }

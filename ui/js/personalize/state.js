@@ -1,8 +1,6 @@
 // The Personalize view's state: the catalog learned, its items, the
-// person's ratings and recommendations (personalize.js changes it,
-// personalize-views.js draws it).
-
-import {settings} from "./state.js";
+// person's ratings and recommendations (session.js changes it, views.js
+// draws it).
 
 export const P_PAGE = 40;             // items listed, and added by "Show more"
 // P_LEARNER is the learner a catalog is learned with unless the person picks
@@ -18,7 +16,8 @@ export const personal = {
   gen: 0,                      // counts catalogs: a feeder of an old one stops
   phase: "idle",               // idle | files (waiting for them) | learning | ready | error
   catalog: "synthetic",        // "synthetic" | "files"
-  learner: settings.plearner || P_LEARNER,  // the hash's plearner= when set
+  learners: [],                // the registry (occfm.learners()), once the core is ready
+  learner: P_LEARNER,          // the one learning the catalog: the link's plearner= when set
   key: "",                     // the catalog learned: its ratings replay only on the same one
   ratingsFile: null,           // File: u.data, ratings.dat, ratings.csv (gzip or not)
   itemsFile: null,             // File: u.item, movies.dat, movies.csv
@@ -36,7 +35,6 @@ export const personal = {
   last: null,                  // the last snapshot
   drawn: -Infinity,            // when the progress was last drawn
   startedAt: 0,
-  pausedLearn: false,          // the Learn run was paused by opening this view
   pump: {port: null, queued: false},
   feeder: {reader: null, resume: null},
   timings: [],                 // per rating: {go, call, dom, paint} in ms (tests read them)

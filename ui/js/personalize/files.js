@@ -1,10 +1,10 @@
 // Personalize: the person's MovieLens files, told apart by name or first
 // line.
 
-import {readError} from "./read-error.js";
-import {personal} from "./personalize-state.js";
-import {startPersonal} from "./personalize.js";
-import {occfm} from "./state.js";
+import {readError} from "../shared/read-error.js";
+import {occfm} from "../shared/state.js";
+import {startPersonal} from "./session.js";
+import {personal} from "./state.js";
 
 
 // pickPersonalFiles takes one or two files picked or dropped: each is

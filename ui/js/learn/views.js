@@ -4,9 +4,9 @@
 // run's learners, its regret…) by the session (session.js), which holds the
 // state; none reads the page's state itself.
 
-import {REGRET_FIXED} from "./regret-chart.js";
+import {finite, formatCount, formatNumber} from "../shared/format.js";
 import {colorOf} from "./palette.js";
-import {finite, formatCount, formatNumber} from "./format.js";
+import {REGRET_FIXED} from "./regret-chart.js";
 
 export const METRICS = ["rmse", "mae", "error_rate", "auc", "logloss", "avg_loss"];
 
