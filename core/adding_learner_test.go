@@ -267,34 +267,7 @@ func TestAddingALearner(t *testing.T) {
 	for _, ex := range rows[:200] {
 		Play(g, ex, nil)
 	}
-	saved := g.Model()
-	saved.Rows = 200
-	var file bytes.Buffer
-	if err := SaveModel(&file, saved); err != nil {
-		t.Fatal(err)
-	}
-	m, err := LoadModel(bytes.NewReader(file.Bytes()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	resumed, err := ResumeGuarded(m, GuardSettings{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if m.Name != "ema" || m.Rows != 200 {
-		t.Errorf("loaded %q after %d rows, want ema after 200", m.Name, m.Rows)
-	}
-	resaved := resumed.Model()
-	resaved.Rows = m.Rows
-	var again bytes.Buffer
-	if err := SaveModel(&again, resaved); err != nil || !bytes.Equal(again.Bytes(), file.Bytes()) {
-		t.Errorf("saving the loaded model gave other bytes (%v)", err)
-	}
-	for i, ex := range rows[200:] {
-		if a, b := Play(g, ex, nil), Play(resumed, ex, nil); a != b || math.IsNaN(a) {
-			t.Fatalf("row %d after loading: ŷ = %v, the saved learner gave %v", 200+i, b, a)
-		}
-	}
+	checkSavedLoaded(t, g, "ema", rows)
 
 	doc, err := os.ReadFile("../docs/adding-a-learner.md")
 	if err != nil {
@@ -353,26 +326,7 @@ func TestAddingAMixture(t *testing.T) {
 		t.Errorf("Trusted = %v %q; want expert %d, %q", ok, e.Name, want, r.Experts[want].Name)
 	}
 
-	g := p.Learner.(*Guarded)
-	saved := g.Model()
-	saved.Rows = 200
-	var file bytes.Buffer
-	if err := SaveModel(&file, saved); err != nil {
-		t.Fatal(err)
-	}
-	m, err := LoadModel(bytes.NewReader(file.Bytes()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	resumed, err := ResumeGuarded(m, GuardSettings{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i, ex := range rows[200:] {
-		if a, b := Play(g, ex, nil), Play(resumed, ex, nil); a != b || math.IsNaN(a) {
-			t.Fatalf("row %d after loading: ŷ = %v, the saved learner gave %v", 200+i, b, a)
-		}
-	}
+	checkSavedLoaded(t, p.Learner.(*Guarded), "ema-mix", rows)
 }
 
 // TestAddingASubspaceLearner adds RankOne, whose C is an
@@ -422,6 +376,41 @@ func TestAddingASubspaceLearner(t *testing.T) {
 	}
 	if g := NameOf(l); g != "rank-one" {
 		t.Errorf("NameOf = %q, want rank-one", g)
+	}
+}
+
+// checkSavedLoaded saves g, which has learned rows[:200], as a model file,
+// loads it, and checks the file's name and rows, that saving the loaded
+// learner gives the same bytes, and that both predict rows[200:] alike.
+func checkSavedLoaded(t *testing.T, g *Guarded, name string, rows []data.Example) {
+	t.Helper()
+	saved := g.Model()
+	saved.Rows = 200
+	var file bytes.Buffer
+	if err := SaveModel(&file, saved); err != nil {
+		t.Fatal(err)
+	}
+	m, err := LoadModel(bytes.NewReader(file.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resumed, err := ResumeGuarded(m, GuardSettings{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Name != name || m.Rows != 200 {
+		t.Errorf("loaded %q after %d rows, want %s after 200", m.Name, m.Rows, name)
+	}
+	resaved := resumed.Model()
+	resaved.Rows = m.Rows
+	var again bytes.Buffer
+	if err := SaveModel(&again, resaved); err != nil || !bytes.Equal(again.Bytes(), file.Bytes()) {
+		t.Errorf("saving the loaded model gave other bytes (%v)", err)
+	}
+	for i, ex := range rows[200:] {
+		if a, b := Play(g, ex, nil), Play(resumed, ex, nil); a != b || math.IsNaN(a) {
+			t.Fatalf("row %d after loading: ŷ = %v, the saved learner gave %v", 200+i, b, a)
+		}
 	}
 }
 
