@@ -1,6 +1,10 @@
 package data
 
-import "strconv"
+import (
+	"errors"
+	"math"
+	"strconv"
+)
 
 // FirstSeen numbers the features of Source in the order they first appear,
 // as a Stream numbers a LibSVM file's indices (a row's new features in
@@ -13,8 +17,7 @@ type FirstSeen struct {
 	// Names, when not nil, names Source's features (FeatureName).
 	Names interface{ FeatureName(i int) string }
 
-	index map[int]int // Source's feature → its number
-	orig  []int       // number → Source's feature
+	num firstSeenIndex // Source's feature (as an int32) ↔ its number
 }
 
 // Next reads Source's next example and renumbers its features.
@@ -24,32 +27,60 @@ func (f *FirstSeen) Next(ex *Example) error {
 	}
 	ex.X.dropZeros()
 	ex.X.Sort()
-	if f.index == nil {
-		f.index = make(map[int]int)
+	for _, i := range ex.X.Ind {
+		if i < 0 || i >= math.MaxInt32 {
+			return errors.New("data: feature index " + strconv.Itoa(i) + " outside [0, 2³¹−1), which a LibSVM file can write")
+		}
 	}
 	for k, i := range ex.X.Ind {
-		j, ok := f.index[i]
-		if !ok {
-			j = len(f.orig)
-			f.index[i] = j
-			f.orig = append(f.orig, i)
-		}
-		ex.X.Ind[k] = j
+		ex.X.Ind[k], _ = f.num.number(int32(i))
 	}
 	return nil
 }
 
 // Dim returns the number of features seen so far.
-func (f *FirstSeen) Dim() int { return len(f.orig) }
+func (f *FirstSeen) Dim() int { return len(f.num.raw) }
 
 // FeatureName returns the name Names gives feature i's Source feature,
 // or its LibSVM index (1-based) without Names.
 func (f *FirstSeen) FeatureName(i int) string {
-	if i < 0 || i >= len(f.orig) {
+	if i < 0 || i >= len(f.num.raw) {
 		return ""
 	}
 	if f.Names != nil {
-		return f.Names.FeatureName(f.orig[i])
+		return f.Names.FeatureName(int(f.num.raw[i]))
 	}
-	return strconv.Itoa(f.orig[i] + 1)
+	return strconv.Itoa(int(f.num.raw[i]) + 1)
+}
+
+// firstSeenIndex numbers keys in the order they first appear, the numbering
+// of a LibSVM file's indices (Stream) and of a demo's features (FirstSeen):
+// raw[i] is the key numbered i.
+type firstSeenIndex struct {
+	index map[int32]int32
+	raw   []int32
+}
+
+// number returns key's number, giving it the next one when it is new
+// (added).
+func (f *firstSeenIndex) number(key int32) (i int, added bool) {
+	if j, ok := f.index[key]; ok {
+		return int(j), false
+	}
+	if f.index == nil {
+		f.index = make(map[int32]int32)
+	}
+	j := int32(len(f.raw))
+	f.index[key] = j
+	f.raw = append(f.raw, key)
+	return int(j), true
+}
+
+// restore numbers the keys as raw lists them, i for raw[i].
+func (f *firstSeenIndex) restore(raw []int32) {
+	f.index = make(map[int32]int32, len(raw))
+	f.raw = append(make([]int32, 0, len(raw)), raw...)
+	for i, key := range raw {
+		f.index[key] = int32(i)
+	}
 }

@@ -33,17 +33,11 @@ func (s *Stream) nextLibSVM(line []byte, ex *Example) *ParseError {
 // billion (which learners would allocate, at several bytes each, for their
 // weights).
 func (s *Stream) libsvmFeature(idx int32) int {
-	if i, ok := s.libIndex[idx]; ok {
-		return int(i)
+	i, added := s.lib.number(idx)
+	if added {
+		s.dictBytes += libsvmEntryBytes
 	}
-	if s.libIndex == nil {
-		s.libIndex = make(map[int32]int32)
-	}
-	i := int32(len(s.libRaw))
-	s.libIndex[idx] = i
-	s.libRaw = append(s.libRaw, idx)
-	s.dictBytes += libsvmEntryBytes
-	return int(i)
+	return i
 }
 
 // parseLibSVM parses the LibSVM line "label idx:val idx:val … [# comment]"

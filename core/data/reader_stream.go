@@ -91,16 +91,15 @@ type Stream struct {
 	next    int
 	arena   []byte
 
-	// Feature space. LibSVM feature i is the index libRaw[i] as written
-	// (libIndex maps it back), numbered in order of first appearance;
-	// libIdentity is the numbering of a Vocabulary saved before that, where
-	// index k is feature k−1 and dim is the largest index seen.
-	libIndex    map[int32]int32
-	libRaw      []int32
+	// Feature space. LibSVM feature i is the index lib.raw[i] as written,
+	// numbered in order of first appearance; libIdentity is the numbering
+	// of a Vocabulary saved before that, where index k is feature k−1 and
+	// dim is the largest index seen.
+	lib         firstSeenIndex
 	libIdentity bool
 	dim         int
 	names       []string // MovieLens and CSV: name of each feature
-	// dictBytes estimates the memory of libIndex, libRaw, names and the
+	// dictBytes estimates the memory of lib, names and the
 	// dictionaries, kept up to date as they grow (see MemoryBytes).
 	dictBytes int64
 	// bufBytes is the memory of the readers' fixed buffers (bufio, gzip,
@@ -433,7 +432,7 @@ func (s *Stream) Dim() int {
 		if s.libIdentity {
 			return s.dim
 		}
-		return len(s.libRaw)
+		return len(s.lib.raw)
 	}
 	return len(s.names)
 }
@@ -451,7 +450,7 @@ func (s *Stream) FeatureName(i int) string {
 		if s.libIdentity {
 			return str.Itoa(i + 1)
 		}
-		return str.Itoa(int(s.libRaw[i]))
+		return str.Itoa(int(s.lib.raw[i]))
 	}
 	return s.names[i]
 }
@@ -461,7 +460,7 @@ func (s *Stream) FeatureName(i int) string {
 // growth slack; a name costs a string header, its bytes, and a map entry
 // (string key and int value) in its dictionary.
 const (
-	libsvmEntryBytes = 2*(4+4) + 4 // libIndex entry and libRaw element
+	libsvmEntryBytes = 2*(4+4) + 4 // lib's map entry and raw element
 	nameEntryBytes   = 16 + 2*(16+8)
 )
 

@@ -185,7 +185,7 @@ func (s *Stream) Vocabulary() Vocabulary {
 	case FormatLibSVM:
 		if !s.libIdentity {
 			v.Renumbered = true
-			v.Indices = append(make([]int32, 0, len(s.libRaw)), s.libRaw...)
+			v.Indices = append(make([]int32, 0, len(s.lib.raw)), s.lib.raw...)
 		}
 	case FormatMovieLens:
 		v.Features = make([]VocabularyFeature, len(s.names))
@@ -258,11 +258,7 @@ func (s *Stream) useVocabulary(v *Vocabulary) error {
 			s.dim = max(s.dim, v.Dim)
 			return nil
 		}
-		s.libIndex = make(map[int32]int32, len(v.Indices))
-		s.libRaw = append(make([]int32, 0, len(v.Indices)), v.Indices...)
-		for i, idx := range v.Indices {
-			s.libIndex[idx] = int32(i)
-		}
+		s.lib.restore(v.Indices)
 		s.dictBytes = int64(len(v.Indices)) * libsvmEntryBytes
 		return nil
 	case FormatMovieLens:
