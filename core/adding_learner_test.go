@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/occfm/occfm/core/data"
@@ -248,8 +249,7 @@ func (m *RankOne) stateCode(c *stateCodec) {
 // saved and loaded byte for byte. It then checks that the docs page quotes
 // the learner's file as it is here.
 func TestAddingALearner(t *testing.T) {
-	registry[emaSpec.Name] = emaSpec // the one line, as in registry's list
-	t.Cleanup(func() { delete(registry, emaSpec.Name) })
+	register(t, emaSpec) // the one line, as in registry's list
 
 	if !slicesContainsName(Learners(), "ema") {
 		t.Fatal("Learners does not list ema")
@@ -293,8 +293,7 @@ func TestAddingALearner(t *testing.T) {
 // regret to the best one, Trusted picks the expert of largest weight, and
 // its model file, experts included, is saved and loaded byte for byte.
 func TestAddingAMixture(t *testing.T) {
-	registry[emaMixSpec.Name] = emaMixSpec // the one line
-	t.Cleanup(func() { delete(registry, emaMixSpec.Name) })
+	register(t, emaMixSpec) // the one line
 
 	if !emaMixSpec.Mixture() {
 		t.Fatal("Spec.Mixture() = false for EMAMix")
@@ -336,8 +335,7 @@ func TestAddingAMixture(t *testing.T) {
 // the picture draws for any learner), and EigenPairs' Σ μₐ·uₐᵢuₐⱼ is that
 // block (what Personalize folds a person into).
 func TestAddingASubspaceLearner(t *testing.T) {
-	registry[rankOneSpec.Name] = rankOneSpec // the one line
-	t.Cleanup(func() { delete(registry, rankOneSpec.Name) })
+	register(t, rankOneSpec) // the one line
 
 	checkConformance(t, rankOneSpec)
 	l, err := NewLearner("rank-one", Config{Task: data.Regression})
@@ -412,6 +410,17 @@ func checkSavedLoaded(t *testing.T, g *Guarded, name string, rows []data.Example
 			t.Fatalf("row %d after loading: ŷ = %v, the saved learner gave %v", 200+i, b, a)
 		}
 	}
+}
+
+// register adds spec to the registry, as its one line in registry's list
+// does, until the test ends.
+func register(t *testing.T, spec Spec) {
+	registry[spec.Name] = spec
+	registryTypes = sync.OnceValue(typesOfRegistry)
+	t.Cleanup(func() {
+		delete(registry, spec.Name)
+		registryTypes = sync.OnceValue(typesOfRegistry)
+	})
 }
 
 func slicesContainsName(specs []Spec, name string) bool {

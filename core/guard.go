@@ -190,8 +190,7 @@ type Guarded struct {
 func NewGuarded(name string, c Config, s GuardSettings) (*Guarded, error) {
 	spec, ok := registry[name]
 	if !ok {
-		_, err := NewLearner(name, c)
-		return nil, err
+		return nil, unknownLearner(name)
 	}
 	if err := c.Check(); err != nil {
 		return nil, err

@@ -400,28 +400,20 @@ func byName(specs ...Spec) map[string]Spec {
 }
 
 // registryTypes maps the type of each registered learner to its name.
-var registryTypes = sync.OnceValue(func() map[reflect.Type]string {
+var registryTypes = sync.OnceValue(typesOfRegistry)
+
+// typesOfRegistry maps the type of each learner in registry to its name.
+func typesOfRegistry() map[reflect.Type]string {
 	m := make(map[reflect.Type]string, len(registry))
 	for _, s := range registry {
 		m[reflect.TypeOf(s.state())] = s.Name
 	}
 	return m
-})
+}
 
 // NameOf returns the registry name of l's type, or "" for a learner the
 // registry does not make (for a *Guarded, ask its Learner).
-func NameOf(l Learner) string {
-	t := reflect.TypeOf(l)
-	if name, ok := registryTypes()[t]; ok {
-		return name
-	}
-	for _, s := range registry { // a learner registered after the first call (tests)
-		if reflect.TypeOf(s.state()) == t {
-			return s.Name
-		}
-	}
-	return ""
-}
+func NameOf(l Learner) string { return registryTypes()[reflect.TypeOf(l)] }
 
 // SpecOf returns the Spec of the learner registered as name, and whether
 // there is one.
@@ -471,11 +463,7 @@ func Learners() []Spec {
 func NewLearner(name string, c Config) (Learner, error) {
 	s, ok := registry[name]
 	if !ok {
-		names := make([]string, 0, len(registry))
-		for _, s := range Learners() {
-			names = append(names, s.Name)
-		}
-		return nil, errors.New("core: unknown learner " + str.Quote(name) + " (have [" + strings.Join(names, " ") + "])")
+		return nil, unknownLearner(name)
 	}
 	if err := c.Check(); err != nil {
 		return nil, err
@@ -514,11 +502,20 @@ type RunSettings struct {
 func CheckLearners(names []string) error {
 	for _, name := range names {
 		if _, ok := registry[name]; !ok {
-			_, err := NewLearner(name, Config{})
-			return err
+			return unknownLearner(name)
 		}
 	}
 	return nil
+}
+
+// unknownLearner is the error of a name the registry does not know, naming
+// those it does.
+func unknownLearner(name string) error {
+	names := make([]string, 0, len(registry))
+	for _, s := range Learners() {
+		names = append(names, s.Name)
+	}
+	return errors.New("core: unknown learner " + str.Quote(name) + " (have [" + strings.Join(names, " ") + "])")
 }
 
 // Assemble makes a run's players, each a guarded learner with its metrics,

@@ -106,9 +106,13 @@ func (c *config) decodeJSON(s string) error {
 }
 
 // coreConfig returns the settings every learner of the session is made
-// with for task t; gamma and loss are checked by newSession.
-func (c config) coreConfig(t data.Task) core.Config {
-	gamma, _ := core.ParseSchedule(c.Gamma)
-	loss, _ := core.ParseLoss(c.Loss)
-	return core.Config{Task: t, Delta: c.Delta, Eta: c.Eta, Gamma: gamma, Loss: loss, Seed: c.Seed}
+// with for task t, or the error of a gamma or loss the core does not know
+// (newSession reports it; setTask's config was checked there).
+func (c config) coreConfig(t data.Task) (core.Config, error) {
+	gamma, err := core.ParseSchedule(c.Gamma)
+	if err != nil {
+		return core.Config{}, err
+	}
+	loss, err := core.ParseLoss(c.Loss)
+	return core.Config{Task: t, Delta: c.Delta, Eta: c.Eta, Gamma: gamma, Loss: loss, Seed: c.Seed}, err
 }

@@ -91,7 +91,6 @@ type session struct {
 	// the learners' time while it had work) and not yet spent.
 	regretCredit time.Duration
 	regSent      int     // regret points already in a snapshot
-	zeroBest     bool    // the regret's best C is known to have loss 0 (core.RegretSettings.ZeroBest)
 	delta        float64 // δ in effect for the first learner, 0 for none (occfm-auto)
 
 	config core.Config // the learners' common settings (setTask)
@@ -134,14 +133,12 @@ func newSession(cfg config) (*session, error) {
 	if err := core.CheckLearners(cfg.Learners); err != nil {
 		return nil, err
 	}
-	if _, err := core.ParseSchedule(cfg.Gamma); err != nil {
-		return nil, err
-	}
-	if _, err := core.ParseLoss(cfg.Loss); err != nil {
+	c, err := cfg.coreConfig(0)
+	if err != nil {
 		return nil, err
 	}
 	if cfg.resume == nil {
-		if err := core.CheckTaken(cfg.Learners, cfg.coreConfig(0)); err != nil {
+		if err := core.CheckTaken(cfg.Learners, c); err != nil {
 			return nil, err
 		}
 	}
@@ -192,7 +189,7 @@ func newSession(cfg config) (*session, error) {
 func (s *session) setTask(t data.Task) {
 	s.task, s.taskSet = t, true
 	s.src.SetTask(t)
-	c := s.cfg.coreConfig(t)
+	c, _ := s.cfg.coreConfig(t) // checked in newSession
 	s.players = s.players[:0]
 	s.run = nil // made again, for these players, at the next step
 	rs := core.RunSettings{Learners: s.cfg.Learners, Config: c, Guard: s.guardSettings(t), Resume: s.cfg.resume}
@@ -220,8 +217,8 @@ func (s *session) setTask(t data.Task) {
 	}
 	s.setFollow(s.cfg.Follow)
 	s.config = rs.Config
-	s.delta = core.RunDelta(players, c)
-	s.reg, s.zeroBest = reg, reg != nil && reg.ZeroBest()
+	s.delta = core.RunDelta(players, rs.Config)
+	s.reg = reg
 }
 
 // release lets the file's reading coroutine go (reset, a new file, an error,

@@ -229,7 +229,7 @@ func (s *session) snapshotJSONAt(fresh bool) string {
 	}
 	if s.reg != nil {
 		pts := s.reg.Points()
-		rs := &regretStatus{Points: numRows{}, Pending: s.reg.Pending(), D: num(2 * s.reg.Delta()), NoDelta: s.delta == 0, MaxRows: regretRows, Truncated: s.reg.Truncated(), LeftOut: s.reg.LeftOut(), ZeroBest: s.zeroBest}
+		rs := &regretStatus{Points: numRows{}, Pending: s.reg.Pending(), D: num(2 * s.reg.Delta()), NoDelta: s.delta == 0, MaxRows: regretRows, Truncated: s.reg.Truncated(), LeftOut: s.reg.LeftOut(), ZeroBest: s.reg.ZeroBest()}
 		for _, p := range pts[s.regSent:] {
 			row := []float64{float64(p.T), p.ComparatorLoss, p.Gap, p.Bound, p.G}
 			for i := range p.CumLoss {
