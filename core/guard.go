@@ -10,7 +10,8 @@ import (
 	"github.com/occfm/occfm/core/internal/str"
 )
 
-// GuardSettings configures a Guarded learner. The zero value: no clipping,
+// GuardSettings configures a Guarded learner. The zero value: features
+// scaled as they come (data.Scales), no clipping,
 // rows with a feature or a label beyond ±1e9, or with more nonzeros than the
 // learner's MaxRowNonzeros, are not learned, divergence is a smoothed
 // loss 100 times that of the label mean (or a non-finite or absurd
@@ -42,7 +43,10 @@ type GuardSettings struct {
 	// Resets is how many times a diverged learner is replaced by a fresh
 	// one (same settings) before the guard pauses it instead. Zero means 3;
 	// negative means never reset: pause at the first divergence.
-	Resets int
+	Resets int	// Unscaled passes the rows to the learner as they are. The zero value
+	// scales every feature by its running max |xᵢ| as the rows come (see
+	// data.Scales), which makes learning independent of a number's units.
+	Unscaled bool
 }
 
 const (
@@ -155,6 +159,13 @@ type GuardReport struct {
 //   - with Clip, regression predictions are clamped to the range of the
 //     labels seen so far.
 //
+// Before all that, the guard makes the rows scale-free (data.Scales): each
+// feature is divided by its running max |xᵢ|, so that every learner of the
+// registry learns alike whatever a number's units, with no pass over the
+// data first; one-hot and 0/1 features keep their values, bit for bit.
+// A row with a feature value that is refused (below) does not move the
+// scales.
+//
 // Every event is counted and reported (Report): nothing is dropped
 // silently. The prediction for a row on which the learner diverges is the
 // fallback. Guarded implements Learner; Play uses its PredictUpdate, which
@@ -184,6 +195,11 @@ type Guarded struct {
 	rep GuardReport
 
 	visits int64 // pair terms visited by the learners replaced (see pairCounter)
+
+	// sc scales the rows' features as they come (see data.Scales): the
+	// learner sees x̃ = S⁻¹x. It outlives a reset: it is the data's, not
+	// the learner's.
+	sc data.Scales
 }
 
 // NewGuarded returns the named learner of the registry for c, guarded by s.
@@ -235,6 +251,9 @@ func (g *Guarded) Predict(x data.Sparse) float64 {
 	if g.rep.Paused {
 		return g.fallback()
 	}
+	if !g.set.Unscaled {
+		x = g.sc.Apply(x)
+	}
 	raw, _ := g.predict(x)
 	if g.absurd(raw) {
 		return g.fallback()
@@ -256,7 +275,14 @@ func (g *Guarded) PredictUpdate(x data.Sparse, y float64) float64 {
 		return out
 	}
 	fb := g.fallback()
-	raw, msg := g.predict(x)
+	xs := x
+	if !g.set.Unscaled {
+		if g.featuresInRange(x) {
+			g.sc.Observe(x)
+		}
+		xs = g.sc.Apply(x)
+	}
+	raw, msg := g.predict(xs)
 	if why := g.refuse(x, y); why != "" {
 		// The row is the problem, not the learner: a prediction it spoils
 		// is replaced, and the row is not learned.
@@ -298,7 +324,7 @@ func (g *Guarded) PredictUpdate(x data.Sparse, y float64) float64 {
 		}
 	}
 	if !diverged {
-		if err := g.update(x, y); err != "" {
+		if err := g.update(xs, y); err != "" {
 			diverged = true
 			msg = "update failed: " + err
 		} else {
@@ -459,6 +485,21 @@ func (g *Guarded) refuse(x data.Sparse, y float64) string {
 	return ""
 }
 
+// featuresInRange reports whether every feature value of x is finite and
+// within ±MaxFeature: the rows whose values may move the scales.
+func (g *Guarded) featuresInRange(x data.Sparse) bool {
+	for _, v := range x.Val {
+		if !(math.Abs(v) <= g.set.MaxFeature) {
+			return false
+		}
+	}
+	return true
+}
+
+// Scales says how the guard scales the rows' numbers (see data.Scales):
+// how many features it divides by a scale other than 1, and the largest.
+func (g *Guarded) Scales() data.ScaleSummary { return g.sc.Summary() }
+
 // growthBytes passes the inner learner's on (see rowGrower), for a row the
 // guard would learn: a refused row grows nothing.
 func (g *Guarded) growthBytes(nnz, dim int) int64 {
@@ -492,7 +533,7 @@ func (g *Guarded) Shrink() int64 {
 // MemoryBytes estimates the bytes g holds (see Sized): the learner's and
 // the guard's own (its events).
 func (g *Guarded) MemoryBytes() int64 {
-	var b int64 = structBytes
+	b := structBytes + g.sc.MemoryBytes()
 	for _, e := range g.rep.Events {
 		b += 64 + int64(len(e.Kind)+len(e.Msg))
 	}

@@ -42,7 +42,7 @@ func checkFinite(t *testing.T, name string, i int, yhat float64) {
 // TestGuardedDefaultsQuiet: at their default settings, no learner of the
 // registry trips the guard on the built-in demos (a false alarm would reset
 // a healthy learner), and the guarded learner plays exactly as the bare one
-// (checked on the first 200 rows).
+// on the rows scaled by data.Scales (checked on the first 200 rows).
 func TestGuardedDefaultsQuiet(t *testing.T) {
 	t.Parallel()
 	n := 3000
@@ -66,13 +66,16 @@ func TestGuardedDefaultsQuiet(t *testing.T) {
 					}
 					rows = rows[:guardWindow+20] // the slow FTRL projections
 				}
+				var sc data.Scales
 				for i, ex := range rows {
 					got := Play(g, ex, nil)
 					checkFinite(t, spec.Name, i, got)
 					if i >= 200 {
 						continue // the guard's loss test starts at row 500
 					}
-					if want := Play(bare, ex, nil); got != want {
+					sc.Observe(ex.X)
+					scaled := data.Example{X: sc.Apply(ex.X), Y: ex.Y}
+					if want := Play(bare, scaled, nil); got != want {
 						t.Fatalf("%s on %s: row %d: guarded ŷ %v, bare %v", spec.Name, d.Name, i+1, got, want)
 					}
 				}

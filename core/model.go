@@ -565,8 +565,11 @@ func registeredNames() []string {
 }
 
 // guardSection names the Model.Extra section that holds a Guarded's own
-// state.
-const guardSection = "guard"
+// state, scaleSection the one that holds its feature scales (data.Scales).
+const (
+	guardSection = "guard"
+	scaleSection = "scale"
+)
 
 // Model returns the guarded learner as a Model for SaveModel: the learner
 // the guard wraps, the settings it was made with, and in Extra["guard"] the
@@ -576,12 +579,23 @@ const guardSection = "guard"
 func (g *Guarded) Model() Model {
 	c := &stateCodec{}
 	g.stateCode(c)
-	return Model{Name: g.name, Config: g.cfg, Learner: g.inner, Extra: map[string][]byte{guardSection: c.buf}}
+	extra := map[string][]byte{guardSection: c.buf}
+	if !g.sc.Trivial() {
+		sc := &stateCodec{}
+		s, floor := g.sc.State()
+		sc.float(&floor)
+		sc.floats(&s)
+		extra[scaleSection] = sc.buf
+	}
+	return Model{Name: g.name, Config: g.cfg, Learner: g.inner, Extra: extra}
 }
 
 // ResumeGuarded guards the learner of a loaded model with s: it continues
 // the guard's state saved by Guarded.Model, or starts a fresh guard for a
-// model saved without one. A reset makes a fresh learner of m.Name for
+// model saved without one. Its feature scales are the saved ones; a model
+// saved without scales (learned from one-hot or 0/1 features only, or
+// saved before the guard scaled rows) starts every feature at scale 1, so
+// that it predicts as it did. A reset makes a fresh learner of m.Name for
 // m.Config. It returns an error for a model whose guard state is malformed.
 func ResumeGuarded(m Model, s GuardSettings) (*Guarded, error) {
 	spec, ok := registry[m.Name]
@@ -598,6 +612,21 @@ func ResumeGuarded(m Model, s GuardSettings) (*Guarded, error) {
 			return nil, err
 		}
 	}
+	var floor float64 = 1
+	var scales []float64
+	if b, ok := m.Extra[scaleSection]; ok {
+		dc := &stateCodec{dec: true, buf: b}
+		dc.float(&floor)
+		dc.floats(&scales)
+		if err := dc.finish("extra:" + scaleSection); err != nil {
+			return nil, err
+		}
+	}
+	sc, err := data.RestoreScales(scales, floor)
+	if err != nil {
+		return nil, corrupt(err.Error())
+	}
+	g.sc = sc
 	return g, nil
 }
 

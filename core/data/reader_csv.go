@@ -27,7 +27,7 @@ type csvColumn struct {
 	role    Role
 	field   string     // `field "name"`, for errors
 	feature int        // RoleNumeric: the feature index
-	scale   float64    // RoleNumeric: the divisor M of v/M
+	scale   float64    // RoleNumeric: the divisor M of v/M: 1, or a model file's
 	dict    dictionary // RoleCategorical: the values seen
 	// decimalComma: RoleNumeric or RoleLabel values are written "15,0"
 	// (the separator is not ',').
@@ -50,7 +50,6 @@ type csvStats struct {
 	ints    int     // values that are non-negative integers
 	commas  int     // numbers written with a decimal comma ("15,0")
 	comma   string  // the first of them, for the warning
-	maxAbs  float64 // max |v| over the finite numbers
 }
 
 // numeric reports whether the column holds numbers: more than 90 % of its
@@ -122,10 +121,7 @@ func (s *Stream) setupCSV(data []int, roles map[string]Role, recognising bool) e
 			col.feature = len(s.names)
 			s.names = append(s.names, col.name)
 			s.dictBytes += nameEntryBytes + int64(len(col.name))
-			col.scale = 1
-			if stats[j].maxAbs > 0 {
-				col.scale = stats[j].maxAbs
-			}
+			col.scale = 1 // the learners' guard scales numbers as they come (Scales)
 		case RoleCategorical:
 			col.dict = newDictionary(col.name + "=")
 		}
@@ -196,9 +192,9 @@ func (c *csvLayout) summarise(s *Stream, rows []int, n int) ([]csvStats, int) {
 			}
 			st := &stats[j]
 			st.values++
-			x, ok := parseNumber(v)
+			_, ok := parseNumber(v)
 			if !ok && c.sep != ',' {
-				if x, ok = parseDecimalComma(v); ok {
+				if _, ok = parseDecimalComma(v); ok {
 					if st.commas == 0 {
 						st.comma = string(v)
 					}
@@ -214,7 +210,6 @@ func (c *csvLayout) summarise(s *Stream, rows []int, n int) ([]csvStats, int) {
 				continue
 			}
 			st.numbers++
-			st.maxAbs = max(st.maxAbs, x, -x)
 			if isUint(v) {
 				st.ints++
 			}

@@ -177,9 +177,9 @@ const pendingLineBytes = 4 * 8
 //     ahead, is categorical, even if it holds free text with a new value on
 //     every row: each distinct value becomes a feature.
 //
-// A numeric value v becomes the feature v/M, where M = max |v| over the
-// column in the rows read ahead (M = 1 if that is 0), so that features sit
-// in about [−1, 1]; later rows may exceed it. An empty numeric or
+// A numeric value v becomes the feature v as it is, as in a LibSVM file:
+// the learners' guard scales every feature as the rows come (Scales), so a
+// CSV file and the same rows as LibSVM learn alike. An empty numeric or
 // categorical cell is a missing feature: it is omitted.
 //
 // NewStream returns an error for a format it cannot recognise (binary data,

@@ -205,9 +205,9 @@ var streamCases = []streamCase{
 		in:     "id,age,city,timestamp,clicked\n1,30,Paris,2020-01-01,1\n2,,Lyon,2020-01-02,0\n3,60,Paris,x,1\n",
 		format: data.FormatCSV, layout: "csv (,), label \"clicked\"",
 		want: []data.Example{
-			ex(1, 0, 0.5, 1, 1, 2, 1),
+			ex(1, 0, 30, 1, 1, 2, 1),
 			ex(0, 3, 1, 4, 1),
-			ex(1, 0, 1, 5, 1, 2, 1),
+			ex(1, 0, 60, 5, 1, 2, 1),
 		},
 		names: []string{"age", "id=1", "city=Paris", "id=2", "city=Lyon", "id=3"},
 		cols: []data.Column{
@@ -219,7 +219,7 @@ var streamCases = []streamCase{
 		name:   "csv last column is the label",
 		in:     "a,b,c\n1,x,3\n-2,y,4\n",
 		format: data.FormatCSV, layout: "csv (,), label \"c\"",
-		want:  []data.Example{ex(3, 0, 0.5, 1, 1), ex(4, 0, -1, 2, 1)},
+		want:  []data.Example{ex(3, 0, 1, 1, 1), ex(4, 0, -2, 2, 1)},
 		names: []string{"a", "b=x", "b=y"},
 		cols:  []data.Column{{"a", data.RoleNumeric}, {"b", data.RoleCategorical}, {"c", data.RoleLabel}},
 	},
@@ -228,7 +228,7 @@ var streamCases = []streamCase{
 		set:    data.ReaderSettings{Roles: map[string]data.Role{"age": data.RoleCategorical, "score": data.RoleLabel, "y": data.RoleNumeric, "note": data.RoleIgnore}},
 		in:     "age,y,note,score\n30,2,hello,0.5\n",
 		format: data.FormatCSV, layout: "csv (,), label \"score\"",
-		want:  []data.Example{ex(0.5, 0, 1, 1, 1)},
+		want:  []data.Example{ex(0.5, 0, 2, 1, 1)},
 		names: []string{"y", "age=30"},
 		cols:  []data.Column{{"age", data.RoleCategorical}, {"y", data.RoleNumeric}, {"note", data.RoleIgnore}, {"score", data.RoleLabel}},
 	},
@@ -250,8 +250,8 @@ var streamCases = []streamCase{
 		name:   "csv semicolon",
 		in:     "a;b;y\n1,5;x;2\n",
 		format: data.FormatCSV, layout: "csv (;), label \"y\"",
-		// "1,5" is 1.5 written with a decimal comma, scaled to 1.
-		want:  []data.Example{ex(2, 0, 1, 1, 1)},
+		// "1,5" is 1.5 written with a decimal comma.
+		want:  []data.Example{ex(2, 0, 1.5, 1, 1)},
 		names: []string{"a", "b=x"},
 		warns: []string{`input: column "a" has numbers with a decimal comma ("1,5"): they are read as numbers, the comma as the decimal point.`},
 	},
@@ -259,7 +259,7 @@ var streamCases = []streamCase{
 		name:   "csv tab",
 		in:     "f\tg\tlabel\n1\t2\t-1\n",
 		format: data.FormatCSV, layout: "csv (tab), label \"label\"",
-		want:  []data.Example{ex(-1, 0, 1, 1, 1)},
+		want:  []data.Example{ex(-1, 0, 1, 1, 2)},
 		names: []string{"f", "g"},
 	},
 	{

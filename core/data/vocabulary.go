@@ -77,7 +77,11 @@ type Vocabulary struct {
 type VocabularyColumn struct {
 	Name string
 	Role Role
-	// Scale is the divisor M of a numeric column's values v/M.
+	// Scale is the divisor M of a numeric column's values v/M: 1, as a
+	// stream passes numbers on as they are (the guard scales them, see
+	// Scales); a model file saved before that holds the M it was learned
+	// with, the column's max |v| in the rows read ahead, and a stream
+	// started with its vocabulary divides by it as it did.
 	Scale float64
 }
 

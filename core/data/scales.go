@@ -1,0 +1,187 @@
+package data
+
+import (
+	"errors"
+	"math"
+
+	"github.com/occfm/occfm/core/internal/str"
+)
+
+// Scales makes rows scale-free as they come: each feature i keeps its
+// running scale sᵢ = max |xᵢ| over the rows seen so far, and the row a
+// learner sees is x̃ with x̃ᵢ = xᵢ/sᵢ, so that |x̃ᵢ| ≤ 1 on every row that
+// has been observed. It is the per-feature normalization of Vowpal Wabbit's
+// default update (Ross, Mineiro and Langford, "Normalized Online Learning",
+// UAI 2013), applied to the row instead of inside each learner, so that one
+// stage serves every learner:
+//
+//   - multiplying feature i by any factor c > 0 multiplies xᵢ and sᵢ alike,
+//     so x̃ is the same row (to rounding): the learners' error does not
+//     depend on a number's units;
+//   - no pass over the data first: sᵢ grows with the rows, and a feature's
+//     first value is seen as ±1;
+//   - a feature that is one-hot or 0/1 has sᵢ = 1 and keeps its value,
+//     bit for bit (Apply returns the row itself), so learning on such
+//     streams is unchanged.
+//
+// For a CCFM the stage is the diagonal change of basis x̃ = S⁻¹x: a model C̃
+// learned on x̃ is C = S̃⁻¹C̃S̃⁻¹ on the raw rows (S̃ = diag(1, s)). When sᵢ
+// grows the learner's weights are not rescaled, so the feature's part of ŷ
+// shrinks by s_old/s_new at that row and the learner relearns it; sᵢ grows
+// about ln t times in t rows of a feature drawn independently.
+//
+// A feature never observed (or observed only as 0) has sᵢ = 0 and Apply
+// sends its value v to sign(v). Scales made with a floor of 1 (RestoreScales,
+// for model files saved before the stage existed) start every feature at
+// sᵢ = 1: values within ±1 keep their value, larger ones are scaled.
+//
+// Features with an index of MaxScaledFeature or above pass unscaled, which
+// bounds the memory of Scales to 8 bytes a feature below it.
+type Scales struct {
+	s     []float64 // sᵢ, 0 (or floor) beyond len(s)
+	floor float64   // 0, or 1 for Scales restored without a saved scale
+	buf   Sparse    // Apply's result when it is not the row itself
+}
+
+// MaxScaledFeature bounds the feature indices Scales keeps a scale for.
+// The readers number features densely from 0 and the learners stop at far
+// fewer, so it is never reached by a file's features.
+const MaxScaledFeature = 1 << 24
+
+// scaleOf returns sᵢ.
+func (sc *Scales) scaleOf(i int) float64 {
+	if i < len(sc.s) {
+		return sc.s[i]
+	}
+	return sc.floor
+}
+
+// Observe grows the scales to cover x: sᵢ = max(sᵢ, |xᵢ|). Values that are
+// not finite are skipped (callers refuse such rows before learning).
+func (sc *Scales) Observe(x Sparse) {
+	for k, i := range x.Ind {
+		a := math.Abs(x.Val[k])
+		if i < 0 || i >= MaxScaledFeature || !(a <= math.MaxFloat64) || a <= sc.scaleOf(i) {
+			continue
+		}
+		if i >= len(sc.s) {
+			n := len(sc.s)
+			sc.s = append(sc.s, make([]float64, i+1-n)...)
+			for j := n; j < len(sc.s); j++ {
+				sc.s[j] = sc.floor
+			}
+		}
+		sc.s[i] = a
+	}
+}
+
+// Apply returns x̃ = S⁻¹x under the current scales, without observing x.
+// It returns x itself when every value keeps its value (each sᵢ is 1, or 0
+// with a value of ±1 or 0): the common case of one-hot and 0/1 rows costs
+// no copy. Otherwise the result lives in a buffer of sc that the next call
+// of Apply overwrites. It does not change x.
+func (sc *Scales) Apply(x Sparse) Sparse {
+	same := true
+	for k, i := range x.Ind {
+		if v := x.Val[k]; v != scaled(v, sc.scaleAt(i)) {
+			same = false
+			break
+		}
+	}
+	if same {
+		return x
+	}
+	sc.buf.Ind = append(sc.buf.Ind[:0], x.Ind...)
+	sc.buf.Val = sc.buf.Val[:0]
+	for k, i := range x.Ind {
+		sc.buf.Val = append(sc.buf.Val, scaled(x.Val[k], sc.scaleAt(i)))
+	}
+	return sc.buf
+}
+
+// scaleAt is scaleOf for Apply: 1 for an index beyond MaxScaledFeature (or
+// negative), which passes unscaled.
+func (sc *Scales) scaleAt(i int) float64 {
+	if i < 0 || i >= MaxScaledFeature {
+		return 1
+	}
+	return sc.scaleOf(i)
+}
+
+// scaled returns v/s, or sign(v) when s is 0 (a feature not observed yet).
+// A value that is not finite stays as it is: the caller refuses it.
+func scaled(v, s float64) float64 {
+	switch {
+	case s == 1 || v == 0 || !(math.Abs(v) <= math.MaxFloat64):
+		return v
+	case s == 0:
+		if v > 0 {
+			return 1
+		}
+		return -1
+	}
+	return v / s
+}
+
+// Scale returns feature i's scale sᵢ: 0 for a feature not observed yet.
+func (sc *Scales) Scale(i int) float64 { return sc.scaleAt(i) }
+
+// ScaleSummary says what Scales did: how many features it scales (sᵢ
+// neither 0 nor 1) and the one with the largest scale.
+type ScaleSummary struct {
+	// Scaled counts the features whose values are divided by a scale other
+	// than 1: the numeric ones. One-hot and 0/1 features are not counted.
+	Scaled int
+	// Largest is the largest scale (max |xᵢ|) of a scaled feature, and
+	// LargestFeature its index (−1 when Scaled is 0).
+	Largest        float64
+	LargestFeature int
+}
+
+// Summary returns what sc does to the features observed so far.
+func (sc *Scales) Summary() ScaleSummary {
+	sum := ScaleSummary{LargestFeature: -1}
+	for i, s := range sc.s {
+		if s == 0 || s == 1 {
+			continue
+		}
+		sum.Scaled++
+		if sum.LargestFeature < 0 || s > sum.Largest {
+			sum.Largest, sum.LargestFeature = s, i
+		}
+	}
+	return sum
+}
+
+// Trivial reports whether sc scales nothing: every feature observed has
+// scale 1 (or 0). A model file omits such scales (see RestoreScales).
+func (sc *Scales) Trivial() bool { return sc.Summary().Scaled == 0 }
+
+// State returns the scales (sᵢ for i < len, sc's floor beyond) for a model
+// file. The slice is sc's own: the caller must not change it.
+func (sc *Scales) State() (s []float64, floor float64) { return sc.s, sc.floor }
+
+// RestoreScales returns Scales with the given state (see State). A model
+// file without saved scales restores with floor 1: its features keep their
+// values, as when it was learned, until a value beyond ±1 comes. It
+// returns an error for a scale that is negative or not finite, a floor
+// other than 0 and 1, or more than MaxScaledFeature scales.
+func RestoreScales(s []float64, floor float64) (Scales, error) {
+	if floor != 0 && floor != 1 {
+		return Scales{}, errors.New("core: feature scales: floor " + str.Ftoa(floor) + ", want 0 or 1")
+	}
+	if len(s) > MaxScaledFeature {
+		return Scales{}, errors.New("core: feature scales: " + str.Itoa(len(s)) + " features, over the limit of " + str.Itoa(MaxScaledFeature))
+	}
+	for i, v := range s {
+		if !(v >= 0 && v <= math.MaxFloat64) {
+			return Scales{}, errors.New("core: feature scales: feature " + str.Itoa(i) + " has scale " + str.Ftoa(v))
+		}
+	}
+	return Scales{s: append([]float64(nil), s...), floor: floor}, nil
+}
+
+// MemoryBytes estimates the bytes sc holds.
+func (sc *Scales) MemoryBytes() int64 {
+	return int64(cap(sc.s))*8 + int64(cap(sc.buf.Ind))*8 + int64(cap(sc.buf.Val))*8
+}
