@@ -43,7 +43,8 @@ type GuardSettings struct {
 	// Resets is how many times a diverged learner is replaced by a fresh
 	// one (same settings) before the guard pauses it instead. Zero means 3;
 	// negative means never reset: pause at the first divergence.
-	Resets int	// Unscaled passes the rows to the learner as they are. The zero value
+	Resets int
+	// Unscaled passes the rows to the learner as they are. The zero value
 	// scales every feature by its running max |xᵢ| as the rows come (see
 	// data.Scales), which makes learning independent of a number's units.
 	Unscaled bool

@@ -45,11 +45,11 @@ func (c *csvLayout) field(k int) []byte {
 
 // csvStats summarises the values of one column in the rows read ahead.
 type csvStats struct {
-	values  int     // non-empty values
-	numbers int     // values that are numbers (NaN and Inf included)
-	ints    int     // values that are non-negative integers
-	commas  int     // numbers written with a decimal comma ("15,0")
-	comma   string  // the first of them, for the warning
+	values  int    // non-empty values
+	numbers int    // values that are numbers (NaN and Inf included)
+	ints    int    // values that are non-negative integers
+	commas  int    // numbers written with a decimal comma ("15,0")
+	comma   string // the first of them, for the warning
 }
 
 // numeric reports whether the column holds numbers: more than 90 % of its
