@@ -705,3 +705,46 @@ func updateExpert(e Learner, x data.Sparse, y float64) (msg string) {
 	e.Update(x, y)
 	return ""
 }
+
+// ScaleText says in one line how the guard scaled the rows' numbers, for
+// the CLI's report and the page's file note: "numbers scaled as they come:
+// 30 features, largest |value| 4,254 (area)", with name naming a feature
+// (nil: its number); "" when no feature was scaled (one-hot and 0/1 rows).
+func ScaleText(s data.ScaleSummary, name func(int) string) string {
+	if s.Scaled == 0 {
+		return ""
+	}
+	feature := "#" + strconv.Itoa(s.LargestFeature+1)
+	if name != nil {
+		if n := name(s.LargestFeature); n != "" {
+			feature = n
+			if strings.Trim(n, "0123456789") == "" {
+				feature = "index " + n // a LibSVM file's
+			}
+		}
+	}
+	count := str.Thousands(int64(s.Scaled)) + " features"
+	if s.Scaled == 1 {
+		count = "1 feature"
+	}
+	return "numbers scaled as they come: " + count + ", largest |value| " + numberText(s.Largest) + " (" + feature + ")"
+}
+
+// numberText writes v with 4 significant digits, thousands separated when it
+// is a whole number below 10¹⁵ ("4,254"), else as %.4g does ("0.0523").
+func numberText(v float64) string {
+	r := strconv.FormatFloat(v, 'g', 4, 64)
+	if f, err := strconv.ParseFloat(r, 64); err == nil && f == math.Trunc(f) && f < 1e15 {
+		return str.Thousands(int64(f))
+	}
+	return r
+}
+
+// ScalesOf returns how l (a *Guarded; else nothing scaled) scales the rows'
+// numbers.
+func ScalesOf(l Learner) data.ScaleSummary {
+	if g, ok := l.(*Guarded); ok {
+		return g.Scales()
+	}
+	return data.ScaleSummary{LargestFeature: -1}
+}

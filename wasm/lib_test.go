@@ -225,3 +225,77 @@ func TestLibSparse(t *testing.T) {
 		t.Errorf("features %v, values %v; want [0 1 2], [5 1 1]", s.Ind, s.Val)
 	}
 }
+
+// clickRows returns n click rows as people write them, {device, hour, ad,
+// price, dwell_seconds}, with raw numbers (hour 0–23, price 1–5,000, dwell
+// 0–600 s) or, with byHand, each number divided by its range as a person
+// scaling them first would. The click's log-odds are −0.4 + a planted
+// device × ad effect N(0, 1.5²) + 0.06·(hour − 12) − 0.0002·(price −
+// 2500) + 0.002·(dwell − 300); draws by PCG(seed, 58), the effects by
+// PCG(1, 58).
+func clickRows(n int, seed uint64, byHand bool) []libRow {
+	devices := []string{"mobile", "desktop", "tablet"}
+	er := rand.New(rand.NewPCG(1, 58))
+	effect := make([]float64, 3*30)
+	for i := range effect {
+		effect[i] = 1.5 * er.NormFloat64()
+	}
+	r := rand.New(rand.NewPCG(seed, 58))
+	rows := make([]libRow, n)
+	for k := range rows {
+		d, ad := r.IntN(3), r.IntN(30)
+		hour, price, dwell := float64(r.IntN(24)), 1+float64(r.IntN(5000)), float64(r.IntN(601))
+		z := -0.4 + effect[d*30+ad] + 0.06*(hour-12) - 0.0002*(price-2500) + 0.002*(dwell-300)
+		y := 0.0
+		if r.Float64() < 1/(1+math.Exp(-z)) {
+			y = 1
+		}
+		if byHand {
+			hour, price, dwell = hour/23, price/5000, dwell/600
+		}
+		rows[k] = libRow{y: y, x: []libField{{name: "device", str: devices[d], isStr: true}, {name: "hour", num: hour},
+			{name: "ad", str: "a" + strconv.Itoa(ad), isStr: true}, {name: "price", num: price}, {name: "dwell_seconds", num: dwell}}}
+	}
+	return rows
+}
+
+// TestLibRawNumbers learns 5,000 click rows with raw numbers with the
+// default learner and checks its log loss on 500 fresh rows: within 5 % of
+// the same rows with their numbers scaled by hand, and at least 10 % below
+// the base rate's (predicting the positive rate of the rows learned).
+func TestLibRawNumbers(t *testing.T) {
+	logLoss := func(byHand bool) (model, base float64) {
+		l := newLib(t, libSettings{Task: "classification"})
+		train := clickRows(5000, 1, byHand)
+		if err := l.learn(train, 0); err != nil {
+			t.Fatal(err)
+		}
+		pos := 0.0
+		for _, r := range train {
+			pos += r.y / float64(len(train))
+		}
+		fresh := clickRows(500, 2, byHand)
+		for _, r := range fresh {
+			p, err := l.predict(r.x, "x")
+			if err != nil {
+				t.Fatal(err)
+			}
+			q := pos
+			if r.y == 0 {
+				p, q = 1-p, 1-q
+			}
+			model -= math.Log(max(p, 1e-15)) / float64(len(fresh))
+			base -= math.Log(q) / float64(len(fresh))
+		}
+		return model, base
+	}
+	raw, base := logLoss(false)
+	hand, _ := logLoss(true)
+	t.Logf("fresh rows' log loss: raw numbers %.4f, scaled by hand %.4f, base rate %.4f", raw, hand, base)
+	if raw > 1.05*hand {
+		t.Errorf("log loss %.4f with raw numbers, over 1.05 × %.4f with the numbers scaled by hand", raw, hand)
+	}
+	if raw > 0.9*base {
+		t.Errorf("log loss %.4f with raw numbers, not 10 %% below the base rate's %.4f", raw, base)
+	}
+}

@@ -40,10 +40,13 @@ func (s *session) checkpoint() {
 
 // snapshot is the compact JSON the page reads (see doc.go).
 type snapshot struct {
-	State     string        `json:"state"`
-	Error     string        `json:"error,omitempty"`
-	Source    string        `json:"source"`
-	Layout    string        `json:"layout,omitempty"`
+	State  string `json:"state"`
+	Error  string `json:"error,omitempty"`
+	Source string `json:"source"`
+	Layout string `json:"layout,omitempty"`
+	// Scaling says how the guard scales the rows' numbers
+	// (core.ScaleText), once a feature is scaled.
+	Scaling   string        `json:"scaling,omitempty"`
 	Task      string        `json:"task,omitempty"`
 	Rows      int           `json:"rows"`
 	Features  int           `json:"features"`
@@ -79,6 +82,9 @@ func (s *snapshot) appendJSON(b []byte) []byte {
 	b = core.AppendString(append(b, `,"source":`...), s.Source)
 	if s.Layout != "" {
 		b = core.AppendString(append(b, `,"layout":`...), s.Layout)
+	}
+	if s.Scaling != "" {
+		b = core.AppendString(append(b, `,"scaling":`...), s.Scaling)
 	}
 	if s.Task != "" {
 		b = core.AppendString(append(b, `,"task":`...), s.Task)
@@ -195,6 +201,9 @@ func (s *session) snapshotJSONAt(fresh bool) string {
 	if s.stream != nil {
 		snap.Layout = s.stream.Layout()
 		snap.Features = s.stream.Dim()
+		if len(s.players) > 0 {
+			snap.Scaling = core.ScaleText(core.ScalesOf(s.players[0].Learner), s.stream.FeatureName)
+		}
 	} else if d, ok := s.source.(interface{ Dim() int }); ok {
 		snap.Features = d.Dim()
 	}

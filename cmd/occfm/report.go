@@ -20,6 +20,7 @@ type report struct {
 	format   data.Format
 	layout   string
 	features int
+	scaling  string // how the numbers were scaled (core.ScaleText), or ""
 	task     data.Task
 	rows     int
 	wall     time.Duration
@@ -42,8 +43,11 @@ type record struct {
 	Format   string `json:"format"`
 	Layout   string `json:"layout"`
 	Features int    `json:"features"`
-	Shuffle  uint64 `json:"shuffle"`
-	Limit    int    `json:"limit"`
+	// Scaling says how the numbers were scaled (core.ScaleText); absent
+	// when no feature was (one-hot and 0/1 rows).
+	Scaling string `json:"scaling,omitempty"`
+	Shuffle uint64 `json:"shuffle"`
+	Limit   int    `json:"limit"`
 	// WallSeconds is the whole run's time; Result.Seconds the learner's
 	// in core.Play only.
 	WallSeconds core.Num `json:"wall_seconds"`
@@ -104,6 +108,7 @@ func (r report) record(p *core.Player) record {
 		Format:      string(r.format),
 		Layout:      r.layout,
 		Features:    r.features,
+		Scaling:     r.scaling,
 		Shuffle:     r.settings.shuffle,
 		Limit:       r.settings.limit,
 		WallSeconds: core.Num(r.wall.Seconds()),
@@ -200,6 +205,9 @@ func (r report) writeHeader(w io.Writer) error {
 		fmt.Fprintf(tw, "warning\t%s\n", w)
 	}
 	fmt.Fprintf(tw, "features\t%s\n", commas(r.features))
+	if r.scaling != "" {
+		fmt.Fprintf(tw, "numbers\t%s\n", strings.TrimPrefix(r.scaling, "numbers "))
+	}
 	fmt.Fprintf(tw, "task\t%s, %s loss\n", r.task, core.TaskLoss(r.task))
 	for _, p := range r.players {
 		if a := mixtureOf(p.Learner); a != nil {

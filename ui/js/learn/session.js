@@ -85,6 +85,7 @@ export function startSession(source, {note = "", keepPaused = false, clean = fal
   session.run = run;
   session.task = "";
   session.layout = "";
+  session.scaling = "";
   session.checkpoints = [];
   session.regret = [];
   session.regretStatus = null;
@@ -186,6 +187,15 @@ export function applySnapshot(snap, force = false) {
     showNote(session.note);
   }
   if (snap.layout) session.layout = snap.layout;
+  if (snap.scaling && snap.scaling !== session.scaling && session.source === "file" && session.note &&
+      document.getElementById("note").textContent === session.note) {
+    // The note says how the numbers are scaled, the largest |value| as it
+    // grows: the previous word of it replaced.
+    const base = session.scaling ? session.note.replace(`; ${session.scaling}.`, "") : session.note;
+    session.note = `${base.replace(/\.$/, "")}; ${snap.scaling}.`;
+    showNote(session.note);
+  }
+  if (snap.scaling) session.scaling = snap.scaling;
   if (snap.known) session.known = snap.known;
   if (finite(snap.skipped)) session.skipped = snap.skipped;
   if (Array.isArray(snap.skipped_first)) session.skippedFirst = snap.skipped_first.map(String);

@@ -29,6 +29,7 @@ export const session = {
   skippedFirst: [],      // the first reasons, "file:line: field: message"
   task: "",
   layout: "",
+  scaling: "",
   checkpoints: [],       // every point received, for export
   regret: [],            // every regret point received, for export
   regretStatus: null,    // the last snapshot's regret (pending, lag, slope, …), or null
