@@ -107,8 +107,8 @@ type OCCFMK struct {
 	ballScale                      float64 // δₜ's scale when Delta is 0 (see Delta)
 
 	g     symAccum
-	gF2   float64 // ‖G‖²_F
-	scale float64 // max(1, the largest 2‖M_x‖²_F of a learned row): ηₜ = η/scale
+	gF2   float64   // ‖G‖²_F
+	scale stepScale // of the rows' 2‖M_x‖²_F: ηₜ = η/max(1, scale.value())
 
 	seen  []bool // features that have been in a learned row
 	nseen int    // how many
@@ -357,7 +357,7 @@ func (m *OCCFMK) update(x data.Sparse, y float64) float64 {
 		x2 += v * v
 		x4 += v * v * v * v
 	}
-	m.scale = max(m.scale, 0.5*(x2*x2-x4))
+	m.scale.add(0.5 * (x2*x2 - x4))
 	m.addGradient(x, g)
 	m.project()
 	if m.t-m.last >= m.refreshGap() && m.leak > m.allowed() {
@@ -426,8 +426,8 @@ func (m *OCCFMK) refreshGap() int {
 // lanczosSteps returns the steps of a recomputation's Lanczos run: k+8.
 func (m *OCCFMK) lanczosSteps() int { return m.s.Rank + 8 }
 
-// eta returns ηₜ = η/scale (see OCCFMK).
-func (m *OCCFMK) eta() float64 { return m.s.Eta / max(1, m.scale) }
+// eta returns ηₜ = η/max(1, s) for s the step scale (see stepScale).
+func (m *OCCFMK) eta() float64 { return m.s.Eta / max(1, m.scale.value()) }
 
 // MaxRowNonzeros returns the most nonzeros a row may have to be learned (see
 // RowLimited).
@@ -517,7 +517,7 @@ func (m *OCCFMK) codeBody(c *stateCodec, last bool) {
 	}
 	c.accum(&m.g, m.d)
 	c.float(&m.gF2)
-	c.float(&m.scale)
+	c.stepScale(&m.scale)
 	seen := make([]byte, len(m.seen))
 	for i, b := range m.seen {
 		if b {

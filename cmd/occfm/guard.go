@@ -9,11 +9,13 @@ import (
 	"github.com/occfm/occfm/core/data"
 )
 
-// guardSettings maps -clip and -on-diverge onto the guard every learner of
-// occfm run is wrapped in. -clip auto clips on ratings: a MovieLens file
-// learned as regression.
+// guardSettings maps -clip, -on-diverge and -scale onto the guard every
+// learner of occfm run is wrapped in. -clip auto clips on ratings: a
+// MovieLens file learned as regression.
 func guardSettings(rs runSettings, format data.Format, task data.Task) core.GuardSettings {
-	return core.GuardFor(rs.clip, rs.onDiverge, format == data.FormatMovieLens && task == data.Regression)
+	g := core.GuardFor(rs.clip, rs.onDiverge, format == data.FormatMovieLens && task == data.Regression)
+	g.Unscaled = rs.scale == "off"
+	return g
 }
 
 // guardReport returns the guard's report of a player's learner (the zero

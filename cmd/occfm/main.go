@@ -152,6 +152,10 @@ Flags of run:
                    error naming the file, line and field; skip passes over it,
                    and the progress line and the report count the rows skipped
                    and show the first reasons
+  -scale S        auto (default) divides each feature by its running max |x|
+                   as the rows come, so that a number's units do not matter
+                   (one-hot and 0/1 features keep their values); off passes
+                   the rows as they are, for features scaled beforehand
   -clip C          auto (default: on for MovieLens ratings), on or off:
                    regression predictions clipped to the range of the labels
                    seen so far

@@ -36,9 +36,11 @@ type runSettings struct {
 	regretFirst  int
 	regretGrowth float64
 	regretEvery  int
-	// The guard (core.Guarded): -clip auto|on|off, -on-diverge reset|pause.
+	// The guard (core.Guarded): -clip auto|on|off, -on-diverge reset|pause,
+	// -scale auto|off.
 	clip      string
 	onDiverge string
+	scale     string
 	onError   data.OnError // -on-error: stop or skip malformed rows
 	// -max-memory: the bound on the process's memory in bytes (-1: none),
 	// and the budget it leaves to the run's learners, metrics, comparator,
@@ -81,6 +83,7 @@ func defineRunFlags(fs *flag.FlagSet, rs *runSettings, t *runFlagText) {
 	fs.IntVar(&rs.regretFirst, "regret-first", 0, "first regret checkpoint T (0: 100, or N with -regret-every N)")
 	fs.Float64Var(&rs.regretGrowth, "regret-growth", 1.5, "ratio between successive regret checkpoints")
 	fs.IntVar(&rs.regretEvery, "regret-every", 0, "a regret checkpoint every N rows instead (0: geometric)")
+	fs.StringVar(&rs.scale, "scale", "auto", "auto (each feature divided by its running max |x| as the rows come) or off (the rows as they are)")
 	fs.StringVar(&rs.clip, "clip", "auto", "clip regression predictions to the label range seen: auto (on for ratings), on or off")
 	fs.StringVar(&rs.onDiverge, "on-diverge", "reset", "a diverged learner is reset (up to 3 times, then paused) or paused at once: reset or pause")
 	fs.StringVar(&t.onError, "on-error", "stop", "malformed rows: stop, or skip and count them")
@@ -136,6 +139,9 @@ func parseRunFlags(args []string) (runSettings, error) {
 	}
 	if rs.clip != "auto" && rs.clip != "on" && rs.clip != "off" {
 		return bad("-clip %q: want auto, on or off", rs.clip)
+	}
+	if rs.scale != "auto" && rs.scale != "off" {
+		return bad("-scale %q: want auto or off", rs.scale)
 	}
 	if rs.onDiverge != "reset" && rs.onDiverge != "pause" {
 		return bad("-on-diverge %q: want reset or pause", rs.onDiverge)
