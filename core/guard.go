@@ -718,7 +718,7 @@ func ScaleText(s data.ScaleSummary, name func(int) string) string {
 	if name != nil {
 		if n := name(s.LargestFeature); n != "" {
 			feature = n
-			if strings.Trim(n, "0123456789") == "" {
+			if _, err := strconv.Atoi(n); err == nil {
 				feature = "index " + n // a LibSVM file's
 			}
 		}
@@ -730,14 +730,14 @@ func ScaleText(s data.ScaleSummary, name func(int) string) string {
 	return "numbers scaled as they come: " + count + ", largest |value| " + numberText(s.Largest) + " (" + feature + ")"
 }
 
-// numberText writes v with 4 significant digits, thousands separated when it
-// is a whole number below 10¹⁵ ("4,254"), else as %.4g does ("0.0523").
+// numberText writes v as a person reads it: rounded to a whole number,
+// thousands separated, from 1,000 to 10¹⁵ ("4,254"), else with 4
+// significant digits ("0.0523", "12.5").
 func numberText(v float64) string {
-	r := strconv.FormatFloat(v, 'g', 4, 64)
-	if f, err := strconv.ParseFloat(r, 64); err == nil && f == math.Trunc(f) && f < 1e15 {
-		return str.Thousands(int64(f))
+	if v >= 1000 && v < 1e15 {
+		return str.Thousands(int64(math.Round(v)))
 	}
-	return r
+	return strconv.FormatFloat(v, 'g', 4, 64)
 }
 
 // ScalesOf returns how l (a *Guarded; else nothing scaled) scales the rows'

@@ -3,8 +3,6 @@ package data
 import (
 	"errors"
 	"math"
-
-	"github.com/occfm/occfm/core/internal/str"
 )
 
 // Scales makes rows scale-free as they come: each feature i keeps its
@@ -61,6 +59,9 @@ func (sc *Scales) scaleOf(i int) float64 {
 func (sc *Scales) Observe(x Sparse) {
 	for k, i := range x.Ind {
 		a := math.Abs(x.Val[k])
+		if uint(i) < uint(len(sc.s)) && a <= sc.s[i] {
+			continue // the common case: within the scale so far
+		}
 		if i < 0 || i >= MaxScaledFeature || !(a <= math.MaxFloat64) || a <= sc.scaleOf(i) {
 			continue
 		}
@@ -81,14 +82,15 @@ func (sc *Scales) Observe(x Sparse) {
 // no copy. Otherwise the result lives in a buffer of sc that the next call
 // of Apply overwrites. It does not change x.
 func (sc *Scales) Apply(x Sparse) Sparse {
-	same := true
-	for k, i := range x.Ind {
-		if v := x.Val[k]; v != scaled(v, sc.scaleAt(i)) {
-			same = false
-			break
+	k := 0
+	for ; k < len(x.Ind); k++ {
+		if i := x.Ind[k]; uint(i) >= uint(len(sc.s)) || sc.s[i] != 1 {
+			if v := x.Val[k]; v != scaled(v, sc.scaleAt(i)) {
+				break
+			}
 		}
 	}
-	if same {
+	if k == len(x.Ind) {
 		return x
 	}
 	sc.buf.Ind = append(sc.buf.Ind[:0], x.Ind...)
@@ -167,16 +169,12 @@ func (sc *Scales) State() (s []float64, floor float64) { return sc.s, sc.floor }
 // returns an error for a scale that is negative or not finite, a floor
 // other than 0 and 1, or more than MaxScaledFeature scales.
 func RestoreScales(s []float64, floor float64) (Scales, error) {
-	if floor != 0 && floor != 1 {
-		return Scales{}, errors.New("core: feature scales: floor " + str.Ftoa(floor) + ", want 0 or 1")
+	ok := (floor == 0 || floor == 1) && len(s) <= MaxScaledFeature
+	for _, v := range s {
+		ok = ok && v >= 0 && v <= math.MaxFloat64
 	}
-	if len(s) > MaxScaledFeature {
-		return Scales{}, errors.New("core: feature scales: " + str.Itoa(len(s)) + " features, over the limit of " + str.Itoa(MaxScaledFeature))
-	}
-	for i, v := range s {
-		if !(v >= 0 && v <= math.MaxFloat64) {
-			return Scales{}, errors.New("core: feature scales: feature " + str.Itoa(i) + " has scale " + str.Ftoa(v))
-		}
+	if !ok {
+		return Scales{}, errors.New("core: feature scales: a scale negative or not finite, too many, or a floor other than 0 and 1")
 	}
 	return Scales{s: append([]float64(nil), s...), floor: floor}, nil
 }
