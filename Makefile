@@ -84,7 +84,7 @@ UPLOT := ui/node_modules/uplot/dist
 # (the Go-drawn views), core's message helpers (core/internal/str) and the
 # standard library's time, strings, syscall/js, math/rand/v2 and
 # encoding/binary are built without inlining, which copies code at every call
-# site: it keeps the gzipped wasm within its 1.7 MB budget, and none of
+# site: it keeps the gzipped wasm near its 1.7 MB goal, and none of
 # them holds a learner's inner loop (docs/findings.md, "Size and loading of
 # the page", has the bytes saved and the speeds measured).
 WASM_PKGS_NOINLINE := github.com/occfm/occfm/wasm github.com/occfm/occfm/core/data honnef.co/go/js/dom/v2 \

@@ -327,6 +327,57 @@ func TestGuardedModelResume(t *testing.T) {
 	}
 }
 
+// TestGuardedScalesResume checks that the features' scales go through a
+// model file: learners saved after rows of real features (the planted
+// demo's, scaled as they come, and occfm-k's step scale of rows of many
+// norms) resume to the predictions, bit for bit, of the guard that never
+// stopped; that a model of one-hot rows has no scale section; and that a
+// malformed one is an error.
+func TestGuardedScalesResume(t *testing.T) {
+	rows, task := firstDemoRows(t, "planted-regression", 9, 1500)
+	for _, name := range []string{"occfm-k", "linear", "fm-ftrl"} {
+		g, _ := NewGuarded(name, Config{Task: task}, GuardSettings{})
+		ref, _ := NewGuarded(name, Config{Task: task}, GuardSettings{})
+		for _, ex := range rows[:300] {
+			Play(g, ex, nil)
+			Play(ref, ex, nil)
+		}
+		m := g.Model()
+		if _, ok := m.Extra[scaleSection]; !ok || g.Scales().Scaled == 0 {
+			t.Fatalf("%s: no scale section after real features (%+v)", name, g.Scales())
+		}
+		var buf bytes.Buffer
+		if err := SaveModel(&buf, m); err != nil {
+			t.Fatal(err)
+		}
+		loaded, err := LoadModel(&buf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		back, err := ResumeGuarded(loaded, GuardSettings{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, ex := range rows[300:] {
+			if got, want := Play(back, ex, nil), Play(ref, ex, nil); math.Float64bits(got) != math.Float64bits(want) {
+				t.Fatalf("%s: row %d: ŷ %v, never stopped %v", name, 301+i, got, want)
+			}
+		}
+		m.Extra[scaleSection] = []byte{1, 2, 3}
+		if _, err := ResumeGuarded(m, GuardSettings{}); err == nil {
+			t.Errorf("%s: ResumeGuarded accepted a malformed scale section", name)
+		}
+	}
+	ratings, rtask := firstDemoRows(t, "ratings", 9, 200)
+	g, _ := NewGuarded("occfm-k", Config{Task: rtask}, GuardSettings{})
+	for _, ex := range ratings {
+		Play(g, ex, nil)
+	}
+	if _, ok := g.Model().Extra[scaleSection]; ok {
+		t.Error("a model of one-hot rows has a scale section")
+	}
+}
+
 // TestDivergenceAdvice checks that the advice after a divergence names δ
 // when δ was raised above the learner's default, and η otherwise.
 func TestDivergenceAdvice(t *testing.T) {
