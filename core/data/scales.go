@@ -28,8 +28,11 @@ import (
 // shrinks by s_old/s_new at that row and the learner relearns it; sᵢ grows
 // about ln t times in t rows of a feature drawn independently.
 //
-// A feature never observed (or observed only as 0) has sᵢ = 0 and Apply
-// sends its value v to sign(v). Scales made with a floor of 1 (RestoreScales,
+// Apply divides by max(sᵢ, |xᵢ|): a value beyond its feature's scale so
+// far, or of a feature never observed (sᵢ = 0), is seen as ±1, as it will
+// be once observed, so that a prediction made before the row is learned
+// (Predict) and one made as it is learned (PredictUpdate) agree. Scales
+// made with a floor of 1 (RestoreScales,
 // for model files saved before the stage existed) start every feature at
 // sᵢ = 1: values within ±1 keep their value, larger ones are scaled.
 //
@@ -76,18 +79,23 @@ func (sc *Scales) Observe(x Sparse) {
 	}
 }
 
-// Apply returns x̃ = S⁻¹x under the current scales, without observing x.
-// It returns x itself when every value keeps its value (each sᵢ is 1, or 0
-// with a value of ±1 or 0): the common case of one-hot and 0/1 rows costs
-// no copy. Otherwise the result lives in a buffer of sc that the next call
-// of Apply overwrites. It does not change x.
+// Apply returns x̃ under the current scales as if x had been observed:
+// x̃ᵢ = xᵢ/max(sᵢ, |xᵢ|), so that a value beyond its feature's scale so far
+// (or of a feature not observed yet) is seen as ±1, as Observe then Apply
+// would give; it does not change the scales. It returns x itself when
+// every value keeps its value (sᵢ = 1 and |xᵢ| ≤ 1, or xᵢ = 0): the common
+// case of one-hot and 0/1 rows costs no copy. Otherwise the result lives
+// in a buffer of sc that the next call of Apply overwrites. It does not
+// change x.
 func (sc *Scales) Apply(x Sparse) Sparse {
 	k := 0
 	for ; k < len(x.Ind); k++ {
-		if i := x.Ind[k]; uint(i) >= uint(len(sc.s)) || sc.s[i] != 1 {
-			if v := x.Val[k]; v != scaled(v, sc.scaleAt(i)) {
-				break
-			}
+		i, v := x.Ind[k], x.Val[k]
+		if uint(i) < uint(len(sc.s)) && sc.s[i] == 1 && math.Abs(v) <= 1 {
+			continue // the common case: a 0/1 feature
+		}
+		if v != sc.scaled(i, v) {
+			break
 		}
 	}
 	if k == len(x.Ind) {
@@ -96,37 +104,33 @@ func (sc *Scales) Apply(x Sparse) Sparse {
 	sc.buf.Ind = append(sc.buf.Ind[:0], x.Ind...)
 	sc.buf.Val = sc.buf.Val[:0]
 	for k, i := range x.Ind {
-		sc.buf.Val = append(sc.buf.Val, scaled(x.Val[k], sc.scaleAt(i)))
+		sc.buf.Val = append(sc.buf.Val, sc.scaled(i, x.Val[k]))
 	}
 	return sc.buf
 }
 
-// scaleAt is scaleOf for Apply: 1 for an index beyond MaxScaledFeature (or
-// negative), which passes unscaled.
-func (sc *Scales) scaleAt(i int) float64 {
-	if i < 0 || i >= MaxScaledFeature {
-		return 1
-	}
-	return sc.scaleOf(i)
-}
-
-// scaled returns v/s, or sign(v) when s is 0 (a feature not observed yet).
-// A value that is not finite stays as it is: the caller refuses it.
-func scaled(v, s float64) float64 {
-	switch {
-	case s == 1 || v == 0 || !(math.Abs(v) <= math.MaxFloat64):
+// scaled returns v/max(sᵢ, |v|) for feature i: v itself for a scale of 1
+// and |v| ≤ 1, for 0, for a value that is not finite (the caller refuses
+// it) and for an index beyond MaxScaledFeature.
+func (sc *Scales) scaled(i int, v float64) float64 {
+	a := math.Abs(v)
+	if i < 0 || i >= MaxScaledFeature || v == 0 || !(a <= math.MaxFloat64) {
 		return v
-	case s == 0:
-		if v > 0 {
-			return 1
-		}
-		return -1
+	}
+	s := max(sc.scaleOf(i), a)
+	if s == 1 {
+		return v
 	}
 	return v / s
 }
 
 // Scale returns feature i's scale sᵢ: 0 for a feature not observed yet.
-func (sc *Scales) Scale(i int) float64 { return sc.scaleAt(i) }
+func (sc *Scales) Scale(i int) float64 {
+	if i < 0 || i >= MaxScaledFeature {
+		return 1
+	}
+	return sc.scaleOf(i)
+}
 
 // ScaleSummary says what Scales did: how many features it scales (sᵢ
 // neither 0 nor 1) and the one with the largest scale.

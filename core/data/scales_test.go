@@ -48,10 +48,34 @@ func TestScalesInvariant(t *testing.T) {
 	}
 }
 
+// TestScalesApplyAsObserved checks that Apply gives a row as it will be
+// once observed: Apply before Observe and after it agree on the row, so
+// that a guard's Predict and PredictUpdate predict alike.
+func TestScalesApplyAsObserved(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 58))
+	var sc data.Scales
+	for row := range 500 {
+		var x data.Sparse
+		for j := range 8 {
+			if rng.IntN(2) == 0 {
+				x.Ind, x.Val = append(x.Ind, j), append(x.Val, rng.NormFloat64()*math.Pow(10, float64(j-4)))
+			}
+		}
+		before := sc.Apply(x).Clone()
+		sc.Observe(x)
+		after := sc.Apply(x)
+		for k := range before.Val {
+			if before.Val[k] != after.Val[k] {
+				t.Fatalf("row %d: feature %d: %v before Observe, %v after", row, x.Ind[k], before.Val[k], after.Val[k])
+			}
+		}
+	}
+}
+
 // TestScalesKeepBinary checks that one-hot and 0/1 rows pass as they are
 // (the very slice, no copy), that a feature's first value is seen as ±1,
-// that a value not observed yet goes by the scale so far, and the floor of
-// a model file saved without scales.
+// that a value goes by the scale so far and a value beyond it is seen as
+// ±1, and the floor of a model file saved without scales.
 func TestScalesKeepBinary(t *testing.T) {
 	var sc data.Scales
 	x := data.Sparse{Ind: []int{0, 4, 9}, Val: []float64{1, 1, 1}}
@@ -67,7 +91,8 @@ func TestScalesKeepBinary(t *testing.T) {
 		want           []float64
 	}{
 		{data.Sparse{Ind: []int{2}, Val: []float64{-40}}, data.Sparse{Ind: []int{2, 0}, Val: []float64{-40, 1}}, []float64{-1, 1}},
-		{data.Sparse{Ind: []int{2}, Val: []float64{10}}, data.Sparse{Ind: []int{2}, Val: []float64{80}}, []float64{2}},
+		{data.Sparse{Ind: []int{2}, Val: []float64{10}}, data.Sparse{Ind: []int{2}, Val: []float64{20}}, []float64{0.5}},
+		{data.Sparse{}, data.Sparse{Ind: []int{2}, Val: []float64{80}}, []float64{1}},              // beyond the scale: ±1
 		{data.Sparse{}, data.Sparse{Ind: []int{7, 3}, Val: []float64{-0.25, 0}}, []float64{-1, 0}}, // not observed: sign
 		{data.Sparse{Ind: []int{5}, Val: []float64{0.01}}, data.Sparse{Ind: []int{5}, Val: []float64{0.005}}, []float64{0.5}},
 	} {
@@ -88,8 +113,8 @@ func TestScalesKeepBinary(t *testing.T) {
 		t.Fatal(err)
 	}
 	y := data.Sparse{Ind: []int{0, 1}, Val: []float64{0.5, 4}}
-	if got := old.Apply(y); got.Val[0] != 0.5 || got.Val[1] != 4 {
-		t.Errorf("floor 1 before observing: %v, want the values kept", got.Val)
+	if got := old.Apply(y); got.Val[0] != 0.5 || got.Val[1] != 1 {
+		t.Errorf("floor 1: %v, want [0.5 1]", got.Val)
 	}
 	old.Observe(y)
 	if got := old.Apply(y); got.Val[0] != 0.5 || got.Val[1] != 1 {
