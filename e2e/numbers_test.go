@@ -17,7 +17,8 @@ import (
 // TestE2ENumbersNote learns a CSV file of raw numbers in the page (an
 // area of up to thousands beside ratios of hundredths, as people write
 // them) and checks that the file's note says how the numbers were scaled,
-// naming the column of the largest, at a phone's size and a projector's.
+// naming the column of the largest (screenshots at a phone's size and a
+// projector's, kept with E2E_SHOTS).
 func TestE2ENumbersNote(t *testing.T) {
 	t.Parallel()
 	r := rand.New(rand.NewPCG(58, 1))
@@ -35,21 +36,20 @@ func TestE2ENumbersNote(t *testing.T) {
 	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	for _, sz := range []struct {
-		name string
-		w, h int64
-	}{{"phone", 390, 844}, {"projector", 1920, 1080}} {
-		s := newSession(t, time.Minute)
-		s.open()
-		if _, err := chromedp.Run(s.ctx, chromedp.EmulateViewport(sz.w, sz.h)); err != nil {
-			t.Fatal(err)
-		}
-		s.learnFile(path, 400, e2eHang)
-		note := evalJS[string](s, `document.getElementById("note").textContent`)
-		t.Logf("%s: note %q", sz.name, note)
-		if !strings.Contains(note, "numbers scaled as they come: 3 features, largest |value| ") || !strings.Contains(note, "(area)") {
-			t.Errorf("%s: the note %q does not say how the numbers were scaled", sz.name, note)
-		}
-		s.screenshot("numbers-note-" + sz.name)
+	s := newSession(t, time.Minute)
+	s.open()
+	if _, err := chromedp.Run(s.ctx, chromedp.EmulateViewport(390, 844)); err != nil {
+		t.Fatal(err)
 	}
+	s.learnFile(path, 400, e2eHang)
+	note := evalJS[string](s, `document.getElementById("note").textContent`)
+	t.Logf("note %q", note)
+	if !strings.Contains(note, "numbers scaled as they come: 3 features, largest |value| ") || !strings.Contains(note, "(area)") {
+		t.Errorf("the note %q does not say how the numbers were scaled", note)
+	}
+	s.screenshot("numbers-note-phone")
+	if _, err := chromedp.Run(s.ctx, chromedp.EmulateViewport(1920, 1080)); err != nil {
+		t.Fatal(err)
+	}
+	s.screenshot("numbers-note-projector")
 }
