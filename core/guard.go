@@ -160,12 +160,10 @@ type GuardReport struct {
 //   - with Clip, regression predictions are clamped to the range of the
 //     labels seen so far.
 //
-// Before all that, the guard makes the rows scale-free (data.Scales): each
-// feature is divided by its running max |xᵢ|, so that every learner of the
-// registry learns alike whatever a number's units, with no pass over the
-// data first; one-hot and 0/1 features keep their values, bit for bit.
-// A row with a feature value that is refused (below) does not move the
-// scales.
+// First, each feature is divided by its running max |xᵢ| (data.Scales):
+// every learner learns alike whatever a number's units; one-hot and 0/1
+// features keep their values; a row refused for a feature value (below)
+// does not move the scales.
 //
 // Every event is counted and reported (Report): nothing is dropped
 // silently. The prediction for a row on which the learner diverges is the
@@ -197,10 +195,7 @@ type Guarded struct {
 
 	visits int64 // pair terms visited by the learners replaced (see pairCounter)
 
-	// sc scales the rows' features as they come (see data.Scales): the
-	// learner sees x̃ = S⁻¹x. It outlives a reset: it is the data's, not
-	// the learner's.
-	sc data.Scales
+	sc data.Scales // the features' scales: the data's, kept over a reset
 }
 
 // NewGuarded returns the named learner of the registry for c, guarded by s.
@@ -692,52 +687,6 @@ func (r GuardReport) Retired() int {
 		}
 	}
 	return n
-}
-
-// updateExpert calls e.Update(x, y) and returns "", or the text of the
-// panic that stopped it.
-func updateExpert(e Learner, x data.Sparse, y float64) (msg string) {
-	defer func() {
-		if r := recover(); r != nil {
-			msg = str.PanicText(r)
-		}
-	}()
-	e.Update(x, y)
-	return ""
-}
-
-// ScaleText says in one line how the guard scaled the rows' numbers, for
-// the CLI's report and the page's file note: "numbers scaled as they come:
-// 30 features, largest |value| 4,254 (area)", with name naming a feature
-// (nil: its number); "" when no feature was scaled (one-hot and 0/1 rows).
-func ScaleText(s data.ScaleSummary, name func(int) string) string {
-	if s.Scaled == 0 {
-		return ""
-	}
-	feature := "#" + strconv.Itoa(s.LargestFeature+1)
-	if name != nil {
-		if n := name(s.LargestFeature); n != "" {
-			feature = n
-			if _, err := strconv.Atoi(n); err == nil {
-				feature = "index " + n // a LibSVM file's
-			}
-		}
-	}
-	count := str.Thousands(int64(s.Scaled)) + " features"
-	if s.Scaled == 1 {
-		count = "1 feature"
-	}
-	return "numbers scaled as they come: " + count + ", largest |value| " + numberText(s.Largest) + " (" + feature + ")"
-}
-
-// numberText writes v as a person reads it: rounded to a whole number,
-// thousands separated, from 1,000 to 10¹⁵ ("4,254"), else with 4
-// significant digits ("0.0523", "12.5").
-func numberText(v float64) string {
-	if v >= 1000 && v < 1e15 {
-		return str.Thousands(int64(math.Round(v)))
-	}
-	return strconv.FormatFloat(v, 'g', 4, 64)
 }
 
 // ScalesOf returns how l (a *Guarded; else nothing scaled) scales the rows'

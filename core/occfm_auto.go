@@ -671,3 +671,15 @@ func (m *OCCFMAuto) TraceSteps(on bool) {
 		}
 	}
 }
+
+// updateExpert calls e.Update(x, y) and returns "", or the text of the
+// panic that stopped it.
+func updateExpert(e Learner, x data.Sparse, y float64) (msg string) {
+	defer func() {
+		if r := recover(); r != nil {
+			msg = str.PanicText(r)
+		}
+	}()
+	e.Update(x, y)
+	return ""
+}

@@ -45,7 +45,7 @@ type snapshot struct {
 	Source string `json:"source"`
 	Layout string `json:"layout,omitempty"`
 	// Scaling says how the guard scales the rows' numbers
-	// (core.ScaleText), once a feature is scaled.
+	// (data.ScaleSummary.Text), once a feature is scaled.
 	Scaling   string        `json:"scaling,omitempty"`
 	Task      string        `json:"task,omitempty"`
 	Rows      int           `json:"rows"`
@@ -202,7 +202,7 @@ func (s *session) snapshotJSONAt(fresh bool) string {
 		snap.Layout = s.stream.Layout()
 		snap.Features = s.stream.Dim()
 		if len(s.players) > 0 {
-			snap.Scaling = core.ScaleText(core.ScalesOf(s.players[0].Learner), s.stream.FeatureName)
+			snap.Scaling = core.ScalesOf(s.players[0].Learner).Text(s.stream.FeatureName)
 		}
 	} else if d, ok := s.source.(interface{ Dim() int }); ok {
 		snap.Features = d.Dim()

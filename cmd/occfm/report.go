@@ -20,7 +20,7 @@ type report struct {
 	format   data.Format
 	layout   string
 	features int
-	scaling  string // how the numbers were scaled (core.ScaleText), or ""
+	scaling  string // how the numbers were scaled (data.ScaleSummary.Text), or ""
 	task     data.Task
 	rows     int
 	wall     time.Duration
@@ -43,7 +43,7 @@ type record struct {
 	Format   string `json:"format"`
 	Layout   string `json:"layout"`
 	Features int    `json:"features"`
-	// Scaling says how the numbers were scaled (core.ScaleText); absent
+	// Scaling says how the numbers were scaled (data.ScaleSummary.Text); absent
 	// when no feature was (one-hot and 0/1 rows).
 	Scaling string `json:"scaling,omitempty"`
 	Shuffle uint64 `json:"shuffle"`

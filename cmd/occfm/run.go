@@ -276,7 +276,7 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 	}
 	r := report{
 		settings: rs, data: name, format: stream.Format(), layout: stream.Layout(), features: stream.Dim(),
-		scaling: core.ScaleText(core.ScalesOf(players[0].Learner), stream.FeatureName), task: task, rows: n, wall: time.Since(start), players: players, regret: reg, guard: guard,
+		scaling: core.ScalesOf(players[0].Learner).Text(stream.FeatureName), task: task, rows: n, wall: time.Since(start), players: players, regret: reg, guard: guard,
 		bad: src.Bad, warnings: append(stream.Warnings(), watched.warning(name, rs.shuffle)...),
 	}
 	return finishRun(r, err, intr, stream.Vocabulary(), loaded, stdout)

@@ -3,6 +3,9 @@ package data
 import (
 	"errors"
 	"math"
+	"strconv"
+
+	"github.com/occfm/occfm/core/internal/str"
 )
 
 // Scales makes rows scale-free as they come: each feature i keeps its
@@ -186,4 +189,38 @@ func RestoreScales(s []float64, floor float64) (Scales, error) {
 // MemoryBytes estimates the bytes sc holds.
 func (sc *Scales) MemoryBytes() int64 {
 	return int64(cap(sc.s))*8 + int64(cap(sc.buf.Ind))*8 + int64(cap(sc.buf.Val))*8
+}
+
+// Text says in one line what the summary says, for the CLI's report and
+// the page's file note: "numbers scaled as they come: 30 features, largest
+// |value| 4,254 (area)", with name naming a feature (nil: its number); ""
+// when no feature is scaled (one-hot and 0/1 rows).
+func (s ScaleSummary) Text(name func(int) string) string {
+	if s.Scaled == 0 {
+		return ""
+	}
+	feature := "#" + strconv.Itoa(s.LargestFeature+1)
+	if name != nil {
+		if n := name(s.LargestFeature); n != "" {
+			feature = n
+			if _, err := strconv.Atoi(n); err == nil {
+				feature = "index " + n // a LibSVM file's
+			}
+		}
+	}
+	count := str.Thousands(int64(s.Scaled)) + " features"
+	if s.Scaled == 1 {
+		count = "1 feature"
+	}
+	return "numbers scaled as they come: " + count + ", largest |value| " + numberText(s.Largest) + " (" + feature + ")"
+}
+
+// numberText writes v as a person reads it: rounded to a whole number,
+// thousands separated, from 1,000 to 10¹⁵ ("4,254"), else with 4
+// significant digits ("0.0523", "12.5").
+func numberText(v float64) string {
+	if v >= 1000 && v < 1e15 {
+		return str.Thousands(int64(math.Round(v)))
+	}
+	return strconv.FormatFloat(v, 'g', 4, 64)
 }

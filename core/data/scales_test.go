@@ -163,3 +163,21 @@ func BenchmarkScalesApplyBinary(b *testing.B) {
 		sc.Apply(x)
 	}
 }
+
+// TestScaleSummaryText checks the words of the report and the file note.
+func TestScaleSummaryText(t *testing.T) {
+	name := func(i int) string { return []string{"area", "7", ""}[i] }
+	for _, c := range []struct {
+		s    data.ScaleSummary
+		want string
+	}{
+		{data.ScaleSummary{LargestFeature: -1}, ""},
+		{data.ScaleSummary{Scaled: 30, Largest: 4254.3, LargestFeature: 0}, "numbers scaled as they come: 30 features, largest |value| 4,254 (area)"},
+		{data.ScaleSummary{Scaled: 1, Largest: 0.05234, LargestFeature: 1}, "numbers scaled as they come: 1 feature, largest |value| 0.05234 (index 7)"},
+		{data.ScaleSummary{Scaled: 1200, Largest: 12.5, LargestFeature: 2}, "numbers scaled as they come: 1,200 features, largest |value| 12.5 (#3)"},
+	} {
+		if got := c.s.Text(name); got != c.want {
+			t.Errorf("%+v: %q, want %q", c.s, got, c.want)
+		}
+	}
+}
