@@ -34,10 +34,11 @@ import (
 // Apply divides by max(sᵢ, |xᵢ|): a value beyond its feature's scale so
 // far, or of a feature never observed (sᵢ = 0), is seen as ±1, as it will
 // be once observed, so that a prediction made before the row is learned
-// (Predict) and one made as it is learned (PredictUpdate) agree. Scales
-// made with a floor of 1 (RestoreScales,
-// for model files saved before the stage existed) start every feature at
-// sᵢ = 1: values within ±1 keep their value, larger ones are scaled.
+// (Predict) and one made as it is learned (PredictUpdate) agree.
+//
+// Scales made with a floor of 1 (RestoreScales, for model files saved
+// without scales) start every feature at sᵢ = 1: values within ±1 keep
+// their value, larger ones are scaled.
 //
 // Features with an index of MaxScaledFeature or above pass unscaled, which
 // bounds the memory of Scales to 8 bytes a feature below it.
