@@ -46,6 +46,11 @@ type Scales struct {
 	s     []float64 // sᵢ, 0 (or floor) beyond len(s)
 	floor float64   // 0, or 1 for Scales restored without a saved scale
 	buf   Sparse    // Apply's result when it is not the row itself
+
+	// Summary's figures, kept as the scales grow (a page asks for them
+	// after every slice): the features with sᵢ neither 0 nor 1, and 1 + the
+	// index of the largest such sᵢ (the first of equals), 0 when none.
+	nScaled, top int
 }
 
 // MaxScaledFeature bounds the feature indices Scales keeps a scale for.
@@ -79,7 +84,43 @@ func (sc *Scales) Observe(x Sparse) {
 				sc.s[j] = sc.floor
 			}
 		}
-		sc.s[i] = a
+		sc.grow(i, a)
+	}
+}
+
+// grow sets sᵢ to a > sᵢ and keeps Summary's figures.
+func (sc *Scales) grow(i int, a float64) {
+	old := sc.s[i]
+	sc.s[i] = a
+	was := old != 0 && old != 1
+	switch {
+	case a != 1 && !was:
+		sc.nScaled++
+	case a == 1 && was:
+		sc.nScaled--
+		if sc.top == i+1 {
+			sc.recount() // the largest left the scaled features
+			return
+		}
+	}
+	if a != 1 {
+		if cur := sc.top - 1; sc.top == 0 || a > sc.s[cur] || a == sc.s[cur] && i < cur {
+			sc.top = i + 1
+		}
+	}
+}
+
+// recount computes Summary's figures from the scales.
+func (sc *Scales) recount() {
+	sc.nScaled, sc.top = 0, 0
+	for i, s := range sc.s {
+		if s == 0 || s == 1 {
+			continue
+		}
+		sc.nScaled++
+		if sc.top == 0 || s > sc.s[sc.top-1] {
+			sc.top = i + 1
+		}
 	}
 }
 
@@ -148,24 +189,18 @@ type ScaleSummary struct {
 	LargestFeature int
 }
 
-// Summary returns what sc does to the features observed so far.
+// Summary returns what sc does to the features observed so far, in O(1).
 func (sc *Scales) Summary() ScaleSummary {
-	sum := ScaleSummary{LargestFeature: -1}
-	for i, s := range sc.s {
-		if s == 0 || s == 1 {
-			continue
-		}
-		sum.Scaled++
-		if sum.LargestFeature < 0 || s > sum.Largest {
-			sum.Largest, sum.LargestFeature = s, i
-		}
+	sum := ScaleSummary{Scaled: sc.nScaled, LargestFeature: sc.top - 1}
+	if sc.top > 0 {
+		sum.Largest = sc.s[sc.top-1]
 	}
 	return sum
 }
 
 // Trivial reports whether sc scales nothing: every feature observed has
 // scale 1 (or 0). A model file omits such scales (see RestoreScales).
-func (sc *Scales) Trivial() bool { return sc.Summary().Scaled == 0 }
+func (sc *Scales) Trivial() bool { return sc.nScaled == 0 }
 
 // State returns the scales (sᵢ for i < len, sc's floor beyond) for a model
 // file. The slice is sc's own: the caller must not change it.
@@ -184,7 +219,9 @@ func RestoreScales(s []float64, floor float64) (Scales, error) {
 	if !ok {
 		return Scales{}, errors.New("core: feature scales: a scale negative or not finite, too many, or a floor other than 0 and 1")
 	}
-	return Scales{s: append([]float64(nil), s...), floor: floor}, nil
+	sc := Scales{s: append([]float64(nil), s...), floor: floor}
+	sc.recount()
+	return sc, nil
 }
 
 // MemoryBytes estimates the bytes sc holds.

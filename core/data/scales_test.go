@@ -181,3 +181,65 @@ func TestScaleSummaryText(t *testing.T) {
 		}
 	}
 }
+
+// TestScalesSummaryKept checks the summary Observe keeps as the scales grow
+// against a scan of the scales (the largest scaled feature, the first of
+// equals), on streams of 0/1 features, equal maxima, and features whose
+// scale grows to exactly 1, as restored with a floor of 0 and of 1.
+func TestScalesSummaryKept(t *testing.T) {
+	scan := func(sc *data.Scales, d int) data.ScaleSummary {
+		want := data.ScaleSummary{LargestFeature: -1}
+		for i := range d {
+			if s := sc.Scale(i); s != 0 && s != 1 {
+				want.Scaled++
+				if want.LargestFeature < 0 || s > want.Largest {
+					want.Largest, want.LargestFeature = s, i
+				}
+			}
+		}
+		return want
+	}
+	values := []float64{1, 0.5, 2, 4, 0.25, 1, 3}
+	for _, floor := range []float64{0, 1} {
+		rng := rand.New(rand.NewPCG(uint64(floor)+1, 58))
+		sc, err := data.RestoreScales(nil, floor)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for row := range 3000 {
+			var x data.Sparse
+			for j := range 12 {
+				if rng.IntN(3) == 0 {
+					v := values[rng.IntN(len(values))] * float64(1+row/1000)
+					if j < 3 {
+						v = 1 // 0/1 features
+					}
+					x.Ind, x.Val = append(x.Ind, j), append(x.Val, v)
+				}
+			}
+			sc.Observe(x)
+			if got, want := sc.Summary(), scan(&sc, 12); got != want {
+				t.Fatalf("floor %v, row %d: summary %+v, a scan gives %+v", floor, row, got, want)
+			}
+			if sc.Trivial() != (sc.Summary().Scaled == 0) {
+				t.Fatalf("floor %v, row %d: Trivial %v with %+v", floor, row, sc.Trivial(), sc.Summary())
+			}
+		}
+		// The largest scaled feature grows to exactly 1 and leaves them.
+		small, _ := data.RestoreScales(nil, floor)
+		for _, x := range []data.Sparse{
+			{Ind: []int{0, 1}, Val: []float64{0.5, 0.25}},
+			{Ind: []int{0}, Val: []float64{1}},
+		} {
+			small.Observe(x)
+			if got, want := small.Summary(), scan(&small, 2); got != want {
+				t.Fatalf("floor %v, after %v: summary %+v, a scan gives %+v", floor, x, got, want)
+			}
+		}
+		s, fl := sc.State()
+		back, _ := data.RestoreScales(s, fl)
+		if got, want := back.Summary(), sc.Summary(); got != want {
+			t.Errorf("floor %v: restored summary %+v, want %+v", floor, got, want)
+		}
+	}
+}
