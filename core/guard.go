@@ -271,15 +271,16 @@ func (g *Guarded) PredictUpdate(x data.Sparse, y float64) float64 {
 		return out
 	}
 	fb := g.fallback()
+	bad, isBad := g.badFeature(x)
 	xs := x
 	if !g.set.Unscaled {
-		if g.featuresInRange(x) {
+		if !isBad {
 			g.sc.Observe(x)
 		}
 		xs = g.sc.Apply(x)
 	}
 	raw, msg := g.predict(xs)
-	if why := g.refuse(x, y); why != "" {
+	if why := g.refuse(x, y, bad, isBad); why != "" {
 		// The row is the problem, not the learner: a prediction it spoils
 		// is replaced, and the row is not learned.
 		g.rep.Refused++
@@ -457,15 +458,14 @@ func (g *Guarded) clip(v float64) float64 {
 }
 
 // refuse returns why the row (x, y) must not be learned, or "": a feature
-// value beyond MaxFeature or not finite, a label beyond MaxLabel or not
-// finite, or more nonzeros than the learner's MaxRowNonzeros. It counts the
-// last two kinds in the report. The message does not name the feature: the
-// index inside is not the file's (the readers renumber features).
-func (g *Guarded) refuse(x data.Sparse, y float64) string {
-	for _, v := range x.Val {
-		if !(math.Abs(v) <= g.set.MaxFeature) {
-			return "a feature value " + fmtFloat(v) + " is beyond ±" + fmtFloat(g.set.MaxFeature) + ": row predicted, not learned"
-		}
+// value beyond MaxFeature or not finite (bad, isBad: badFeature's answer),
+// a label beyond MaxLabel or not finite, or more nonzeros than the
+// learner's MaxRowNonzeros. It counts the last two kinds in the report.
+// The message does not name the feature: the index inside is not the
+// file's (the readers renumber features).
+func (g *Guarded) refuse(x data.Sparse, y, bad float64, isBad bool) string {
+	if isBad {
+		return "a feature value " + fmtFloat(bad) + " is beyond ±" + fmtFloat(g.set.MaxFeature) + ": row predicted, not learned"
 	}
 	if !(math.Abs(y) <= g.set.MaxLabel) {
 		g.rep.BadLabels++
@@ -481,15 +481,16 @@ func (g *Guarded) refuse(x data.Sparse, y float64) string {
 	return ""
 }
 
-// featuresInRange reports whether every feature value of x is finite and
-// within ±MaxFeature: the rows whose values may move the scales.
-func (g *Guarded) featuresInRange(x data.Sparse) bool {
+// badFeature returns the first feature value of x that is not finite or
+// beyond ±MaxFeature, if any: such a row is not learned (refuse) and does
+// not move the scales.
+func (g *Guarded) badFeature(x data.Sparse) (float64, bool) {
 	for _, v := range x.Val {
 		if !(math.Abs(v) <= g.set.MaxFeature) {
-			return false
+			return v, true
 		}
 	}
-	return true
+	return 0, false
 }
 
 // Scales says how the guard scales the rows' numbers (see data.Scales):
