@@ -1,6 +1,7 @@
 package core
 
 import (
+	"io"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -87,17 +88,23 @@ func shuffledRows(t testing.TB, rel string, task data.Task, seed uint64) []data.
 		t.Fatal(err)
 	}
 	defer f.Close()
-	st, err := data.NewStream(f, data.ReaderSettings{Name: rel})
+	rows := readRows(t, f, rel, task)
+	rand.New(rand.NewPCG(seed, seed)).Shuffle(len(rows), func(i, j int) { rows[i], rows[j] = rows[j], rows[i] })
+	return rows
+}
+
+// readRows reads the rows of r (named name) as the CLI does, the format
+// sniffed and the features numbered as they first appear, with the labels
+// in task's form.
+func readRows(t testing.TB, r io.Reader, name string, task data.Task) []data.Example {
+	t.Helper()
+	st, err := data.NewStream(r, data.ReaderSettings{Name: name})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var rows []data.Example
 	var ex data.Example
-	for {
-		err := st.Next(&ex)
-		if err != nil {
-			break
-		}
+	for st.Next(&ex) == nil {
 		y, err := task.Label(ex.Y)
 		if err != nil {
 			t.Fatal(err)
@@ -105,7 +112,6 @@ func shuffledRows(t testing.TB, rel string, task data.Task, seed uint64) []data.
 		ex.Y = y
 		rows = append(rows, ex.Clone())
 	}
-	rand.New(rand.NewPCG(seed, seed)).Shuffle(len(rows), func(i, j int) { rows[i], rows[j] = rows[j], rows[i] })
 	return rows
 }
 

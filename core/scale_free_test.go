@@ -56,8 +56,8 @@ func TestScaleFree(t *testing.T) {
 	for _, s := range sets {
 		factors := scaleFactors(s.rows, 11)
 		for _, format := range []string{"libsvm", "csv"} {
-			plain := readBack(t, writeRows(s.rows, nil, format), s.task)
-			scaled := readBack(t, writeRows(s.rows, factors, format), s.task)
+			plain := readRows(t, bytes.NewReader(writeRows(s.rows, nil, format)), "plain", s.task)
+			scaled := readRows(t, bytes.NewReader(writeRows(s.rows, factors, format)), "scaled", s.task)
 			for _, shuffle := range []uint64{0, 1} {
 				a, b := plain, scaled
 				if shuffle != 0 {
@@ -150,31 +150,6 @@ func writeRows(rows []data.Example, factors map[int]float64, format string) []by
 		b = append(b, '\n')
 	}
 	return b
-}
-
-// readBack reads a file written by writeRows as the CLI does (the format
-// sniffed, the features numbered as they first appear) with labels in
-// task's form.
-func readBack(t *testing.T, file []byte, task data.Task) []data.Example {
-	t.Helper()
-	st, err := data.NewStream(bytes.NewReader(file), data.ReaderSettings{Name: "scaled"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var rows []data.Example
-	var ex data.Example
-	for {
-		if err := st.Next(&ex); err != nil {
-			break
-		}
-		y, err := task.Label(ex.Y)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ex.Y = y
-		rows = append(rows, ex.Clone())
-	}
-	return rows
 }
 
 // shuffleCopy returns rows in the order the CLI's -shuffle seed plays them.
