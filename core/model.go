@@ -583,8 +583,7 @@ func (g *Guarded) Model() Model {
 	if !g.sc.Trivial() {
 		sc := &stateCodec{}
 		s, floor := g.sc.State()
-		sc.float(&floor)
-		sc.floats(&s)
+		sc.scales(&floor, &s)
 		extra[scaleSection] = sc.buf
 	}
 	return Model{Name: g.name, Config: g.cfg, Learner: g.inner, Extra: extra}
@@ -616,8 +615,7 @@ func ResumeGuarded(m Model, s GuardSettings) (*Guarded, error) {
 	var scales []float64
 	if b, ok := m.Extra[scaleSection]; ok {
 		dc := &stateCodec{dec: true, buf: b}
-		dc.float(&floor)
-		dc.floats(&scales)
+		dc.scales(&floor, &scales)
 		if err := dc.finish("extra:" + scaleSection); err != nil {
 			return nil, err
 		}
@@ -628,6 +626,13 @@ func ResumeGuarded(m Model, s GuardSettings) (*Guarded, error) {
 	}
 	g.sc = sc
 	return g, nil
+}
+
+// scales codes the feature scales of a guard (data.Scales.State): its
+// floor, then the scales; data.RestoreScales checks them.
+func (c *stateCodec) scales(floor *float64, s *[]float64) {
+	c.float(floor)
+	c.floats(s)
 }
 
 // stateCode codes the guard's state (not its settings, which come from the
