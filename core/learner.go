@@ -215,7 +215,7 @@ type Spec struct {
 	// setting given is refused (CheckTaken).
 	Takes Setting
 	// DeltaRule says how the default δ is set when it is not one number
-	// (Config().Delta is 0 and DeltaNow grows), e.g. "12·√n (grows with
+	// (Config().Delta is 0 and DeltaNow grows), e.g. "18·√n (grows with
 	// the features seen)"; empty for a fixed default or no δ.
 	DeltaRule string
 	// New returns a fresh learner for c.
@@ -272,9 +272,10 @@ func zeroDefault(v, def, none int) int {
 	return v
 }
 
-// EigenPairs is a learner whose pair weights are C = Σₐ μₐ·uₐuₐᵀ with
-// orthonormal uₐ, which the personal package folds a new person into.
-// OCCFMK is one.
+// EigenPairs is a learner whose pair weights are C = Σₐ μₐ·uₐuₐᵀ, with
+// uₐ = D^(−½)vₐ for orthonormal vₐ and a positive diagonal D (the identity
+// for unweighted features), which the personal package folds a new person
+// into. OCCFMK is one.
 type EigenPairs interface {
 	// PairSpectrum appends C's nonzero eigenvalues μ to dst, in a fixed
 	// order that PairCoords follows.
@@ -472,7 +473,7 @@ type Mixture interface {
 // Expert describes one expert of a Mixture.
 type Expert struct {
 	// Name is "bias", "linear", "pairs α=0.3", …, "δ=10", "δ=100", … or
-	// "tastes δ=12√n", "tastes δ=400" (an OCCFMK).
+	// "tastes δ=18√n", "tastes δ=400" (an OCCFMK).
 	Name string `json:"name"`
 	// Delta is the expert's δ (for an OCCFMK the δ in use now, 0 when
 	// retired with a growing ball), 0 for Bias and Linear.

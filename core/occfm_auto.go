@@ -69,7 +69,7 @@ var _ Mixture = (*OCCFMAuto)(nil)
 var occfmAutoSpec = Spec{
 	Name:     "occfm-auto",
 	Plain:    "The default: runs simple models and OCCFM at several budgets side by side, and trusts each as much as it has earned by predicting well so far. No δ to choose.",
-	Summary:  "CCFM with no δ to choose: Vovk's aggregating algorithm (Bayes mixture for logistic) over bias, linear, ccfm-pairs (α = 0.3, 3), occfm-lin (δ = 10, 100, 1000) and occfm-k (δ = 12·√n)",
+	Summary:  "CCFM with no δ to choose: Vovk's aggregating algorithm (Bayes mixture for logistic) over bias, linear, ccfm-pairs (α = 0.3, 3), occfm-lin (δ = 10, 100, 1000) and occfm-k (δ = 18·√n)",
 	Takes:    TakesDelta | TakesEta,
 	Personal: "occfm-auto follows the whole stream: a new person's few ratings barely move it, so the list may not change (occfm-k adapts at once).",
 	New:      func(c Config) Learner { return NewOCCFMAuto(OCCFMAutoSettingsFor(c)) },
@@ -131,10 +131,15 @@ func (m *OCCFMAuto) Experts() []Expert {
 		case k >= len(m.experts)-len(m.s.Tastes):
 			x.Delta = m.s.Tastes[k-len(m.experts)+len(m.s.Tastes)]
 			x.Name = "tastes δ=" + strconv.FormatFloat(x.Delta, 'g', -1, 64)
+			kx, isK := e.(*OCCFMK)
 			if x.Delta == 0 {
-				x.Name = "tastes δ=" + strconv.FormatFloat(DefaultOCCFMKDeltaScale, 'g', -1, 64) + "√n"
+				scale := float64(DefaultOCCFMKDeltaScale)
+				if isK {
+					scale = kx.ballScale
+				}
+				x.Name = "tastes δ=" + strconv.FormatFloat(scale, 'g', -1, 64) + "√n"
 			}
-			if kx, isK := e.(*OCCFMK); isK {
+			if isK {
 				x.Delta = kx.Delta()
 			}
 		case k < 2+np:
@@ -589,7 +594,9 @@ func expertSettings(e Learner) any {
 		return x.s
 	case *OCCFMK:
 		s := x.s
-		s.Rank = 0 // a file keeps the rank it was learned with (older ones: 24)
+		// A file keeps the rank, the weights and the step it was learned
+		// with (older ones: 24, none and 3); the grid sets none of them.
+		s.Rank, s.Weights, s.Eta = 0, 0, 0
 		return s
 	case *CCFMPairs:
 		return x.s

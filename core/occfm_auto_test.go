@@ -181,7 +181,7 @@ func TestOCCFMAutoGridModel(t *testing.T) {
 			retired++
 		}
 	}
-	want := []string{"bias", "linear", "pairs α=0.3", "pairs α=3", "δ=3 η=default", "δ=3 η=3", "δ=30 η=default", "δ=30 η=3", "tastes δ=12√n"}
+	want := []string{"bias", "linear", "pairs α=0.3", "pairs α=3", "δ=3 η=default", "δ=3 η=3", "δ=30 η=default", "δ=30 η=3", "tastes δ=18√n"}
 	if fmt.Sprint(names) != fmt.Sprint(want) {
 		t.Fatalf("experts %q, want %q", names, want)
 	}

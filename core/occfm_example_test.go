@@ -82,8 +82,9 @@ func ExampleNewLearner() {
 // OCCFM with its affine part outside the ball at each δ of a grid and an
 // OCCFMK by their losses so far. On planted-regression the interactions
 // matter, and after 12,000 rows OCCFMK, which follows the leader of the
-// whole stream within its ball, holds all the weight; CCFMPairs at α = 3
-// and δ = 10, far behind, are retired, the others are still learning.
+// whole stream within its ball, holds nearly all the weight, all-pairs
+// CCFMPairs at α = 0.3 the rest; CCFMPairs at α = 3 and δ = 10, far
+// behind, are retired, the others are still learning.
 func ExampleOCCFMAuto() {
 	d, _ := demo.ByName("planted-regression")
 	src := d.New(1)
@@ -101,12 +102,12 @@ func ExampleOCCFMAuto() {
 	// Output:
 	// bias        retired false weight 0.0
 	// linear      retired false weight 0.0
-	// pairs α=0.3 retired false weight 0.0
+	// pairs α=0.3 retired false weight 0.1
 	// pairs α=3   retired true  weight 0.0
 	// δ=10        retired true  weight 0.0
 	// δ=100       retired false weight 0.0
 	// δ=1000      retired false weight 0.0
-	// tastes δ=12√n retired false weight 1.0
+	// tastes δ=18√n retired false weight 0.9
 }
 
 // OCCFMK learns the tastes of the ratings demo (users and items one-hot,
@@ -130,6 +131,6 @@ func ExampleOCCFMK() {
 	fmt.Printf("RMSE occfm-k %.2f, bias %.2f\n", mk.Summary().RMSE, mb.Summary().RMSE)
 	fmt.Printf("‖C‖* ≤ δ: %v\n", k.NuclearNorm() <= k.Delta()*(1+1e-9))
 	// Output:
-	// RMSE occfm-k 0.59, bias 0.67
+	// RMSE occfm-k 0.55, bias 0.67
 	// ‖C‖* ≤ δ: true
 }

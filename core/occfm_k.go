@@ -15,9 +15,12 @@ import (
 //
 //	ŷ = w₀ + wᵀx + Σ_{i<j} C_ij xᵢxⱼ,   C symmetric, ‖C‖* ≤ δ,
 //
-// the affine part outside the ball (Affine) and no self-interactions. With
-// Gₜ = Σ_{τ≤t} ℓ'(ŷ_τ, y_τ)·M_τ, M = ½(xxᵀ − diag(x∘x)) the gradient of ŷ
-// in C, the FTRL iterate of Algorithm 2's objective Fₜ = η⟨Gₜ, C⟩ + ‖C‖²_F
+// the affine part outside the ball (Affine) and no self-interactions. The
+// pairs are learned on the weighted row x̃ = D^(−½)x, D from the features'
+// frequencies (Weights; see featureWeights), so that the ball is the
+// weighted trace norm's ‖D^½CD^½‖* ≤ δ; what follows is in x̃'s
+// coordinates. With Gₜ = Σ_{τ≤t} ℓ'(ŷ_τ, y_τ)·M_τ, M = ½(x̃x̃ᵀ −
+// diag(x̃∘x̃)) the gradient of ŷ in C, the FTRL iterate of Algorithm 2's objective Fₜ = η⟨Gₜ, C⟩ + ‖C‖²_F
 // is
 //
 //	C*ₜ₊₁ = argmin_{C∈K} Fₜ(C) = Π_K(−η·Gₜ/2),
@@ -39,7 +42,9 @@ import (
 //     direction eᵢ extends S exactly (A and Y = GS grow by zeros), while
 //     S holds fewer than k directions or every feature seen fits in 2k;
 //     past that, new features enter S at its next recomputation (see
-//     extendS);
+//     extendS), and until then their pairs are folded in to first order
+//     from their rows of Y = GS (see foldIn): a person's first ratings
+//     teach their row of C within their session;
 //   - the certified error ε ≥ ‖Cₜ₊₁ − C*ₜ₊₁‖_F is kept up to date in
 //     O(1) from ‖G‖_F, ‖Y‖_F and A's norms (see certify); its part
 //     (η/√2)·‖(I − SSᵀ)GS‖_F measures how far S is from an invariant
@@ -54,12 +59,15 @@ import (
 //     G (lanczos.go), warm-started from C's eigenvectors, keeping the k
 //     Ritz vectors of largest |θ|.
 //
-// The step is ηₜ = η/sₜ with sₜ = max(1, maxτ≤t 2‖M_τ‖²_F), which is 1 on
-// rows of two one-hot features (a user and an item): the gradient of a row
-// then moves its own prediction by at most η·|ℓ'|/4, however dense and
-// large its features (normalized online learning: Ross, Mineiro and
-// Langford 2013, "Normalized online learning"). FTRL with a non-increasing
-// step keeps its regret bound.
+// The step is ηₜ = η/(sₜ·κₜ) with sₜ = max(1, the 8th largest 2‖M_τ‖²_F
+// of the unweighted rows τ ≤ t; see stepScale), which is 1 on rows of two
+// one-hot features (a user and an item): the gradient of a row then moves
+// its own prediction by at most η·|ℓ'|/4, however dense and large its
+// features (normalized online learning: Ross, Mineiro and Langford 2013,
+// "Normalized online learning"), and κₜ the mean ratio of the rows' pair
+// norms with and without the weights, so that the weights move the pairs'
+// steps relative to each other and not on average. FTRL with a
+// non-increasing step keeps its regret bound; κ may move either way.
 //
 // Its regret is FTRL's with an approximate leader: with ‖∇fₜ‖_F ≤ L, FTRL
 // with the regularizer ‖C‖²_F/η has regret at most D²/η + η·Σₜ‖∇fₜ‖²_F
@@ -74,12 +82,12 @@ import (
 // larger ball, so that occfm-k is never much worse than `linear` and uses
 // its pairs at the step the data want (see mixed).
 //
-// The ball's radius is Settings.Delta, or by default δₜ = 12·√nₜ with nₜ
-// the features seen in learned rows: it grows with the data, since the
-// nuclear norm of the tastes a stream can teach grows with its users and
-// items (the default was chosen on three data sets, see
-// DefaultOCCFMKDeltaScale). The regret bound above is for a fixed ball;
-// with a growing one it is not claimed.
+// The ball's radius is Settings.Delta, or by default δₜ = 18·√nₜ (12·√nₜ
+// with AffineMix) with nₜ the features seen in learned rows: it grows with
+// the data, since the nuclear norm of the tastes a stream can teach grows
+// with its users and items (the default was chosen on three data sets, see
+// DefaultOCCFMKDeltaScale). The regret bound above is for a fixed ball and
+// fixed weights; with a growing ball or moving weights it is not claimed.
 //
 // Cost per row of nnz features, with k' directions held (k, or up to 2k
 // while every feature seen fits): O(nnz²) to store the pairs in G,
@@ -107,8 +115,13 @@ type OCCFMK struct {
 	ballScale                      float64 // δₜ's scale when Delta is 0 (see Delta)
 
 	g     symAccum
-	gF2   float64   // ‖G‖²_F
-	scale stepScale // of the rows' 2‖M_x‖²_F: ηₜ = η/max(1, scale.value())
+	gF2   float64        // ‖G‖²_F
+	scale stepScale      // of the rows' 2‖M_x‖²_F: ηₜ = η/max(1, scale.value())
+	fw    featureWeights // the pairs learn x̃ = D^(−½)x (see featureWeights); off for Weights < 0
+	// legacy marks a model read from a file that predates the weights and
+	// the fold-in: it uses neither, and is saved as it was read.
+	legacy bool
+	se     float64 // Σ(ŷ − y)² over the learned rows, each scored before it was learned (see ResidualVariance)
 
 	seen  []bool // features that have been in a learned row
 	nseen int    // how many
@@ -130,7 +143,8 @@ type OCCFMK struct {
 	last              int     // round of the last recomputation
 	diagAt            int     // round of the last diagonalization of A
 	refreshes         int
-	tookLog           bool // a file's log of cuts was taken at load (see cutLog): saved again, it has none
+	tookLog           bool  // a file's log of cuts was taken at load (see cutLog): saved again, it has none
+	out               []int // positions in the row of rowCoords of its features outside S (see foldIn)
 
 	tr   *kTrace // the record of the last round, while TraceSteps is on
 	memo rowMemo // x's coordinates (cs and z) and pairs' part, from Predict
@@ -154,7 +168,7 @@ var occfmKSpec = Spec{
 	Summary:   "CCFM by follow-the-regularized-leader, Cₜ₊₁ = Π_K(−ηGₜ/2) within a certified ε in a tracked rank-k subspace; w₀ and w outside the ball",
 	Takes:     TakesDelta | TakesEta,
 	Personal:  "Folds you in from all your ratings after each one, so the list follows your taste at once. occfm-auto, the Learn view's default, and OCCFM barely move for a few ratings of a new person.",
-	DeltaRule: strconv.FormatFloat(DefaultOCCFMKDeltaScale, 'g', -1, 64) + "·√n (grows with the features seen)",
+	DeltaRule: strconv.FormatFloat(DefaultOCCFMKDeltaScale, 'g', -1, 64) + "·√n, " + strconv.FormatFloat(DefaultOCCFMKMixDeltaScale, 'g', -1, 64) + "·√n for classification (grows with the features seen)",
 	New:       func(c Config) Learner { return NewOCCFMK(OCCFMKSettingsFor(c)) },
 	Ball:      true,
 	state:     func() stateCoder { return new(OCCFMK) },
@@ -165,6 +179,9 @@ func NewOCCFMK(s OCCFMKSettings) *OCCFMK {
 	s = s.withDefaults()
 	src := rand.NewPCG(s.Seed, 0x6f6b)
 	m := &OCCFMK{s: s, ld: 2 * s.Rank, src: src, rng: rand.New(src)}
+	if s.Weights > 0 {
+		m.fw.zeta = s.Weights
+	}
 	if s.Affine == AffineBias {
 		m.bias = NewBias(BiasSettings{Loss: s.Loss})
 	} else {
@@ -172,9 +189,10 @@ func NewOCCFMK(s OCCFMKSettings) *OCCFMK {
 	}
 	m.ballScale = DefaultOCCFMKDeltaScale
 	if s.Affine == AffineMix {
+		m.ballScale = DefaultOCCFMKMixDeltaScale
 		m.alone = newFTRLLinear(DefaultLinearAlpha, 1, 0, 0)
 		m.wide = NewOCCFMK(s.wideSettings())
-		m.wide.ballScale *= mixWide
+		m.wide.ballScale = mixWide * DefaultOCCFMKMixDeltaScale
 	}
 	ld := m.ld
 	m.a, m.w = make([]float64, ld*ld), make([]float64, ld*ld)
@@ -198,7 +216,7 @@ func (m *OCCFMK) Config() Config {
 // change the model; it keeps x's coordinates for an Update of the same x
 // that follows (see rowMemo).
 func (m *OCCFMK) Predict(x data.Sparse) float64 {
-	p := m.pairs(x)
+	p := m.pairs(m.fw.apply(x))
 	if len(m.active) > 0 {
 		m.memo.keep(x, m.t, p)
 	}
@@ -266,6 +284,7 @@ func (m *OCCFMK) rowCoords(x data.Sparse) {
 	m.memo.ok = false
 	kc, ld := m.kc, m.ld
 	m.cs = spectral.Grown(m.cs, len(x.Ind)*ld)
+	m.out = m.out[:0]
 	z := m.z[:kc]
 	clear(z)
 	for p, i := range x.Ind {
@@ -274,10 +293,15 @@ func (m *OCCFMK) rowCoords(x data.Sparse) {
 		if i >= m.d {
 			continue
 		}
+		held := false
 		for j, v := range m.row(i) {
 			if v != 0 {
+				held = true
 				spectral.Axpy(v, m.w[j*ld:j*ld+kc], u)
 			}
+		}
+		if !held && !m.legacy {
+			m.out = append(m.out, p)
 		}
 		spectral.Axpy(x.Val[p], u, z)
 	}
@@ -285,7 +309,8 @@ func (m *OCCFMK) rowCoords(x data.Sparse) {
 
 // pairsAt returns Σ_{i<j} C_ij xᵢxⱼ = ½(Σₐ μₐ(z'ₐ² − Σₚ xₚ²s'ₚₐ²)) over
 // C's eigenvectors uₐ = S·W[:, a] with μₐ ≠ 0 (uₐᵢ = s'ᵢₐ), from the
-// coordinates rowCoords set for x.
+// coordinates rowCoords set for x, plus the pairs of x's features outside
+// S (see foldIn).
 func (m *OCCFMK) pairsAt(x data.Sparse) float64 {
 	ld := m.ld
 	var sum, self float64
@@ -300,7 +325,7 @@ func (m *OCCFMK) pairsAt(x data.Sparse) float64 {
 		}
 		self += v * v * ds
 	}
-	return 0.5 * (sum - self)
+	return 0.5*(sum-self) + m.foldIn(x)
 }
 
 // Update learns (x, y): the affine part by its rule and C by one round of
@@ -320,17 +345,19 @@ func (m *OCCFMK) update(x data.Sparse, y float64) float64 {
 	if m.tr != nil {
 		m.tr.begin(m, x)
 	}
+	xt := m.fw.apply(x)
 	yhat := m.affine(x)
 	if p, ok := m.memo.take(x, m.t); ok {
 		yhat += p
 	} else {
-		m.rowCoords(x)
+		m.rowCoords(xt)
 		if len(m.active) > 0 {
-			yhat += m.pairsAt(x)
+			yhat += m.pairsAt(xt)
 		}
 	}
 	g := m.s.Loss.Deriv(yhat, y)
 	m.t++
+	m.se += (yhat - y) * (yhat - y)
 	if m.wide != nil {
 		a := m.alone.value(x)
 		m.lossWide += m.s.Loss.Value(m.wide.update(x, y), y)
@@ -346,19 +373,17 @@ func (m *OCCFMK) update(x data.Sparse, y float64) float64 {
 		m.lin.learn(x, g)
 	}
 	changed := m.extendS(x)
+	m.fw.observe(x)
 	if g == 0 || math.IsNaN(g) {
 		return yhat
 	}
 	if changed {
-		m.rowCoords(x)
+		m.rowCoords(xt)
 	}
-	var x2, x4 float64
-	for _, v := range x.Val {
-		x2 += v * v
-		x4 += v * v * v * v
-	}
-	m.scale.add(0.5 * (x2*x2 - x4))
-	m.addGradient(x, g)
+	v := pairNorm(x)
+	m.scale.add(v)
+	m.fw.addRatio(v, pairNorm(xt))
+	m.addGradient(xt, g)
 	m.project()
 	if m.t-m.last >= m.refreshGap() && m.leak > m.allowed() {
 		m.refresh()
@@ -390,15 +415,6 @@ func (m *OCCFMK) grow(d int) {
 	m.d = d
 }
 
-func allZero(v []float64) bool {
-	for _, x := range v {
-		if x != 0 {
-			return false
-		}
-	}
-	return true
-}
-
 // Delta returns δₜ, the bound on ‖C‖* in use: Delta of the settings, or,
 // when that is zero, DefaultOCCFMKDeltaScale·√nₜ with nₜ ≥ 1 the features
 // seen.
@@ -426,8 +442,12 @@ func (m *OCCFMK) refreshGap() int {
 // lanczosSteps returns the steps of a recomputation's Lanczos run: k+8.
 func (m *OCCFMK) lanczosSteps() int { return m.s.Rank + 8 }
 
-// eta returns ηₜ = η/max(1, s) for s the step scale (see stepScale).
-func (m *OCCFMK) eta() float64 { return m.s.Eta / max(1, m.scale.value()) }
+// eta returns ηₜ = η/(max(1, s)·κ) for s the step scale of the rows
+// (see stepScale) and κ the mean ratio of their pairs' norms with and
+// without the weights (see featureWeights.kappa).
+func (m *OCCFMK) eta() float64 {
+	return m.s.Eta / (max(1, m.scale.value()) * m.fw.kappa())
+}
 
 // MaxRowNonzeros returns the most nonzeros a row may have to be learned (see
 // RowLimited).
@@ -458,6 +478,15 @@ func (m *OCCFMK) MemoryNote() string {
 
 func (m *OCCFMK) growsPerPair() bool { return true }
 
+// legacyDeltaScale is the scale of the default growing ball of the models
+// of files that predate the weights (see Delta).
+const legacyDeltaScale = 12
+
+// weightedFile is added to the affine rule's code in a model file whose
+// OCCFMK has the weights' ζ in its settings and the counts in its body
+// (see stateCode).
+const weightedFile = 16
+
 func (m *OCCFMK) stateCode(c *stateCodec) {
 	s := m.s
 	c.float(&s.Delta)
@@ -465,8 +494,21 @@ func (m *OCCFMK) stateCode(c *stateCodec) {
 	c.int(&s.Rank)
 	c.float(&s.Tol)
 	c.int(&s.MinGap)
+	// The affine rule, plus weightedFile when the weights' ζ follows and
+	// the body holds the counts: a file without it predates the weights
+	// and the fold-in (see legacy).
 	a := int(s.Affine)
+	if !m.legacy {
+		a += weightedFile
+	}
 	c.int(&a)
+	legacy := a < weightedFile
+	if legacy {
+		s.Weights = -1
+	} else {
+		a -= weightedFile
+		c.float(&s.Weights)
+	}
 	s.Affine = AffineRule(a)
 	codeEnum(c, &s.Loss, 2, "loss")
 	c.uint64(&s.Seed)
@@ -476,6 +518,12 @@ func (m *OCCFMK) stateCode(c *stateCodec) {
 	}
 	if !rebuild(c, m, s, NewOCCFMK, func(x *OCCFMK) OCCFMKSettings { return x.s }) {
 		return
+	}
+	if c.dec && legacy {
+		m.legacy, m.ballScale = true, legacyDeltaScale
+		if m.wide != nil {
+			m.wide.legacy, m.wide.ballScale = true, legacyDeltaScale*mixWide
+		}
 	}
 	m.codeBody(c, m.wide == nil)
 	if m.wide != nil && c.err == nil {
@@ -518,6 +566,14 @@ func (m *OCCFMK) codeBody(c *stateCodec, last bool) {
 	c.accum(&m.g, m.d)
 	c.float(&m.gF2)
 	c.stepScale(&m.scale)
+	if !m.legacy {
+		c.featureWeights(&m.fw, m.d)
+		c.float(&m.se)
+		c.float(&m.ballScale)
+		if c.violates(m.se >= 0 && m.ballScale > 0 && !math.IsInf(m.ballScale, 1)) {
+			c.fail("a negative sum of squares or a ball's scale of " + str.Ftoa(m.ballScale))
+		}
+	}
 	seen := make([]byte, len(m.seen))
 	for i, b := range m.seen {
 		if b {
@@ -555,74 +611,6 @@ func (m *OCCFMK) codeBody(c *stateCodec, last bool) {
 	}
 	if c.dec && c.err == nil {
 		m.decoded(c, seen, &l)
-	}
-}
-
-// cutLog is what files of an older OCCFMK hold when their rows of S and Y
-// had yet to take the rotations of cuts (S was extended past k and cut
-// back to k every k new features; a cut rotated the rows lazily):
-// transform e is the tin[e]×tout[e] matrix at t[toff[e]:], and row i is in
-// the basis of version stamp[i], the number of cuts it had taken.
-type cutLog struct {
-	stamp, toff, tin, tout []int32
-	t                      []float64
-	yStale                 float64
-}
-
-// fits reports whether l is a log an OCCFMK of d features and stride ld
-// could have written: each transform k'×r with 1 ≤ r ≤ k' ≤ ld, stored one
-// after the other, and every row's version in it.
-func (l *cutLog) fits(d, ld int) bool {
-	n := len(l.toff)
-	if len(l.stamp) != d || len(l.tin) != n || len(l.tout) != n || (n == 0) != (len(l.t) == 0) || !(l.yStale >= 0) {
-		return false
-	}
-	off := 0
-	for e := range n {
-		in, out := int(l.tin[e]), int(l.tout[e])
-		if int(l.toff[e]) != off || out < 1 || out > in || in > ld {
-			return false
-		}
-		off += in * out
-	}
-	if off != len(l.t) {
-		return false
-	}
-	for _, v := range l.stamp {
-		if v < 0 || int(v) > n {
-			return false
-		}
-	}
-	return true
-}
-
-// takeLog brings every row of S and Y of a decoded file to the current
-// basis by the transforms of l it has yet to take, one after the other,
-// and sets ‖Y‖²_F from the rows (the file's was an upper bound).
-func (m *OCCFMK) takeLog(l *cutLog) {
-	if len(l.toff) == 0 {
-		return
-	}
-	m.tookLog = true
-	ld := m.ld
-	tmp := make([]float64, ld)
-	m.yF2 = 0
-	for i := 0; i < m.d; i++ {
-		for _, row := range [][]float64{m.sb[i*ld : i*ld+ld], m.yb[i*ld : i*ld+ld]} {
-			for e := int(l.stamp[i]); e < len(l.toff); e++ {
-				in, out := int(l.tin[e]), int(l.tout[e])
-				t := l.t[l.toff[e] : int(l.toff[e])+in*out]
-				clear(tmp)
-				for j, v := range row[:in] {
-					if v != 0 {
-						spectral.Axpy(v, t[j*out:j*out+out], tmp[:out])
-					}
-				}
-				copy(row, tmp)
-			}
-		}
-		y := m.yb[i*ld : i*ld+m.kc]
-		m.yF2 += spectral.Dot(y, y)
 	}
 }
 

@@ -14,13 +14,65 @@ import (
 var _ MatrixModel = (*OCCFMK)(nil)
 
 // MatrixBlock writes C's block on idx (see MatrixModel): with
-// C = Σₐ μₐuₐuₐᵀ on the pairs, the entries C_ij = Σₐ μₐuₐᵢuₐⱼ for i ≠ j,
-// 0 on a feature's diagonal (OCCFMK has no self-interactions), the affine
-// part's weight wⱼ in the bias row and 2w₀ in the corner, so that
-// ŷ = ½x̂ᵀCx̂. It costs O(|idx|·k'·r + |idx|²·r) for C of rank r.
+// C = Σₐ μₐuₐuₐᵀ on the pairs (uₐ = D^(−½)·S·W[:, a], the weights D of
+// featureWeights), the entries C_ij = Σₐ μₐuₐᵢuₐⱼ for i ≠ j, with the
+// fold-in's entries between a feature outside S and one in it (see
+// foldIn), 0 on a feature's diagonal (OCCFMK has no self-interactions),
+// the affine part's weight wⱼ in the bias row and 2w₀ in the corner, so
+// that ŷ = ½x̂ᵀCx̂. It costs O(|idx|·k'·r + |idx|²·r) for C of rank r.
 func (m *OCCFMK) MatrixBlock(idx []int, dst []float64) {
-	m.blockOf(idx, dst, m.mu, m.active, m.w, m.rowReader(), m.kc, nil)
+	m.blockOf(idx, dst, m.blockNow(), nil)
 }
+
+// blockState is what a block of C is read from (see blockOf): μ, its
+// active indices, W and the directions held, rows of S and Y (nil past
+// the features covered), A's diagonal λ and the features' weights.
+type blockState struct {
+	mu, w, lam []float64
+	active     []int
+	kc         int
+	row, yrow  func(j int) []float64
+	weight     func(j int) float64
+}
+
+// blockNow returns the current blockState.
+func (m *OCCFMK) blockNow() blockState {
+	ld := m.ld
+	lam := make([]float64, m.kc)
+	for a := range lam {
+		lam[a] = m.a[a*ld+a]
+	}
+	return blockState{mu: m.mu, w: m.w, lam: lam, active: m.active, kc: m.kc, row: m.rowReader(),
+		yrow: func(j int) []float64 {
+			if j >= m.d {
+				return nil
+			}
+			return m.yb[j*ld : j*ld+ld]
+		}, weight: m.fw.weight}
+}
+
+// foldEntry returns C's entry (i, j) from the fold-in (see foldIn) when
+// feature i lies outside S (its row of S zero) and j in it, else 0:
+// Σₐ (μₐ/λₐ)·y'ᵢₐ·s'ⱼₐ, times both features' weights.
+func (m *OCCFMK) foldEntry(st *blockState, i, j int) float64 {
+	if m.legacy || i == j {
+		return 0
+	}
+	si, sj, yi := st.row(i), st.row(j), st.yrow(i)
+	if len(si) < st.kc || len(sj) < st.kc || held(si[:st.kc]) || !held(sj[:st.kc]) {
+		return 0
+	}
+	var s float64
+	for _, a := range st.active {
+		if lam := st.lam[a]; lam != 0 {
+			s += st.mu[a] / lam * coordIn(yi[:st.kc], st.w, m.ld, a) * coordIn(sj[:st.kc], st.w, m.ld, a)
+		}
+	}
+	return s * st.weight(i) * st.weight(j)
+}
+
+// held reports whether a row of S is nonzero: its feature is in S.
+func held(s []float64) bool { return slices.ContainsFunc(s, func(v float64) bool { return v != 0 }) }
 
 // rowReader returns a reader of S's rows (nil past the features covered).
 func (m *OCCFMK) rowReader() func(j int) []float64 {
@@ -52,10 +104,11 @@ func coordIn(s, w []float64, ld, a int) float64 {
 	return c
 }
 
-// blockOf writes the block of the C given by μ, its active indices, W, S
-// (read row by row, in the basis W applies to) and kc, with the affine
-// part's weights from aff (nil: the current ones).
-func (m *OCCFMK) blockOf(idx []int, dst, mu []float64, active []int, w []float64, row func(j int) []float64, kc int, aff func(j int) float64) {
+// blockOf writes the block of the C that st gives (rows of S read in the
+// basis W applies to), with the fold-in's entries, and the affine part's
+// weights from aff (nil: the current ones).
+func (m *OCCFMK) blockOf(idx []int, dst []float64, st blockState, aff func(j int) float64) {
+	mu, active, w, kc := st.mu, st.active, st.w, st.kc
 	k, r := len(idx), len(active)
 	dst = dst[:k*k]
 	clear(dst)
@@ -67,13 +120,14 @@ func (m *OCCFMK) blockOf(idx []int, dst, mu []float64, active []int, w []float64
 		if j < 0 || j >= m.d {
 			continue
 		}
-		s := row(j)
+		s := st.row(j)
 		if len(s) < kc {
 			continue
 		}
 		s = s[:kc]
+		wt := st.weight(j)
 		for q, a := range active {
-			u[i*r+q] = coordIn(s, w, m.ld, a)
+			u[i*r+q] = wt * coordIn(s, w, m.ld, a)
 		}
 	}
 	for i, ji := range idx {
@@ -93,6 +147,9 @@ func (m *OCCFMK) blockOf(idx []int, dst, mu []float64, active []int, w []float64
 			var c float64
 			for q, a := range active {
 				c += mu[a] * u[i*r+q] * u[jj*r+q]
+			}
+			if ji >= 0 && ji < m.d && idx[jj] >= 0 && idx[jj] < m.d {
+				c += m.foldEntry(&st, ji, idx[jj]) + m.foldEntry(&st, idx[jj], ji)
 			}
 			dst[i*k+jj], dst[jj*k+i] = c, c
 		}
@@ -159,6 +216,11 @@ type kTrace struct {
 	sCopied   bool
 	w0        float64   // the affine part's w₀ before the round
 	wx        []float64 // its weights of x's features before the round
+	lam       []float64 // A's diagonal before the round
+	yx        []float64 // the rows of Y of x's features before the round
+	fTotal    float64   // the weights' total count before the round (see featureWeights)
+	fSeen     int       // and their features seen
+	yb        []float64 // Y before the round, when the round rewrote it
 	refreshes int
 }
 
@@ -202,7 +264,61 @@ func (tr *kTrace) begin(m *OCCFMK, x data.Sparse) {
 			tr.wx = append(tr.wx, 0)
 		}
 	}
+	tr.lam = tr.lam[:0]
+	for a := range m.kc {
+		tr.lam = append(tr.lam, m.a[a*m.ld+a])
+	}
+	tr.yx = tr.yx[:0]
+	for _, j := range x.Ind {
+		if j < m.d {
+			tr.yx = append(tr.yx, m.yb[j*m.ld:j*m.ld+m.ld]...)
+		} else {
+			tr.yx = append(tr.yx, make([]float64, m.ld)...)
+		}
+	}
+	tr.fTotal, tr.fSeen = m.fw.total, m.fw.seen
 	tr.refreshes = m.refreshes
+}
+
+// state returns the blockState before the round: m's, with what the round
+// changed (μ, W, λ, the rows of x's features, S and Y when rewritten)
+// from the record.
+func (tr *kTrace) state(m *OCCFMK) blockState {
+	st := m.blockNow()
+	ld := m.ld
+	st.mu, st.w, st.lam, st.active, st.kc = tr.mu, tr.w, tr.lam, tr.active, tr.kc
+	if tr.sCopied {
+		st.row = func(j int) []float64 {
+			if j*ld >= len(tr.sb) {
+				return nil
+			}
+			return tr.sb[j*ld : j*ld+ld]
+		}
+	}
+	yNow := st.yrow
+	st.yrow = func(j int) []float64 {
+		if p := slices.Index(tr.x.Ind, j); p >= 0 {
+			return tr.yx[p*ld : p*ld+ld]
+		}
+		if tr.sCopied {
+			if j*ld >= len(tr.yb) {
+				return nil
+			}
+			return tr.yb[j*ld : j*ld+ld]
+		}
+		return yNow(j)
+	}
+	st.weight = func(j int) float64 {
+		var n float64
+		if j < len(m.fw.n) {
+			n = m.fw.n[j]
+		}
+		if p := slices.Index(tr.x.Ind, j); p >= 0 && tr.x.Val[p] != 0 {
+			n-- // the round counted it
+		}
+		return m.fw.weightOf(n, tr.fTotal, tr.fSeen)
+	}
+	return st
 }
 
 // saveS copies S before a refresh rewrites it, once a round.
@@ -211,6 +327,7 @@ func (tr *kTrace) saveS(m *OCCFMK) {
 		return
 	}
 	tr.sb = append(tr.sb[:0], m.sb[:m.d*m.ld]...)
+	tr.yb = append(tr.yb[:0], m.yb[:m.d*m.ld]...)
 	tr.sCopied = true
 }
 
@@ -233,11 +350,7 @@ func (m *OCCFMK) StepBlocks(idx []int, before, target, after, grad []float64) bo
 	}
 	tr, k := m.tr, len(idx)
 	if before != nil {
-		row := m.rowReader()
-		if tr.sCopied {
-			row = func(j int) []float64 { return tr.sb[j*m.ld : j*m.ld+m.ld] }
-		}
-		m.blockOf(idx, before, tr.mu, tr.active, tr.w, row, tr.kc, func(j int) float64 {
+		m.blockOf(idx, before, tr.state(m), func(j int) float64 {
 			if j == BiasCoord {
 				return tr.w0
 			}
@@ -260,7 +373,7 @@ func (m *OCCFMK) StepBlocks(idx []int, before, target, after, grad []float64) bo
 					v := 0.0
 					if i != j {
 						v, _ = m.g.at(i, j)
-						v *= h
+						v *= h * m.fw.weight(i) * m.fw.weight(j)
 					}
 					target[a*k+b] = v
 				}
@@ -275,6 +388,19 @@ func (m *OCCFMK) StepBlocks(idx []int, before, target, after, grad []float64) bo
 
 // Refreshes returns how many times S was recomputed.
 func (m *OCCFMK) Refreshes() int { return m.refreshes }
+
+// ResidualVariance returns the mean of (ŷ − y)² over the rows learned,
+// each scored before it was learned (the progressive mean squared error),
+// for the squared loss: how far a rating falls from the model's
+// prediction, which Personalize uses as the noise of a new person's
+// ratings. It returns 0 before any row, for the logistic loss, and for a
+// model of a file that predates it.
+func (m *OCCFMK) ResidualVariance() float64 {
+	if m.legacy || m.t == 0 || m.s.Loss != Squared {
+		return 0
+	}
+	return m.se / float64(m.t)
+}
 
 // Certified returns ε, the certified bound on ‖C − C*‖_F (see OCCFMK).
 func (m *OCCFMK) Certified() float64 { return m.eps }
@@ -311,7 +437,10 @@ func (m *OCCFMK) PairSpectrum(dst []float64) []float64 {
 }
 
 // PairCoords appends feature i's coordinates in C's eigenvectors,
-// uₐᵢ = (S·W)[i, a] for μₐ ≠ 0, to dst; zeros for a feature never seen.
+// uₐᵢ = dᵢ^(−½)·(S·W)[i, a] for μₐ ≠ 0 (dᵢ its weight: see
+// featureWeights), to dst; zeros for a feature never seen, and for one
+// seen since S was last recomputed (outside S: its pairs come from the
+// fold-in, see foldIn).
 func (m *OCCFMK) PairCoords(i int, dst []float64) []float64 {
 	if i < 0 || i >= m.d {
 		for range m.active {
@@ -319,9 +448,9 @@ func (m *OCCFMK) PairCoords(i int, dst []float64) []float64 {
 		}
 		return dst
 	}
-	s := m.row(i)
+	s, wt := m.row(i), m.fw.weight(i)
 	for _, a := range m.active {
-		dst = append(dst, coordIn(s, m.w, m.ld, a))
+		dst = append(dst, wt*coordIn(s, m.w, m.ld, a))
 	}
 	return dst
 }

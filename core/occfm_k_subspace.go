@@ -27,9 +27,55 @@ func (m *OCCFMK) certify() {
 	m.offEps = 0.5 * eta * math.Sqrt(off)
 	m.leak = eta / math.Sqrt2 * math.Sqrt(qp)
 	m.eps = m.offEps + m.leak
+	if !m.legacy {
+		m.eps += m.leak // the fold-in's move (see foldIn)
+	}
 	if qq := math.Sqrt(max(0, m.gF2-2*qp-a2)); qq > 2*m.theta/eta {
 		m.eps += 0.5 * eta * qq
 	}
+}
+
+// foldIn returns the pairs of the features of x outside S (the positions
+// rowCoords put in m.out: features seen since the last recomputation of
+// S, whose rows of S are zero) with the rest of x:
+//
+//	Σ_{p out} xₚ Σₐ (μₐ/λₐ)·y'ₚₐ·z'ₐ,   y'ₚ = Wᵀyₚ,
+//
+// with yₚ its row of Y = GS, λ A's diagonal and z' = WᵀSᵀx. Such a
+// feature's row of G is zero in the subspace's C, so without this it has
+// no pairs until S is recomputed: a person's ratings, which come together,
+// would teach their row nothing within their session. The term is the
+// first-order change of the projection Π_K(−ηG/2) when G gains the part
+// QGP + PGQ on the feature's rows (P = SSᵀ, Q = I − P): an eigenvector
+// vₐ of −ηPGP/2 with eigenvalue νₐ = −ηλₐ/2 gains (−ηQGvₐ/2)/νₐ, whose
+// row i is y'ᵢₐ/λₐ, and its eigenvalue μₐ = soft(νₐ, θ) keeps (the
+// Rayleigh–Schrödinger step, as in the Nyström extension of an
+// eigenvector to a new point). The pairs between two features outside S
+// are second order and left out. μₐ/λₐ = −(η/2)·(1 − θ/|νₐ|)⁺ lies in
+// [−η/2, 0], so a direction of tiny λ adds nothing large.
+//
+// The played C then differs from S·W·diag(μ)·Wᵀ·Sᵀ by Δ, the blocks
+// between the features outside S and those in it, with ‖Δ‖_F ≤
+// (η/√2)·‖QGP‖_F, the leak: certify adds it to ε. Δ may take C outside
+// the ball by as much; the regret bound asks only that C be within ε of
+// the leader, which lies in it.
+func (m *OCCFMK) foldIn(x data.Sparse) float64 {
+	if len(m.out) == 0 {
+		return 0
+	}
+	kc, ld := m.kc, m.ld
+	var sum float64
+	for _, p := range m.out {
+		y := m.yb[x.Ind[p]*ld : x.Ind[p]*ld+kc]
+		var s float64
+		for _, a := range m.active {
+			if lam := m.a[a*ld+a]; lam != 0 && m.z[a] != 0 {
+				s += m.mu[a] / lam * coordIn(y, m.w, ld, a) * m.z[a]
+			}
+		}
+		sum += x.Val[p] * s
+	}
+	return sum
 }
 
 // diagonalize makes A nearly diagonal: A ≈ V·diag(λ)·Vᵀ by Jacobi (A is
@@ -161,6 +207,15 @@ func (m *OCCFMK) refresh() {
 		}
 	}
 	m.kc = kc
+	// A feature never seen has a zero row of G: its row of S is the start
+	// vector's residue, and zero keeps it outside S until its first rows
+	// fold it in (see foldIn).
+	for i, seen := range m.seen[:d] {
+		if !seen && !m.legacy {
+			clear(m.sb[i*ld : i*ld+ld])
+			clear(m.yb[i*ld : i*ld+ld])
+		}
+	}
 	m.yF2 = 0
 	for i := 0; i < d; i++ {
 		for _, v := range m.yb[i*ld : i*ld+kc] {
@@ -334,4 +389,72 @@ func (m *OCCFMK) normsA() {
 		}
 	}
 	m.a2, m.off2 = a2, off
+}
+
+// cutLog is what files of an older OCCFMK hold when their rows of S and Y
+// had yet to take the rotations of cuts (S was extended past k and cut
+// back to k every k new features; a cut rotated the rows lazily):
+// transform e is the tin[e]×tout[e] matrix at t[toff[e]:], and row i is in
+// the basis of version stamp[i], the number of cuts it had taken.
+type cutLog struct {
+	stamp, toff, tin, tout []int32
+	t                      []float64
+	yStale                 float64
+}
+
+// fits reports whether l is a log an OCCFMK of d features and stride ld
+// could have written: each transform k'×r with 1 ≤ r ≤ k' ≤ ld, stored one
+// after the other, and every row's version in it.
+func (l *cutLog) fits(d, ld int) bool {
+	n := len(l.toff)
+	if len(l.stamp) != d || len(l.tin) != n || len(l.tout) != n || (n == 0) != (len(l.t) == 0) || !(l.yStale >= 0) {
+		return false
+	}
+	off := 0
+	for e := range n {
+		in, out := int(l.tin[e]), int(l.tout[e])
+		if int(l.toff[e]) != off || out < 1 || out > in || in > ld {
+			return false
+		}
+		off += in * out
+	}
+	if off != len(l.t) {
+		return false
+	}
+	for _, v := range l.stamp {
+		if v < 0 || int(v) > n {
+			return false
+		}
+	}
+	return true
+}
+
+// takeLog brings every row of S and Y of a decoded file to the current
+// basis by the transforms of l it has yet to take, one after the other,
+// and sets ‖Y‖²_F from the rows (the file's was an upper bound).
+func (m *OCCFMK) takeLog(l *cutLog) {
+	if len(l.toff) == 0 {
+		return
+	}
+	m.tookLog = true
+	ld := m.ld
+	tmp := make([]float64, ld)
+	m.yF2 = 0
+	for i := 0; i < m.d; i++ {
+		for _, row := range [][]float64{m.sb[i*ld : i*ld+ld], m.yb[i*ld : i*ld+ld]} {
+			for e := int(l.stamp[i]); e < len(l.toff); e++ {
+				in, out := int(l.tin[e]), int(l.tout[e])
+				t := l.t[l.toff[e] : int(l.toff[e])+in*out]
+				clear(tmp)
+				for j, v := range row[:in] {
+					if v != 0 {
+						spectral.Axpy(v, t[j*out:j*out+out], tmp[:out])
+					}
+				}
+				copy(row, tmp)
+			}
+		}
+		y := m.yb[i*ld : i*ld+m.kc]
+		m.yF2 += spectral.Dot(y, y)
+	}
 }

@@ -2,23 +2,34 @@ package core
 
 import (
 	"bytes"
+	"cmp"
+	"fmt"
+	"io"
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/occfm/occfm/core/data"
+	"github.com/occfm/occfm/core/internal/coretest"
 	"gonum.org/v1/gonum/floats/scalar"
 	"gonum.org/v1/gonum/mat"
 )
 
 // denseC returns OCCFMK's C as a dense d×d matrix: Σₐ μₐuₐuₐᵀ with
 // uₐ = S·W[:, a].
-func (m *OCCFMK) denseC() *mat.SymDense {
+func (m *OCCFMK) denseC(weighted, fold bool) *mat.SymDense {
 	d, ld := m.d, m.ld
 	c := mat.NewSymDense(max(d, 1), nil)
 	u := make([]float64, d)
 	sb := m.sb
+	wt := func(i int) float64 {
+		if weighted {
+			return m.fw.weight(i)
+		}
+		return 1
+	}
 	for _, a := range m.active {
 		for i := 0; i < d; i++ {
 			s := sb[i*ld : i*ld+m.kc]
@@ -26,11 +37,21 @@ func (m *OCCFMK) denseC() *mat.SymDense {
 			for j, sj := range s {
 				v += sj * m.w[j*ld+a]
 			}
-			u[i] = v
+			u[i] = v * wt(i)
 		}
 		for i := 0; i < d; i++ {
 			for j := i; j < d; j++ {
 				c.SetSym(i, j, c.At(i, j)+m.mu[a]*u[i]*u[j])
+			}
+		}
+	}
+	if fold {
+		st := m.blockNow()
+		for i := 0; i < d; i++ {
+			for j := 0; j < d; j++ {
+				if v := m.foldEntry(&st, i, j); v != 0 {
+					c.SetSym(i, j, c.At(i, j)+v*wt(i)*wt(j)/(m.fw.weight(i)*m.fw.weight(j)))
+				}
 			}
 		}
 	}
@@ -80,7 +101,7 @@ func TestOCCFMKDense(t *testing.T) {
 					x := ex.X
 					yhat := m.Predict(x)
 					// The prediction formula on the dense C.
-					c := m.denseC()
+					c := m.denseC(true, true)
 					want := m.affine(x)
 					for p, i := range x.Ind {
 						for q := 0; q < p; q++ {
@@ -93,10 +114,11 @@ func TestOCCFMKDense(t *testing.T) {
 						t.Fatalf("%s rank %d δ %g row %d: ŷ %v, dense formula %v", name, rank, delta, r, yhat, want)
 					}
 					gr := Squared.Deriv(yhat, ex.Y)
+					xt := m.fw.apply(x) // G sums the gradients in the weighted coordinates
 					for p, i := range x.Ind {
 						for q := 0; q < p; q++ {
 							j := x.Ind[q]
-							g.SetSym(i, j, g.At(i, j)+0.5*gr*x.Val[p]*x.Val[q])
+							g.SetSym(i, j, g.At(i, j)+0.5*gr*xt.Val[p]*xt.Val[q])
 						}
 					}
 					m.Update(x, ex.Y)
@@ -105,7 +127,7 @@ func TestOCCFMKDense(t *testing.T) {
 					}
 					var diff mat.Dense
 					cs := projectDense(g, m.eta(), delta)
-					diff.Sub(m.denseC(), subSym(cs, m.d))
+					diff.Sub(m.denseC(false, true), subSym(cs, m.d))
 					e := mat.Norm(&diff, 2)
 					if e > m.Certified()+1e-9*max(1, mat.Norm(cs, 2)) {
 						t.Fatalf("%s rank %d δ %g row %d: ‖C − C*‖_F = %v over the certified ε = %v", name, rank, delta, r, e, m.Certified())
@@ -116,7 +138,7 @@ func TestOCCFMKDense(t *testing.T) {
 					worst = max(worst, e)
 					// C's eigenpairs as Personalize reads them: C_ij = Σₐ μₐuₐᵢuₐⱼ
 					// from PairCoords, rows lagging cuts or not.
-					dc, mu := m.denseC(), m.PairSpectrum(nil)
+					dc, mu := m.denseC(true, false), m.PairSpectrum(nil)
 					for _, ij := range [][2]int{{0, m.d - 1}, {1, m.d / 2}, {m.d / 3, m.d - 2}} {
 						i, j := ij[0], ij[1]
 						if i < 0 || j < 0 || i == j {
@@ -330,5 +352,108 @@ func TestOCCFMKMixSettings(t *testing.T) {
 	}
 	if w := NewOCCFMK(OCCFMKSettings{Affine: AffineMix, Loss: Logistic, Delta: 7}).wide; w.Delta() != mixWide*7 {
 		t.Errorf("δ = 7: the wide model's ball %v, want %v", w.Delta(), mixWide*7)
+	}
+}
+
+// TestFeatureWeights checks the frequency weights on streams of known
+// counts: features as frequent as each other weigh 1 and leave κ at 1,
+// a feature never seen weighs ζ^(−½), a frequent one less than 1 and a
+// rare one more, and with the weights off a row is returned as it is.
+func TestFeatureWeights(t *testing.T) {
+	row := func(ind ...int) data.Sparse {
+		x := data.Sparse{Ind: ind}
+		for range ind {
+			x.Val = append(x.Val, 1)
+		}
+		return x
+	}
+	for _, zeta := range []float64{0.3, 0.6, 1} {
+		var f featureWeights
+		f.zeta = zeta
+		if w := f.weight(5); !scalar.EqualWithinAbsOrRel(w, 1/math.Sqrt(zeta), 1e-12, 1e-12) {
+			t.Errorf("ζ %g: a feature never seen weighs %v, want ζ^(−½)", zeta, w)
+		}
+		// Alike: every feature in every row.
+		for range 50 {
+			x := row(0, 1, 2, 3)
+			f.observe(x)
+			f.addRatio(pairNorm(x), pairNorm(f.apply(x)))
+		}
+		for i := range 4 {
+			if w := f.weight(i); !scalar.EqualWithinAbsOrRel(w, 1, 1e-12, 1e-12) {
+				t.Errorf("ζ %g: feature %d of dense rows weighs %v, want 1", zeta, i, w)
+			}
+		}
+		// Skewed: feature 4 in every row from now on, 5 once.
+		for r := range 200 {
+			x := row(4, 6+r%20)
+			if r == 0 {
+				x = row(4, 5)
+			}
+			f.observe(x)
+		}
+		if w4, w5 := f.weight(4), f.weight(5); zeta < 1 && !(w4 < 1 && w5 > 1) {
+			t.Errorf("ζ %g: the frequent feature weighs %v, the rare one %v", zeta, w4, w5)
+		}
+		if zeta == 1 && (f.weight(4) != 1 || f.weight(5) != 1) {
+			t.Errorf("ζ = 1 weighs every feature 1: %v, %v", f.weight(4), f.weight(5))
+		}
+	}
+	var off featureWeights
+	x := row(1, 2)
+	if y := off.apply(x); &y.Val[0] != &x.Val[0] || off.kappa() != 1 {
+		t.Error("with the weights off, apply copies the row or κ is not 1")
+	}
+	dense := featureWeights{zeta: 0.6}
+	for range 10 {
+		x := row(0, 1, 2)
+		dense.addRatio(pairNorm(x), pairNorm(dense.apply(x)))
+		dense.observe(x)
+	}
+	// The first row weighs ζ^(−½) a feature (never seen), the others 1.
+	want := (1/(0.6*0.6) + 9) / 10
+	if k := dense.kappa(); !scalar.EqualWithinAbsOrRel(k, want, 1e-12, 1e-12) {
+		t.Errorf("κ of dense rows %v, want %v", k, want)
+	}
+}
+
+// TestOCCFMKNewcomers plays ML-100K's u.data (skipped without it) sorted
+// by user, then time, as a stream of people whose ratings come together:
+// each person is new when their rows start, and S is recomputed only every
+// thousand rows or so. The fold-in gives a person's row of C from their
+// first rows, so occfm-k beats the biases on them; an occfm-k of a file
+// that predates the fold-in and the weights (legacy), which waits for the
+// next recomputation, does only as well as the biases.
+func TestOCCFMKNewcomers(t *testing.T) {
+	b, err := io.ReadAll(coretest.OpenData(t, "movielens-100k/u.data"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	type rating struct{ user, item, time, stars int }
+	var rs []rating
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		var r rating
+		if _, err := fmt.Sscanf(line, "%d\t%d\t%d\t%d", &r.user, &r.item, &r.stars, &r.time); err != nil {
+			t.Fatal(err)
+		}
+		rs = append(rs, r)
+	}
+	slices.SortStableFunc(rs, func(a, b rating) int { return cmp.Or(a.user-b.user, a.time-b.time) })
+	const users = 943
+	rmse := func(l Learner) float64 { // predictions clipped to the stars, as occfm run does
+		m := NewMetrics(data.Regression, Squared)
+		for _, r := range rs {
+			x := data.Sparse{Ind: []int{r.user - 1, users + r.item - 1}, Val: []float64{1, 1}}
+			m.Add(min(5, max(1, l.Predict(x))), float64(r.stars))
+			l.Update(x, float64(r.stars))
+		}
+		return m.Summary().RMSE
+	}
+	legacy := NewOCCFMK(OCCFMKSettings{Weights: -1, Eta: 3})
+	legacy.legacy, legacy.ballScale = true, legacyDeltaScale
+	k, bias, old := rmse(NewOCCFMK(OCCFMKSettings{})), rmse(NewBias(BiasSettings{})), rmse(legacy)
+	t.Logf("RMSE by user, then time: occfm-k %.4f, legacy occfm-k %.4f, bias %.4f", k, old, bias)
+	if !(k < bias-0.005 && k < old-0.005) {
+		t.Errorf("occfm-k %.4f on people whose ratings come together, legacy %.4f, bias %.4f", k, old, bias)
 	}
 }

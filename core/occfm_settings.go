@@ -181,6 +181,13 @@ type OCCFMSettings struct {
 	// Seed seeds the small perturbation of Lanczos start vectors that keeps
 	// both ends of the spectrum in reach. Zero means 1.
 	Seed uint64
+	// Weights is ζ, the smoothing of the features' frequency weights: the
+	// pairs are learned on x̃ = D^(−½)x, D = diag((1−ζ)qᵢ + ζ) with qᵢ
+	// feature i's frequency relative to the mean, which makes the ball the
+	// weighted trace norm's ‖D^½·C·D^½‖* ≤ δ (see featureWeights). Zero
+	// means DefaultOCCFMKWeights; a negative value means no weights (D = I,
+	// the plain ball); at most 1, which weighs every feature alike.
+	Weights float64
 	// MaxRowNonzeros is the most nonzeros a row may have for a Guarded
 	// learner to learn it (see RowLimited): each row stores its
 	// nnz·(nnz+1)/2 pairs in G, so one row of 5,000 would cost about 1 GB.
@@ -303,6 +310,13 @@ type OCCFMKSettings struct {
 	Loss Loss
 	// Seed seeds the random part of the Lanczos start vectors. Zero means 1.
 	Seed uint64
+	// Weights is ζ, the smoothing of the features' frequency weights: the
+	// pairs are learned on x̃ = D^(−½)x, D = diag((1−ζ)qᵢ + ζ) with qᵢ
+	// feature i's frequency relative to the mean, which makes the ball the
+	// weighted trace norm's ‖D^½·C·D^½‖* ≤ δ (see featureWeights). Zero
+	// means DefaultOCCFMKWeights; a negative value means no weights (D = I,
+	// the plain ball); at most 1, which weighs every feature alike.
+	Weights float64
 	// MaxRowNonzeros is the most nonzeros a row may have for a Guarded
 	// learner to learn it (see RowLimited): each row stores its
 	// nnz·(nnz−1)/2 pairs in G. Zero means DefaultMaxRowNonzeros; negative
@@ -328,25 +342,31 @@ const (
 	AffineMix
 )
 
-// The defaults of OCCFMKSettings, chosen on ML-100K (three shuffles), the
-// ratings demo (three seeds), ML-1M and the synthetic catalog's
-// personalization (TestPersonalPlantedTastes). No fixed δ suits them all:
-// ML-1M (9,746 features) does better with a large ball, the ratings demo
-// (800 features) with a small one, and ML-100K (2,625 features) is alike
-// over a wide range. So δ grows as √n, n the features seen; the scale 12
-// does well on all three, where 8 loses on ML-1M and puts the synthetic
-// catalog's hits@10 below fm-ftrl's, and 16 loses on the ratings demo
-// (docs/findings.md, "The ball"). k = 16 is the smallest rank that keeps
-// the ratings demo within 0.512 RMSE on its three seeds, as good as 24 on
-// ML-100K, ML-1M and the catalog and faster (docs/findings.md, "Speed:
-// what was tried").
+// The defaults of OCCFMKSettings, chosen on ML-100K and ML-1M (shuffled,
+// and sorted by user as people rate), the ratings demo (three seeds) and
+// planted-regression (docs/findings.md, "Newcomers and per-feature
+// steps"). The weights' ζ = 0.6 with η = 5 and the ball 18·√n: ζ = 0.5
+// loses on ML-1M, 0.7 puts the ratings demo over 0.55 on a seed; η ≥ 8
+// puts planted-regression's RMSE over 0.14 (0.045 at η = 3), η = 3 the
+// ratings demo at 0.48; 12·√n loses 0.02 on the ratings demo, 24·√n
+// gains nothing. No fixed δ suits them all: ML-1M (9,746 features) does
+// better with a large ball, the ratings demo (800 features) with a small
+// one, so δ grows as √n, n the features seen. k = 16 is the smallest rank
+// that kept the ratings demo within 0.512 RMSE on its three seeds before
+// the weights, as good as 24 on ML-100K, ML-1M and the catalog and faster
+// (docs/findings.md, "Speed: what was tried").
 const (
-	DefaultOCCFMKDeltaScale = 12
-	DefaultOCCFMKEta        = 3
+	DefaultOCCFMKDeltaScale = 18
+	DefaultOCCFMKEta        = 5
 	DefaultOCCFMKRank       = 16
-	// DefaultOCCFMKMixEta is η with AffineMix, chosen on IJCNN1, a9a and
-	// the planted classification demo (docs/findings.md).
-	DefaultOCCFMKMixEta = 10
+	DefaultOCCFMKWeights    = 0.6
+	// DefaultOCCFMKMixEta and DefaultOCCFMKMixDeltaScale are η and the
+	// growing ball's scale with AffineMix, chosen on IJCNN1, a9a and the
+	// planted classification demo (docs/findings.md), where the features'
+	// weights gain nothing: OCCFMKSettingsFor turns them off for the
+	// logistic loss.
+	DefaultOCCFMKMixEta        = 10
+	DefaultOCCFMKMixDeltaScale = 12
 )
 
 // The wide model of AffineMix: its step and its ball are these multiples of
@@ -371,7 +391,7 @@ func (s OCCFMKSettings) wideSettings() OCCFMKSettings {
 func OCCFMKSettingsFor(c Config) OCCFMKSettings {
 	s := OCCFMKSettings{Delta: c.Delta, Eta: c.Eta, Rank: c.Rank, Seed: c.Seed, Loss: c.LossOf()}
 	if s.Loss == Logistic {
-		s.Affine = AffineMix
+		s.Affine, s.Weights = AffineMix, -1
 	}
 	return s
 }
@@ -386,6 +406,9 @@ func (s OCCFMKSettings) withDefaults() OCCFMKSettings {
 	if s.Rank == 0 {
 		s.Rank = DefaultOCCFMKRank
 	}
+	if s.Weights == 0 {
+		s.Weights = DefaultOCCFMKWeights
+	}
 	if s.Tol == 0 {
 		s.Tol = 0.25
 	}
@@ -396,7 +419,7 @@ func (s OCCFMKSettings) withDefaults() OCCFMKSettings {
 		s.Seed = 1
 	}
 	s.MaxRowNonzeros = zeroDefault(s.MaxRowNonzeros, DefaultMaxRowNonzeros, -1)
-	if !(s.Delta >= 0) || math.IsInf(s.Delta, 1) || !(s.Eta > 0) || s.Rank < 1 || !(s.Tol > 0) || s.MinGap < 1 || s.Affine < AffineBias || s.Affine > AffineMix || s.Affine == AffineMix && s.Loss != Logistic {
+	if !(s.Delta >= 0) || math.IsInf(s.Delta, 1) || !(s.Eta > 0) || s.Rank < 1 || !(s.Tol > 0) || s.MinGap < 1 || !(s.Weights <= 1) || s.Affine < AffineBias || s.Affine > AffineMix || s.Affine == AffineMix && s.Loss != Logistic {
 		panic("core: invalid OCCFMKSettings")
 	}
 	return s
@@ -415,7 +438,7 @@ var DefaultAutoDeltas = []float64{10, 100, 1000}
 var DefaultAutoPairs = []float64{DefaultLinearAlpha, 10 * DefaultLinearAlpha}
 
 // DefaultAutoTastes is the default grid of δ of OCCFMAuto's OCCFMK
-// experts: OCCFMK's own default (0: the ball that grows as 12·√n), the
+// experts: OCCFMK's own default (0: the ball that grows as 18·√n), the
 // expert that learns low-rank tastes.
 var DefaultAutoTastes = []float64{0}
 

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/occfm/occfm/core/data"
+	"github.com/occfm/occfm/core/internal/coretest"
 )
 
 // topnData writes a u.data of people rating items of their group more
@@ -93,4 +94,34 @@ func TestReadRatingsErrors(t *testing.T) {
 	if err != nil || rs.Len() != 2 || rs.rows[0].time != 10 || rs.rows[1].stars != 3.5 {
 		t.Errorf("ratings.csv with half stars: %v, %+v", err, rs)
 	}
+}
+
+// TestTopNFoldNoise: on ML-100K (skipped without it), occfm-k's
+// Personalize folds a held-out person in so that three ratings move their
+// predictions only as far as the catalog's noise allows: the RMSE on their
+// later ratings is no worse than with no rating at all (the bias's noise
+// is the learner's residual variance, see residualNoise).
+func TestTopNFoldNoise(t *testing.T) {
+	if testing.Short() {
+		t.Skip("learns ML-100K")
+	}
+	rs, err := ReadRatings(coretest.OpenData(t, "movielens-100k/u.data"), "u.data")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := TopN(rs, TopNSettings{Learners: []string{"occfm-k"}, People: 100, Seeds: []uint64{1}, Feed: []int{3}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range res {
+		if r.Learner != "occfm-k" || r.Seed != 0 {
+			continue
+		}
+		t.Logf("occfm-k after 3 ratings: RMSE %.3f, cold %.3f (%d people)", r.RMSE.Mean, r.RMSECold.Mean, r.RMSE.N)
+		if !(r.RMSE.Mean <= r.RMSECold.Mean) {
+			t.Errorf("RMSE %.3f after 3 ratings, %.3f before any", r.RMSE.Mean, r.RMSECold.Mean)
+		}
+		return
+	}
+	t.Fatal("no result for occfm-k")
 }

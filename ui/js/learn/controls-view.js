@@ -82,7 +82,7 @@ export function renderDefaults() {
 
 // defaultText names the default of a learner setting, "delta" or "eta", as
 // learners() gives it for the learner the numbers follow (the first one
-// unless another is chosen): "default (10)", "default: 12·√n (grows with
+// unless another is chosen): "default (10)", "default: 18·√n (grows with
 // the features seen)" for a δ set by a rule, η's for classification on a
 // classification run; "default" alone when learners() gives none.
 export function defaultText(key) {
