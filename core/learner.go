@@ -272,10 +272,10 @@ func zeroDefault(v, def, none int) int {
 	return v
 }
 
-// EigenPairs is a learner whose pair weights are C = Σₐ μₐ·uₐuₐᵀ, with
-// uₐ = D^(−½)vₐ for orthonormal vₐ and a positive diagonal D (the identity
-// for unweighted features), which the personal package folds a new person
-// into. OCCFMK is one.
+// EigenPairs is a learner whose pair weights are C = Σₐ μₐ·uₐuₐᵀ with
+// orthonormal uₐ, on its rows as it weighs them (OCCFMK weighs features by
+// their frequency: see featureWeights), which the personal package folds a
+// new person into. OCCFMK is one.
 type EigenPairs interface {
 	// PairSpectrum appends C's nonzero eigenvalues μ to dst, in a fixed
 	// order that PairCoords follows.

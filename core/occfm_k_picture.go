@@ -436,11 +436,12 @@ func (m *OCCFMK) PairSpectrum(dst []float64) []float64 {
 	return dst
 }
 
-// PairCoords appends feature i's coordinates in C's eigenvectors,
-// uₐᵢ = dᵢ^(−½)·(S·W)[i, a] for μₐ ≠ 0 (dᵢ its weight: see
-// featureWeights), to dst; zeros for a feature never seen, and for one
-// seen since S was last recomputed (outside S: its pairs come from the
-// fold-in, see foldIn).
+// PairCoords appends feature i's coordinates in the eigenvectors of the
+// pairs of the weighted rows, uₐᵢ = (S·W)[i, a] for μₐ ≠ 0, to dst: C̃ =
+// Σₐ μₐuₐuₐᵀ with orthonormal uₐ, and C_ij = dᵢ^(−½)dⱼ^(−½)·C̃_ij with the
+// features' weights (see featureWeights). Zeros for a feature never seen,
+// and for one seen since S was last recomputed (outside S: its pairs come
+// from the fold-in, see foldIn).
 func (m *OCCFMK) PairCoords(i int, dst []float64) []float64 {
 	if i < 0 || i >= m.d {
 		for range m.active {
@@ -448,9 +449,9 @@ func (m *OCCFMK) PairCoords(i int, dst []float64) []float64 {
 		}
 		return dst
 	}
-	s, wt := m.row(i), m.fw.weight(i)
+	s := m.row(i)
 	for _, a := range m.active {
-		dst = append(dst, wt*coordIn(s, m.w, m.ld, a))
+		dst = append(dst, coordIn(s, m.w, m.ld, a))
 	}
 	return dst
 }

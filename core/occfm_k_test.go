@@ -149,6 +149,7 @@ func TestOCCFMKDense(t *testing.T) {
 						for a, v := range mu {
 							c += v * ui[a] * uj[a]
 						}
+						c *= m.fw.weight(i) * m.fw.weight(j)
 						if !scalar.EqualWithinAbsOrRel(c, dc.At(i, j), 1e-9, 1e-9) {
 							t.Fatalf("%s rank %d δ %g row %d: C[%d, %d] = %v from PairCoords, %v from C", name, rank, delta, r, i, j, c, dc.At(i, j))
 						}
