@@ -550,8 +550,8 @@ func TestE2ELessonClaims(t *testing.T) {
 	if b := best(early); b != "bias" && !(b == "occfm-auto" && early[2]-early[1] < 0.01) {
 		t.Errorf("step 6: %s leads at 3,000 rows (%v); the step says bias does", b, early)
 	}
-	if b := best(at); b != "fm-ftrl" {
-		t.Errorf("step 6: %s leads at 50,000 rows (%v); the step says fm-ftrl wins in the long run", b, at)
+	if b := best(at); b != "fm-ftrl" && b != "occfm-auto" || math.Abs(at[1]-at[3]) > 0.02 {
+		t.Errorf("step 6: %s leads at 50,000 rows (%v); the step says fm-ftrl and occfm-auto lead the long run together", b, at)
 	}
 	if !(at[0] > at[2]) {
 		t.Errorf("step 6: occfm %.4f is not behind bias %.4f at 50,000 rows", at[0], at[2])
