@@ -456,10 +456,10 @@ func (m *OCCFMK) MaxRowNonzeros() int { return m.s.MaxRowNonzeros }
 var _ RowLimited = (*OCCFMK)(nil)
 
 // MemoryBytes estimates the bytes m holds (see Sized): G's pairs, S and Y
-// (8 bytes a feature per direction each, room for 2k), the affine part,
-// and the rest.
+// (8 bytes a feature per direction each, room for 2k), the features'
+// counts, the affine part, and the rest.
 func (m *OCCFMK) MemoryBytes() int64 {
-	b := structBytes + m.g.memoryBytes() + sumF64Bytes(m.sb, m.yb, m.a, m.w) + int64(len(m.seen))
+	b := structBytes + m.g.memoryBytes() + sumF64Bytes(m.sb, m.yb, m.a, m.w, m.fw.n) + int64(len(m.seen))
 	if m.bias != nil {
 		b += m.bias.MemoryBytes()
 	} else {
