@@ -20,8 +20,8 @@ import (
 // frequencies (Weights; see featureWeights), so that the ball is the
 // weighted trace norm's ‖D^½CD^½‖* ≤ δ; what follows is in x̃'s
 // coordinates. With Gₜ = Σ_{τ≤t} ℓ'(ŷ_τ, y_τ)·M_τ, M = ½(x̃x̃ᵀ −
-// diag(x̃∘x̃)) the gradient of ŷ in C, the FTRL iterate of Algorithm 2's objective Fₜ = η⟨Gₜ, C⟩ + ‖C‖²_F
-// is
+// diag(x̃∘x̃)) the gradient of ŷ in C, the FTRL iterate of Algorithm 2's
+// objective Fₜ = η⟨Gₜ, C⟩ + ‖C‖²_F is
 //
 //	C*ₜ₊₁ = argmin_{C∈K} Fₜ(C) = Π_K(−η·Gₜ/2),
 //
