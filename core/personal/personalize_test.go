@@ -449,8 +449,9 @@ func learnML100K(t testing.TB, name string) (core.Learner, *Catalog, int) {
 }
 
 // TestPersonalFold checks occfm-k's folding against a dense reference after
-// every rating: (b, e) solves the normal equations (XᵀX + Λ)β = Xᵀr built
-// by gonum's mat, ŷ({you, i}) = ŷ({i}) + b + Σₐ μₐeₐuₐᵢ, the learner is not
+// every rating: e solves the normal equations (XᵀX + Λ)β = Xᵀr built by
+// gonum's mat, b is the ridge mean of the residuals e leaves with b's own
+// prior, ŷ({you, i}) = ŷ({i}) + b + Σₐ μₐeₐuₐᵢ, the learner is not
 // changed, and Clear brings back the cold predictions.
 func TestPersonalFold(t *testing.T) {
 	p, s := personalizer(t, "occfm-k")
@@ -503,13 +504,20 @@ func TestPersonalFold(t *testing.T) {
 		if err := beta.SolveVec(&lhs, &rhs); err != nil {
 			t.Fatal(err)
 		}
-		if d := math.Abs(beta.AtVec(0) - f.b); d > 1e-9 {
-			t.Errorf("rating %d: b = %v, reference %v", step, f.b, beta.AtVec(0))
-		}
 		for a, e := range f.e {
 			if d := math.Abs(beta.AtVec(1+a) - e); d > 1e-9*math.Max(1, math.Abs(e)) {
 				t.Errorf("rating %d: e[%d] = %v, reference %v", step, a, e, beta.AtVec(1+a))
 			}
+		}
+		// b given e: the ridge mean, with its own prior, of what e leaves.
+		var ex mat.VecDense
+		ex.MulVec(x, &beta)
+		var left float64
+		for j := range rated {
+			left += r.AtVec(j) - (ex.AtVec(j) - beta.AtVec(0))
+		}
+		if want := left / (float64(len(rated)) + f.bPrior); math.Abs(want-f.b) > 1e-9 {
+			t.Errorf("rating %d: b = %v, reference %v", step, f.b, want)
 		}
 		for _, it := range []int{1, 2, 3, 300} {
 			fi := p.cat.Items[it].Feature
