@@ -58,7 +58,84 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, "e2e:", err)
 		os.Exit(1)
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	stopBrowser()
+	os.Exit(code)
+}
+
+// browserShared is the one Chromium the tests share. Each test has a
+// browser context of its own in it (cookies, storage, HTTP cache and
+// service workers, in memory, disposed of when the test ends) and a tab
+// there, and a server of its own: what one test leaves cannot reach
+// another. Starting a browser costs about 2.5 s of CPU; once for the
+// package instead of once per test saves minutes of make test.
+var browserShared struct {
+	once    sync.Once
+	ctx     context.Context // the browser's first tab: it holds the browser
+	stop    func()
+	profile string
+	err     error
+}
+
+// sharedBrowser returns the context of the shared browser, starting it
+// at the first call.
+func sharedBrowser(t *testing.T) context.Context {
+	t.Helper()
+	b := &browserShared
+	b.once.Do(func() {
+		exe := chromiumPath(t)
+		if b.profile, b.err = os.MkdirTemp("", "occfm-e2e-profile-"); b.err != nil {
+			return
+		}
+		opts := []chromedp.ExecAllocatorOption{
+			chromedp.ExecPath(exe),
+			chromedp.Headless,
+			chromedp.NoSandbox,
+			chromedp.DisableGPU,
+			chromedp.NoFirstRun,
+			chromedp.NoDefaultBrowserCheck,
+			chromedp.Flag("disable-quic", true),
+			chromedp.Flag("disable-background-networking", true),
+			chromedp.Flag("disable-component-update", true),
+			chromedp.Flag("disable-sync", true),
+			chromedp.Flag("disable-dev-shm-usage", true),
+			// Keep rAF and timers at full rate although nobody looks at the window.
+			chromedp.Flag("disable-renderer-backgrounding", true),
+			chromedp.Flag("disable-background-timer-throttling", true),
+			chromedp.Flag("disable-backgrounding-occluded-windows", true),
+			chromedp.UserDataDir(b.profile),
+			chromedp.WindowSize(1280, 1000),
+		}
+		allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+		ctx, cancelTab := chromedp.NewContext(allocCtx)
+		b.ctx = ctx
+		b.stop = func() {
+			cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+			_ = chromedp.Cancel(cctx)
+			cancel()
+			cancelTab()
+			cancelAlloc() // waits for the browser process to exit
+		}
+		if err := chromedp.Do(ctx); err != nil {
+			b.err = fmt.Errorf("starting %s: %w", exe, err)
+		}
+	})
+	if b.err != nil {
+		t.Fatal(b.err)
+	}
+	return b.ctx
+}
+
+// stopBrowser stops the shared browser, if it started, and removes its
+// profile.
+func stopBrowser() {
+	b := &browserShared
+	if b.stop != nil {
+		b.stop()
+	}
+	if b.profile != "" {
+		os.RemoveAll(b.profile)
+	}
 }
 
 // chromiumPath is Debian's /usr/bin/chromium, or the first chromium-like
@@ -125,7 +202,7 @@ func newSessionWith(t *testing.T, timeout time.Duration, h http.Handler) *sessio
 	if _, err := os.Stat(filepath.Join(e2eDist, "occfm.wasm")); err != nil {
 		t.Fatalf("%s/occfm.wasm is missing (%v): run make dist first", e2eDist, err)
 	}
-	exe := chromiumPath(t)
+	browserCtx := sharedBrowser(t)
 
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
@@ -134,31 +211,8 @@ func newSessionWith(t *testing.T, timeout time.Duration, h http.Handler) *sessio
 		t.Fatal(err)
 	}
 
-	profile := t.TempDir() // removed after the browser is gone (cleanups run LIFO)
-	opts := []chromedp.ExecAllocatorOption{
-		chromedp.ExecPath(exe),
-		chromedp.Headless,
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.NoFirstRun,
-		chromedp.NoDefaultBrowserCheck,
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("disable-dev-shm-usage", true),
-		// Keep rAF and timers at full rate although nobody looks at the window.
-		chromedp.Flag("disable-renderer-backgrounding", true),
-		chromedp.Flag("disable-background-timer-throttling", true),
-		chromedp.Flag("disable-backgrounding-occluded-windows", true),
-		chromedp.UserDataDir(profile),
-		chromedp.WindowSize(1280, 1000),
-	}
-	base, cancelBase := context.WithTimeout(context.Background(), timeout)
-	allocCtx, cancelAlloc := chromedp.NewExecAllocator(base, opts...)
-	ctx, cancelTab := chromedp.NewContext(allocCtx, chromedp.WithErrorf(func(f string, a ...any) {
-		t.Logf("chromedp: "+f, a...) // only until the test ends: see cleanup
-	}))
+	base, cancelBase := context.WithTimeout(browserCtx, timeout)
+	ctx, cancelTab := chromedp.NewContext(base, chromedp.WithNewBrowserContext())
 	s := &session{t: t, ctx: ctx, url: srv.URL + "/", origin: u.Scheme + "://" + u.Host}
 	t.Cleanup(func() {
 		s.mu.Lock()
@@ -168,18 +222,14 @@ func newSessionWith(t *testing.T, timeout time.Duration, h http.Handler) *sessio
 		for _, e := range exc {
 			t.Errorf("page error: %s", e)
 		}
-		cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-		_ = chromedp.Cancel(cctx)
-		cancel()
-		cancelTab()
-		cancelAlloc() // waits for the browser process to exit
+		cancelTab() // closes the tab and disposes of its browser context
 		cancelBase()
 	})
 
-	// Start the browser on about:blank, then listen to the console before the
+	// Open the tab on about:blank, then listen to the console before the
 	// page exists so that nothing it says is lost.
 	if err := chromedp.Do(ctx); err != nil {
-		t.Fatalf("starting %s: %v", exe, err)
+		t.Fatalf("opening a tab in a browser context of its own: %v", err)
 	}
 	// Every document reports Content-Security-Policy violations as a console
 	// error, which console records as fatal: a test fails on any.
