@@ -106,10 +106,22 @@ func TestE2EBadInputs(t *testing.T) {
 	if err := json.Unmarshal(b, &cases); err != nil {
 		t.Fatal(err)
 	}
+	shots := map[string]bool{"bad-rating.data/stop": true, "bad-rating.data/skip": true, "huge-label.data/skip": true, "decimal-comma.csv/stop": true}
+	// Each policy in a page of its own, the two at once.
+	for _, policy := range []string{"stop", "skip"} {
+		t.Run(policy, func(t *testing.T) {
+			t.Parallel()
+			badInputs(t, cases, policy, shots)
+		})
+	}
+}
+
+// badInputs is TestE2EBadInputs for one policy of "Bad rows".
+func badInputs(t *testing.T, cases []e2eBadCase, policy string, shots map[string]bool) {
 	s := newSession(t, 12*time.Minute)
 	s.openDemo()
 	s.maxSpeed()
-	shots := map[string]bool{"bad-rating.data/stop": true, "bad-rating.data/skip": true, "huge-label.data/skip": true, "decimal-comma.csv/stop": true}
+	s.setOnError(policy)
 	ran := 0
 	for _, c := range cases {
 		if c.Format != "" || c.Task != "" {
@@ -123,74 +135,71 @@ func TestE2EBadInputs(t *testing.T) {
 			}
 			wait = 3 * time.Minute
 		}
-		for _, policy := range []string{"stop", "skip"} {
-			name := c.File + "/" + policy
-			s.setOnError(policy)
-			before := evalJS[int](s, "occfmPage.session.gen")
-			start := time.Now()
-			s.upload(path)
-			s.waitJS(name+" ended", fmt.Sprintf(`occfmPage.session.gen > %d && occfmPage.session.file && occfmPage.session.file.name === %q &&
-				(document.body.dataset.state === "done" || document.body.dataset.state === "error")`, before, c.File), wait)
-			took := time.Since(start)
-			o := evalJS[badOutcome](s, badOutcomeJS)
-			s.checkExceptions()
+		name := c.File + "/" + policy
+		before := evalJS[int](s, "occfmPage.session.gen")
+		start := time.Now()
+		s.upload(path)
+		s.waitJS(name+" ended", fmt.Sprintf(`occfmPage.session.gen > %d && occfmPage.session.file && occfmPage.session.file.name === %q &&
+			(document.body.dataset.state === "done" || document.body.dataset.state === "error")`, before, c.File), wait)
+		took := time.Since(start)
+		o := evalJS[badOutcome](s, badOutcomeJS)
+		s.checkExceptions()
 
-			if policy == "skip" && c.Rows == 0 && c.Skipped > 0 && !c.Fatal {
-				// Every row skipped: the page says it learned nothing, as
-				// the command line does.
-				if o.State != "error" || !strings.Contains(o.Error, "no row was learned: ") || !strings.Contains(o.Error, "skipped as malformed, the first: "+c.Stop) {
-					t.Errorf("%s: state %q, error %q; want no row was learned", name, o.State, o.Error)
+		if policy == "skip" && c.Rows == 0 && c.Skipped > 0 && !c.Fatal {
+			// Every row skipped: the page says it learned nothing, as
+			// the command line does.
+			if o.State != "error" || !strings.Contains(o.Error, "no row was learned: ") || !strings.Contains(o.Error, "skipped as malformed, the first: "+c.Stop) {
+				t.Errorf("%s: state %q, error %q; want no row was learned", name, o.State, o.Error)
+			}
+		} else if c.Stop != "" && (policy == "stop" || c.Fatal) {
+			want := c.Stop
+			if c.Page != "" {
+				want = c.Page
+			}
+			if o.State != "error" || !strings.Contains(o.Error, want) || !strings.Contains(o.Error, c.File) {
+				t.Errorf("%s: state %q, error\n%s\nwant one holding\n%s", name, o.State, o.Error, want)
+			}
+			if !c.Fatal && !strings.Contains(o.Error, `choose "Bad rows: skip and count"`) {
+				t.Errorf("%s: the error %q does not say how to skip such rows", name, o.Error)
+			}
+		} else {
+			skipped := 0
+			if policy == "skip" {
+				skipped = c.Skipped
+			}
+			rows, _ := parseRows(o.Rows)
+			if o.State != "done" || rows != c.Rows || o.Error != "" {
+				t.Errorf("%s: state %q, rows %q, error %q; want done, %d rows", name, o.State, o.Rows, o.Error, c.Rows)
+			}
+			switch {
+			case skipped == 0 && o.Skipped != "":
+				t.Errorf("%s: shows %q, want no skipped rows", name, o.Skipped)
+			case skipped > 0:
+				noun := "rows"
+				if skipped == 1 {
+					noun = "row"
 				}
-			} else if c.Stop != "" && (policy == "stop" || c.Fatal) {
-				want := c.Stop
-				if c.Page != "" {
-					want = c.Page
-				}
-				if o.State != "error" || !strings.Contains(o.Error, want) || !strings.Contains(o.Error, c.File) {
-					t.Errorf("%s: state %q, error\n%s\nwant one holding\n%s", name, o.State, o.Error, want)
-				}
-				if !c.Fatal && !strings.Contains(o.Error, `choose "Bad rows: skip and count"`) {
-					t.Errorf("%s: the error %q does not say how to skip such rows", name, o.Error)
-				}
-			} else {
-				skipped := 0
-				if policy == "skip" {
-					skipped = c.Skipped
-				}
-				rows, _ := parseRows(o.Rows)
-				if o.State != "done" || rows != c.Rows || o.Error != "" {
-					t.Errorf("%s: state %q, rows %q, error %q; want done, %d rows", name, o.State, o.Rows, o.Error, c.Rows)
-				}
-				switch {
-				case skipped == 0 && o.Skipped != "":
-					t.Errorf("%s: shows %q, want no skipped rows", name, o.Skipped)
-				case skipped > 0:
-					noun := "rows"
-					if skipped == 1 {
-						noun = "row"
-					}
-					want := fmt.Sprintf("%d %s skipped — first: %s", skipped, noun, c.Stop)
-					if o.Skipped != want || o.Reasons != min(skipped, 5)-1 {
-						t.Errorf("%s: skipped\n%q (+%d reasons)\nwant\n%q (+%d)", name, o.Skipped, o.Reasons, want, min(skipped, 5)-1)
-					}
+				want := fmt.Sprintf("%d %s skipped — first: %s", skipped, noun, c.Stop)
+				if o.Skipped != want || o.Reasons != min(skipped, 5)-1 {
+					t.Errorf("%s: skipped\n%q (+%d reasons)\nwant\n%q (+%d)", name, o.Skipped, o.Reasons, want, min(skipped, 5)-1)
 				}
 			}
-			if shots[name] {
-				s.screenshot("bad-" + strings.ReplaceAll(name, "/", "-"))
-			}
-			// Alive and responsive: the Go runtime answers, a click is
-			// handled at once.
-			if n := evalJS[int](s, "occfm.learners().length"); n == 0 {
-				t.Errorf("%s: occfm.learners() is empty", name)
-			}
-			lag := s.clickLag()
-			if lag >= e2eFreezeMS {
-				t.Errorf("%s: a click waited %.0f ms: the page froze (want < %d ms on any machine)", name, lag, e2eFreezeMS)
-			}
-			t.Logf("%-32s %5v  state %-5s rows %-6s click %4.1f ms  %s%s", name, took.Round(time.Millisecond),
-				o.State, o.Rows, lag, o.Error, o.Skipped)
-			ran++
 		}
+		if shots[name] {
+			s.screenshot("bad-" + strings.ReplaceAll(name, "/", "-"))
+		}
+		// Alive and responsive: the Go runtime answers, a click is
+		// handled at once.
+		if n := evalJS[int](s, "occfm.learners().length"); n == 0 {
+			t.Errorf("%s: occfm.learners() is empty", name)
+		}
+		lag := s.clickLag()
+		if lag >= e2eFreezeMS {
+			t.Errorf("%s: a click waited %.0f ms: the page froze (want < %d ms on any machine)", name, lag, e2eFreezeMS)
+		}
+		t.Logf("%-32s %5v  state %-5s rows %-6s click %4.1f ms  %s%s", name, took.Round(time.Millisecond),
+			o.State, o.Rows, lag, o.Error, o.Skipped)
+		ran++
 	}
 	// The page still runs the demo after all of them.
 	evalJS[chromedp.Void](s, `(() => {
@@ -201,5 +210,5 @@ func TestE2EBadInputs(t *testing.T) {
 	s.waitState("running", 10*time.Second)
 	s.waitJS("the demo's rows after the bad files", jsRows+" > 0", 10*time.Second)
 	s.checkExceptions()
-	t.Logf("%d runs of bad inputs, then the demo ran", ran)
+	t.Logf("%d runs of bad inputs (%s), then the demo ran", ran, policy)
 }

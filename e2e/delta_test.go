@@ -19,39 +19,48 @@ import (
 // reading next to `make bench`'s figures.
 func TestE2EDelta(t *testing.T) {
 	t.Parallel()
+	// Each demo in a page of its own, two at once.
+	for _, demo := range []string{"ratings", "planted-regression", "planted-classification"} {
+		t.Run(demo, func(t *testing.T) {
+			t.Parallel()
+			deltaSweep(t, demo)
+		})
+	}
+}
+
+// deltaSweep is TestE2EDelta for one demo.
+func deltaSweep(t *testing.T, demo string) {
 	s := newSession(t, 10*time.Minute)
 	base := s.url
 	run := 0
-	for _, demo := range []string{"ratings", "planted-regression", "planted-classification"} {
-		for _, d := range []float64{1, 3, 10, 30, 100, 300, 1000} {
-			run++
-			// A new query string, so that the page loads afresh.
-			s.url = fmt.Sprintf("%s?run=%d#demo=%s&learners=occfm&delta=%g&speed=max", base, run, demo, d)
-			s.openDemo()
-			s.waitJS(fmt.Sprintf("%s at δ = %g: 2,000 rows", demo, d), jsRows+" >= 2000", 60*time.Second)
-			start, r0 := time.Now(), s.rows()
-			s.waitJS(fmt.Sprintf("%s at δ = %g: 10,000 rows", demo, d), jsRows+` >= 10000 || document.body.dataset.state === "done"`, 60*time.Second)
-			rate := float64(s.rows()-r0) / time.Since(start).Seconds()
-			v := evalJS[guardView](s, guardViewJS)
-			if strings.Contains(v.Notes, "occfm:") || strings.Contains(v.Notes, "paused") {
-				t.Errorf("%s at δ = %g: OCCFM's guard tripped: %s", demo, d, v.Notes)
-			}
-			for _, text := range v.Cells {
-				if low := strings.ToLower(text); strings.Contains(low, "nan") || strings.Contains(low, "inf") {
-					t.Errorf("%s at δ = %g: the page shows %q", demo, d, text)
-				}
-			}
-			id := "metric-rmse"
-			if demo == "planted-classification" {
-				id = "metric-error-rate"
-			}
-			metric, _ := s.metric(id)
-			note := ""
-			if s.state() == "done" {
-				note = " (reached the demo's end: a lower bound)"
-			}
-			t.Logf("%-22s δ = %-5g %6d rows, %7.0f rows/s%s, metric %.4f", demo, d, s.rows(), rate, note, metric)
+	for _, d := range []float64{1, 3, 10, 30, 100, 300, 1000} {
+		run++
+		// A new query string, so that the page loads afresh.
+		s.url = fmt.Sprintf("%s?run=%d#demo=%s&learners=occfm&delta=%g&speed=max", base, run, demo, d)
+		s.openDemo()
+		s.waitJS(fmt.Sprintf("%s at δ = %g: 2,000 rows", demo, d), jsRows+" >= 2000", 60*time.Second)
+		start, r0 := time.Now(), s.rows()
+		s.waitJS(fmt.Sprintf("%s at δ = %g: 10,000 rows", demo, d), jsRows+` >= 10000 || document.body.dataset.state === "done"`, 60*time.Second)
+		rate := float64(s.rows()-r0) / time.Since(start).Seconds()
+		v := evalJS[guardView](s, guardViewJS)
+		if strings.Contains(v.Notes, "occfm:") || strings.Contains(v.Notes, "paused") {
+			t.Errorf("%s at δ = %g: OCCFM's guard tripped: %s", demo, d, v.Notes)
 		}
+		for _, text := range v.Cells {
+			if low := strings.ToLower(text); strings.Contains(low, "nan") || strings.Contains(low, "inf") {
+				t.Errorf("%s at δ = %g: the page shows %q", demo, d, text)
+			}
+		}
+		id := "metric-rmse"
+		if demo == "planted-classification" {
+			id = "metric-error-rate"
+		}
+		metric, _ := s.metric(id)
+		note := ""
+		if s.state() == "done" {
+			note = " (reached the demo's end: a lower bound)"
+		}
+		t.Logf("%-22s δ = %-5g %6d rows, %7.0f rows/s%s, metric %.4f", demo, d, s.rows(), rate, note, metric)
 	}
 	s.checkExceptions()
 }
