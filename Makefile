@@ -98,7 +98,7 @@ dist: ui/node_modules
 	@cp ui/index.html ui/app.js ui/style.css ui/lesson.css ui/favicon.svg dist/
 	@rm -rf dist/js && cp -R ui/js dist/js
 	@mkdir -p dist/lib
-	@cp ui/lib/*.js ui/lib/occfm.d.ts ui/lib/package.json dist/lib/
+	@cp ui/lib/*.js ui/lib/occfm.d.ts ui/lib/package.json ui/lib/README.md LICENSE dist/lib/
 	@ln -f dist/occfm.wasm dist/lib/occfm.wasm 2>/dev/null || cp dist/occfm.wasm dist/lib/
 	@ln -f dist/occfm.wasm.gz dist/lib/occfm.wasm.gz 2>/dev/null || cp dist/occfm.wasm.gz dist/lib/
 	@cp dist/wasm_exec.js dist/lib/

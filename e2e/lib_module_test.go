@@ -65,7 +65,7 @@ export async function scenario() {
 	const dp = await d.predictMany(fresh);
 	const late = all.slice(0, 600).map((r, i) => i === 550 ? {x: r.x, y: "3"} : r);
 	const lateError = await rejects(() => d.learn(late));
-	const dp2 = await d.predictMany(fresh); // the parts before row 550's learned
+	const dp2 = await d.predictMany(fresh); // none of it learned: as before
 	const dFile = await d.save();
 	d.close();
 	const dl = await Learner.load(dFile, {worker: true});
@@ -118,7 +118,7 @@ export async function scenario() {
 	return {names: names.length, rows: m.rows, mse, meanMse, fileBytes: file.length, sameAfterLoad: p.every((v, i) => v === q[i]),
 		badError, sameAfterBad: p.every((v, i) => v === again[i]) && one === p[0], right, probs: pr.every((v) => v >= 0 && v <= 1),
 		unknown, badLoad, badSetting, closed, task: cls.task, learner: c.learner,
-		workerRows: dm.rows, workerSame: dp.every((v, i) => v === p[i]) && dp2.every((v, i) => v === dlp[i]), reports, lateError, workerFileBytes: dFile.length,
+		workerRows: dm.rows, workerSame: dp.every((v, i) => v === p[i]) && dp2.every((v, i) => v === dp[i]) && dp2.every((v, i) => v === dlp[i]), reports, lateError, workerFileBytes: dFile.length,
 		fileRows: fm.rows, fileMse, fileSame: fp.every((v, i) => Math.abs(v - fq[i]) <= 1e-12), badFile,
 		recBefore, recRows: fit.rows, recTop: top.map((t) => t.id), red, reasons: top.every((t) => t.reasons.length > 0 && t.title.startsWith("Product")),
 		recBad, recSame: same(topAfter, top), coldLen: cold.length, workerRec: same(wtop, await (async () => {

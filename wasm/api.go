@@ -19,7 +19,7 @@ var apiTable = []struct {
 	name string
 	f    func(b *bridge, args []js.Value) any
 }{
-	{"learners", (*bridge).apiLearners},       // the registry: name, plain words, summary and regret guarantee of every learner
+	{"learners", (*bridge).apiLearners},       // the registry: name, plain words, summary, regret guarantee, tasks, settings and defaults of every learner
 	{"demos", (*bridge).apiDemos},             // the built-in demos
 	{"start", (*bridge).apiStart},             // starts a session for the JSON config args[0]; returns its snapshot
 	{"feed", (*bridge).apiFeed},               // gives the session's file the chunk args[0] (a Uint8Array); returns the bytes taken
@@ -53,8 +53,18 @@ func (b *bridge) apiLearners(args []js.Value) any {
 		if s.DeltaRule != "" {
 			l["deltaText"] = s.DeltaRule
 		}
-		reg, _ := core.DefaultConfig(s.Name, data.Regression)
-		cls, _ := core.DefaultConfig(s.Name, data.Classification)
+		reg, regErr := core.DefaultConfig(s.Name, data.Regression)
+		cls, clsErr := core.DefaultConfig(s.Name, data.Classification)
+		var tasks []any
+		if regErr == nil {
+			tasks = append(tasks, "regression")
+		}
+		if clsErr == nil {
+			tasks = append(tasks, "classification")
+		}
+		l["tasks"] = tasks
+		l["takesDelta"], l["takesEta"] = s.Takes&core.TakesDelta != 0, s.Takes&core.TakesEta != 0
+		l["pairs"], l["ball"] = !s.NoPairs, s.Ball
 		if reg.Delta > 0 {
 			l["delta"] = reg.Delta
 		}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/occfm/occfm/core"
 	"github.com/occfm/occfm/core/data"
@@ -28,6 +29,12 @@ type libLearner struct {
 	feat  map[libKey]int // feature index of a (column, value)
 	rows  int
 	m     *core.Metrics
+	// maxMemory is the memory budget in bytes of the learner, its metrics
+	// and its names (core.MemoryBudget's Limit: 0 means
+	// core.DefaultMemoryLimit, 512 MiB, within what a tab gives a wasm
+	// module).
+	maxMemory int64
+	checking  *libCheck // the list lib.check is checking, part by part
 }
 
 // libKey is a feature of a libLearner: a column and, for a categorical
@@ -59,6 +66,7 @@ type libSettings struct {
 	Learner, Task string
 	Delta, Eta    float64
 	Seed          uint64
+	MaxMemory     int64 // bytes; 0: core.DefaultMemoryLimit
 }
 
 // newLibLearner makes the learner s names, guarded (reset when it
@@ -92,7 +100,10 @@ func newLibLearner(s libSettings) (*libLearner, error) {
 	}
 	// Column 0 is the label, "y", as in a CSV file the CLI reads.
 	v := data.Vocabulary{Format: data.FormatCSV, Columns: []data.VocabularyColumn{{Name: "y", Role: data.RoleLabel}}}
-	l := &libLearner{name: s.Learner, cfg: cfg, l: g, vocab: v}
+	if s.MaxMemory < 0 {
+		return nil, errors.New("maxMemory " + strconv.FormatInt(s.MaxMemory, 10) + ": want a number of bytes ≥ 0 (0: 512 MiB)")
+	}
+	l := &libLearner{name: s.Learner, cfg: cfg, l: g, vocab: v, maxMemory: s.MaxMemory}
 	l.index()
 	return l, nil
 }
@@ -250,32 +261,74 @@ func (l *libLearner) label(y float64, where string) (float64, error) {
 	return v, nil
 }
 
-// learn learns rows in order, predicting each first (progressive metrics).
-// Every row is checked before any is learned: a bad one leaves the
-// learner as it was, and the error names it, rows[0] being row first (a
-// caller that learns a long array in parts passes each part's offset).
-func (l *libLearner) learn(rows []libRow, first int) error {
+// libCheck is the state of a check of one list of rows given in parts
+// (lib.check, part by part, before lib.learn learns any): the kinds of the
+// names new to the model and the features new to it, over the parts
+// checked so far.
+type libCheck struct {
+	pending map[string]bool
+	fresh   map[libKey]bool // by name (col −1)
+}
+
+func newLibCheck() *libCheck {
+	return &libCheck{pending: map[string]bool{}, fresh: map[libKey]bool{}}
+}
+
+// checkRows checks rows as learn learns them, rows[0] being row first,
+// with st carried over the parts of one list, and returns their labels in
+// the task's form. The error names the first bad row.
+func (l *libLearner) checkRows(rows []libRow, first int, st *libCheck) ([]float64, error) {
 	ys := make([]float64, len(rows))
-	pending := map[string]bool{}
-	fresh := map[libKey]bool{} // features new to the model, by name (col −1)
 	for r, row := range rows {
 		where := "row " + strconv.Itoa(first+r)
-		if err := l.check(row.x, where, pending); err != nil {
-			return err
+		if err := l.check(row.x, where, st.pending); err != nil {
+			return nil, err
 		}
 		y, err := l.label(row.y, where)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		ys[r] = y
 		for _, f := range row.x {
+			if len(f.name) > libMaxName || len(f.str) > libMaxName {
+				return nil, errors.New(where + `: feature "` + clip(f.name) + `": a name or value of ` + strconv.Itoa(max(len(f.name), len(f.str))) + " bytes: at most " + strconv.Itoa(libMaxName))
+			}
 			if !l.known(f) {
-				fresh[libKey{col: -1, value: f.name + "\x00" + f.str}] = true
+				st.fresh[libKey{col: -1, value: f.name + "\x00" + f.str}] = true
 			}
 		}
-		if len(l.vocab.Features)+len(fresh) > libMaxFeatures {
-			return errors.New(where + ": more than " + strconv.Itoa(libMaxFeatures) + " features in one learner")
+		if len(l.vocab.Features)+len(st.fresh) > libMaxFeatures {
+			return nil, errors.New(where + ": more than " + strconv.Itoa(libMaxFeatures) + " features in one learner")
 		}
+	}
+	return ys, nil
+}
+
+// libMaxName bounds the bytes of a feature's name and of a string value.
+const libMaxName = 1 << 10
+
+// clip returns s, cut to 40 bytes with "…" when longer, for an error.
+func clip(s string) string {
+	if len(s) <= 40 {
+		return s
+	}
+	return strings.ToValidUTF8(s[:40], "") + "…"
+}
+
+// learn learns rows in order, predicting each first (progressive metrics).
+// Every row is checked before any is learned: a bad one leaves the
+// learner as it was, and the error names it, rows[0] being row first (a
+// caller that learns a long array in parts passes each part's offset,
+// after lib.check has checked every part). The memory budget (maxMemory)
+// is checked every libMemoryEvery rows and after a row of more than
+// libWideRow nonzeros: past it, learn stops, and the error names the
+// memory, what holds it and the last row learned (numbered as the caller
+// numbers its list: the rows before first were learned by earlier calls
+// of the same list).
+func (l *libLearner) learn(rows []libRow, first int) error {
+	ys, err := l.checkRows(rows, first, newLibCheck())
+	if err != nil {
+		return err
 	}
 	var ex data.Example
 	for r, row := range rows {
@@ -283,9 +336,35 @@ func (l *libLearner) learn(rows []libRow, first int) error {
 		ex.Y = ys[r]
 		core.Play(l.l, ex, l.m)
 		l.rows++
+		if (r+1)%libMemoryEvery == 0 || len(ex.X.Ind) > libWideRow || r == len(rows)-1 {
+			if err := l.memory(); err != nil {
+				return errors.New("row " + strconv.Itoa(first+r) + ": " + err.Error() + "; the rows up to row " + strconv.Itoa(first+r) + " were learned, the later ones were not")
+			}
+		}
 	}
 	return nil
 }
+
+// memory checks the learner and its metrics against the budget.
+func (l *libLearner) memory() error {
+	return core.MemoryBudget{Limit: l.maxMemory}.Check(
+		core.MemoryPart{Name: l.name, Value: l.l},
+		core.MemoryPart{Name: "metrics", Value: l.m},
+		core.MemoryPart{Name: "feature names", Value: vocabSize{&l.vocab}})
+}
+
+// libMemoryEvery and libWideRow space learn's memory checks: a row of n
+// nonzeros adds at most n² pairs to a learner's gradient sum.
+const (
+	libMemoryEvery = 16
+	libWideRow     = 64
+)
+
+// vocabSize is a vocabulary's memory (core.Sized): about 96 bytes a
+// feature and a column, with the maps that index them, beside their names.
+type vocabSize struct{ v *data.Vocabulary }
+
+func (s vocabSize) MemoryBytes() int64 { return 96 * int64(len(s.v.Features)+len(s.v.Columns)) }
 
 // predict returns ŷ for x without learning it: a rating (regression) or
 // the probability of the positive class (classification); an error names

@@ -71,9 +71,14 @@ func (l *libLearner) learnFile(b []byte, name string) error {
 	}
 	l.vocab = voc
 	l.reindex()
-	for _, ex := range rows {
+	for r, ex := range rows {
 		core.Play(l.l, ex, l.m)
 		l.rows++
+		if (r+1)%libMemoryEvery == 0 || len(ex.X.Ind) > libWideRow || r == len(rows)-1 {
+			if err := l.memory(); err != nil {
+				return errors.New(name + ": row " + strconv.Itoa(r+1) + ": " + err.Error() + "; its first " + strconv.Itoa(r+1) + " rows were learned, the later ones were not")
+			}
+		}
 	}
 	return nil
 }

@@ -36,7 +36,8 @@ var libTable = []struct {
 	name string
 	f    func(b *bridge, args []js.Value) any
 }{
-	{"create", (*bridge).libCreate},           // makes a learner (learner, task, delta, eta, seed); returns [id, learner, task]
+	{"create", (*bridge).libCreate},           // makes a learner (learner, task, delta, eta, seed, maxMemory); returns [id, learner, task]
+	{"check", (*bridge).libCheck},             // learner args[0] checks the packed rows args[1:7] numbered from args[7], a part of one list (args[8]: its first); learns none
 	{"learn", (*bridge).libLearn},             // learner args[0] learns the packed rows args[1:7] numbered from args[7]; returns its metrics
 	{"predictMany", (*bridge).libPredictMany}, // learner args[0]'s ŷ for the packed rows args[1:6], without learning them; a Float64Array
 	{"learnFile", (*bridge).libLearnFile},     // learner args[0] learns the data file args[1] (a Uint8Array) named args[2]; returns its metrics
@@ -80,8 +81,12 @@ func (b *bridge) libCreate(args []js.Value) any {
 	if len(args) < 5 {
 		return libError(errors.New("create takes the learner, task, delta, eta and seed"))
 	}
+	var maxMemory int64
+	if len(args) > 5 && args[5].Type() == js.TypeNumber {
+		maxMemory = int64(args[5].Float())
+	}
 	l, err := newLibLearner(libSettings{Learner: args[0].String(), Task: args[1].String(),
-		Delta: args[2].Float(), Eta: args[3].Float(), Seed: uint64(args[4].Float())})
+		Delta: args[2].Float(), Eta: args[3].Float(), Seed: uint64(args[4].Float()), MaxMemory: maxMemory})
 	if err != nil {
 		return libError(err)
 	}
@@ -155,6 +160,29 @@ func rowsOf(args []js.Value, k int) ([]libRow, error) {
 		}
 	}
 	return rows, nil
+}
+
+// libCheck checks a part of a list of rows as libLearn would learn it,
+// and learns none: occfm.js checks every part of a list before it learns
+// the first, so that a bad row leaves the learner as it was. args[8] true
+// starts a new list.
+func (b *bridge) libCheck(args []js.Value) any {
+	l, err := b.lib(args)
+	if err != nil {
+		return libError(err)
+	}
+	rows, err := rowsOf(args, 1)
+	if err != nil {
+		return libError(err)
+	}
+	if l.checking == nil || len(args) > 8 && args[8].Truthy() {
+		l.checking = newLibCheck()
+	}
+	if _, err := l.checkRows(rows, firstOf(args, 7), l.checking); err != nil {
+		l.checking = nil
+		return libError(err)
+	}
+	return true
 }
 
 func (b *bridge) libLearn(args []js.Value) any {

@@ -2,14 +2,21 @@
 // recommenders occfm.js makes with {worker: true}. It loads occfm.js (and
 // so the wasm) once, keeps the objects by handle and answers each message
 // {call, handle, op, args, progress} with {call, value} or {call, error},
-// and with {call, progress} reports while a learn goes on.
+// and with {call, progress} reports while a learn goes on. When its Go
+// program stops (out of memory), it answers {call, error, dead: true}:
+// the page lets this Worker go and starts a new one for new objects.
 import {Learner, Recommender} from "./occfm.js";
 
-// calls are the methods a message may name, beside learn and close.
+// calls are the methods a message may name, beside the learns and close.
 const calls = new Set(["predict", "predictMany", "save", "items", "rate", "top", "clear"]);
 
 const objects = new Map();
 let next = 0;
+
+// staged holds, by handle, the parts of a list the page sends before it
+// asks for them to be learned (learnStaged); aborts, by handle, the
+// AbortController of the learn under way.
+const staged = new Map(), aborts = new Map();
 
 // keep stores a new object and returns what the page's side needs of it.
 function keep(o) {
@@ -19,12 +26,16 @@ function keep(o) {
 
 const statics = {
 	createLearner: (s) => Learner.create(s).then(keep),
-	loadLearner: (s) => Learner.load(s.bytes).then(keep),
+	loadLearner: (s) => Learner.load(s.bytes, {wasmURL: s.wasmURL}).then(keep),
 	createRecommender: (s) => Recommender.create(s).then(keep),
 };
 
+// FIRST is occfm.js's key of the first row's number in a learn's options.
+const FIRST = Symbol.for("occfm.first");
+
 self.onmessage = async (e) => {
 	const {call, handle, op, args, progress} = e.data;
+	const onProgress = progress ? (p) => self.postMessage({call, progress: p}) : undefined;
 	try {
 		let value;
 		if (handle === 0) {
@@ -36,12 +47,28 @@ self.onmessage = async (e) => {
 			if (op === "close") {
 				o.close();
 				objects.delete(handle);
+				staged.delete(handle);
 				value = true;
-			} else if (op === "learnPart") {
-				const onProgress = progress ? (p) => self.postMessage({call, progress: p}) : undefined;
-				value = await o.learn(args[0], {onProgress, first: args[1]});
+			} else if (op === "stage") {
+				// args: a part of the list, and whether it is the first.
+				if (args[1] || !staged.has(handle)) staged.set(handle, []);
+				staged.get(handle).push(args[0]);
+				value = true;
+			} else if (op === "learnStaged") {
+				const rows = (staged.get(handle) || []).flat();
+				staged.delete(handle);
+				const ac = new AbortController();
+				aborts.set(handle, ac);
+				try {
+					value = await o.learn(rows, {onProgress, signal: ac.signal, [FIRST]: 0});
+				} finally {
+					aborts.delete(handle);
+				}
+			} else if (op === "abort") {
+				const ac = aborts.get(handle);
+				if (ac) ac.abort(args[0] ? new Error(args[0]) : undefined);
+				value = Boolean(ac);
 			} else if (op === "learn" && !Array.isArray(args[0])) {
-				const onProgress = progress ? (p) => self.postMessage({call, progress: p}) : undefined;
 				value = await o.learn(args[0], {onProgress, name: args[1]});
 			} else {
 				if (!calls.has(op) || typeof o[op] !== "function") throw new Error("occfm: no call " + op);
@@ -50,6 +77,7 @@ self.onmessage = async (e) => {
 		}
 		self.postMessage({call, value}, value instanceof Uint8Array ? [value.buffer] : []);
 	} catch (err) {
-		self.postMessage({call, error: err instanceof Error ? err.message : String(err)});
+		const gone = Boolean(err && err.gone);
+		self.postMessage({call, error: err instanceof Error ? err.message : String(err), dead: gone});
 	}
 };

@@ -1,41 +1,117 @@
-// Types of occfm.js (see docs/js-api.md and docs/embed.md).
+// Types of occfm.js (see docs/js-api.md and docs/embed.md). Every exported
+// name, method and option has a doc comment: TestLibTypesDocumented checks.
 
-/** A row's features by name: a number, a string (one-hot: name=value) or a boolean (true: 1). */
-export type Features = { [name: string]: number | string | boolean };
+/** A registry learner's name (`learners()` lists them with what they do). */
+export type LearnerName =
+	| "bias" | "ccfm-ftrl" | "ccfm-ogd" | "ccfm-pa" | "ccfm-pairs" | "cfm-ftrl" | "fm-ftrl" | "item-lift"
+	| "linear" | "mean" | "occfm" | "occfm-auto" | "occfm-k" | "occfm-lin";
 
-/** A row to learn: y is a number (regression) or 0/1, -1/1 or a boolean (classification). */
-export interface Row { x: Features; y: number | boolean }
+/** What a learner predicts: a number (regression) or the probability of the positive class (classification). */
+export type Task = "regression" | "classification";
 
-export interface Settings {
-	/** A registry name (see learners()); default "occfm-k". */
-	learner?: string;
-	/** Default "regression". */
-	task?: "regression" | "classification";
-	/** The bound δ on ‖C‖*; 0 or absent: the learner's default. */
+/** A row's features by name: a number, a string (one-hot: name=value) or a boolean (true: 1; false and undefined: left out). */
+export type Features = { [name: string]: number | string | boolean | undefined };
+
+/**
+ * The features of an object type X, for rows typed by an interface of your own (`interface Impression
+ * {device: string; hour: number}`): each field a number, a string or a boolean.
+ */
+export type FeaturesOf<X> = { [K in keyof X]: number | string | boolean | undefined };
+
+/** A row to learn: y is a number (regression) or 0/1, −1/1 or a boolean (classification). */
+export interface Row<X extends FeaturesOf<X> = Features> {
+	/** The features by name. */
+	x: X;
+	/** The label. */
+	y: number | boolean;
+}
+
+/** Where the library's files are, when not beside occfm.js (a bundler, a CDN). */
+export interface Location {
+	/** The URL of occfm.wasm (default: beside occfm.js). A thread loads the wasm once, from the first URL given. */
+	wasmURL?: string | URL;
+	/** The URL of occfm-worker.js for `worker: true` (default: beside occfm.js; another origin's is started through a module of the page's). */
+	workerURL?: string | URL;
+}
+
+/** The settings of Learner.create; every one optional. */
+export interface Settings<T extends Task = Task> extends Location {
+	/** The registry name; default "occfm-k". */
+	learner?: LearnerName;
+	/** The task; default "regression". */
+	task?: T;
+	/** The bound δ on ‖C‖*, a finite number ≥ 0; 0 or absent: the learner's default. */
 	delta?: number;
-	/** The step η; 0 or absent: the learner's default. */
+	/** The step η, a finite number ≥ 0; 0 or absent: the learner's default. */
 	eta?: number;
+	/** The seed of the learner's random choices, a whole number ≥ 0; default 1. */
 	seed?: number;
+	/** The memory budget in bytes of the learner, its metrics and its names, a whole number; 0 or absent: 512 MiB. A learn past it rejects, naming the memory. */
+	maxMemory?: number;
 	/** Run it in a module Worker (shared by every such object of the page): the page never waits on it. */
 	worker?: boolean;
 }
 
-/** The progressive metrics of every row learned so far (each predicted before it was learned). */
-export interface Metrics {
-	rows: number;
-	rmse?: number;
-	mae?: number;
-	errorRate?: number;
-	logLoss?: number;
-	auc?: number;
+/** The settings of Learner.load. */
+export interface LoadSettings extends Location {
+	/** Run it in the module's Worker. */
+	worker?: boolean;
 }
 
-/** Where a long learn is: rows learned of this call's `of`, and the metrics so far. */
-export interface Progress<M> { rows: number; of: number; metrics: M }
+/** The progressive metrics of a regression learner over every row learned (each predicted before it was learned). */
+export interface RegressionMetrics {
+	/** Rows learned. */
+	rows: number;
+	/** Root mean squared error. */
+	rmse: number;
+	/** Mean absolute error. */
+	mae: number;
+	/** Absent for regression. */
+	errorRate?: undefined;
+	/** Absent for regression. */
+	logLoss?: undefined;
+	/** Absent for regression. */
+	auc?: undefined;
+}
 
+/** The progressive metrics of a classifier over every row learned (each predicted before it was learned). */
+export interface ClassificationMetrics {
+	/** Rows learned. */
+	rows: number;
+	/** The share of rows on the wrong side of ½. */
+	errorRate: number;
+	/** The mean log loss (natural log). */
+	logLoss: number;
+	/** The area under the ROC curve. */
+	auc: number;
+	/** Absent for classification. */
+	rmse?: undefined;
+	/** Absent for classification. */
+	mae?: undefined;
+}
+
+/** The metrics of the task T. */
+export type MetricsOf<T extends Task> = T extends "classification" ? ClassificationMetrics : T extends "regression" ? RegressionMetrics : Metrics;
+
+/** The metrics of either task. */
+export type Metrics = RegressionMetrics | ClassificationMetrics;
+
+/** Where a long learn is: rows learned of this call's `of`, and the metrics so far. */
+export interface Progress<M> {
+	/** Rows of this call learned. */
+	rows: number;
+	/** Rows in this call. */
+	of: number;
+	/** The metrics over every row the object learned. */
+	metrics: M;
+}
+
+/** The options of a learn. */
 export interface LearnOptions<M> {
 	/** Called after each part of the rows (parts of about 25 ms on this thread). */
 	onProgress?: (p: Progress<M>) => void;
+	/** Stops the learn before its next part; the rejection names the rows learned. */
+	signal?: AbortSignal;
 }
 
 /**
@@ -44,52 +120,133 @@ export interface LearnOptions<M> {
  */
 export type DataFile = Uint8Array | ArrayBuffer | Blob | ReadableStream<Uint8Array>;
 
+/** The options of a call that reads a data file. */
 export interface FileOptions {
 	/** The file's name in error messages ("data" if absent). */
 	name?: string;
 }
 
-export interface LearnerInfo { name: string; plain: string; summary: string }
+/** A registry learner, as learners() gives it. */
+export interface LearnerInfo {
+	/** Its registry name. */
+	name: LearnerName;
+	/** What it does, in a sentence a student understands. */
+	plain: string;
+	/** What it is, in a technical line with its reference. */
+	summary: string;
+	/** The tasks it learns. */
+	tasks: Task[];
+	/** The settings it takes beyond the task and the seed (null: not taken), with their defaults. */
+	settings: {
+		/** δ: its default (0: none fixed) and, when δ grows with the data, the rule. */
+		delta: { default: number; rule: string } | null;
+		/** η: its default for each task. */
+		eta: { regression: number; classification: number } | null;
+	};
+	/** What it can do beside predicting. */
+	abilities: {
+		/** It learns pairs of features (C's pair block), which the page's picture shows. */
+		pairs: boolean;
+		/** It keeps C in the nuclear-norm ball ‖C‖* ≤ δ. */
+		ball: boolean;
+		/** It has a sub-linear regret guarantee that the page certifies. */
+		regret: boolean;
+		/** It is a mixture of experts. */
+		mixture: boolean;
+	};
+}
 
-export function learners(): Promise<LearnerInfo[]>;
+/** The registry: every learner, with its tasks, settings and abilities. */
+export function learners(settings?: { wasmURL?: string | URL }): Promise<LearnerInfo[]>;
 
-export class Learner {
-	readonly learner: string;
-	readonly task: "regression" | "classification";
-	static create(settings?: Settings): Promise<Learner>;
-	static load(bytes: Uint8Array, settings?: { worker?: boolean }): Promise<Learner>;
-	learn(rows: Row[] | DataFile, options?: LearnOptions<Metrics> & FileOptions): Promise<Metrics>;
-	predict(row: { x: Features }): Promise<number>;
-	predictMany(rows: { x: Features }[] | DataFile, options?: FileOptions): Promise<number[]>;
+/** A learner of its own: any number may live in one page or Worker. */
+export class Learner<T extends Task = Task> {
+	/** The registry name of the learner. */
+	readonly learner: LearnerName;
+	/** What it predicts. */
+	readonly task: T;
+	/** Makes a learner; rejects on a bad setting, naming it. */
+	static create<T extends Task = "regression">(settings?: Settings<T>): Promise<Learner<T>>;
+	/** Makes a learner from a model file that save (or the CLI, on a CSV file) wrote. */
+	static load(bytes: Uint8Array | ArrayBuffer, settings?: LoadSettings): Promise<Learner>;
+	/** Learns rows in order, all or none (every row is checked first), or a data file; resolves with the progressive metrics. */
+	learn<X extends FeaturesOf<X>>(rows: Row<X>[] | DataFile, options?: LearnOptions<MetricsOf<T>> & FileOptions): Promise<MetricsOf<T>>;
+	/** ŷ for a row without learning it: a rating, or the probability of the positive class; answered between the parts of a learn under way. */
+	predict<X extends FeaturesOf<X>>(row: { x: X }): Promise<number>;
+	/** ŷ for each row, or for each row of a data file (its labels left out). */
+	predictMany<X extends FeaturesOf<X>>(rows: { x: X }[] | DataFile, options?: FileOptions): Promise<number[]>;
+	/** The model file: the learner, its guard and its feature names. */
 	save(): Promise<Uint8Array>;
+	/** Forgets the learner once the calls made before settle; every later call rejects. */
 	close(): void;
 }
 
 /** An item of the catalog: tags are its genres, categories or labels. */
-export interface Item { id: string | number; title?: string; tags?: string[] }
+export interface Item {
+	/** Its id. */
+	id: string | number;
+	/** Its title, for the reasons. */
+	title?: string;
+	/** Its tags. */
+	tags?: string[];
+}
 
 /** One person's rating of one item, usually 1 to 5 stars. */
-export interface Rating { user: string | number; item: string | number; rating: number }
+export interface Rating {
+	/** The person. */
+	user: string | number;
+	/** The item. */
+	item: string | number;
+	/** The stars. */
+	rating: number;
+}
 
 /** A recommended item: score is the predicted stars (1 to 5), reasons say why in words. */
-export interface Recommendation { id: string; title: string; score: number; reasons: string[] }
+export interface Recommendation {
+	/** The item's id. */
+	id: string;
+	/** Its title. */
+	title: string;
+	/** The predicted stars. */
+	score: number;
+	/** Why, in words. */
+	reasons: string[];
+}
 
-export interface RecommenderSettings {
+/** The settings of Recommender.create; every one optional. */
+export interface RecommenderSettings extends Location {
 	/** A registry name; default Personalize's learner ("item-lift"). */
-	learner?: string;
+	learner?: LearnerName;
+	/** The seed, a whole number ≥ 0. */
 	seed?: number;
+	/** Run it in the module's Worker. */
 	worker?: boolean;
 }
 
-export interface RecommenderMetrics { rows: number; rmse: number }
+/** A recommender's progressive metrics. */
+export interface RecommenderMetrics {
+	/** Ratings learned. */
+	rows: number;
+	/** Root mean squared error of the stars. */
+	rmse: number;
+}
 
+/** A recommender over a catalog of your own: people's ratings learned, a visitor's top n. */
 export class Recommender {
-	readonly learner: string;
+	/** The registry name of the learner. */
+	readonly learner: LearnerName;
+	/** Makes a recommender. */
 	static create(settings?: RecommenderSettings): Promise<Recommender>;
+	/** Adds the items; resolves with the number of items. */
 	items(items: Item[]): Promise<number>;
+	/** Learns people's ratings in order, all or none. */
 	learn(ratings: Rating[], options?: LearnOptions<RecommenderMetrics>): Promise<RecommenderMetrics>;
+	/** The visitor gives item stars (1 to 5); resolves with the new top n (default 10). */
 	rate(item: string | number, stars: number, n?: number): Promise<Recommendation[]>;
+	/** The visitor's top n (default 10), best first. */
 	top(n?: number): Promise<Recommendation[]>;
+	/** Forgets the visitor's ratings. */
 	clear(): Promise<void>;
+	/** Forgets the recommender once the calls made before settle; every later call rejects. */
 	close(): void;
 }

@@ -8,23 +8,78 @@
 // the object stays usable. See docs/js-api.md and docs/embed.md.
 import "./wasm_exec.js";
 
-let booted;
+// The library runs in a browser, in a page or a Worker: Go's wasm answers
+// through the page's events, and the Worker is a Web Worker.
+const inBrowser = typeof document !== "undefined" ||
+	(typeof WorkerGlobalScope !== "undefined" && globalThis instanceof WorkerGlobalScope);
+if (!inBrowser) {
+	throw new Error("occfm: this library runs in a browser (a page or a Web Worker); here there is none (Node.js?). " +
+		"The command line does the same work natively: go run ./cmd/occfm in the OCCFM repository.");
+}
 
-// boot loads the wasm once per thread and resolves with globalThis.occfm.
-function boot() {
-	if (!booted) {
-		booted = new Promise((resolve, reject) => {
-			if (globalThis.occfm && globalThis.occfm.lib) {
-				resolve(globalThis.occfm);
-				return;
-			}
-			const go = new globalThis.Go();
-			globalThis.addEventListener("occfm-ready", () => resolve(globalThis.occfm), {once: true});
-			WebAssembly.instantiateStreaming(fetch(new URL("./occfm.wasm", import.meta.url)), go.importObject)
-				.then((r) => go.run(r.instance))
-				.catch((e) => reject(new Error("occfm: cannot load occfm.wasm: " + e.message)));
-		});
+let booted, bootedFrom;
+
+// goOf keeps the Go program behind each API a boot made, so that a call can
+// tell when it stopped (see alive).
+const goOf = new WeakMap();
+
+// GONE says that the Go program of this thread stopped, which ends its
+// objects; the next object loads the wasm again.
+const GONE = "occfm: the learners' Go program stopped (out of memory, or a crash: the browser's console has its last words), and its learners and recommenders with it; make new ones";
+
+// alive calls fn, a call into the Go program behind lib, and throws GONE
+// (an Error with gone set) if that program has stopped, before or during
+// the call.
+function alive(lib, fn) {
+	const go = goOf.get(lib);
+	const gone = () => {
+		if (booted && bootedLib === lib) booted = undefined;
+		const e = new Error(GONE);
+		e.gone = true;
+		return e;
+	};
+	if (go && go.exited) throw gone();
+	let r;
+	try {
+		r = fn();
+	} catch (e) {
+		throw go && go.exited ? gone() : e;
 	}
+	if (go && go.exited) throw gone();
+	return r;
+}
+let bootedLib;
+
+// boot loads the wasm once per thread, from wasmURL (default: occfm.wasm
+// beside this module), and resolves with the core's API. The wasm sets
+// globalThis.occfm as it starts; boot takes it and puts back what was
+// there (nothing, but on a page of OCCFM's own), so that
+// what stays on globalThis is only what Go's loader (wasm_exec.js) sets:
+// Go, and fs, process and path where the thread had none.
+function boot(wasmURL) {
+	const url = String(wasmURL || new URL("./occfm.wasm", import.meta.url));
+	if (booted) {
+		if (wasmURL && url !== bootedFrom) {
+			return Promise.reject(new Error("occfm: wasmURL " + url + ": this thread loaded the wasm from " + bootedFrom + " already; give every object the same wasmURL"));
+		}
+		return booted;
+	}
+	bootedFrom = url;
+	booted = new Promise((resolve, reject) => {
+		const go = new globalThis.Go();
+		const had = Object.hasOwn(globalThis, "occfm"), before = globalThis.occfm; // a page of OCCFM's own
+		globalThis.addEventListener("occfm-ready", () => {
+			const api = globalThis.occfm;
+			if (had) globalThis.occfm = before;
+			else delete globalThis.occfm;
+			goOf.set(api.lib, go);
+			bootedLib = api.lib;
+			resolve(api);
+		}, {once: true});
+		WebAssembly.instantiateStreaming(fetch(url), go.importObject)
+			.then((r) => go.run(r.instance))
+			.catch((e) => reject(new Error("occfm: cannot load the wasm from " + url + ": " + e.message)));
+	});
 	return booted;
 }
 
@@ -37,15 +92,22 @@ function answer(r) {
 }
 
 // kind names a value's kind for an error: "string", "null", "undefined"…
-const kind = (v) => (v === null ? "null" : Array.isArray(v) ? "array" : typeof v);
+const kind = (v) => (v === null ? "null" : Array.isArray(v) ? "array" : typeof v === "function" ? "a function" :
+	typeof v === "object" && Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null && v.constructor ? "a " + v.constructor.name : typeof v);
 
 // text checks that s is a string without NUL (the separator of a packed
 // list) and returns it.
-function text(s, where) {
+function text(s, where, max = TEXT_MAX) {
 	if (typeof s !== "string") throw new Error(where + " is " + kind(s) + ": want a string");
+	if (s.length > max) throw new Error(where + ": a string of " + s.length + " characters: at most " + max);
 	if (s.includes("\0")) throw new Error(where + " holds a NUL character");
 	return s;
 }
+
+// NAME_MAX bounds a feature's name and a string value (the wasm's bound is
+// 1,024 bytes: wasm/lib.go libMaxName); TEXT_MAX any other string (a title,
+// a tag, an id).
+const NAME_MAX = 1024, TEXT_MAX = 1 << 16;
 
 // packRows checks rows [{x, y}] (labels: with y) and packs them as the
 // wasm takes them (wasm/lib_js.go rowsOf): the names and the string values
@@ -61,15 +123,19 @@ function packRows(rows, first, labels) {
 		if (!row || typeof row !== "object") throw new Error(where + ": want an object {x" + (labels ? ", y}" : "}"));
 		const x = row.x;
 		if (!x || typeof x !== "object" || Array.isArray(x)) throw new Error(where + ": x must be an object of named values, {name: value}");
+		const proto = Object.getPrototypeOf(x);
+		if (proto !== Object.prototype && proto !== null) {
+			throw new Error(where + ": x is a " + ((proto.constructor && proto.constructor.name) || "class instance") + ": want a plain object of named values, {name: value}");
+		}
 		let n = 0;
 		for (const name of Object.keys(x)) {
-			const v = x[name], at = where + ': feature "' + name + '"';
-			text(name, at);
+			const v = x[name], at = where + ': feature "' + (name.length > 40 ? name.slice(0, 40) + "…" : name) + '"';
+			text(name, at, NAME_MAX);
 			if (typeof v === "number" || v === true) {
 				names.push(name); strs.push(""); nums.push(+v); kinds.push(0); n++;
 			} else if (typeof v === "string") {
-				names.push(name); strs.push(text(v, at)); nums.push(0); kinds.push(1); n++;
-			} else if (v !== false) {
+				names.push(name); strs.push(text(v, at, NAME_MAX)); nums.push(0); kinds.push(1); n++;
+			} else if (v !== false && v !== undefined) {
 				throw new Error(at + " is " + kind(v) + ": want a number, a string or a boolean");
 			}
 		}
@@ -190,71 +256,143 @@ function pause() {
 	});
 }
 
-// PART_MS is the time one part of a long learn may take on this thread:
-// the parts are sized to it from the speed of the previous one, so that a
-// page that learns on its main thread still answers clicks.
-const PART_MS = 25;
+// FIRST keys, in a learn's options, the number of the first row of the
+// part of a longer list that the Worker is given (a symbol: no option a
+// page may name).
+const FIRST = Symbol.for("occfm.first");
 
-// inParts calls learn(part, first) on consecutive parts of list, sized to
-// about PART_MS each, pausing between them; options.onProgress gets
-// {rows, of, metrics} after each. It resolves with the last metrics.
-async function inParts(list, learn, options) {
-	if (!Array.isArray(list)) return learn(list, 0);
-	const onProgress = options && options.onProgress;
-	const offset = (options && options.first) || 0; // the Worker's part of a longer list
-	let size = 256;
-	let metrics = null;
+// PART_MS is the time one part of a long learn may take on this thread:
+// the parts are sized to it from the speed of the one before, from the
+// first row on (a first part of FIRST_PART rows), so that a page that
+// learns on its main thread still answers clicks.
+const PART_MS = 25;
+const FIRST_PART = 16;
+
+// nextSize returns the size of the next part after one of size rows took
+// ms: aimed at PART_MS, at most 4 times the last.
+const nextSize = (size, ms) => Math.max(1, Math.min(4 * size, 1 << 16, Math.round(size * PART_MS / Math.max(ms, 0.5))));
+
+// aborted throws the Error of a learn its AbortSignal stopped, naming the
+// rows learned: learned rows of the list's of, numbered from offset.
+function stopIfAborted(signal, learned, of, offset) {
+	if (!signal || !signal.aborted) return;
+	const reason = signal.reason instanceof Error ? ": " + signal.reason.message : "";
+	throw new Error("learn stopped by its AbortSignal" + reason + ": " + (learned === 0 ? "no row of " + of + " learned" :
+		learned + " of " + of + " rows learned (rows " + offset + " to " + (offset + learned - 1) + "), the later ones not"));
+}
+
+// inParts learns list in parts, all or nothing: first it prepares every
+// part (prepare(part, first, isFirst) packs and checks it, and throws
+// naming the first bad row, before any row is learned), then it learns
+// them (learn(prepared, first) returns the metrics), each part sized to
+// about PART_MS (see nextSize), pausing between parts so that the
+// thread's other tasks run: a click, a paint, a predict. options.onProgress
+// gets {rows, of, metrics} after each part learned; options.signal, an
+// AbortSignal, stops the learn before its next part. It resolves with the
+// last metrics.
+async function inParts(list, prepare, learn, options) {
+	const onProgress = options && options.onProgress, signal = options && options.signal;
+	const offset = (options && options[FIRST]) || 0; // the Worker's part of a longer list
+	const parts = [];
+	let size = FIRST_PART;
 	for (let first = 0; first < list.length || first === 0; ) {
+		stopIfAborted(signal, 0, list.length, offset);
 		const t0 = performance.now();
 		const part = list.length <= size && first === 0 ? list : list.slice(first, first + size);
-		metrics = learn(part, offset + first);
+		parts.push([prepare(part, offset + first, first === 0), offset + first, part.length]);
 		first += part.length;
-		if (onProgress) onProgress({rows: first, of: list.length, metrics});
 		if (first >= list.length) break;
-		const ms = performance.now() - t0;
-		size = Math.max(64, Math.min(1 << 16, Math.round(size * PART_MS / Math.max(ms, 1))));
+		size = nextSize(size, performance.now() - t0);
 		await pause();
+	}
+	// The parts as prepared are learned in parts of about PART_MS too:
+	// preparing is faster than learning, so each is cut again.
+	let metrics = null, learned = 0;
+	size = FIRST_PART;
+	for (const [prepared, first, n] of parts) {
+		for (let at = 0; at < n; ) {
+			if (learned > 0) {
+				await pause();
+				stopIfAborted(signal, learned, list.length, offset);
+			}
+			const t0 = performance.now();
+			const k = Math.min(size, n - at);
+			metrics = learn(prepared, first, at, k);
+			at += k;
+			learned += k;
+			if (onProgress) onProgress({rows: learned, of: list.length, metrics});
+			size = nextSize(k, performance.now() - t0);
+		}
 	}
 	return metrics;
 }
 
 // The Worker that runs the learners made with {worker: true}, made at the
-// first one, and the calls waiting for its answer.
+// first one, and the calls waiting for its answer. A Worker whose Go
+// program stopped (out of memory) is let go: its calls reject, its
+// objects are gone, and the next object starts a new Worker.
 let pool;
 
-function worker() {
-	if (!pool) {
-		const w = new Worker(new URL("./occfm-worker.js", import.meta.url), {type: "module"});
-		pool = {w, next: 0, calls: new Map()};
-		w.onmessage = (e) => {
-			const m = e.data;
-			const c = pool.calls.get(m.call);
-			if (!c) return;
-			if ("progress" in m) {
-				c.onProgress(m.progress);
-				return;
-			}
-			pool.calls.delete(m.call);
-			if ("error" in m) c.reject(new Error(m.error));
-			else c.resolve(m.value);
-		};
-		w.onerror = (e) => {
-			e.preventDefault();
-			for (const c of pool.calls.values()) c.reject(new Error("occfm: the worker failed: " + (e.message || "cannot load lib/occfm-worker.js")));
-			pool.calls.clear();
-		};
+// worker returns the Worker, starting it at the first call from workerURL
+// (default: occfm-worker.js beside this module). A browser starts a Worker
+// from its page's origin only: one elsewhere (this module on a CDN) is
+// started from a module of the page's origin that imports it.
+function worker(workerURL) {
+	if (pool) {
+		if (workerURL && workerURL !== pool.from) {
+			throw new Error("occfm: workerURL " + workerURL + ": this page's Worker started from " + pool.from + " already; give every object the same workerURL");
+		}
+		return pool;
 	}
-	return pool;
+	const url = workerURL || new URL("./occfm-worker.js", import.meta.url).href;
+	const same = new URL(url).origin === globalThis.location.origin;
+	const w = new Worker(same ? url : URL.createObjectURL(new Blob(["import " + JSON.stringify(url) + ";\n"], {type: "text/javascript"})), {type: "module"});
+	const p = {w, from: url, next: 0, calls: new Map(), dead: ""};
+	const end = (why) => {
+		p.dead = why;
+		if (pool === p) pool = undefined;
+		w.terminate();
+		for (const c of p.calls.values()) c.reject(new Error(why));
+		p.calls.clear();
+	};
+	w.onmessage = (e) => {
+		const m = e.data;
+		const c = p.calls.get(m.call);
+		if (m.dead) {
+			end(m.error);
+			return;
+		}
+		if (!c) return;
+		if ("progress" in m) {
+			if (c.onProgress) c.onProgress(m.progress);
+			return;
+		}
+		p.calls.delete(m.call);
+		if ("error" in m) c.reject(new Error(m.error));
+		else c.resolve(m.value);
+	};
+	w.onerror = (e) => {
+		e.preventDefault();
+		end("occfm: the Worker failed: " + (e.message || "cannot load " + url));
+	};
+	pool = p;
+	return p;
 }
 
-// remote asks the Worker to call op on the object handle (0: a static
-// call) with args; onProgress, if any, gets its progress reports.
-function remote(handle, op, args, onProgress) {
-	const p = worker();
+// remote asks the Worker p (default: the page's) to call op on the object
+// handle (0: a static call) with args; onProgress, if any, gets its
+// progress reports.
+function remote(handle, op, args, onProgress, p = worker()) {
+	if (p.dead) return Promise.reject(new Error(p.dead));
 	const call = ++p.next;
 	return new Promise((resolve, reject) => {
 		p.calls.set(call, {resolve, reject, onProgress});
-		p.w.postMessage({call, handle, op, args, progress: Boolean(onProgress)});
+		try {
+			p.w.postMessage({call, handle, op, args, progress: Boolean(onProgress)});
+		} catch (e) {
+			p.calls.delete(call);
+			reject(new Error("occfm: " + op + ": a value the Worker cannot take (" + e.message + ")"));
+		}
 	});
 }
 
@@ -262,120 +400,291 @@ function remote(handle, op, args, onProgress) {
 // that copying them never holds up the page.
 const WORKER_PART = 4096;
 
-// remoteLearn sends list to the Worker in parts; progress counts over all.
-async function remoteLearn(handle, list, options) {
-	const onProgress = options && options.onProgress;
-	if (!Array.isArray(list)) return remote(handle, "learn", [list], onProgress);
-	let metrics = null;
+// remoteLearn sends list to the Worker p for the object handle, in parts,
+// each checked here first (check(part, first) throws naming a bad row,
+// before anything is sent); the Worker keeps them, then learns them all
+// or none (see inParts). options.signal stops it as inParts says;
+// progress counts over the whole list.
+async function remoteLearn(p, handle, list, options, check) {
+	const onProgress = options && options.onProgress, signal = options && options.signal;
 	for (let first = 0; first < list.length || first === 0; first += WORKER_PART) {
+		stopIfAborted(signal, 0, list.length, 0);
 		const part = list.slice(first, first + WORKER_PART);
-		const at = (p) => onProgress({rows: first + p.rows, of: list.length, metrics: p.metrics});
-		metrics = await remote(handle, "learnPart", [part, first], onProgress && at);
+		check(part, first);
+		await remote(handle, "stage", [part, first === 0], undefined, p);
 		if (first + WORKER_PART >= list.length) break;
+		await pause();
 	}
-	return metrics;
+	const stop = () => remote(handle, "abort", [signal.reason instanceof Error ? signal.reason.message : ""], undefined, p).catch(() => {});
+	if (signal) signal.addEventListener("abort", stop, {once: true});
+	try {
+		stopIfAborted(signal, 0, list.length, 0);
+		return await remote(handle, "learnStaged", [], onProgress, p);
+	} finally {
+		if (signal) signal.removeEventListener("abort", stop);
+	}
 }
 
 // Base is what Learner and Recommender share: the object's id in the wasm
 // of this thread, or its handle in the Worker, and the queue that keeps its
-// calls in order.
+// calls in order. A read (predict) does not wait for a learn under way: it
+// is answered between the learn's parts, from the rows learned so far.
 class Base {
 	#lib = null;
 	#id = 0;
 	#handle = 0;
+	#pool = null;
+	#closed = false;
 	#queue = Promise.resolve();
+	#readGate = null; // while a learn runs: the queue before it
 
-	constructor(lib, id, handle) {
+	constructor(lib, id, handle, p) {
 		this.#lib = lib;
 		this.#id = id;
 		this.#handle = handle;
+		this.#pool = p;
 	}
 
-	// run queues a call: local(lib, id) on this thread, or op(args) in the
-	// Worker.
+	// call makes a call now: local(lib, id) on this thread, or op(args) in
+	// the Worker.
+	#call(local, op, args, onProgress) {
+		if (this.#handle) {
+			if (this.#pool.dead) throw new Error(this.#pool.dead + " (this " + this.constructor.name + " was in it: make a new one)");
+			return remote(this.#handle, op, args, onProgress, this.#pool);
+		}
+		return alive(this.#lib, () => local(this.#lib, this.#id));
+	}
+
+	#open() {
+		if (this.#closed) throw new Error("occfm: this " + this.constructor.name + " is closed");
+	}
+
+	// run queues a call after the calls made before it.
 	run(local, op, args, onProgress) {
-		const next = this.#queue.then(() => {
-			if (!this.#id && !this.#handle) throw new Error("occfm: this " + this.constructor.name + " is closed");
-			return this.#handle ? remote(this.#handle, op, args, onProgress) : local(this.#lib, this.#id);
-		});
+		try {
+			this.#open();
+		} catch (e) {
+			return Promise.reject(e);
+		}
+		const next = this.#queue.then(() => this.#call(local, op, args, onProgress));
 		this.#queue = next.catch(() => {});
 		return next;
 	}
 
-	// learnAll queues a learn of list in parts (see inParts, remoteLearn),
-	// or, for a data file, of the whole file by file(lib, id, bytes).
-	learnAll(list, options, call, file) {
-		const next = this.#queue.then(async () => {
-			if (!this.#id && !this.#handle) throw new Error("occfm: this " + this.constructor.name + " is closed");
-			if (file && isFile(list)) {
-				const bytes = await bytesOf(list);
-				if (this.#handle) return remote(this.#handle, "learn", [bytes, options && options.name], options && options.onProgress);
-				const m = file(this.#lib, this.#id, bytes);
-				if (options && options.onProgress) options.onProgress({rows: m.rows, of: m.rows, metrics: m});
-				return m;
+	// read makes a call that changes nothing: after the calls made before
+	// it, but for a learn under way, whose parts it goes between.
+	read(local, op, args) {
+		try {
+			this.#open();
+		} catch (e) {
+			return Promise.reject(e);
+		}
+		return (this.#readGate || this.#queue).then(() => this.#call(local, op, args));
+	}
+
+	// learnAll queues a learn: of a data file whole, by file(lib, id,
+	// bytes), or of a list in parts, all or nothing (see inParts,
+	// remoteLearn): prepare(lib, id, part, first, isFirst) packs and checks
+	// a part, learn(lib, id, prepared, first, at, n) learns n of its rows
+	// from at, check(part, first) checks a part before it goes to the
+	// Worker.
+	learnAll(list, options, file, prepare, learn, check) {
+		try {
+			this.#open();
+		} catch (e) {
+			return Promise.reject(e);
+		}
+		const before = this.#queue;
+		const next = before.then(async () => {
+			this.#readGate = before;
+			try {
+				if (file && isFile(list)) {
+					const bytes = await bytesOf(list);
+					if (this.#handle) return await this.#call(null, "learn", [bytes, options && options.name], options && options.onProgress);
+					const m = this.#call((lib, id) => file(lib, id, bytes));
+					if (options && options.onProgress) options.onProgress({rows: m.rows, of: m.rows, metrics: m});
+					return m;
+				}
+				if (!Array.isArray(list)) throw new Error("learn: want an array of rows, or a data file (a Uint8Array, an ArrayBuffer, a Blob or a ReadableStream); got " + kind(list));
+				if (this.#handle) {
+					if (this.#pool.dead) throw new Error(this.#pool.dead);
+					return await remoteLearn(this.#pool, this.#handle, list, options, check);
+				}
+				const lib = this.#lib, id = this.#id;
+				return await inParts(list, (part, first, isFirst) => alive(lib, () => prepare(lib, id, part, first, isFirst)),
+					(prepared, first, at, n) => alive(lib, () => learn(lib, id, prepared, first, at, n)), options);
+			} finally {
+				this.#readGate = null;
 			}
-			if (this.#handle) return remoteLearn(this.#handle, list, options);
-			return inParts(list, (part, first) => call(this.#lib, this.#id, part, first), options);
 		});
 		this.#queue = next.catch(() => {});
 		return next;
 	}
 
-	/** Forgets the object; every later call rejects. */
+	/** Forgets the object once the calls made before settle; every later call rejects. */
 	close() {
-		if (this.#handle) remote(this.#handle, "close", []).catch(() => {});
-		else if (this.#id) this.#lib.close(this.#id);
-		this.#id = this.#handle = 0;
+		if (this.#closed) return;
+		this.#closed = true;
+		this.#queue.then(() => {
+			if (this.#handle) remote(this.#handle, "close", [], undefined, this.#pool).catch(() => {});
+			else if (this.#id && !(goOf.get(this.#lib) || {}).exited) this.#lib.close(this.#id);
+		});
 	}
 }
 
 // make creates an object: on this thread by create(lib), or in the Worker
 // by the static op with settings (without their worker field).
 async function make(Kind, settings, create, op) {
+	const wasmURL = absolute(settings && settings.wasmURL, "wasmURL");
+	const workerURL = absolute(settings && settings.workerURL, "workerURL");
 	if (settings && settings.worker) {
-		const rest = {...settings};
+		const rest = {...settings, wasmURL};
 		delete rest.worker;
-		const info = await remote(0, op, [rest]);
-		return new Kind(null, 0, info.handle, info);
+		delete rest.workerURL;
+		const p = worker(workerURL);
+		const info = await remote(0, op, [rest], undefined, p);
+		return new Kind(null, 0, info.handle, info, p);
 	}
-	const api = await boot();
-	const info = answer(create(api.lib));
-	return new Kind(api.lib, info[0], 0, {learner: info[1], task: info[2]});
+	const api = await boot(wasmURL);
+	const info = answer(alive(api.lib, () => create(api.lib)));
+	return new Kind(api.lib, info[0], 0, {learner: info[1], task: info[2]}, null);
 }
 
-/** The registry: every learner's name and what it does in plain words. */
-export async function learners() {
-	const api = await boot();
-	return api.learners().map((l) => ({name: l.name, plain: l.plain, summary: l.summary}));
+// absolute returns the URL u resolved against this thread's location
+// (undefined stays undefined), for a Worker to take as it is.
+function absolute(u, what) {
+	if (u === undefined) return undefined;
+	if (typeof u !== "string" && !(u instanceof URL)) throw new Error(what + " is " + kind(u) + ": want a URL (a string or a URL object)");
+	try {
+		return new URL(String(u), globalThis.location.href).href;
+	} catch {
+		throw new Error(what + " " + JSON.stringify(String(u)) + " is not a URL");
+	}
+}
+
+// optionsOf checks that o (absent, or a plain object) names only the
+// options in known, and returns it ({} when absent). An unknown name is
+// refused with the closest known one.
+function optionsOf(o, known, what) {
+	if (o === undefined || o === null) return {};
+	if (typeof o !== "object" || Array.isArray(o)) throw new Error(what + ": the options are " + kind(o) + ": want an object {" + known.join(", ") + "}");
+	for (const k of Object.keys(o)) {
+		if (known.includes(k)) continue;
+		const near = closest(k, known);
+		throw new Error(what + ": no option " + JSON.stringify(k) + (near ? " (did you mean " + near + "?)" : "") + "; the options are " + known.join(", "));
+	}
+	return o;
+}
+
+// closest returns the name in names nearest to k by edit distance, if
+// within a third of its length (at least 2), or "".
+function closest(k, names) {
+	let best = "", bestD = Math.max(2, Math.floor(k.length / 3)) + 1;
+	for (const n of names) {
+		const d = editDistance(k.toLowerCase(), n.toLowerCase());
+		if (d < bestD) [best, bestD] = [n, d];
+	}
+	return best;
+}
+
+// editDistance returns the Levenshtein distance of a and b.
+function editDistance(a, b) {
+	let prev = Array.from({length: b.length + 1}, (_, j) => j);
+	for (let i = 1; i <= a.length; i++) {
+		const cur = [i];
+		for (let j = 1; j <= b.length; j++) cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+		prev = cur;
+	}
+	return prev[b.length];
+}
+
+// finite returns s[k], a finite number ≥ 0, or 0 when absent.
+function finite(s, k) {
+	const v = s[k];
+	if (v === undefined) return 0;
+	if (typeof v !== "number" || !Number.isFinite(v) || v < 0) throw new Error(k + " is " + (typeof v === "number" ? v : kind(v)) + ": want a finite number ≥ 0 (0: the learner's default)");
+	return v;
+}
+
+// whole returns s[k], a whole number from 0 to 2⁵³ − 1, or 0 when absent.
+function whole(s, k) {
+	const v = s[k];
+	if (v === undefined) return 0;
+	if (!Number.isSafeInteger(v) || v < 0) throw new Error(k + " is " + (typeof v === "number" ? v : kind(v)) + ": want a whole number ≥ 0");
+	return v;
+}
+
+// flag checks that s[k] is absent or a boolean.
+function flag(s, k) {
+	if (s[k] !== undefined && typeof s[k] !== "boolean") throw new Error(k + " is " + kind(s[k]) + ": want true or false");
+	return Boolean(s[k]);
+}
+
+// The options each call takes.
+const CREATE = ["learner", "task", "delta", "eta", "seed", "maxMemory", "worker", "wasmURL", "workerURL"];
+const LOAD = ["worker", "wasmURL", "workerURL"];
+const REC_CREATE = ["learner", "seed", "worker", "wasmURL", "workerURL"];
+const LEARN = ["onProgress", "name", "signal"];
+const FILE = ["name"];
+
+// fileName checks the name option of a call that reads a data file.
+function fileName(o) {
+	if (o.name !== undefined) text(o.name, "name");
+	if (o.onProgress !== undefined && typeof o.onProgress !== "function") throw new Error("onProgress is " + kind(o.onProgress) + ": want a function");
+	if (o.signal !== undefined && !(o.signal instanceof AbortSignal)) throw new Error("signal is " + kind(o.signal) + ": want an AbortSignal (new AbortController().signal)");
+	return o;
+}
+
+// modelBytes returns a model file's bytes as a Uint8Array.
+function modelBytes(b) {
+	if (b instanceof Uint8Array) return b;
+	if (b instanceof ArrayBuffer) return new Uint8Array(b);
+	throw new Error("Learner.load: the model file is " + kind(b) + ": want its bytes, a Uint8Array or an ArrayBuffer");
+}
+
+/**
+ * The registry: each learner's name, what it does in plain words and in a technical line, its tasks,
+ * the settings it takes with their defaults, and its abilities.
+ */
+export async function learners(settings = {}) {
+	const s = optionsOf(settings, ["wasmURL"], "learners");
+	const api = await boot(absolute(s.wasmURL, "wasmURL"));
+	return api.learners().map((l) => ({
+		name: l.name, plain: l.plain, summary: l.summary, tasks: l.tasks,
+		settings: {
+			delta: l.takesDelta ? {default: l.delta || 0, rule: l.deltaText || ""} : null,
+			eta: l.takesEta ? {regression: l.eta || 0, classification: l.etaClassification || l.eta || 0} : null,
+		},
+		abilities: {pairs: l.pairs, ball: l.ball, regret: (l.regretExponent || 0) > 0, mixture: Boolean(l.mixture)},
+	}));
 }
 
 /** A learner of its own: any number may live in one page or Worker. */
 export class Learner extends Base {
-	constructor(lib, id, handle, info) {
-		super(lib, id, handle);
+	constructor(lib, id, handle, info, p) {
+		super(lib, id, handle, p);
 		/** The registry name of the learner. */
 		this.learner = info.learner;
 		/** "regression" or "classification". */
 		this.task = info.task;
 	}
 
-	/** Makes a learner: {learner, task, delta, eta, seed, worker}, all optional. */
-	static create(settings = {}) {
-		return make(Learner, settings, (lib) => {
-			const s = settings || {};
+	/** Makes a learner: {learner, task, delta, eta, seed, maxMemory, worker, wasmURL, workerURL}, all optional. */
+	static async create(settings = {}) {
+		const s = optionsOf(settings, CREATE, "Learner.create");
+		flag(s, "worker");
+		return make(Learner, s, (lib) => {
 			const str = (k, d) => (s[k] === undefined ? d : text(s[k], k));
-			const num = (k) => {
-				if (s[k] !== undefined && typeof s[k] !== "number") throw new Error(k + " is " + kind(s[k]) + ": want a number");
-				return s[k] || 0;
-			};
-			if (num("seed") < 0) throw new Error("seed must be a number ≥ 0");
-			return lib.create(str("learner", "occfm-k"), str("task", "regression"), num("delta"), num("eta"), num("seed"));
+			return lib.create(str("learner", "occfm-k"), str("task", "regression"), finite(s, "delta"), finite(s, "eta"), whole(s, "seed"), whole(s, "maxMemory"));
 		}, "createLearner");
 	}
 
 	/** Makes a learner from a model file that save (or the CLI, on a CSV file) wrote. */
-	static load(bytes, settings = {}) {
-		return make(Learner, {...settings, bytes}, (lib) => lib.load(bytes), "loadLearner");
+	static async load(bytes, settings = {}) {
+		const s = optionsOf(settings, LOAD, "Learner.load");
+		flag(s, "worker");
+		const b = modelBytes(bytes);
+		return make(Learner, {...s, bytes: b}, (lib) => lib.load(b), "loadLearner");
 	}
 
 	/**
@@ -383,15 +692,25 @@ export class Learner extends Base {
 	 * CLI reads it: a Uint8Array, a Blob or a ReadableStream); resolves with the progressive metrics.
 	 */
 	learn(rows, options) {
+		try {
+			fileName(optionsOf(options, LEARN, "learn"));
+		} catch (e) {
+			return Promise.reject(e);
+		}
 		const name = (options && options.name) || "data";
 		return this.learnAll(rows, options,
-			(lib, id, part, first) => metricsOf(this.task, answer(lib.learn(id, ...packRows(part, first, true), first))),
-			(lib, id, bytes) => metricsOf(this.task, answer(lib.learnFile(id, bytes, name))));
+			(lib, id, bytes) => metricsOf(this.task, answer(lib.learnFile(id, bytes, name))),
+			(lib, id, part, first, isFirst) => {
+				answer(lib.check(id, ...packRows(part, first, true), first, isFirst));
+				return part;
+			},
+			(lib, id, part, first, at, n) => metricsOf(this.task, answer(lib.learn(id, ...packRows(part.slice(at, at + n), first + at, true), first + at))),
+			(part, first) => packRows(part, first, true));
 	}
 
 	/** ŷ for {x} without learning it: a rating, or the probability of the positive class. */
 	predict(row) {
-		return this.run((lib, id) => {
+		return this.read((lib, id) => {
 			if (!row || typeof row !== "object" || !("x" in row)) throw new Error("predict: want a row {x: {name: value}}");
 			return answer(lib.predictMany(id, ...packRows([row], 0, false)))[0];
 		}, "predict", [row]);
@@ -399,12 +718,17 @@ export class Learner extends Base {
 
 	/** ŷ for each of [{x}], or for each row of a data file (its labels left out). */
 	predictMany(rows, options) {
+		try {
+			fileName(optionsOf(options, FILE, "predictMany"));
+		} catch (e) {
+			return Promise.reject(e);
+		}
 		const name = (options && options.name) || "data";
 		if (isFile(rows)) {
-			return bytesOf(rows).then((bytes) => this.run((lib, id) => Array.from(answer(lib.predictFile(id, bytes, name))),
+			return bytesOf(rows).then((bytes) => this.read((lib, id) => Array.from(answer(lib.predictFile(id, bytes, name))),
 				"predictMany", [bytes, options]));
 		}
-		return this.run((lib, id) => Array.from(answer(lib.predictMany(id, ...packRows(rows, 0, false)))), "predictMany", [rows]);
+		return this.read((lib, id) => Array.from(answer(lib.predictMany(id, ...packRows(rows, 0, false)))), "predictMany", [rows]);
 	}
 
 	/** The model file: the learner, its guard and its feature names. */
@@ -415,19 +739,19 @@ export class Learner extends Base {
 
 /** A recommender over a catalog of your own: people's ratings learned, a visitor's top n. */
 export class Recommender extends Base {
-	constructor(lib, id, handle, info) {
-		super(lib, id, handle);
+	constructor(lib, id, handle, info, p) {
+		super(lib, id, handle, p);
 		/** The registry name of the learner. */
 		this.learner = info.learner;
 	}
 
 	/** Makes a recommender: {learner, seed, worker}, all optional; the learner defaults to Personalize's. */
-	static create(settings = {}) {
-		return make(Recommender, settings, (lib) => {
-			const s = settings || {};
+	static async create(settings = {}) {
+		const s = optionsOf(settings, REC_CREATE, "Recommender.create");
+		flag(s, "worker");
+		return make(Recommender, s, (lib) => {
 			if (s.learner !== undefined) text(s.learner, "learner");
-			if (s.seed !== undefined && !(typeof s.seed === "number" && s.seed >= 0)) throw new Error("seed must be a number ≥ 0");
-			return lib.recCreate(s.learner || "", s.seed || 0);
+			return lib.recCreate(s.learner || "", whole(s, "seed"));
 		}, "createRecommender");
 	}
 
@@ -438,10 +762,21 @@ export class Recommender extends Base {
 
 	/** Learns people's ratings [{user, item, rating}] in order; resolves with {rows, rmse}. */
 	learn(ratings, options) {
-		return this.learnAll(ratings, options, (lib, id, part, first) => {
-			const m = answer(lib.recLearn(id, ...packRatings(part, first), first));
-			return {rows: m[0], rmse: m[1]};
-		});
+		try {
+			fileName(optionsOf(options, ["onProgress", "signal"], "learn"));
+		} catch (e) {
+			return Promise.reject(e);
+		}
+		return this.learnAll(ratings, options, null,
+			(lib, id, part, first) => {
+				packRatings(part, first);
+				return part;
+			},
+			(lib, id, part, first, at, n) => {
+				const m = answer(lib.recLearn(id, ...packRatings(part.slice(at, at + n), first + at), first + at));
+				return {rows: m[0], rmse: m[1]};
+			},
+			(part, first) => packRatings(part, first));
 	}
 
 	/** The visitor gives item stars (1 to 5); resolves with the new top n (default 10). */
