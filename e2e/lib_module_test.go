@@ -19,13 +19,14 @@ import (
 // unknown learner, and a closed one; the same learner in a Worker of the
 // module ({worker: true}) learning the same rows at once, with progress;
 // a Recommender on a small catalog of two planted taste groups, with its
-// bad inputs. Every failure must reject with an Error.
+// bad inputs (the objects of this thread made with {worker: false}: on
+// a page the default is the module's Worker). Every failure must reject with an Error.
 const libModuleScenarioJS = `import {Learner, Recommender, learners} from "/lib/occfm.js";
 export async function scenario() {
 	` + plantedRowsJS + `
 	const rejects = async (f) => { try { await f(); return "no error"; } catch (e) { return e instanceof Error ? e.message : "not an Error: " + e; } };
-	const names = (await learners()).map((l) => l.name);
-	const a = await Learner.create({learner: "occfm-k"}), b = await Learner.create({learner: "occfm-k", eta: 1});
+	const names = (await learners({worker: false})).map((l) => l.name);
+	const a = await Learner.create({learner: "occfm-k", worker: false}), b = await Learner.create({learner: "occfm-k", eta: 1, worker: false});
 	let m;
 	for (let c = 0; c < 8; c++) {
 		m = await a.learn(Array.from({length: 500}, row));
@@ -37,20 +38,20 @@ export async function scenario() {
 	const mse = fresh.reduce((t, r, i) => t + (p[i] - r.y) ** 2, 0) / fresh.length;
 	const meanMse = fresh.reduce((t, r) => t + (mean - r.y) ** 2, 0) / fresh.length;
 	const file = await a.save();
-	const c = await Learner.load(file);
+	const c = await Learner.load(file, {worker: false});
 	const q = await c.predictMany(fresh);
 	const badError = await rejects(() => a.learn([fresh[0], {x: fresh[1].x, y: NaN}]));
 	const again = await a.predictMany(fresh);
 	const one = await a.predict(fresh[0]);
-	const cls = await Learner.create({task: "classification"});
+	const cls = await Learner.create({task: "classification", worker: false});
 	const crow = () => { const x = {a: gauss(), b: gauss(), shop: ["n", "s"][unif() < 0.5 ? 0 : 1]}; return {x, y: x.a * x.b > 0 ? 1 : 0}; };
 	await cls.learn(Array.from({length: 4000}, crow));
 	const test = Array.from({length: 300}, crow);
 	const pr = await cls.predictMany(test);
 	const right = test.filter((r, i) => (pr[i] > 0.5) === (r.y === 1)).length;
-	const unknown = await rejects(() => Learner.create({learner: "no-such-learner"}));
-	const badLoad = await rejects(() => Learner.load(new TextEncoder().encode("not a model file")));
-	const badSetting = await rejects(() => Learner.create({delta: "big"}));
+	const unknown = await rejects(() => Learner.create({learner: "no-such-learner", worker: false}));
+	const badLoad = await rejects(() => Learner.load(new TextEncoder().encode("not a model file"), {worker: false}));
+	const badSetting = await rejects(() => Learner.create({delta: "big", worker: false}));
 	a.close();
 	const closed = await rejects(() => a.predict(fresh[0]));
 
@@ -76,7 +77,7 @@ export async function scenario() {
 	// file and from named rows alike; a malformed file names its line.
 	const head = "y," + Array.from({length: 20}, (_, i) => "f" + i).join(",");
 	const csv = (rows) => new TextEncoder().encode(head + "\n" + rows.map((r) => [r.y, ...Array.from({length: 20}, (_, i) => r.x["f" + i])].join(",")).join("\n") + "\n");
-	const f = await Learner.create({learner: "occfm-k"});
+	const f = await Learner.create({learner: "occfm-k", worker: false});
 	const fm = await f.learn(new Response(csv(all)).body, {name: "train.csv"});
 	const fp = await f.predictMany(csv(fresh), {name: "fresh.csv"});
 	const fq = await f.predictMany(fresh);
@@ -95,7 +96,7 @@ export async function scenario() {
 		}
 	}
 	const same = (a, b) => a.length === b.length && a.every((t, i) => t.id === b[i].id && t.score === b[i].score && t.reasons.join() === b[i].reasons.join());
-	const rec = await Recommender.create({});
+	const rec = await Recommender.create({worker: false});
 	const recBefore = await rejects(() => rec.top(10));
 	await rec.items(items);
 	const fit = await rec.learn(ratings);
@@ -122,7 +123,7 @@ export async function scenario() {
 		fileRows: fm.rows, fileMse, fileSame: fp.every((v, i) => Math.abs(v - fq[i]) <= 1e-12), badFile,
 		recBefore, recRows: fit.rows, recTop: top.map((t) => t.id), red, reasons: top.every((t) => t.reasons.length > 0 && t.title.startsWith("Product")),
 		recBad, recSame: same(topAfter, top), coldLen: cold.length, workerRec: same(wtop, await (async () => {
-			const r2 = await Recommender.create({}); await r2.items(items); await r2.learn(ratings); const t2 = await r2.rate("p0", 5); r2.close(); return t2; })())};
+			const r2 = await Recommender.create({worker: false}); await r2.items(items); await r2.learn(ratings); const t2 = await r2.rate("p0", 5); r2.close(); return t2; })())};
 }`
 
 const libModuleHostHTML = `<!doctype html><meta charset="utf-8"><title>host</title><link rel="icon" href="data:,">

@@ -120,7 +120,7 @@ const where = {wasmURL: "/assets/occfm.wasm", workerURL: "` + cdn.URL + `/occfm-
 	const rec = await Recommender.create({worker: true, ...where});
 	await rec.learn([{user: "a", item: "x", rating: 5}, {user: "a", item: "y", rating: 4}, {user: "b", item: "y", rating: 2}]);
 	const top = await rec.rate("x", 5);
-	const main = await Learner.create({wasmURL: where.wasmURL});
+	const main = await Learner.create({wasmURL: where.wasmURL, worker: false});
 	await main.learn([{x: {a: 1}, y: 2}]);
 	window.__result = JSON.stringify({mse, meanMse, top: top.map((t) => t.id), main: await main.predict({x: {a: 1}})});
 })().catch((e) => { window.__result = JSON.stringify({error: String((e && e.stack) || e)}); });

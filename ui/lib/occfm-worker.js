@@ -5,7 +5,7 @@
 // and with {call, progress} reports while a learn goes on. When its Go
 // program stops (out of memory), it answers {call, error, dead: true}:
 // the page lets this Worker go and starts a new one for new objects.
-import {Learner, Recommender} from "./occfm.js";
+import {Learner, Recommender, learners} from "./occfm.js";
 
 // calls are the methods a message may name, beside the learns and close.
 const calls = new Set(["predict", "predictMany", "save", "items", "rate", "top", "clear"]);
@@ -28,6 +28,7 @@ const statics = {
 	createLearner: (s) => Learner.create(s).then(keep),
 	loadLearner: (s) => Learner.load(s.bytes, {wasmURL: s.wasmURL}).then(keep),
 	createRecommender: (s) => Recommender.create(s).then(keep),
+	learners: (s) => learners(s),
 };
 
 // FIRST is occfm.js's key of the first row's number in a learn's options.

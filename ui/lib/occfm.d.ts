@@ -48,7 +48,7 @@ export interface Settings<T extends Task = Task> extends Location {
 	seed?: number;
 	/** The memory budget in bytes of the learner, its metrics and its names, a whole number; 0 or absent: 512 MiB. A learn past it rejects, naming the memory. */
 	maxMemory?: number;
-	/** Run it in a module Worker (shared by every such object of the page): the page never waits on it. */
+	/** Run it in the module's Worker (shared by every such object of the page): the page never waits on it. Default: true on a page, false in a Worker. */
 	worker?: boolean;
 }
 

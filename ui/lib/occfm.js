@@ -436,7 +436,8 @@ class Base {
 	#pool = null;
 	#closed = false;
 	#queue = Promise.resolve();
-	#readGate = null; // while a learn runs: the queue before it
+	#readGate = null; // while learns are made and not settled: the queue before the first
+	#learns = 0;
 
 	constructor(lib, id, handle, p) {
 		this.#lib = lib;
@@ -472,7 +473,8 @@ class Base {
 	}
 
 	// read makes a call that changes nothing: after the calls made before
-	// it, but for a learn under way, whose parts it goes between.
+	// it, but for the learns made and not yet settled, whose parts it goes
+	// between.
 	read(local, op, args) {
 		try {
 			this.#open();
@@ -495,8 +497,8 @@ class Base {
 			return Promise.reject(e);
 		}
 		const before = this.#queue;
+		if (this.#learns++ === 0) this.#readGate = before;
 		const next = before.then(async () => {
-			this.#readGate = before;
 			try {
 				if (file && isFile(list)) {
 					const bytes = await bytesOf(list);
@@ -514,7 +516,7 @@ class Base {
 				return await inParts(list, (part, first, isFirst) => alive(lib, () => prepare(lib, id, part, first, isFirst)),
 					(prepared, first, at, n) => alive(lib, () => learn(lib, id, prepared, first, at, n)), options);
 			} finally {
-				this.#readGate = null;
+				if (--this.#learns === 0) this.#readGate = null;
 			}
 		});
 		this.#queue = next.catch(() => {});
@@ -532,12 +534,19 @@ class Base {
 	}
 }
 
+// IN_PAGE is true on a page's main thread, where objects live in the
+// module's Worker unless made with {worker: false}: loading the wasm and
+// starting Go take a few hundred milliseconds of one task, which a page
+// must not spend on its main thread. In a Worker (this module imported by
+// one of your own, or by occfm-worker.js) they live on that thread.
+const IN_PAGE = typeof document !== "undefined" && typeof Worker !== "undefined";
+
 // make creates an object: on this thread by create(lib), or in the Worker
 // by the static op with settings (without their worker field).
 async function make(Kind, settings, create, op) {
 	const wasmURL = absolute(settings && settings.wasmURL, "wasmURL");
 	const workerURL = absolute(settings && settings.workerURL, "workerURL");
-	if (settings && settings.worker) {
+	if (settings && settings.worker === undefined ? IN_PAGE : settings && settings.worker) {
 		const rest = {...settings, wasmURL};
 		delete rest.worker;
 		delete rest.workerURL;
@@ -647,8 +656,13 @@ function modelBytes(b) {
  * the settings it takes with their defaults, and its abilities.
  */
 export async function learners(settings = {}) {
-	const s = optionsOf(settings, ["wasmURL"], "learners");
-	const api = await boot(absolute(s.wasmURL, "wasmURL"));
+	const s = optionsOf(settings, ["wasmURL", "workerURL", "worker"], "learners");
+	flag(s, "worker");
+	const wasmURL = absolute(s.wasmURL, "wasmURL");
+	if (s.worker === undefined ? IN_PAGE : s.worker) {
+		return remote(0, "learners", [{wasmURL}], undefined, worker(absolute(s.workerURL, "workerURL")));
+	}
+	const api = await boot(wasmURL);
 	return api.learners().map((l) => ({
 		name: l.name, plain: l.plain, summary: l.summary, tasks: l.tasks,
 		settings: {
