@@ -1,11 +1,14 @@
 // occfm.js: OCCFM's learners for any page, as an ES module (no bundler).
-// It loads the wasm once per thread (occfm.wasm and wasm_exec.js, in its
-// own folder: dist/lib/ or the npm package) and works on the main thread and in a module Worker; with
-// {worker: true} a learner runs in a Worker of its own module
-// (occfm-worker.js), shared by every such learner of the page. Every
-// method returns a promise and the calls of one object run in the order
-// made; a bad input rejects with an Error that says what and where, and
-// the object stays usable. See docs/js-api.md and docs/embed.md.
+// It loads the wasm once per thread that runs objects (occfm.wasm and
+// wasm_exec.js, in its own folder: dist/lib/ or the npm package). On a
+// page its objects live in a module Worker of its own (occfm-worker.js,
+// shared by every object of the page) unless made with {worker: false};
+// imported in a Worker, they live on that Worker's thread. Every method
+// returns a promise; the calls of one object run in the order made, but
+// for predictions, which go between the parts of a learn under way. A learn
+// is all or nothing, and a bad input rejects with an Error that says what
+// and where, leaving the object usable. See docs/js-api.md and
+// docs/embed.md.
 import "./wasm_exec.js";
 
 // The library runs in a browser, in a page or a Worker: Go's wasm answers
@@ -17,7 +20,9 @@ if (!inBrowser) {
 		"The command line does the same work natively: go run ./cmd/occfm in the OCCFM repository.");
 }
 
-let booted, bootedFrom;
+// booted is this thread's boot (see boot), from bootedFrom, whose API's
+// lib is bootedLib.
+let booted, bootedFrom, bootedLib;
 
 // goOf keeps the Go program behind each API a boot made, so that a call can
 // tell when it stopped (see alive).
@@ -48,7 +53,6 @@ function alive(lib, fn) {
 	if (go && go.exited) throw gone();
 	return r;
 }
-let bootedLib;
 
 // boot loads the wasm once per thread, from wasmURL (default: occfm.wasm
 // beside this module), and resolves with the core's API. The wasm sets
@@ -78,7 +82,10 @@ function boot(wasmURL) {
 		}, {once: true});
 		WebAssembly.instantiateStreaming(fetch(url), go.importObject)
 			.then((r) => go.run(r.instance))
-			.catch((e) => reject(new Error("occfm: cannot load the wasm from " + url + ": " + e.message)));
+			.catch((e) => {
+				booted = undefined; // the next object tries again
+				reject(new Error("occfm: cannot load the wasm from " + url + ": " + e.message));
+			});
 	});
 	return booted;
 }
