@@ -234,3 +234,39 @@ func TestE2ELibContract(t *testing.T) {
 		t.Errorf("importing the library in Node: %v, %q; want our message", err, out)
 	}
 }
+
+// TestE2ELibMainThread traces the page's main thread (Chromium's trace)
+// while it loads the library and learns 20,000 click rows with the
+// defaults, a predict sent during the learn: no task may take more than
+// 100 ms of the main thread's CPU time, and the predict settles first.
+func TestE2ELibMainThread(t *testing.T) {
+	t.Parallel()
+	s := newSessionWith(t, 2*time.Minute, hostPage(`<!doctype html><meta charset="utf-8"><title>host</title><link rel="icon" href="data:,">`, nil, e2eHandler(e2eDist)))
+	s.open()
+	var out string
+	tasks := s.mainThreadTasks(func() {
+		out = awaitJS[string](s, `(async () => {
+			const {Learner} = await import("/lib/occfm.js");
+			let s = 11;
+			const unif = () => { s = (Math.imul(s, 1103515245) + 12345) >>> 0; return (s + 0.5) / 4294967296; };
+			const rows = Array.from({length: 20000}, () => ({x: {device: "d" + Math.floor(3 * unif()), ad: "a" + Math.floor(30 * unif()), hour: Math.floor(24 * unif()) / 23}, y: unif() < 0.3 ? 1 : 0}));
+			const l = await Learner.create({task: "classification"});
+			const order = [];
+			const learning = l.learn(rows).then((m) => order.push("learn " + m.rows));
+			await new Promise((r) => setTimeout(r, 20));
+			const quick = l.predict(rows[0]).then(() => order.push("predict"));
+			await Promise.all([learning, quick]);
+			return order.join(", ");
+		})()`)
+	})
+	if len(tasks) == 0 {
+		t.Fatal("the trace holds no task of the page's main thread")
+	}
+	t.Logf("settled: %s; %d main-thread tasks, the longest %.1f ms of CPU, then %v", out, len(tasks), tasks[0], tasks[1:min(6, len(tasks))])
+	if tasks[0] > 100 {
+		t.Errorf("a main-thread task took %.1f ms of CPU while the library loaded and learned 20,000 rows: want ≤ 100 ms", tasks[0])
+	}
+	if out != "predict, learn 20000" {
+		t.Errorf("settled in the order %q; want the predict before the learn of 20,000 rows", out)
+	}
+}
