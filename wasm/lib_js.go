@@ -190,6 +190,7 @@ func (b *bridge) libLearn(args []js.Value) any {
 	if err != nil {
 		return libError(err)
 	}
+	l.checking = nil // the list's check is over: its names need not be held
 	rows, err := rowsOf(args, 1)
 	if err != nil {
 		return libError(err)
