@@ -70,7 +70,7 @@ func TestE2ELibPack(t *testing.T) {
 			t.Errorf("the installed package's %s: %v; want a file that holds %q", f, err, want)
 		}
 	}
-	for _, f := range []string{"occfm.js", "occfm-worker.js", "occfm.d.ts", "occfm.wasm", "wasm_exec.js"} {
+	for _, f := range []string{"occfm.js", "occfm-input.js", "occfm-worker.js", "occfm.d.ts", "occfm.wasm", "wasm_exec.js"} {
 		if _, err := os.Stat(filepath.Join(pkg, f)); err != nil {
 			t.Errorf("the installed package lacks %s", f)
 		}
