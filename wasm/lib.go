@@ -320,8 +320,7 @@ func clip(s string) string {
 // learner as it was, and the error names it, rows[0] being row first (a
 // caller that learns a long array in parts passes each part's offset,
 // after lib.check has checked every part). The memory budget (maxMemory)
-// is checked every libMemoryEvery rows and after a row of more than
-// libWideRow nonzeros: past it, learn stops, and the error names the
+// is checked as play says: past it, learn stops, and the error names the
 // memory, what holds it and the last row learned (numbered as the caller
 // numbers its list: the rows before first were learned by earlier calls
 // of the same list).
@@ -334,31 +333,27 @@ func (l *libLearner) learn(rows []libRow, first int) error {
 	for r, row := range rows {
 		l.sparse(row.x, true, &ex.X)
 		ex.Y = ys[r]
-		core.Play(l.l, ex, l.m)
-		l.rows++
-		if (r+1)%libMemoryEvery == 0 || len(ex.X.Ind) > libWideRow || r == len(rows)-1 {
-			if err := l.memory(); err != nil {
-				return errors.New("row " + strconv.Itoa(first+r) + ": " + err.Error() + "; the rows up to row " + strconv.Itoa(first+r) + " were learned, the later ones were not")
-			}
+		if err := l.play(ex, r, len(rows)); err != nil {
+			return errors.New("row " + strconv.Itoa(first+r) + ": " + err.Error() + "; the rows up to row " + strconv.Itoa(first+r) + " were learned, the later ones were not")
 		}
 	}
 	return nil
 }
 
-// memory checks the learner and its metrics against the budget.
-func (l *libLearner) memory() error {
+// play learns ex, row r of n in a call, and checks the memory budget when
+// a check is due: spaced as a session's (memoryEvery rows, and after a row
+// of more than wideRow nonzeros), and after the call's last row.
+func (l *libLearner) play(ex data.Example, r, n int) error {
+	core.Play(l.l, ex, l.m)
+	l.rows++
+	if (r+1)%memoryEvery != 0 && len(ex.X.Ind) <= wideRow && r != n-1 {
+		return nil
+	}
 	return core.MemoryBudget{Limit: l.maxMemory}.Check(
 		core.MemoryPart{Name: l.name, Value: l.l},
 		core.MemoryPart{Name: "metrics", Value: l.m},
 		core.MemoryPart{Name: "feature names", Value: vocabSize{&l.vocab}})
 }
-
-// libMemoryEvery and libWideRow space learn's memory checks: a row of n
-// nonzeros adds at most n² pairs to a learner's gradient sum.
-const (
-	libMemoryEvery = 16
-	libWideRow     = 64
-)
 
 // vocabSize is a vocabulary's memory (core.Sized): about 96 bytes a
 // feature and a column, with the maps that index them, beside their names.

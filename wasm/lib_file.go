@@ -6,7 +6,6 @@ import (
 	"io"
 	"strconv"
 
-	"github.com/occfm/occfm/core"
 	"github.com/occfm/occfm/core/data"
 )
 
@@ -72,12 +71,8 @@ func (l *libLearner) learnFile(b []byte, name string) error {
 	l.vocab = voc
 	l.reindex()
 	for r, ex := range rows {
-		core.Play(l.l, ex, l.m)
-		l.rows++
-		if (r+1)%libMemoryEvery == 0 || len(ex.X.Ind) > libWideRow || r == len(rows)-1 {
-			if err := l.memory(); err != nil {
-				return errors.New(name + ": row " + strconv.Itoa(r+1) + ": " + err.Error() + "; its first " + strconv.Itoa(r+1) + " rows were learned, the later ones were not")
-			}
+		if err := l.play(ex, r, len(rows)); err != nil {
+			return errors.New(name + ": row " + strconv.Itoa(r+1) + ": " + err.Error() + "; its first " + strconv.Itoa(r+1) + " rows were learned, the later ones were not")
 		}
 	}
 	return nil

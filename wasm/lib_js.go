@@ -167,11 +167,7 @@ func rowsOf(args []js.Value, k int) ([]libRow, error) {
 // the first, so that a bad row leaves the learner as it was. args[8] true
 // starts a new list.
 func (b *bridge) libCheck(args []js.Value) any {
-	l, err := b.lib(args)
-	if err != nil {
-		return libError(err)
-	}
-	rows, err := rowsOf(args, 1)
+	l, rows, err := b.libRows(args)
 	if err != nil {
 		return libError(err)
 	}
@@ -185,16 +181,22 @@ func (b *bridge) libCheck(args []js.Value) any {
 	return true
 }
 
-func (b *bridge) libLearn(args []js.Value) any {
+// libRows returns the learner args[0] and the packed rows args[1:7].
+func (b *bridge) libRows(args []js.Value) (*libLearner, []libRow, error) {
 	l, err := b.lib(args)
+	if err != nil {
+		return nil, nil, err
+	}
+	rows, err := rowsOf(args, 1)
+	return l, rows, err
+}
+
+func (b *bridge) libLearn(args []js.Value) any {
+	l, rows, err := b.libRows(args)
 	if err != nil {
 		return libError(err)
 	}
 	l.checking = nil // the list's check is over: its names need not be held
-	rows, err := rowsOf(args, 1)
-	if err != nil {
-		return libError(err)
-	}
 	if err := l.learn(rows, firstOf(args, 7)); err != nil {
 		return libError(err)
 	}
@@ -222,11 +224,7 @@ func firstOf(args []js.Value, k int) int {
 }
 
 func (b *bridge) libPredictMany(args []js.Value) any {
-	l, err := b.lib(args)
-	if err != nil {
-		return libError(err)
-	}
-	rows, err := rowsOf(args, 1)
+	l, rows, err := b.libRows(args)
 	if err != nil {
 		return libError(err)
 	}

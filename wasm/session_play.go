@@ -185,8 +185,9 @@ func (s *session) runner() *core.Run {
 	return s.run
 }
 
-// memoryEvery and wideRow space the session's budget checks (see
-// core.BudgetCheck): every memoryEvery rows, and after any row of more than
+// memoryEvery and wideRow space the budget checks of a session (see
+// core.BudgetCheck) and of a library learner (libLearner.play): every
+// memoryEvery rows, and after any row of more than
 // wideRow nonzeros, which adds at most wideRow² pairs to a learner's
 // gradient sum (about 400 KB): the run passes the budget by at most a few
 // MB before it is stopped.
