@@ -233,6 +233,7 @@ export const CREATE = ["learner", "task", "delta", "eta", "seed", "maxMemory", "
 export const LOAD = ["worker", "wasmURL", "workerURL"];
 export const REC_CREATE = ["learner", "seed", "worker", "wasmURL", "workerURL"];
 export const LEARN = ["onProgress", "name", "signal"];
+export const REC_LEARN = ["onProgress", "signal"];
 export const FILE = ["name"];
 
 // fileName checks the name option of a call that reads a data file.

@@ -31,8 +31,6 @@ const statics = {
 	learners: (s) => learners(s),
 };
 
-// FIRST is occfm.js's key of the first row's number in a learn's options.
-const FIRST = Symbol.for("occfm.first");
 
 self.onmessage = async (e) => {
 	const {call, handle, op, args, progress} = e.data;
@@ -61,7 +59,7 @@ self.onmessage = async (e) => {
 				const ac = new AbortController();
 				aborts.set(handle, ac);
 				try {
-					value = await o.learn(rows, {onProgress, signal: ac.signal, [FIRST]: 0});
+					value = await o.learn(rows, {onProgress, signal: ac.signal});
 				} finally {
 					aborts.delete(handle);
 				}

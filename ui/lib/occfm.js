@@ -12,7 +12,7 @@
 import "./wasm_exec.js";
 import {
 	kind, text, packRows, isFile, bytesOf, metricsOf, packItems, count, idOf, packRatings, topOf,
-	absolute, optionsOf, finite, whole, flag, CREATE, LOAD, REC_CREATE, LEARN, FILE, fileName,
+	absolute, optionsOf, finite, whole, flag, CREATE, LOAD, REC_CREATE, LEARN, REC_LEARN, FILE, fileName,
 	modelBytes,
 } from "./occfm-input.js";
 
@@ -113,11 +113,6 @@ function pause() {
 	});
 }
 
-// FIRST keys, in a learn's options, the number of the first row of the
-// part of a longer list that the Worker is given (a symbol: no option a
-// page may name).
-const FIRST = Symbol.for("occfm.first");
-
 // PART_MS is the time one part of a long learn may take on this thread:
 // the parts are sized to it from the speed of the one before, from the
 // first row on (a first part of FIRST_PART rows), so that a page that
@@ -129,13 +124,13 @@ const FIRST_PART = 16;
 // ms: aimed at PART_MS, at most 4 times the last.
 const nextSize = (size, ms) => Math.max(1, Math.min(4 * size, 1 << 16, Math.round(size * PART_MS / Math.max(ms, 0.5))));
 
-// aborted throws the Error of a learn its AbortSignal stopped, naming the
-// rows learned: learned rows of the list's of, numbered from offset.
-function stopIfAborted(signal, learned, of, offset) {
+// stopIfAborted throws the Error of a learn its AbortSignal stopped, naming the
+// rows learned: the first learned rows of the list's of.
+function stopIfAborted(signal, learned, of) {
 	if (!signal || !signal.aborted) return;
 	const reason = signal.reason instanceof Error ? ": " + signal.reason.message : "";
 	throw new Error("learn stopped by its AbortSignal" + reason + ": " + (learned === 0 ? "no row of " + of + " learned" :
-		learned + " of " + of + " rows learned (rows " + offset + " to " + (offset + learned - 1) + "), the later ones not"));
+		learned + " of " + of + " rows learned (rows 0 to " + (learned - 1) + "), the later ones not"));
 }
 
 // inParts learns list in parts, all or nothing: first it prepares every
@@ -149,14 +144,13 @@ function stopIfAborted(signal, learned, of, offset) {
 // last metrics.
 async function inParts(list, prepare, learn, options) {
 	const onProgress = options && options.onProgress, signal = options && options.signal;
-	const offset = (options && options[FIRST]) || 0; // the Worker's part of a longer list
 	const parts = [];
 	let size = FIRST_PART;
 	for (let first = 0; first < list.length || first === 0; ) {
-		stopIfAborted(signal, 0, list.length, offset);
+		stopIfAborted(signal, 0, list.length);
 		const t0 = performance.now();
 		const part = list.length <= size && first === 0 ? list : list.slice(first, first + size);
-		parts.push([prepare(part, offset + first, first === 0), offset + first, part.length]);
+		parts.push([prepare(part, first, first === 0), first, part.length]);
 		first += part.length;
 		if (first >= list.length) break;
 		size = nextSize(size, performance.now() - t0);
@@ -170,7 +164,7 @@ async function inParts(list, prepare, learn, options) {
 		for (let at = 0; at < n; ) {
 			if (learned > 0) {
 				await pause();
-				stopIfAborted(signal, learned, list.length, offset);
+				stopIfAborted(signal, learned, list.length);
 			}
 			const t0 = performance.now();
 			const k = Math.min(size, n - at);
@@ -265,7 +259,7 @@ const WORKER_PART = 4096;
 async function remoteLearn(p, handle, list, options, check) {
 	const onProgress = options && options.onProgress, signal = options && options.signal;
 	for (let first = 0; first < list.length || first === 0; first += WORKER_PART) {
-		stopIfAborted(signal, 0, list.length, 0);
+		stopIfAborted(signal, 0, list.length);
 		const part = list.slice(first, first + WORKER_PART);
 		check(part, first);
 		await remote(handle, "stage", [part, first === 0], undefined, p);
@@ -275,7 +269,7 @@ async function remoteLearn(p, handle, list, options, check) {
 	const stop = () => remote(handle, "abort", [signal.reason instanceof Error ? signal.reason.message : ""], undefined, p).catch(() => {});
 	if (signal) signal.addEventListener("abort", stop, {once: true});
 	try {
-		stopIfAborted(signal, 0, list.length, 0);
+		stopIfAborted(signal, 0, list.length);
 		return await remote(handle, "learnStaged", [], onProgress, p);
 	} finally {
 		if (signal) signal.removeEventListener("abort", stop);
@@ -317,13 +311,11 @@ class Base {
 		if (this.#closed) throw new Error("occfm: this " + this.constructor.name + " is closed");
 	}
 
-	// run queues a call after the calls made before it.
-	run(local, op, args, onProgress) {
-		try {
-			this.#open();
-		} catch (e) {
-			return Promise.reject(e);
-		}
+	// run queues a call after the calls made before it. (Run, read and
+	// learnAll are async so that a throw rejects; their bodies run when
+	// called, up to the queue, so the order of the calls is kept.)
+	async run(local, op, args, onProgress) {
+		this.#open();
 		const next = this.#queue.then(() => this.#call(local, op, args, onProgress));
 		this.#queue = next.catch(() => {});
 		return next;
@@ -332,12 +324,8 @@ class Base {
 	// read makes a call that changes nothing: after the calls made before
 	// it, but for the learns made and not yet settled, whose parts it goes
 	// between.
-	read(local, op, args) {
-		try {
-			this.#open();
-		} catch (e) {
-			return Promise.reject(e);
-		}
+	async read(local, op, args) {
+		this.#open();
 		return (this.#readGate || this.#queue).then(() => this.#call(local, op, args));
 	}
 
@@ -347,12 +335,8 @@ class Base {
 	// a part, learn(lib, id, prepared, first, at, n) learns n of its rows
 	// from at, check(part, first) checks a part before it goes to the
 	// Worker.
-	learnAll(list, options, file, prepare, learn, check) {
-		try {
-			this.#open();
-		} catch (e) {
-			return Promise.reject(e);
-		}
+	async learnAll(list, options, file, prepare, learn, check) {
+		this.#open();
 		const before = this.#queue;
 		if (this.#learns++ === 0) this.#readGate = before;
 		const next = before.then(async () => {
@@ -398,12 +382,16 @@ class Base {
 // one of your own, or by occfm-worker.js) they live on that thread.
 const IN_PAGE = typeof document !== "undefined" && typeof Worker !== "undefined";
 
+// inWorker reports whether the settings s (checked by optionsOf) put an
+// object in the module's Worker: their worker, or IN_PAGE when absent.
+const inWorker = (s) => (s.worker === undefined ? IN_PAGE : s.worker);
+
 // make creates an object: on this thread by create(lib), or in the Worker
 // by the static op with settings (without their worker field).
 async function make(Kind, settings, create, op) {
-	const wasmURL = absolute(settings && settings.wasmURL, "wasmURL");
-	const workerURL = absolute(settings && settings.workerURL, "workerURL");
-	if (settings && settings.worker === undefined ? IN_PAGE : settings && settings.worker) {
+	const wasmURL = absolute(settings.wasmURL, "wasmURL");
+	const workerURL = absolute(settings.workerURL, "workerURL");
+	if (inWorker(settings)) {
 		const rest = {...settings, wasmURL};
 		delete rest.worker;
 		delete rest.workerURL;
@@ -424,7 +412,7 @@ export async function learners(settings = {}) {
 	const s = optionsOf(settings, ["wasmURL", "workerURL", "worker"], "learners");
 	flag(s, "worker");
 	const wasmURL = absolute(s.wasmURL, "wasmURL");
-	if (s.worker === undefined ? IN_PAGE : s.worker) {
+	if (inWorker(s)) {
 		return remote(0, "learners", [{wasmURL}], undefined, worker(absolute(s.workerURL, "workerURL")));
 	}
 	const api = await boot(wasmURL);
@@ -470,12 +458,8 @@ export class Learner extends Base {
 	 * Learns rows [{x: {name: value}, y}] in order, or a data file (CSV, LibSVM or MovieLens, as the
 	 * CLI reads it: a Uint8Array, a Blob or a ReadableStream); resolves with the progressive metrics.
 	 */
-	learn(rows, options) {
-		try {
-			fileName(optionsOf(options, LEARN, "learn"));
-		} catch (e) {
-			return Promise.reject(e);
-		}
+	async learn(rows, options) {
+		fileName(optionsOf(options, LEARN, "learn"));
 		const name = (options && options.name) || "data";
 		return this.learnAll(rows, options,
 			(lib, id, bytes) => metricsOf(this.task, answer(lib.learnFile(id, bytes, name))),
@@ -496,12 +480,8 @@ export class Learner extends Base {
 	}
 
 	/** ŷ for each of [{x}], or for each row of a data file (its labels left out). */
-	predictMany(rows, options) {
-		try {
-			fileName(optionsOf(options, FILE, "predictMany"));
-		} catch (e) {
-			return Promise.reject(e);
-		}
+	async predictMany(rows, options) {
+		fileName(optionsOf(options, FILE, "predictMany"));
 		const name = (options && options.name) || "data";
 		if (isFile(rows)) {
 			return bytesOf(rows).then((bytes) => this.read((lib, id) => Array.from(answer(lib.predictFile(id, bytes, name))),
@@ -540,12 +520,8 @@ export class Recommender extends Base {
 	}
 
 	/** Learns people's ratings [{user, item, rating}] in order; resolves with {rows, rmse}. */
-	learn(ratings, options) {
-		try {
-			fileName(optionsOf(options, ["onProgress", "signal"], "learn"));
-		} catch (e) {
-			return Promise.reject(e);
-		}
+	async learn(ratings, options) {
+		fileName(optionsOf(options, REC_LEARN, "learn"));
 		return this.learnAll(ratings, options, null,
 			(lib, id, part, first) => {
 				packRatings(part, first);
