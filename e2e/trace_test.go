@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -16,7 +17,7 @@ import (
 
 // mainThreadTasks traces the tab (Chromium's trace, as DevTools' Performance
 // panel records it) while run runs, and returns the main thread's tasks
-// (RunTask events of the renderer's main thread) as the CPU time each took
+// (RunTask events of its renderer's main thread) as the CPU time each took
 // on that thread in ms (the events' thread duration), longest first: a
 // busy machine stretches a task's wall time, not its own CPU time.
 func (s *session) mainThreadTasks(run func()) []float64 {
@@ -67,21 +68,41 @@ func (s *session) mainThreadTasks(run func()) []float64 {
 		Tdur float64 `json:"tdur"`
 		Args struct {
 			Name string `json:"name"`
+			Data struct {
+				Frames []struct {
+					URL       string `json:"url"`
+					ProcessID int    `json:"processId"`
+				} `json:"frames"`
+			} `json:"data"`
 		} `json:"args"`
 	}
 	mu.Lock()
 	defer mu.Unlock()
+	// The trace holds every tab of the shared browser: the page's main
+	// thread is the renderer main thread of the process whose frames are
+	// at the test server's origin.
 	parsed := make([]event, 0, len(events))
-	main := map[[2]int]bool{}
+	mine := map[int]bool{}
 	for _, raw := range events {
 		var e event
 		if json.Unmarshal(raw, &e) != nil {
 			continue
 		}
-		if e.Ph == "M" && e.Name == "thread_name" && e.Args.Name == "CrRendererMain" {
-			main[[2]int{e.Pid, e.Tid}] = true
+		for _, f := range e.Args.Data.Frames {
+			if strings.HasPrefix(f.URL, s.origin+"/") {
+				mine[f.ProcessID] = true
+			}
 		}
 		parsed = append(parsed, e)
+	}
+	if len(mine) == 0 {
+		s.t.Fatalf("the trace names no process of the page at %s", s.origin)
+	}
+	main := map[[2]int]bool{}
+	for _, e := range parsed {
+		if e.Ph == "M" && e.Name == "thread_name" && e.Args.Name == "CrRendererMain" && mine[e.Pid] {
+			main[[2]int{e.Pid, e.Tid}] = true
+		}
 	}
 	var tasks []float64
 	for _, e := range parsed {
