@@ -11,6 +11,10 @@ import (
 	"time"
 )
 
+// rejectsJS defines rejects(f): the message of the Error that f's promise
+// rejects with, "no error", or what it rejected with that is not an Error.
+const rejectsJS = `const rejects = async (f) => { try { await f(); return "no error"; } catch (e) { return e instanceof Error ? e.message : "not an Error: " + e; } };`
+
 // libModuleScenarioJS uses dist/lib/occfm.js as another developer's page
 // would, on the main thread or in a module Worker: the registry, two
 // occfm-k learners with other settings (one learning a planted regression
@@ -24,7 +28,7 @@ import (
 const libModuleScenarioJS = `import {Learner, Recommender, learners} from "/lib/occfm.js";
 export async function scenario() {
 	` + plantedRowsJS + `
-	const rejects = async (f) => { try { await f(); return "no error"; } catch (e) { return e instanceof Error ? e.message : "not an Error: " + e; } };
+	` + rejectsJS + `
 	const names = (await learners({worker: false})).map((l) => l.name);
 	const a = await Learner.create({learner: "occfm-k", worker: false}), b = await Learner.create({learner: "occfm-k", eta: 1, worker: false});
 	let m;
