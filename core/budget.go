@@ -220,6 +220,55 @@ func ParseSize(s string) (int64, error) {
 	return int64(v), nil
 }
 
+// GrowthFloor returns a lower bound on the bytes l adds to its memory
+// (once its gradient sum's product form holds the row's pairs, as the next
+// product with it makes it; see symAccum) in learning one row of nnz nonzero features of which fresh are new to it:
+// the bytes a feature of its per-feature arrays (see rowGrower; 8, a
+// weight, at least) for each new feature and, when l grows per pair (its gradient
+// sum stores x̂x̂ᵀ's pairs, see pairGrower), pairFloorBytes for each pair
+// that holds a new feature, C(nnz, 2) − C(nnz − fresh, 2) pairs none of
+// which l can hold yet (x̂'s leading 1 left out). A row over l's
+// MaxRowNonzeros (see RowLimited) is not learned and adds nothing. A caller
+// that checks a list before it learns any (the library's all-or-nothing
+// learn) sums the bound over the rows, and refuses the list once the sum
+// would take the run past its budget, before a byte is allocated: the
+// feature limit is then what fits, for the learner at hand.
+func GrowthFloor(l Learner, nnz, fresh int) int64 {
+	fresh = min(max(fresh, 0), nnz)
+	if fresh == 0 {
+		return 0
+	}
+	if g, ok := l.(*Guarded); ok && g.rowLimit(nnz) > 0 {
+		return 0
+	}
+	if r, ok := l.(RowLimited); ok {
+		if lim := r.MaxRowNonzeros(); lim > 0 && nnz > lim {
+			return 0
+		}
+	}
+	perFeature := int64(8)
+	if g, ok := l.(rowGrower); ok {
+		// Per-feature arrays far beyond their capacity grow to the row's
+		// dimension exactly (see grownCap): their bytes a feature.
+		const far = 1 << 30
+		perFeature = max(perFeature, g.growthBytes(nnz, far)/far)
+	}
+	b := perFeature * int64(fresh)
+	if GrowsPerPair(l) {
+		n, old := int64(nnz), int64(nnz-fresh)
+		b += (n*(n-1)/2 - old*(old-1)/2) * pairFloorBytes
+	}
+	return b
+}
+
+// GrowsPerPair reports whether l's memory grows with the pairs of features
+// that occur together in its rows (its gradient sum stores x̂x̂ᵀ's pairs:
+// the second-order learners but FM-FTRL), not only with its features.
+func GrowsPerPair(l Learner) bool {
+	p, ok := l.(pairGrower)
+	return ok && p.growsPerPair()
+}
+
 // Estimated costs of memory, in bytes, for MemoryBytes.
 const (
 	// mapEntryBytes is the cost of one entry of a map with 8-byte keys and
@@ -229,6 +278,10 @@ const (
 	mapEntryBytes = 28
 	// structBytes is a rough size of a learner's own fields.
 	structBytes = 512
+	// pairFloorBytes is the least a pair of G costs (see symAccum): 16
+	// bytes in coordinate form, 24 in its CSR mirror, 8 for its positions
+	// there, and 19 or more for its entry in the hash index.
+	pairFloorBytes = 67
 )
 
 func f64Bytes(s []float64) int64 { return 8 * int64(cap(s)) }
@@ -243,6 +296,10 @@ func sumF64Bytes(ss ...[]float64) int64 {
 	}
 	return n
 }
+
+// FormatCount formats a count as MemoryBudget's errors do: "950",
+// "12,500", "2.1 million".
+func FormatCount(n int64) string { return countText(n) }
 
 // countText formats a count for a note: "950", "12,500", "2.1 million".
 func countText(n int64) string {

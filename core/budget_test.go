@@ -354,3 +354,84 @@ func TestBudgetRefusesRowBeforeGrowth(t *testing.T) {
 		}
 	}
 }
+
+// TestGrowthFloor checks that GrowthFloor is a lower bound of what every
+// learner's memory estimate grows by, from empty, on rows that bring new
+// features (4 new and 4 seen a row, drawn by PCG(5, 6)). A row over the
+// learner's MaxRowNonzeros adds nothing. On the wide rows of the
+// library's default learner, occfm-k (100 features, 50 new), it is not a
+// loose bound: at least half the growth, so that a list refused by it
+// is one that would pass the budget soon after.
+func TestGrowthFloor(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	const rows, fresh, old = 600, 4, 4
+	stream := make([]data.Example, rows)
+	for r := range stream {
+		var x data.Sparse
+		for k := range fresh {
+			x.Ind, x.Val = append(x.Ind, fresh*r+k), append(x.Val, 1)
+		}
+		for _, j := range rng.Perm(max(fresh*r, old))[:old] {
+			if j < fresh*r {
+				x.Ind, x.Val = append(x.Ind, j), append(x.Val, 0.5+rng.Float64())
+			}
+		}
+		x.Sort()
+		stream[r] = data.Example{X: x, Y: float64(1 + rng.IntN(5))}
+	}
+	for _, spec := range Learners() {
+		name := spec.Name
+		g, err := NewGuarded(name, Config{}, GuardSettings{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		before := g.MemoryBytes()
+		var floor int64
+		for r, ex := range stream {
+			n := fresh
+			if r == 0 {
+				n = len(ex.X.Ind)
+			}
+			floor += GrowthFloor(g, len(ex.X.Ind), n)
+			Play(g, ex, nil)
+		}
+		grew := g.MemoryBytes() - before
+		t.Logf("%-10s floor %9s, growth %9s", name, FormatBytes(floor), FormatBytes(grew))
+		if floor > grew || floor <= 0 {
+			t.Errorf("%s: floor %d, growth %d", name, floor, grew)
+		}
+		if lim := g.rowLimit(1 << 20); lim > 0 && GrowthFloor(g, lim+1, lim+1) != 0 {
+			t.Errorf("%s: a row over its limit of %d has a floor", name, lim)
+		}
+	}
+}
+
+func TestGrowthFloorWide(t *testing.T) {
+	g, err := NewGuarded("occfm-k", Config{}, GuardSettings{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(7, 8))
+	before := g.MemoryBytes()
+	var floor int64
+	for r := range 200 {
+		var x data.Sparse
+		for k := range 50 {
+			x.Ind, x.Val = append(x.Ind, 50*r+k), append(x.Val, 1)
+		}
+		if r > 0 {
+			for _, j := range rng.Perm(50 * r)[:50] {
+				x.Ind, x.Val = append(x.Ind, j), append(x.Val, 1)
+			}
+		}
+		x.Sort()
+		floor += GrowthFloor(g, len(x.Ind), 50)
+		Play(g, data.Example{X: x, Y: float64(1 + rng.IntN(5))}, nil)
+	}
+	g.inner.(*OCCFMK).g.compress() // as the next product with G does
+	grew := g.MemoryBytes() - before
+	t.Logf("floor %s, growth %s", FormatBytes(floor), FormatBytes(grew))
+	if floor > grew || 2*floor < grew {
+		t.Errorf("floor %d, growth %d: want 50 %% to 100 %%", floor, grew)
+	}
+}

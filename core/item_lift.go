@@ -415,10 +415,11 @@ func (m *ItemLift) MemoryBytes() int64 {
 }
 
 // growthBytes returns what learning a row of dimension dim allocates at
-// once (see rowGrower).
+// once (see rowGrower): the biases', and the companion lists' for a row
+// of two features (Update counts no other).
 func (m *ItemLift) growthBytes(nnz, dim int) int64 {
 	g := m.bias.growthBytes(nnz, dim)
-	if dim > cap(m.adj) {
+	if nnz == 2 && dim > cap(m.adj) {
 		g += 25 * grownCap(cap(m.adj), dim)
 	}
 	return g

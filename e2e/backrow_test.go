@@ -33,6 +33,7 @@ func smallTextUnder(px int) string {
 
 // Item 3: step 5's formulas are set with superscripts, not carets.
 func TestE2EBackRowFormulas(t *testing.T) {
+	t.Parallel()
 	s := newSession(t, time.Minute)
 	s.openAt(s.url, "", "#lesson=5")
 	s.waitStep(5)
@@ -46,6 +47,7 @@ func TestE2EBackRowFormulas(t *testing.T) {
 // Item 4: in a race in presenter mode, the numbers at the top name the
 // learner they belong to.
 func TestE2EBackRowHeadline(t *testing.T) {
+	t.Parallel()
 	s := newSession(t, time.Minute)
 	s.viewport(1280, 720)
 	s.openAt(s.url, "", "#lesson=6&presenter=1")
@@ -70,6 +72,7 @@ func TestE2EBackRowHeadline(t *testing.T) {
 // Item 5: step 5's verdict on the slope never calls a slope above 0.75
 // sub-linear "≤ ¾" without saying it does not hold yet.
 func TestE2EBackRowVerdict(t *testing.T) {
+	t.Parallel()
 	s := newSession(t, 2*time.Minute)
 	s.openAt(s.url, "", "#lesson=5")
 	s.waitStep(5)
@@ -91,6 +94,7 @@ func TestE2EBackRowVerdict(t *testing.T) {
 // Item 3: the Frank-Wolfe step's scale in words, the spectrum's canvas
 // text at 16 px or more, the five heatmaps across the card's width.
 func TestE2EBackRowStepView(t *testing.T) {
+	t.Parallel()
 	s := newSession(t, time.Minute)
 	s.viewport(1920, 1080)
 	s.openAt(s.url, "", "#lesson=4&presenter=1")
@@ -126,6 +130,7 @@ func TestE2EBackRowStepView(t *testing.T) {
 // The steps items 3–5 change, as a class sees them: screenshots for
 // $E2E_SHOTS, to look at (skipped without it: they check nothing more).
 func TestE2EBackRowShots(t *testing.T) {
+	t.Parallel()
 	if os.Getenv("E2E_SHOTS") == "" {
 		t.Skip("E2E_SHOTS is not set: no screenshots to keep")
 	}

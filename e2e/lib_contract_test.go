@@ -13,11 +13,13 @@ import (
 // libContractHostHTML holds the library to its contract, on the main
 // thread and with {worker: true}: a learn is all or nothing (a NaN at row
 // 5,000 of 6,000 leaves the predictions of probe rows as they were, three
-// times out of three), rows past the memory budget reject naming memory
-// and the page goes on, an aborted learn names the rows it learned, a
-// predict made during a long learn answers before the learn ends, close()
-// lets a learn under way settle, and each bad input of docs/js-api.md's
-// table rejects with an Error.
+// times out of three), a list whose new features cannot fit the memory
+// budget is refused whole, naming memory, and the page goes on, an aborted
+// learn names the rows it learned, a predict made during a long learn
+// answers before the learn ends, close() lets a learn under way settle,
+// each bad input of docs/js-api.md's table rejects with an Error, and
+// when the Worker's Go program stops its objects' calls say so and a new
+// object starts a new Worker.
 const libContractHostHTML = `<!doctype html><meta charset="utf-8"><title>host</title><link rel="icon" href="data:,">
 <script type="module">
 import {Learner, Recommender, learners} from "/lib/occfm.js";
@@ -32,7 +34,7 @@ const probes = Array.from({length: 50}, click);
 async function contract(worker) {
 	const out = {};
 	// 1. All or nothing: a NaN at row 5,000 of 6,000, three times.
-	const l = await Learner.create({task: "classification", worker});
+	const l = await Learner.create({task: "classification", worker, ...(worker ? {workerURL: "/exit-worker.js"} : {})});
 	await l.learn(Array.from({length: 2000}, click));
 	const before = await l.predictMany(probes);
 	out.nan = [];
@@ -65,6 +67,7 @@ async function contract(worker) {
 	let n = 0;
 	const wide = () => { const x = {}; for (let j = 0; j < 100; j++) x["f" + n++] = 1; return {x, y: unif()}; };
 	out.memory = await rejects(() => big.learn(Array.from({length: 4000}, wide)));
+	out.bigAfter = (await big.learn([{x: {a: 1}, y: 1}])).rows;
 	big.close();
 	const fresh = await Learner.create({worker});
 	await fresh.learn(Array.from({length: 500}, () => ({x: {a: unif()}, y: 1})));
@@ -92,16 +95,45 @@ async function contract(worker) {
 }
 (async () => {
 	const main = await contract(false), worker = await contract(true);
-	window.__result = JSON.stringify({main, worker, globals: ["occfm", "Go"].filter((k) => Object.hasOwn(globalThis, k)), registry: await learners()});
+	// 8. The Go program in the Worker stops, as a crash stops it: the call
+	// under way and every call of its objects reject saying so, and a new
+	// object starts a new Worker (the default one) that learns.
+	const a = await Learner.create({worker: true}), b = await Learner.create({worker: true});
+	await a.learn([{x: {a: 1}, y: 1}]);
+	const exit = {stop: await rejects(() => a.predict({x: {"stop-go": 1}})), other: await rejects(() => b.predict({x: {a: 1}}))};
+	const c = await Learner.create({worker: true});
+	await c.learn(Array.from({length: 300}, () => ({x: {a: unif()}, y: 1})));
+	exit.after = await c.predict({x: {a: 0.5}});
+	window.__result = JSON.stringify({main, worker, exit, globals: ["occfm", "Go"].filter((k) => Object.hasOwn(globalThis, k)), registry: await learners()});
 })().catch((e) => { window.__result = JSON.stringify({error: String((e && e.stack) || e)}); });
 </script>`
+
+// exitWorkerJS is the library's Worker with a way to stop its Go program
+// as a crash does (exitPatchJS, evaluated between Go's loader and the
+// Worker's module, in import order): a predict of a row with the feature
+// "stop-go" first runs the loader's own exit (runtime.wasmExit, what the
+// runtime calls as it dies), so the library meets an exited program
+// mid-call.
+const exitWorkerJS = `import "/lib/wasm_exec.js";
+import "/exit-patch.js";
+import "/lib/occfm-worker.js";
+`
+
+const exitPatchJS = `const Go = globalThis.Go;
+let go;
+globalThis.Go = class extends Go { constructor() { super(); go = this; } };
+self.addEventListener("message", (e) => {
+	const m = e.data, row = m && m.op === "predict" && m.args && m.args[0];
+	if (row && row.x && "stop-go" in row.x) go.importObject.gojs["runtime.wasmExit"](0);
+});
+`
 
 // TestE2ELibContract runs libContractHostHTML and checks its findings
 // (issue items 1 to 4: all or nothing, memory, the main thread, bad
 // inputs), and that importing the library in Node rejects with its words.
 func TestE2ELibContract(t *testing.T) {
 	t.Parallel()
-	s := newSessionWith(t, 3*time.Minute, hostPage(libContractHostHTML, nil, e2eHandler(e2eDist)))
+	s := newSessionWith(t, 3*time.Minute, hostPage(libContractHostHTML, map[string]string{"/exit-worker.js": exitWorkerJS, "/exit-patch.js": exitPatchJS}, e2eHandler(e2eDist)))
 	s.open()
 	s.waitJS("the contract's findings", "window.__result !== undefined", e2eHang)
 	type findings struct {
@@ -112,13 +144,18 @@ func TestE2ELibContract(t *testing.T) {
 		Abort, CloseLearn, AfterClose, Memory, LoadBuffer string
 		Order                                             []string
 		AfterMemory                                       float64
+		BigAfter                                          int
 		Bad                                               map[string]string
 	}
 	var r struct {
 		Error        string
 		Main, Worker findings
-		Globals      []string
-		Registry     []struct {
+		Exit         struct {
+			Stop, Other string
+			After       float64
+		}
+		Globals  []string
+		Registry []struct {
 			Name, Plain, Summary string
 			Tasks                []string
 			Settings             struct {
@@ -159,8 +196,8 @@ func TestE2ELibContract(t *testing.T) {
 		if f.CloseLearn != "learned 3000" || !strings.Contains(f.AfterClose, "closed") {
 			t.Errorf("%s: close() during a learn: the learn %q, a later predict %q; want the learn settled, then closed", c.where, f.CloseLearn, f.AfterClose)
 		}
-		if !strings.Contains(f.Memory, "memory") || !strings.Contains(f.Memory, "the rows up to row") || !(f.AfterMemory > 0.5) {
-			t.Errorf("%s: past the memory budget: %q, then a new learner predicts %v; want an error naming memory and the rows learned, then a learner that learns", c.where, f.Memory, f.AfterMemory)
+		if !strings.Contains(f.Memory, "over the memory budget of 24 MiB") || !strings.Contains(f.Memory, "none of these rows was learned") || f.BigAfter != 1 || !(f.AfterMemory > 0.5) {
+			t.Errorf("%s: past the memory budget: %q, then %d rows learned in all after one more, and a new learner predicts %v; want an error naming memory, the list refused whole, then learners that learn", c.where, f.Memory, f.BigAfter, f.AfterMemory)
 		}
 		if f.LoadBuffer != "same" {
 			t.Errorf("%s: Learner.load(an ArrayBuffer) predicts %s", c.where, f.LoadBuffer)
@@ -171,6 +208,15 @@ func TestE2ELibContract(t *testing.T) {
 				t.Errorf("%s: %s: %q; want an Error in the library's words", c.where, input, msg)
 			}
 		}
+	}
+	t.Logf("the Worker's Go program stopped: the call under way: %q; another object's: %q; a new learner predicts %.3f", r.Exit.Stop, r.Exit.Other, r.Exit.After)
+	for _, msg := range []string{r.Exit.Stop, r.Exit.Other} {
+		if !strings.Contains(msg, "Go program stopped") {
+			t.Errorf("after the Worker's Go program stopped, a call rejects with %q; want an Error that says so", msg)
+		}
+	}
+	if !(r.Exit.After > 0.5) {
+		t.Errorf("a new Worker learner after the Go program stopped predicts %v for a label of 1", r.Exit.After)
 	}
 	if len(r.Globals) != 1 || r.Globals[0] != "Go" {
 		t.Errorf("globalThis keeps %v of occfm and Go; want Go only (Go's loader)", r.Globals)

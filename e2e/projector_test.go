@@ -51,52 +51,56 @@ type projectorStep struct {
 }
 
 func TestE2EProjectorSteps(t *testing.T) {
+	t.Parallel()
 	for _, size := range [][2]int64{{1280, 720}, {1920, 1080}} {
-		s := newSession(t, 3*time.Minute)
-		s.viewport(size[0], size[1])
-		s.openAt(s.url, "", "#lesson=1&presenter=1")
-		s.waitStep(1)
-		for n := 1; n <= 7; n++ {
-			if n > 1 {
-				s.click("lesson-next")
-				s.waitStep(n)
-			}
-			// The first rows fill the page's tables: the moment a page
-			// that follows its target would scroll (lesson.js SETTLE_MS).
-			time.Sleep(1500 * time.Millisecond)
-			m := evalJS[projectorStep](s, projectorStepJS)
-			at := fmt.Sprintf("%d×%d step %d", size[0], size[1], n)
-			if m.ScrollY != 0 {
-				t.Errorf("%s: the page scrolled itself by %.0f px", at, m.ScrollY)
-			}
-			if m.Hidden > 1 || !m.Lesson || !m.Buttons || !m.Run {
-				t.Errorf("%s: %.0f px of the lesson's text hidden; lesson on screen %v, its buttons %v, the Run bar %v", at, m.Hidden, m.Lesson, m.Buttons, m.Run)
-			}
-			if !m.ChartOn {
-				t.Errorf("%s: the step's chart %s is not all on screen", at, m.Chart)
-			}
-			for _, p := range m.Plots {
-				if p.Plot < 0.6*p.Width {
-					t.Errorf("%s: a plot %.0f px wide in a chart of %.0f px", at, p.Plot, p.Width)
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			t.Parallel()
+			s := newSession(t, 3*time.Minute)
+			s.viewport(size[0], size[1])
+			s.openAt(s.url, "", "#lesson=1&presenter=1")
+			s.waitStep(1)
+			for n := 1; n <= 7; n++ {
+				if n > 1 {
+					s.click("lesson-next")
+					s.waitStep(n)
 				}
-				if p.Ticks == nil {
-					t.Errorf("%s: the x ticks' labels are not measured", at)
+				// The first rows fill the page's tables: the moment a page
+				// that follows its target would scroll (lesson.js SETTLE_MS).
+				time.Sleep(1500 * time.Millisecond)
+				m := evalJS[projectorStep](s, projectorStepJS)
+				at := fmt.Sprintf("%d×%d step %d", size[0], size[1], n)
+				if m.ScrollY != 0 {
+					t.Errorf("%s: the page scrolled itself by %.0f px", at, m.ScrollY)
 				}
-				for i := 1; i < len(p.Ticks); i++ {
-					if p.Ticks[i][0] < p.Ticks[i-1][1]+4 {
-						t.Errorf("%s: x tick labels %v and %v touch", at, p.Ticks[i-1], p.Ticks[i])
+				if m.Hidden > 1 || !m.Lesson || !m.Buttons || !m.Run {
+					t.Errorf("%s: %.0f px of the lesson's text hidden; lesson on screen %v, its buttons %v, the Run bar %v", at, m.Hidden, m.Lesson, m.Buttons, m.Run)
+				}
+				if !m.ChartOn {
+					t.Errorf("%s: the step's chart %s is not all on screen", at, m.Chart)
+				}
+				for _, p := range m.Plots {
+					if p.Plot < 0.6*p.Width {
+						t.Errorf("%s: a plot %.0f px wide in a chart of %.0f px", at, p.Plot, p.Width)
+					}
+					if p.Ticks == nil {
+						t.Errorf("%s: the x ticks' labels are not measured", at)
+					}
+					for i := 1; i < len(p.Ticks); i++ {
+						if p.Ticks[i][0] < p.Ticks[i-1][1]+4 {
+							t.Errorf("%s: x tick labels %v and %v touch", at, p.Ticks[i-1], p.Ticks[i])
+						}
 					}
 				}
+				// Item 3: the back row reads every text.
+				if small := evalJS[[]string](s, smallTextUnder(16)); len(small) > 0 {
+					t.Errorf("%s: text under 16 px: %q", at, small)
+				}
+				if t.Failed() {
+					s.shot(fmt.Sprintf("projector-%d-step%d", size[0], n))
+				}
 			}
-			// Item 3: the back row reads every text.
-			if small := evalJS[[]string](s, smallTextUnder(16)); len(small) > 0 {
-				t.Errorf("%s: text under 16 px: %q", at, small)
-			}
-			if t.Failed() {
-				s.shot(fmt.Sprintf("projector-%d-step%d", size[0], n))
-			}
-		}
-		s.checkExceptions()
+			s.checkExceptions()
+		})
 	}
 }
 
@@ -104,6 +108,7 @@ func TestE2EProjectorSteps(t *testing.T) {
 // 2: step 7 in presenter mode points at what shows (the file's note, which
 // says how the file was read), and the notices fold to one line each.
 func TestE2EProjectorCleanStartAndNotices(t *testing.T) {
+	t.Parallel()
 	s := newSession(t, 2*time.Minute)
 	s.viewport(1920, 1080)
 	s.openDemo() // the default page, learning

@@ -268,10 +268,56 @@ func (l *libLearner) label(y float64, where string) (float64, error) {
 type libCheck struct {
 	pending map[string]bool
 	fresh   map[libKey]bool // by name (col −1)
+	cols    map[string]bool // names new to the model
+	floor   libFloor
+}
+
+// libFloor is a lower bound on what the rows checked so far add to the
+// memory a learner's budget counts (see play): core.GrowthFloor of each
+// row, and vocabFeatureBytes for each new feature and each new name (a
+// column of the vocabulary). pairs counts the pairs of features never seen
+// together, for the error.
+type libFloor struct {
+	bytes, pairs int64
+}
+
+// add counts a row of nnz nonzero features, fresh of them new and cols
+// of their names new, learned by l.
+func (f *libFloor) add(l *libLearner, nnz, fresh, cols int) {
+	if fresh == 0 {
+		return
+	}
+	f.bytes += core.GrowthFloor(l.l, nnz, fresh) + int64(fresh+cols)*vocabFeatureBytes
+	n, old := int64(nnz), int64(nnz-fresh)
+	f.pairs += n*(n-1)/2 - old*(old-1)/2
+}
+
+// over returns the error of rows that cannot fit the memory budget (nil
+// when they may): what l holds now and the floor of the rows checked up
+// to where, with fresh new features among them, pass maxMemory. A list
+// refused here is refused whole, before a row is learned: the most
+// features a learner takes is what fits its budget, for its learner.
+func (f *libFloor) over(l *libLearner, where string, fresh int) error {
+	budget := core.MemoryBudget{Limit: l.maxMemory}.Max()
+	held := l.l.MemoryBytes() + l.m.MemoryBytes() + vocabSize{&l.vocab}.MemoryBytes()
+	if held+f.bytes <= budget {
+		return nil
+	}
+	what := core.FormatCount(int64(fresh)) + " new features"
+	perPair := core.GrowsPerPair(l.l)
+	if perPair {
+		what += " and " + core.FormatCount(f.pairs) + " pairs of features new together, each of which " + l.name + " stores"
+	}
+	msg := where + ": learning the rows up to this one would take " + l.name + " to at least " + core.FormatBytes(held+f.bytes) +
+		" (" + what + "), over the memory budget of " + core.FormatBytes(budget) + " (maxMemory); learn fewer features or raise maxMemory"
+	if perPair {
+		msg += " (linear and fm-ftrl grow per feature, not per pair)"
+	}
+	return errors.New(msg + "; none of these rows was learned")
 }
 
 func newLibCheck() *libCheck {
-	return &libCheck{pending: map[string]bool{}, fresh: map[libKey]bool{}}
+	return &libCheck{pending: map[string]bool{}, fresh: map[libKey]bool{}, cols: map[string]bool{}}
 }
 
 // checkRows checks rows as learn learns them, rows[0] being row first,
@@ -289,16 +335,27 @@ func (l *libLearner) checkRows(rows []libRow, first int, st *libCheck) ([]float6
 			return nil, err
 		}
 		ys[r] = y
+		nnz, fresh, cols := 0, 0, 0
 		for _, f := range row.x {
 			if len(f.name) > libMaxName || len(f.str) > libMaxName {
 				return nil, errors.New(where + `: feature "` + clip(f.name) + `": a name or value of ` + strconv.Itoa(max(len(f.name), len(f.str))) + " bytes: at most " + strconv.Itoa(libMaxName))
 			}
-			if !l.known(f) {
-				st.fresh[libKey{col: -1, value: f.name + "\x00" + f.str}] = true
+			if !f.isStr && f.num == 0 {
+				continue // left out of the row (see sparse)
+			}
+			nnz++
+			if k := (libKey{col: -1, value: f.name + "\x00" + f.str}); !l.known(f) && !st.fresh[k] {
+				st.fresh[k] = true
+				fresh++
+				if _, ok := l.col[f.name]; !ok && !st.cols[f.name] {
+					st.cols[f.name] = true
+					cols++
+				}
 			}
 		}
-		if len(l.vocab.Features)+len(st.fresh) > libMaxFeatures {
-			return nil, errors.New(where + ": more than " + strconv.Itoa(libMaxFeatures) + " features in one learner")
+		st.floor.add(l, nnz, fresh, cols)
+		if err := st.floor.over(l, where, len(st.fresh)); err != nil {
+			return nil, err
 		}
 	}
 	return ys, nil
@@ -359,7 +416,13 @@ func (l *libLearner) play(ex data.Example, r, n int) error {
 // feature and a column, with the maps that index them, beside their names.
 type vocabSize struct{ v *data.Vocabulary }
 
-func (s vocabSize) MemoryBytes() int64 { return 96 * int64(len(s.v.Features)+len(s.v.Columns)) }
+func (s vocabSize) MemoryBytes() int64 {
+	return vocabFeatureBytes * int64(len(s.v.Features)+len(s.v.Columns))
+}
+
+// vocabFeatureBytes is what a feature or a column of a vocabulary costs
+// beside its name: its entry and the maps' that index it.
+const vocabFeatureBytes = 96
 
 // predict returns ŷ for x without learning it: a rating (regression) or
 // the probability of the positive class (classification); an error names

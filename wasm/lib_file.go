@@ -38,6 +38,10 @@ func (l *libLearner) readFile(b []byte, name string, labels bool) ([]data.Exampl
 		return nil, data.Vocabulary{}, err
 	}
 	var rows []data.Example
+	// A file to learn is refused when its new features cannot fit the
+	// memory budget (see libFloor), at the line where they pass it.
+	var floor libFloor
+	known, seen, fresh := len(l.vocab.Features), map[int]bool{}, 0
 	for {
 		var ex data.Example
 		err := s.Next(&ex)
@@ -48,17 +52,26 @@ func (l *libLearner) readFile(b []byte, name string, labels bool) ([]data.Exampl
 			return nil, data.Vocabulary{}, err
 		}
 		if labels {
-			if ex.Y, err = l.label(ex.Y, name+":"+strconv.Itoa(s.Line())); err != nil {
+			where := name + ":" + strconv.Itoa(s.Line())
+			if ex.Y, err = l.label(ex.Y, where); err != nil {
+				return nil, data.Vocabulary{}, err
+			}
+			n := 0
+			for _, i := range ex.X.Ind {
+				if i >= known && !seen[i] {
+					seen[i] = true
+					n++
+				}
+			}
+			fresh += n
+			floor.add(l, len(ex.X.Ind), n, 0) // a file's columns are its header's
+			if err := floor.over(l, where, fresh); err != nil {
 				return nil, data.Vocabulary{}, err
 			}
 		}
 		rows = append(rows, ex)
 	}
-	voc := s.Vocabulary()
-	if len(voc.Features) > libMaxFeatures || voc.Dim > libMaxFeatures {
-		return nil, data.Vocabulary{}, errors.New(name + ": more than " + strconv.Itoa(libMaxFeatures) + " features in one learner")
-	}
-	return rows, voc, nil
+	return rows, s.Vocabulary(), nil
 }
 
 // learnFile learns the rows of the data file b, named name, in order

@@ -61,8 +61,9 @@ type libRec struct {
 }
 
 // libMaxFeatures bounds the distinct users and items (features) of one
-// Recommender, and of one Learner's feature names: memory grows with them,
-// and a page that feeds ids without end gets an error, not an exhausted tab.
+// Recommender: memory grows with them, and a page that feeds ids without
+// end gets an error, not an exhausted tab. (A Learner's features are
+// bounded by its memory budget instead: see libFloor.)
 const libMaxFeatures = 1 << 20
 
 // newLibRecommender makes a Recommender with the registry learner name

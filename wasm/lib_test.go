@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -297,5 +298,77 @@ func TestLibRawNumbers(t *testing.T) {
 	}
 	if raw > 0.9*base {
 		t.Errorf("log loss %.4f with raw numbers, not 10 %% below the base rate's %.4f", raw, base)
+	}
+}
+
+// wideLibRows returns n rows of k features each, all new (named
+// "w<row>_<k>"), labels 1 to 5.
+func wideLibRows(n, k int) []libRow {
+	rows := make([]libRow, n)
+	for r := range rows {
+		rows[r].y = float64(1 + r%5)
+		for j := range k {
+			rows[r].x = append(rows[r].x, libField{name: "w" + strconv.Itoa(r) + "_" + strconv.Itoa(j), num: 1})
+		}
+	}
+	return rows
+}
+
+// TestLibMemoryFloor: a list whose new features cannot fit the memory
+// budget (see libFloor) is refused whole, before a row is learned, by an
+// error that names the row, the memory and what would hold it; the
+// learner is then as it was, and a list that fits is learned. The row
+// named is where the floor passes the budget, within a quarter of where
+// learning the rows one call each meets it (the floor is a lower bound of
+// what the budget counts once occfm-k's pairs are in its product form, not
+// of the slack of a slice grown by a quarter, so it may be either side).
+func TestLibMemoryFloor(t *testing.T) {
+	const budget = 16 << 20
+	for _, c := range []struct {
+		learner  string
+		k        int
+		lo, hi   int    // the row named
+		wantText string // in the error
+	}{
+		{"occfm-k", 100, 30, 80, "pairs of features new together, each of which occfm-k stores"},
+		{"linear", 100, 500, 1000, "new features), over the memory budget of 16 MiB (maxMemory)"},
+	} {
+		l := newLib(t, libSettings{Learner: c.learner, MaxMemory: budget})
+		if err := l.learn(plantedLibRows(50, 1), 0); err != nil {
+			t.Fatal(err)
+		}
+		before := mustSave(t, l)
+		err := l.learn(wideLibRows(4000, c.k), 0)
+		if err == nil {
+			t.Fatalf("%s: 4,000 rows of %d new features under 16 MiB: no error", c.learner, c.k)
+		}
+		var row int
+		if _, e := fmt.Sscanf(err.Error(), "row %d:", &row); e != nil || row < c.lo || row > c.hi ||
+			!strings.Contains(err.Error(), c.wantText) || !strings.Contains(err.Error(), "none of these rows was learned") {
+			t.Errorf("%s: error %q: want a row in [%d, %d] and %q", c.learner, err, c.lo, c.hi, c.wantText)
+		}
+		if !bytes.Equal(mustSave(t, l), before) {
+			t.Errorf("%s: refused, but the learner changed", c.learner)
+		}
+		// Row by row, the same rows meet the budget as they are learned,
+		// after the row the floor named, never before it.
+		one := newLib(t, libSettings{Learner: c.learner, MaxMemory: budget})
+		if err := one.learn(plantedLibRows(50, 1), 0); err != nil {
+			t.Fatal(err)
+		}
+		met := -1
+		for r, x := range wideLibRows(4000, c.k) {
+			if err := one.learn([]libRow{x}, r); err != nil {
+				met = r
+				break
+			}
+		}
+		t.Logf("%s: the floor names row %d; learned row by row, the budget is met at row %d", c.learner, row, met)
+		if met < 0 || 4*row < 3*met || 4*row > 5*met {
+			t.Errorf("%s: the budget was met at row %d, the floor's row is %d", c.learner, met, row)
+		}
+		if err := l.learn(wideLibRows(10, c.k), 0); err != nil {
+			t.Errorf("%s: 10 rows after the refusal: %v", c.learner, err)
+		}
 	}
 }

@@ -46,7 +46,7 @@ export interface Settings<T extends Task = Task> extends Location {
 	eta?: number;
 	/** The seed of the learner's random choices, a whole number ≥ 0; default 1. */
 	seed?: number;
-	/** The memory budget in bytes of the learner, its metrics and its names, a whole number; 0 or absent: 512 MiB. A learn past it rejects, naming the memory. */
+	/** The memory budget in bytes of the learner, its metrics and its names, a whole number; 0 or absent: 512 MiB. A learn whose new features cannot fit it is refused whole, before a row is learned; one that passes it as it learns stops there, naming the rows learned. Either Error names the memory. */
 	maxMemory?: number;
 	/** Run it in the module's Worker (shared by every such object of the page): the page never waits on it. Default: true on a page, false in a Worker. */
 	worker?: boolean;

@@ -301,7 +301,7 @@ class Base {
 	// the Worker.
 	#call(local, op, args, onProgress) {
 		if (this.#handle) {
-			if (this.#pool.dead) throw new Error(this.#pool.dead + " (this " + this.constructor.name + " was in it: make a new one)");
+			if (this.#pool.dead) throw new Error(this.#pool.dead + " (this " + this.constructor.name + " was in it)");
 			return remote(this.#handle, op, args, onProgress, this.#pool);
 		}
 		return alive(this.#lib, () => local(this.#lib, this.#id));
