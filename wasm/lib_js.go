@@ -47,7 +47,7 @@ var libTable = []struct {
 	{"close", (*bridge).libClose},             // forgets learner or recommender args[0]
 	{"recCreate", (*bridge).recCreate},        // makes a recommender (learner, seed); returns [id, learner]
 	{"recItems", (*bridge).recItems},          // recommender args[0] adds the items: count, ids, titles, tags
-	{"recLearn", (*bridge).recLearn},          // recommender args[0] learns ratings: users, items, values, numbered from args[4]
+	{"recLearn", (*bridge).recLearn},          // recommender args[0] learns ratings: users, items, values, numbered from args[4]; returns [rows, rmse, the scale's lo, hi, step]
 	{"recRate", (*bridge).recRate},            // the visitor gives item args[1] args[2] stars; returns the top args[3]
 	{"recTop", (*bridge).recTop},              // returns the visitor's top args[1]
 	{"recClear", (*bridge).recClear},          // forgets the visitor's ratings

@@ -118,7 +118,7 @@ func (r *libRecommender) learn(ratings []libRating, first int) error {
 		case x.user == "" || x.item == "":
 			what = "user and item must not be empty"
 		case math.IsNaN(x.rating) || math.IsInf(x.rating, 0):
-			what = "rating is " + fmtG(x.rating) + ": want a finite number (stars, e.g. 1 to 5)"
+			what = "rating is " + fmtG(x.rating) + ": want a finite number (stars: the ratings learned set the scale)"
 		}
 		if what != "" {
 			return errors.New("ratings[" + strconv.Itoa(first+k) + "]: " + what)
@@ -147,6 +147,10 @@ func (r *libRecommender) learn(ratings []libRating, first int) error {
 	}
 	return nil
 }
+
+// scale returns the scale of the ratings learned (personal.DefaultScale,
+// 1 to 5 whole stars, before any).
+func (r *libRecommender) scale() personal.Scale { return r.pop.Scale() }
 
 // index returns the feature index of name, a new one for a name not seen.
 func (r *libRecommender) index(name string) int {
@@ -190,14 +194,15 @@ func (r *libRecommender) person() (*personal.Personalizer, error) {
 	return p, nil
 }
 
-// rate records the visitor's stars (1 to 5) for the item id; rating it
-// again replaces them.
+// rate records the visitor's stars for the item id, a rating of the
+// catalog's scale (the ratings learned: their lowest to highest, in whole
+// or half stars; see personal.Scale); rating it again replaces them.
 func (r *libRecommender) rate(id string, stars float64) error {
-	if !(stars >= 1 && stars <= 5) {
-		return errors.New("stars " + fmtG(stars) + ": want 1 to 5")
-	}
 	p, err := r.person()
 	if err != nil {
+		return err
+	}
+	if err := p.Catalog().Scale.Check(stars); err != nil {
 		return err
 	}
 	k, listed := r.at[id]

@@ -102,7 +102,8 @@ func (b *bridge) recLearn(args []js.Value) any {
 	if err := r.learn(ratings, firstOf(args, 4)); err != nil {
 		return libError(err)
 	}
-	return []any{r.rows, r.m.Summary().RMSE}
+	sc := r.scale()
+	return []any{r.rows, r.m.Summary().RMSE, sc.Lo, sc.Hi, sc.Step}
 }
 
 // recTopOf returns the top args[k] (default 10) as one string: an item

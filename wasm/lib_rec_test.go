@@ -172,7 +172,9 @@ func TestLibRecommenderBad(t *testing.T) {
 		{"known id", func() error { return r.setItems([]libItem{{id: "7"}}) }, `items[0]: id "7" is given twice`},
 		{"NaN", func() error { return r.learn([]libRating{{"u", "1", 4}, {"u", "2", math.NaN()}}, 0) }, "ratings[1]: rating is NaN"},
 		{"no user", func() error { return r.learn([]libRating{{"", "1", 4}}, 0) }, "ratings[0]: user and item must not be empty"},
-		{"stars", func() error { return r.rate("7", 0) }, "stars 0: want 1 to 5"},
+		{"stars", func() error { return r.rate("7", 0) }, "0 stars: off this catalog's scale, 1 to 5 in whole stars"},
+		{"half a star", func() error { return r.rate("7", 2.5) }, "2.5 stars: off this catalog's scale, 1 to 5 in whole stars"},
+		{"ten", func() error { return r.rate("7", 10) }, "10 stars: off this catalog's scale"},
 		{"unknown", func() error { return r.rate("nope", 4) }, `item "nope": not in the items`},
 		{"n", func() error { _, err := r.top(-1); return err }, "n -1"},
 	} {
@@ -201,5 +203,52 @@ func TestLibRecommenderBounded(t *testing.T) {
 	err := r.learn([]libRating{{"u1", "i1", 3}}, 0)
 	if err == nil || !strings.Contains(err.Error(), "more than") || r.rows != 0 {
 		t.Fatalf("past the bound: error %v, %d rows learned", err, r.rows)
+	}
+}
+
+// TestLibRecommenderScale: the Recommender takes the scale of the ratings
+// it learned: half stars from 0.5 on a catalog that has them, ratings to 10
+// on a 1–10 one; a rating off the scale is refused, naming it.
+func TestLibRecommenderScale(t *testing.T) {
+	for _, c := range []struct {
+		lift    func(y float64) float64 // from the synthetic 1–5 stars
+		want    personal.Scale
+		ok, bad []float64
+	}{
+		{func(y float64) float64 {
+			if y == 1 || y == 3 {
+				return y - 0.5
+			}
+			return y
+		}, personal.Scale{Lo: 0.5, Hi: 5, Step: 0.5}, []float64{0.5, 2.5, 5}, []float64{0.7, 0, 5.5}},
+		{func(y float64) float64 { return 2 * y }, personal.Scale{Lo: 2, Hi: 10, Step: 1}, []float64{2, 7, 10}, []float64{1, 2.5, 11}},
+	} {
+		s := personal.NewSyntheticCatalog(1)
+		r, err := newLibRecommender("", 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ratings []libRating
+		var ex data.Example
+		for s.Next(&ex) == nil {
+			ratings = append(ratings, libRating{user: s.FeatureName(ex.X.Ind[0]), item: strings.TrimPrefix(s.FeatureName(ex.X.Ind[1]), "item="), rating: c.lift(ex.Y)})
+		}
+		if err := r.learn(ratings, 0); err != nil {
+			t.Fatal(err)
+		}
+		if got := r.scale(); got != c.want {
+			t.Fatalf("scale %v, want %v", got, c.want)
+		}
+		item := ratings[0].item
+		for _, v := range c.ok {
+			if err := r.rate(item, v); err != nil {
+				t.Errorf("%v: rate %v: %v", c.want, v, err)
+			}
+		}
+		for _, v := range c.bad {
+			if err := r.rate(item, v); err == nil || !strings.Contains(err.Error(), c.want.String()) {
+				t.Errorf("%v: rate %v: error %v, want one naming the scale", c.want, v, err)
+			}
+		}
 	}
 }

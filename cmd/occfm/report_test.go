@@ -42,9 +42,9 @@ func TestReportSaysWhatWasRead(t *testing.T) {
 		},
 		{
 			name: "u.data", text: udata.String(), rows: 5002,
-			want:     [][2]string{{"warning", "u.data:5001: rating 1000 is outside the 1–5 seen in the first 5,000 rows; 2 rows in all have a rating outside it (lines 5001, 5002)"}},
+			want:     [][2]string{{"warning", "u.data:5001: rating 1000 is off the 1–5 whole-star scale of MovieLens' u.data; 2 rows in all have a rating off it (lines 5001, 5002)"}},
 			layout:   "movielens u.data (tab)",
-			warnings: "u.data:5001: rating 1000 is outside the 1–5 seen in the first 5,000 rows; 2 rows in all have a rating outside it (lines 5001, 5002), learned as they are.",
+			warnings: "u.data:5001: rating 1000 is off the 1–5 whole-star scale of MovieLens' u.data; 2 rows in all have a rating off it (lines 5001, 5002), learned as they are.",
 		},
 		{
 			name: "mixed.data", text: mixed.String(), rows: 300,

@@ -4,6 +4,7 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/occfm/occfm/core/internal/str"
 )
@@ -20,10 +21,17 @@ import (
 // scale; the others widen it (a continuous scale reaching its ends late).
 // Ratings beyond ±MaxMetricLabel are left to BadRows.Label, which counts
 // them apart.
+//
+// MovieLens' own files have known scales (ratingScaleFor, by the file's
+// name): u.data and ratings.dat 1 to 5 in whole stars, ratings.csv 0.5 to 5
+// in half stars. For them the scale is set from the first row, and any
+// rating off it, or between its steps, is off the scale.
 type ratingScale struct {
 	early  []scaleRating // the first ratings, until the scale is set
 	set    bool
 	lo, hi float64 // the scale, once set; before, +Inf and −Inf (newRatingScale)
+	step   float64 // a known scale's step (1 or 0.5), 0 otherwise
+	known  string  // the known scale in words, "" for one learned
 	seen   int     // ratings observed
 	out    int     // ratings off the scale
 	first  string  // the sentence of the first of them
@@ -53,9 +61,23 @@ const (
 // newRatingScale returns a ratingScale with no rating seen.
 func newRatingScale() ratingScale { return ratingScale{lo: math.Inf(1), hi: math.Inf(-1)} }
 
+// ratingScaleFor returns the ratingScale of the file name: the known scale
+// of MovieLens' u.data, ratings.dat or ratings.csv (the name's last path
+// element, less ".gz"), else one the first ratings set.
+func ratingScaleFor(name string) ratingScale {
+	base := strings.TrimSuffix(name[strings.LastIndexAny(name, `/\`)+1:], ".gz")
+	switch base {
+	case "u.data", "ratings.dat":
+		return ratingScale{set: true, lo: 1, hi: 5, step: 1, known: "the 1–5 whole-star scale of MovieLens' " + base}
+	case "ratings.csv":
+		return ratingScale{set: true, lo: 0.5, hi: 5, step: 0.5, known: "the 0.5–5 half-star scale of MovieLens' ratings.csv"}
+	}
+	return newRatingScale()
+}
+
 // observe watches the rating y of line of the file name.
 func (r *ratingScale) observe(name string, y float64, line int) {
-	if y >= r.lo && y <= r.hi { // most ratings once the scale is set; inlined
+	if y >= r.lo && y <= r.hi && r.step == 0 { // most ratings once a learned scale is set; inlined
 		r.seen++
 		return
 	}
@@ -65,6 +87,13 @@ func (r *ratingScale) observe(name string, y float64, line int) {
 // observeOff is observe for a rating before the scale is set or outside it.
 func (r *ratingScale) observeOff(name string, y float64, line int) {
 	if !(math.Abs(y) <= MaxMetricLabel) {
+		return
+	}
+	if r.known != "" {
+		if k := (y - r.lo) / r.step; y < r.lo || y > r.hi || k != math.Trunc(k) {
+			r.note(name, scaleRating{y, line}, "")
+		}
+		r.seen++
 		return
 	}
 	if !r.set {
@@ -109,7 +138,9 @@ func (r *ratingScale) setScale(name string) {
 // note counts the rating o off the scale, seen against the ratings where
 // says.
 func (r *ratingScale) note(name string, o scaleRating, where string) {
-	if r.out == 0 {
+	if r.out == 0 && r.known != "" {
+		r.first = name + ":" + str.Itoa(o.line) + ": rating " + str.Ftoa(o.y) + " is off " + r.known
+	} else if r.out == 0 {
 		r.first = name + ":" + str.Itoa(o.line) + ": rating " + str.Ftoa(o.y) + " is outside the " +
 			str.Ftoa(r.lo) + "–" + str.Ftoa(r.hi) + " " + where
 	}
@@ -144,7 +175,7 @@ func (r *ratingScale) warning(name string) string {
 	if r.out > len(r.lines) {
 		lines += ", …"
 	}
-	return r.first + "; " + str.Thousands(int64(r.out)) + " rows in all have a rating outside it (lines " + lines + "), learned as they are."
+	return r.first + "; " + str.Thousands(int64(r.out)) + " rows in all have a rating off it (lines " + lines + "), learned as they are."
 }
 
 // offRatings are the ratings far off the others, below and above them.

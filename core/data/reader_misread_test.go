@@ -255,10 +255,12 @@ func uData(b *strings.Builder, n int, rating func(k int) string) {
 	}
 }
 
-// TestStreamRatingScale: a MovieLens rating off the scale of the others is
-// learned, as before, but no longer silently: a warning names its line and
-// the scale, and counts such rows. A rating of 1000 on line 5001 of
-// MovieLens-100K's u.data takes linear's RMSE from 0.97 to 3.3.
+// TestStreamRatingScale: in a file of MovieLens' layout but not of
+// MovieLens' own names (whose scales are known: TestStreamKnownScale), a
+// rating off the scale of the others is learned, as before, but no longer
+// silently: a warning names its line and the scale, and counts such rows.
+// A rating of 1000 on line 5001 of MovieLens-100K's u.data takes linear's
+// RMSE from 0.97 to 3.3.
 func TestStreamRatingScale(t *testing.T) {
 	var b strings.Builder
 	uData(&b, 5000, nil)
@@ -268,7 +270,7 @@ func TestStreamRatingScale(t *testing.T) {
 		b.WriteString("2\t2\t" + r + "\t881250949\n")
 	}
 	uData(&b, 10, nil)
-	s, err := data.NewStream(strings.NewReader(b.String()), data.ReaderSettings{Name: "u.data"})
+	s, err := data.NewStream(strings.NewReader(b.String()), data.ReaderSettings{Name: "mine.data"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -276,7 +278,7 @@ func TestStreamRatingScale(t *testing.T) {
 	if len(rows) != 5114 || len(errs) != 0 {
 		t.Fatalf("%d rows, errors %q; want every row read", len(rows), errs)
 	}
-	want := "u.data:5001: rating 1000 is outside the 1–5 seen in the first 5,000 rows; 4 rows in all have a rating outside it (lines 5001, 5102, 5103, 5104), learned as they are."
+	want := "mine.data:5001: rating 1000 is outside the 1–5 seen in the first 5,000 rows; 4 rows in all have a rating off it (lines 5001, 5102, 5103, 5104), learned as they are."
 	if w := s.Warnings(); len(w) != 1 || w[0] != want {
 		t.Errorf("warnings %q\nwant %q", w, want)
 	}
@@ -286,14 +288,14 @@ func TestStreamRatingScale(t *testing.T) {
 	uData(&b, 16, nil)
 	b.WriteString("1\t1\t1000\t881250949\n")
 	uData(&b, 300, nil)
-	s, err = data.NewStream(strings.NewReader(b.String()), data.ReaderSettings{Name: "u.data"})
+	s, err = data.NewStream(strings.NewReader(b.String()), data.ReaderSettings{Name: "mine.data"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if rows, errs = readLines(t, s); len(rows) != 317 || len(errs) != 0 {
 		t.Fatalf("%d rows, errors %q", len(rows), errs)
 	}
-	want = "u.data:17: rating 1000 is outside the 1–5 of the other ratings in the first 317 rows; learned as it is."
+	want = "mine.data:17: rating 1000 is outside the 1–5 of the other ratings in the first 317 rows; learned as it is."
 	if w := s.Warnings(); len(w) != 1 || w[0] != want {
 		t.Errorf("warnings %q\nwant %q", w, want)
 	}
@@ -326,7 +328,7 @@ func TestStreamRatingScale(t *testing.T) {
 	} {
 		b.Reset()
 		uData(&b, 5000, rating)
-		s, err := data.NewStream(strings.NewReader(b.String()), data.ReaderSettings{Name: "u.data"})
+		s, err := data.NewStream(strings.NewReader(b.String()), data.ReaderSettings{Name: "mine.data"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -343,7 +345,7 @@ func TestStreamRatingScaleLimit(t *testing.T) {
 	uData(&b, 50, nil)
 	b.WriteString("1\t1\t-1000\t881250949\n")
 	uData(&b, 2000, nil)
-	s, err := data.NewStream(strings.NewReader(b.String()), data.ReaderSettings{Name: "u.data"})
+	s, err := data.NewStream(strings.NewReader(b.String()), data.ReaderSettings{Name: "mine.data"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -353,11 +355,67 @@ func TestStreamRatingScaleLimit(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	want := "u.data:51: rating -1000 is outside the 1–5 of the other ratings in the first 100 rows; learned as it is."
+	want := "mine.data:51: rating -1000 is outside the 1–5 of the other ratings in the first 100 rows; learned as it is."
 	if w := s.Warnings(); len(w) != 1 || w[0] != want {
 		t.Errorf("warnings %q\nwant %q", w, want)
 	}
 	if err := s.Next(&e); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestStreamKnownScale: MovieLens' own files have known scales (u.data and
+// ratings.dat 1 to 5 in whole stars, ratings.csv 0.5 to 5 in halves): one
+// rating off it, even a 0, a 6 or a −3 among the first 1,000 (which would
+// only widen a learned scale), or a half star in u.data, is warned of with
+// its line; a file on its scale gets no warning.
+func TestStreamKnownScale(t *testing.T) {
+	row := func(name string, k int, rating string) string {
+		switch name {
+		case "ratings.dat":
+			return str.Itoa(1+k%7) + "::" + str.Itoa(1+k%11) + "::" + rating + "::881250949\n"
+		case "ratings.csv.gz", "ratings.csv":
+			return str.Itoa(1+k%7) + "," + str.Itoa(1+k%11) + "," + rating + ",881250949\n"
+		}
+		return str.Itoa(1+k%7) + "\t" + str.Itoa(1+k%11) + "\t" + rating + "\t881250949\n"
+	}
+	for _, c := range []struct {
+		name, odd, want string // want: the warning's start, "" for none
+	}{
+		{"u.data", "0", "u.data:50: rating 0 is off the 1–5 whole-star scale of MovieLens' u.data; learned as it is."},
+		{"u.data", "6", "u.data:50: rating 6 is off the 1–5 whole-star scale of MovieLens' u.data; learned as it is."},
+		{"u.data", "-3", "u.data:50: rating -3 is off the 1–5 whole-star scale of MovieLens' u.data; learned as it is."},
+		{"u.data", "2.5", "u.data:50: rating 2.5 is off the 1–5 whole-star scale of MovieLens' u.data; learned as it is."},
+		{"u.data", "4", ""},
+		{"ratings.dat", "6", "ratings.dat:50: rating 6 is off the 1–5 whole-star scale of MovieLens' ratings.dat; learned as it is."},
+		{"ratings.csv", "0.7", "ratings.csv:51: rating 0.7 is off the 0.5–5 half-star scale of MovieLens' ratings.csv; learned as it is."},
+		{"ratings.csv", "0.5", ""},
+		{"ratings.csv", "5.5", "ratings.csv:51: rating 5.5 is off the 0.5–5 half-star scale of MovieLens' ratings.csv; learned as it is."},
+	} {
+		var b strings.Builder
+		if strings.HasPrefix(c.name, "ratings.csv") {
+			b.WriteString("userId,movieId,rating,timestamp\n")
+		}
+		for k := range 300 {
+			r := str.Itoa(1 + k%5)
+			if strings.HasPrefix(c.name, "ratings.csv") && k%3 == 0 {
+				r = str.Ftoa(float64(1+k%5) - 0.5)
+			}
+			if k == 49 {
+				r = c.odd
+			}
+			b.WriteString(row(c.name, k, r))
+		}
+		s, err := data.NewStream(strings.NewReader(b.String()), data.ReaderSettings{Name: c.name})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rows, errs := readLines(t, s); len(rows) != 300 || len(errs) != 0 {
+			t.Fatalf("%s: %d rows, errors %q", c.name, len(rows), errs)
+		}
+		w := s.Warnings()
+		if c.want == "" && len(w) != 0 || c.want != "" && (len(w) != 1 || w[0] != c.want) {
+			t.Errorf("%s with %s at row 50: warnings %q, want %q", c.name, c.odd, w, c.want)
+		}
 	}
 }

@@ -25,7 +25,7 @@ type mlLayout struct {
 // setMovieLens makes s read MovieLens rows of the given layout.
 func (s *Stream) setMovieLens(sep string, fields int) {
 	s.format = FormatMovieLens
-	s.ml = mlLayout{sep: sep, fields: fields, users: newDictionary("user="), items: newDictionary("item="), scale: newRatingScale()}
+	s.ml = mlLayout{sep: sep, fields: fields, users: newDictionary("user="), items: newDictionary("item="), scale: ratingScaleFor(s.name)}
 	switch {
 	case sep == "::":
 		s.layout = "movielens ratings.dat (::)"

@@ -23,7 +23,12 @@ type CatalogItem struct {
 
 // Catalog is a list of items bound to the feature numbering of a learned
 // stream (see NewCatalog).
-type Catalog struct{ Items []CatalogItem }
+type Catalog struct {
+	Items []CatalogItem
+	// Scale is the rating scale of the catalog's stream (NewCatalog: the
+	// Popularity's); the zero Scale means DefaultScale, 1 to 5 whole stars.
+	Scale Scale
+}
 
 // itemListMax bounds the size of an item list ReadItems accepts (ML-25M's
 // movies.csv is 3 MB).
@@ -205,15 +210,27 @@ func decodeText(s string) string {
 }
 
 // Popularity counts, while a ratings stream is learned, the ratings and
-// their sum per feature. The zero value is ready to use.
+// their sum per feature, and watches their scale. The zero value is ready
+// to use.
 type Popularity struct {
 	count []int
 	sum   []float64
+	scale scaleWatch
+}
+
+// Scale returns the scale of the ratings observed (see Scale):
+// DefaultScale with none, or for a nil p.
+func (p *Popularity) Scale() Scale {
+	if p == nil {
+		return DefaultScale
+	}
+	return p.scale.scale()
 }
 
 // Observe counts the example: for each feature of ex.X with a non-zero
 // value, one rating ex.Y. It does not change ex.
 func (p *Popularity) Observe(ex data.Example) {
+	p.scale.observe(ex.Y)
 	for k, i := range ex.X.Ind {
 		if i < 0 || ex.X.Val[k] == 0 {
 			continue
@@ -246,8 +263,9 @@ func (p *Popularity) Mean(i int) float64 {
 }
 
 // NewCatalog binds items to a learned stream: Feature from the names
-// "item=ID" of names (e.g. a *Stream; FeatureName(i) for i < Dim()), Count
-// and Mean from pop (which may be nil: no counts). Items the stream never saw
+// "item=ID" of names (e.g. a *Stream; FeatureName(i) for i < Dim()), Count,
+// Mean and the catalog's Scale from pop (which may be nil: no counts, 1 to
+// 5 whole stars). Items the stream never saw
 // keep Feature -1 (they cannot be recommended). Items seen in the stream but
 // missing from items are added, in feature order, with Title "item ID". It
 // does not change items.
@@ -255,7 +273,7 @@ func NewCatalog(items []CatalogItem, names interface {
 	FeatureName(int) string
 	Dim() int
 }, pop *Popularity) *Catalog {
-	c := &Catalog{Items: make([]CatalogItem, len(items))}
+	c := &Catalog{Items: make([]CatalogItem, len(items)), Scale: pop.Scale()}
 	byID := make(map[string]int, len(items))
 	for k, it := range items {
 		it.Genres = append([]string(nil), it.Genres...)

@@ -37,14 +37,14 @@ func (p *Personalizer) genreAffinity() map[string]float64 {
 	}
 	var mean float64
 	for _, r := range p.rated {
-		mean += starWeight(r.Stars)
+		mean += p.cat.Scale.Weight(r.Stars)
 	}
 	mean /= float64(len(p.rated))
 	sum := map[string]float64{}
 	n := map[string]float64{}
 	for _, r := range p.rated {
 		for _, g := range p.cat.Items[r.Item].Genres {
-			sum[g] += starWeight(r.Stars) - mean
+			sum[g] += p.cat.Scale.Weight(r.Stars) - mean
 			n[g]++
 		}
 	}
@@ -60,9 +60,6 @@ func (p *Personalizer) genreAffinity() map[string]float64 {
 	}
 	return aff
 }
-
-// starWeight maps 1–5 stars to [−1, 1].
-func starWeight(stars float64) float64 { return (stars - 3) / 2 }
 
 // genreScore returns what the genres of item add to its ranking score for
 // a person of affinities aff.

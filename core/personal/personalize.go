@@ -71,14 +71,14 @@ type Personalizer struct {
 // PersonalRating is one rating of the person.
 type PersonalRating struct {
 	Item   int     // index in the catalog's Items
-	Stars  float64 // 1–5
-	Before float64 // ŷ just before the rating, clipped to [1, 5]
+	Stars  float64 // on the catalog's Scale
+	Before float64 // ŷ just before the rating, clipped to the catalog's Scale
 }
 
 // Recommendation is one recommended item.
 type Recommendation struct {
 	Item      int      // index in the catalog's Items
-	Score     float64  // ŷ for you, clipped to [1, 5]
+	Score     float64  // ŷ for you, clipped to the catalog's Scale
 	ColdStart bool     // no rating yet: ranked by what the model predicts for a newcomer (the items' biases), said so
 	Why       []Reason // the largest contributions first, at most 3
 }
@@ -189,16 +189,17 @@ func (p *Personalizer) predict(f ...int) float64 {
 // Recommend).
 func (p *Personalizer) Predictions() int { return p.preds }
 
-// clipStars clips v to the star range [1, 5].
-func clipStars(v float64) float64 { return min(max(v, 1), 5) }
+// clipStars clips v to the catalog's scale.
+func (p *Personalizer) clipStars(v float64) float64 { return p.cat.Scale.Clip(v) }
 
 // Rate records that the person gives item (an index in the catalog's Items)
-// stars, 1–5, and makes one online update of the learner with
+// stars, a rating of the catalog's Scale (1 to 5 whole stars, 0.5 to 5 in
+// halves, …), and makes one online update of the learner with
 // x = {you: 1, item: 1}, y = stars. It returns ŷ for x just before the
-// update, clipped to [1, 5]. Rating an item again replaces its stars in
+// update, clipped to the scale. Rating an item again replaces its stars in
 // Rated (keeping its place) and updates once more. It returns an error, and
 // changes nothing, when item is out of range or its Feature is −1, or stars
-// is not in [1, 5].
+// is off the scale (the error names the scale).
 func (p *Personalizer) Rate(item int, stars float64) (before float64, err error) {
 	if item < 0 || item >= len(p.cat.Items) {
 		return math.NaN(), errors.New("core: Personalizer.Rate: item " + str.Itoa(item) + " out of range [0, " + str.Itoa(len(p.cat.Items)) + ")")
@@ -207,10 +208,10 @@ func (p *Personalizer) Rate(item int, stars float64) (before float64, err error)
 	if f < 0 {
 		return math.NaN(), errors.New("core: Personalizer.Rate: item " + p.cat.Items[item].ID + " was never rated in the learned stream")
 	}
-	if !(stars >= 1 && stars <= 5) {
-		return math.NaN(), errors.New("core: Personalizer.Rate: " + strconv.FormatFloat(stars, 'g', -1, 64) + " stars: expected 1 to 5")
+	if err := p.cat.Scale.Check(stars); err != nil {
+		return math.NaN(), errors.New("core: Personalizer.Rate: " + err.Error())
 	}
-	before = clipStars(p.predict(p.you, f))
+	before = p.clipStars(p.predict(p.you, f))
 	r := PersonalRating{Item: item, Stars: stars, Before: before}
 	if k, ok := p.byItem[item]; ok {
 		p.rated[k] = r
@@ -285,7 +286,7 @@ func (p *Personalizer) Recommend(n int) []Recommendation {
 		if ranker {
 			raw = p.predict(p.you, items[item].Feature)
 		}
-		recs[k] = Recommendation{Item: item, Score: clipStars(raw), ColdStart: len(p.rated) == 0,
+		recs[k] = Recommendation{Item: item, Score: p.clipStars(raw), ColdStart: len(p.rated) == 0,
 			Why: p.reasons(item, raw, g, gy, gj)}
 	}
 	return recs
@@ -395,7 +396,7 @@ func (p *Personalizer) Predict(item int) float64 {
 	if item < 0 || item >= len(p.cat.Items) || p.cat.Items[item].Feature < 0 {
 		return math.NaN()
 	}
-	return clipStars(p.predict(p.you, p.cat.Items[item].Feature))
+	return p.clipStars(p.predict(p.you, p.cat.Items[item].Feature))
 }
 
 // reasons returns the reasons of item's ŷ = raw (see Recommend).
@@ -450,9 +451,9 @@ func (p *Personalizer) filmReason(r PersonalRating, v float64, unit string) Reas
 	stars := strconv.FormatFloat(r.Stars, 'g', -1, 64) + "★"
 	var text string
 	switch {
-	case r.Stars > 3:
+	case r.Stars > p.cat.Scale.Mid():
 		text = "because you liked " + title + " (" + stars + ")"
-	case r.Stars < 3:
+	case r.Stars < p.cat.Scale.Mid():
 		text = "unlike " + title + ", which you disliked (" + stars + ")"
 	default:
 		text = "because you rated " + title + " " + stars

@@ -84,8 +84,8 @@ func TestPersonalContributions(t *testing.T) {
 				if sum := g + (gy - g) + b + z; math.Abs(sum-raw) > 1e-12*math.Max(1, math.Abs(raw)) {
 					t.Errorf("item %d: g + you + item + you×item = %v, ŷ = %v", rec.Item, sum, raw)
 				}
-				if rec.Score != clipStars(raw) {
-					t.Errorf("item %d: Score %v, clipped ŷ %v", rec.Item, rec.Score, clipStars(raw))
+				if rec.Score != p.clipStars(raw) {
+					t.Errorf("item %d: Score %v, clipped ŷ %v", rec.Item, rec.Score, p.clipStars(raw))
 				}
 				if len(rec.Why) == 0 || len(rec.Why) > 3 {
 					t.Errorf("item %d: %d reasons", rec.Item, len(rec.Why))
@@ -228,7 +228,7 @@ func TestPersonalRate(t *testing.T) {
 		t.Fatal("a failed Rate recorded a rating")
 	}
 	f := p.cat.Items[4].Feature
-	want := clipStars(p.predict(p.you, f))
+	want := p.clipStars(p.predict(p.you, f))
 	before, err := p.Rate(4, 5)
 	if err != nil || before != want {
 		t.Fatalf("Rate(4, 5) = %v, %v; want %v", before, err, want)
@@ -330,7 +330,7 @@ func TestPersonalRatingsCSV(t *testing.T) {
 	c := &Catalog{Items: []CatalogItem{
 		{ID: "1", Title: "Plain (1990)", Feature: 0},
 		{ID: "2", Title: `Comma, The "Quoted" (1991)`, Feature: 1},
-	}}
+	}, Scale: Scale{Lo: 0.5, Hi: 5, Step: 0.5}}
 	l, _ := core.NewLearner("bias", core.Config{})
 	p, err := NewPersonalizer(l, c, 2)
 	if err != nil {

@@ -210,6 +210,7 @@ func topnSeed(rs *Ratings, s TopNSettings, seed uint64) (map[string]*topnTally, 
 		pop.Observe(ex)
 	}
 	cat := NewCatalog(s.Items, stream, &pop)
+	cat.Scale = rs.scale // the file's: a held-out person's ratings are on it
 	people := heldPeople(rs, held, cat)
 	tail := tailItems(cat)
 	say := func(msg string) {

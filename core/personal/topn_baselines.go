@@ -132,7 +132,7 @@ func newHighestBias(stream *learned, cat *Catalog, seed uint64) (*scoredList, er
 		}
 		x.Ind[0] = it.Feature
 		m.score[k] = l.Predict(x)
-		m.yhat[k] = clipStars(m.score[k])
+		m.yhat[k] = cat.Scale.Clip(m.score[k])
 	}
 	return m, nil
 }

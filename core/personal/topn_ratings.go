@@ -17,6 +17,7 @@ import (
 type Ratings struct {
 	rows  []timedRating
 	names []string // feature → "user=ID" or "item=ID" (data.Stream's names)
+	scale Scale    // of every rating of the file
 }
 
 // timedRating is one rating: user and item as features of Ratings.names.
@@ -47,6 +48,7 @@ func ReadRatings(r io.Reader, name string) (*Ratings, error) {
 	}
 	rs := &Ratings{}
 	var ex data.Example
+	var scale scaleWatch
 	for {
 		ex.X.Ind, ex.X.Val = ex.X.Ind[:0], ex.X.Val[:0]
 		err := s.Next(&ex)
@@ -64,11 +66,13 @@ func ReadRatings(r io.Reader, name string) (*Ratings, error) {
 		if len(rs.rows) == MaxRatings {
 			return nil, errors.New("core: " + name + ": more than " + str.Thousands(MaxRatings) + " ratings: the top-N protocol holds every rating in memory (32 bytes each); use a smaller file")
 		}
+		scale.observe(ex.Y)
 		rs.rows = append(rs.rows, timedRating{user: int32(ex.X.Ind[0]), item: int32(ex.X.Ind[1]), stars: ex.Y, time: t, line: int32(s.Line())})
 	}
 	if len(rs.rows) == 0 {
 		return nil, errors.New("core: " + name + ": no ratings")
 	}
+	rs.scale = scale.scale()
 	rs.names = make([]string, s.Dim())
 	for i := range rs.names {
 		rs.names[i] = s.FeatureName(i)

@@ -229,6 +229,18 @@ export interface RecommenderMetrics {
 	rows: number;
 	/** Root mean squared error of the stars. */
 	rmse: number;
+	/** The rating scale of the ratings learned, which rate takes: their lowest and highest and their step (1: whole stars, 0.5: half stars, 0: any number between); 1 to 5 whole stars before any. */
+	scale: RatingScale;
+}
+
+/** A rating scale: a rating is lo + a whole number of steps, at most hi (any number in [lo, hi] when step is 0). */
+export interface RatingScale {
+	/** The lowest rating. */
+	lo: number;
+	/** The highest rating. */
+	hi: number;
+	/** 1 (whole stars), 0.5 (half stars) or 0 (any number). */
+	step: number;
 }
 
 /** A recommender over a catalog of your own: people's ratings learned, a visitor's top n. */
@@ -241,7 +253,7 @@ export class Recommender {
 	items(items: Item[]): Promise<number>;
 	/** Learns people's ratings in order, all or none. */
 	learn(ratings: Rating[], options?: LearnOptions<RecommenderMetrics>): Promise<RecommenderMetrics>;
-	/** The visitor gives item stars (1 to 5); resolves with the new top n (default 10). */
+	/** The visitor gives item stars, a rating of the scale learn reported (RecommenderMetrics.scale); one off it rejects with an Error naming the scale. Resolves with the new top n (default 10). */
 	rate(item: string | number, stars: number, n?: number): Promise<Recommendation[]>;
 	/** The visitor's top n (default 10), best first. */
 	top(n?: number): Promise<Recommendation[]>;

@@ -519,7 +519,7 @@ export class Recommender extends Base {
 		return this.run((lib, id) => answer(lib.recItems(id, ...packItems(items))), "items", [items]);
 	}
 
-	/** Learns people's ratings [{user, item, rating}] in order; resolves with {rows, rmse}. */
+	/** Learns people's ratings [{user, item, rating}] in order; resolves with {rows, rmse, scale}. */
 	async learn(ratings, options) {
 		fileName(optionsOf(options, REC_LEARN, "learn"));
 		return this.learnAll(ratings, options, null,
@@ -529,15 +529,15 @@ export class Recommender extends Base {
 			},
 			(lib, id, part, first, at, n) => {
 				const m = answer(lib.recLearn(id, ...packRatings(part.slice(at, at + n), first + at), first + at));
-				return {rows: m[0], rmse: m[1]};
+				return {rows: m[0], rmse: m[1], scale: {lo: m[2], hi: m[3], step: m[4]}};
 			},
 			(part, first) => packRatings(part, first));
 	}
 
-	/** The visitor gives item stars (1 to 5); resolves with the new top n (default 10). */
+	/** The visitor gives item stars, a rating of the scale learn reported; resolves with the new top n (default 10). */
 	rate(item, stars, n = 10) {
 		return this.run((lib, id) => {
-			if (typeof stars !== "number") throw new Error("stars is " + kind(stars) + ": want a number from 1 to 5");
+			if (typeof stars !== "number") throw new Error("stars is " + kind(stars) + ": want a number on the ratings' scale");
 			return topOf(answer(lib.recRate(id, idOf(item, "item"), stars, count(n))));
 		}, "rate", [item, stars, n]);
 	}
