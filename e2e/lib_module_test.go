@@ -225,7 +225,7 @@ func TestE2ELibModule(t *testing.T) {
 		if !strings.Contains(r.RecBefore, "no ratings") || r.RecRows != 1440 || len(r.RecTop) != 10 || r.Red < 8 || !r.Reasons {
 			t.Errorf("%s: before learning %q; %d ratings learned; top %v holds %d red items, reasons for all: %v", where, r.RecBefore, r.RecRows, r.RecTop, r.Red, r.Reasons)
 		}
-		for k, want := range []string{"stars 9", `item "nope"`, "ratings[0]: rating is NaN", `id "p1" is given twice`} {
+		for k, want := range []string{"9 stars: off this catalog's scale, 1 to 5 in whole stars", `item "nope"`, "ratings[0]: rating is NaN", `id "p1" is given twice`} {
 			if k >= len(r.RecBad) || !strings.Contains(r.RecBad[k], want) {
 				t.Errorf("%s: bad recommender input %d rejects with %q, want %q", where, k, r.RecBad, want)
 			}

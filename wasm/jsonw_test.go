@@ -494,7 +494,18 @@ func TestPersonalSessionJSONMatchesEncodingJSON(t *testing.T) {
 	if pe.p == nil {
 		t.Fatalf("not learned: %s", pe.err)
 	}
-	// The catalog, as the map[string]any encoding/json wrote.
+	// The catalog, as encoding/json writes it.
+	type scaleOut struct {
+		Lo   float64 `json:"lo"`
+		Hi   float64 `json:"hi"`
+		Step float64 `json:"step"`
+		Text string  `json:"text"`
+	}
+	type catalogOut struct {
+		Items []personalItem `json:"items"`
+		You   int            `json:"you"`
+		Scale scaleOut       `json:"scale"`
+	}
 	items := pe.p.Catalog().Items
 	out := make([]personalItem, len(items))
 	for k, it := range items {
@@ -504,7 +515,7 @@ func TestPersonalSessionJSONMatchesEncodingJSON(t *testing.T) {
 		}
 		out[k] = personalItem{ID: it.ID, Title: it.Title, Genres: g, Count: it.Count, Mean: round3(it.Mean), Known: it.Feature >= 0}
 	}
-	if got, want := pe.catalogJSON(), mustMarshal(t, map[string]any{"items": out, "you": pe.p.You()}); got != want {
+	if got, want := pe.catalogJSON(), mustMarshal(t, catalogOut{Items: out, You: pe.p.You(), Scale: scaleOut{1, 5, 1, "1 to 5 in whole stars"}}); got != want {
 		t.Errorf("catalog:\n%.300s\nencoding/json\n%.300s", got, want)
 	}
 	for k := range 5 {

@@ -298,8 +298,9 @@ func (it *personalItem) appendJSON(b []byte) []byte {
 	return append(b, '}')
 }
 
-// catalogJSON returns {"items": [...], "you": feature} (the items in the
-// order of their indices).
+// catalogJSON returns {"items": [...], "you": feature, "scale": {lo, hi,
+// step, text}} (the items in the order of their indices; the scale of the
+// catalog's ratings, which rate takes, and its words).
 func (pe *personalView) catalogJSON() string {
 	if pe.p == nil {
 		return `{"items":[]}`
@@ -322,7 +323,12 @@ func (pe *personalView) catalogJSON() string {
 		b = out[i].appendJSON(b)
 	}
 	b = appendInt(append(b, `],"you":`...), pe.p.You())
-	return string(append(b, '}'))
+	sc := pe.p.Catalog().Scale
+	b = core.AppendNum(append(b, `,"scale":{"lo":`...), sc.Lo)
+	b = core.AppendNum(append(b, `,"hi":`...), sc.Hi)
+	b = core.AppendNum(append(b, `,"step":`...), sc.Step)
+	b = core.AppendString(append(b, `,"text":`...), sc.String())
+	return string(append(b, "}}"...))
 }
 
 // personalReason and personalRec are a personal.Reason and personal.Recommendation

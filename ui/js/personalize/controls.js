@@ -40,8 +40,9 @@ export function renderLearnerHint() {
   document.getElementById("p-learner-hint").textContent = l ? l.personal || l.plain || l.summary || "" : "";
 }
 
-// onStarKey: on a star, 1–5 rate the item, ← → (and Home, End) move between
-// its stars; Enter and Space press the star (a button).
+// onStarKey: on a star, a digit rates the item that many stars when its
+// control offers it, ← → (and Home, End) move between its stars; Enter and
+// Space press the star (a button).
 export function onStarKey(e) {
   const star = e.target.closest(".p-star");
   if (!star || e.ctrlKey || e.metaKey || e.altKey) return;
@@ -49,15 +50,18 @@ export function onStarKey(e) {
   const stars = [...li.querySelectorAll(".p-star")];
   const at = stars.indexOf(star);
   let to = -1;
-  if (/^[1-5]$/.test(e.key)) {
-    e.preventDefault();
-    ratePersonal(Number(li.dataset.item), Number(e.key));
+  if (/^[0-9]$/.test(e.key)) {
+    if (stars.some((s) => Number(s.dataset.stars) === Number(e.key))) {
+      e.preventDefault();
+      ratePersonal(Number(li.dataset.item), Number(e.key));
+    }
     return;
   }
-  if (e.key === "ArrowRight" || e.key === "ArrowUp") to = Math.min(4, at + 1);
+  const last = stars.length - 1;
+  if (e.key === "ArrowRight" || e.key === "ArrowUp") to = Math.min(last, at + 1);
   else if (e.key === "ArrowLeft" || e.key === "ArrowDown") to = Math.max(0, at - 1);
   else if (e.key === "Home") to = 0;
-  else if (e.key === "End") to = 4;
+  else if (e.key === "End") to = last;
   if (to < 0) return;
   e.preventDefault();
   for (const s of stars) s.tabIndex = -1;

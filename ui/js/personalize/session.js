@@ -190,6 +190,7 @@ export function onPersonalReady(snap) {
   const cat = pcall(() => occfm.personal.catalog());
   if (!cat) return;
   personal.items = cat.items.map((it, i) => ({...it, index: i, key: fold(`${it.title} ${it.genres.join(" ")}`)}));
+  if (cat.scale) personal.scale = cat.scale;
   personal.known = snap.items || personal.items.filter((it) => it.known).length;
   const replay = personal.replay;
   personal.replay = [];

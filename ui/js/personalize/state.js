@@ -23,6 +23,7 @@ export const personal = {
   itemsFile: null,             // File: u.item, movies.dat, movies.csv
   items: [],                   // the catalog's items (index = the core's item index)
   known: 0,                    // items in the ratings
+  scale: {lo: 1, hi: 5, step: 1, text: "1 to 5 in whole stars"}, // the catalog's ratings' scale, which rate takes
   order: [],                   // item indices listed, in the current sort and search
   query: "",
   sort: "popular",

@@ -4,6 +4,7 @@
 import {finite} from "../shared/format.js";
 import {occfm} from "../shared/state.js";
 import {P_PAGE, personal} from "./state.js";
+import {givenText, starLabel, starValues} from "./scale.js";
 
 export function renderPersonalAll() {
   renderPersonalProgress();
@@ -73,11 +74,6 @@ export function sortPersonalItems() {
   personal.order = items.filter((it) => words.every((w) => it.key.includes(w))).map((it) => it.index);
 }
 
-export function starText(stars) {
-  const n = Math.round(stars);
-  return "★".repeat(n) + "☆".repeat(5 - n);
-}
-
 export function genreChips(genres) {
   return genres.map((g) => {
     const chip = document.createElement("span");
@@ -88,7 +84,7 @@ export function genreChips(genres) {
 }
 
 // renderItems lists the first personal.shown items of personal.order, each
-// with a 1–5 star control.
+// with a star control on the catalog's scale.
 export function renderItems() {
   const list = document.getElementById("p-items");
   const count = document.getElementById("p-items-count");
@@ -103,9 +99,10 @@ export function renderItems() {
   const shown = order.slice(0, personal.shown);
   list.replaceChildren(...shown.map(itemRow));
   const total = personal.known;
-  count.textContent = order.length === total
+  count.textContent = (order.length === total
     ? `${total.toLocaleString("en-US")} items`
-    : `${order.length.toLocaleString("en-US")} of ${total.toLocaleString("en-US")} items`;
+    : `${order.length.toLocaleString("en-US")} of ${total.toLocaleString("en-US")} items`) +
+    ` · rate ${personal.scale.text}`;
   if (order.length === 0) {
     const li = document.createElement("li");
     li.className = "p-empty hint";
@@ -134,12 +131,15 @@ export function itemRow(index) {
   group.className = "p-stars";
   group.setAttribute("role", "group");
   group.setAttribute("aria-label", `Your rating of ${it.title}`);
-  for (let n = 1; n <= 5; n++) {
+  const scale = personal.scale;
+  if (starLabel(scale.lo, scale) !== "★") group.classList.add("p-stars-num");
+  for (const n of starValues(scale)) {
     const star = document.createElement("button");
     star.type = "button";
     star.className = "p-star";
     star.dataset.stars = String(n);
-    star.textContent = "★";
+    star.textContent = starLabel(n, scale);
+    if (star.textContent !== "★") star.classList.add("p-star-num");
     star.setAttribute("aria-label", `${n} star${n === 1 ? "" : "s"}: ${it.title}`);
     group.append(star);
   }
@@ -154,9 +154,10 @@ export function setStars(li, given) {
   li.classList.toggle("rated", !!given);
   for (const star of li.querySelectorAll(".p-star")) {
     const n = Number(star.dataset.stars);
-    star.classList.toggle("on", !!given && n <= given);
+    // Stars light up to the one given; numbers, the one given.
+    star.classList.toggle("on", !!given && (star.classList.contains("p-star-num") ? n === given : n <= given));
     star.setAttribute("aria-pressed", String(n === given));
-    star.tabIndex = n === (given || 1) ? 0 : -1;
+    star.tabIndex = n === (given || personal.scale.lo) ? 0 : -1;
   }
 }
 
@@ -232,7 +233,7 @@ export function renderRated() {
     title.textContent = it ? it.title : `item ${r.item}`;
     const given = document.createElement("span");
     given.className = "p-given";
-    given.textContent = starText(r.stars);
+    given.textContent = givenText(r.stars, personal.scale);
     given.setAttribute("aria-label", `${r.stars} stars`);
     const before = document.createElement("span");
     before.className = "p-before";

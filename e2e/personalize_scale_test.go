@@ -1,0 +1,71 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// TestE2EPersonalizeHalfStars: a ratings.csv of half stars (and its
+// movies.csv) picked in Personalize gives the catalog's scale: the list
+// says "0.5 to 5 in half stars", each item's control offers the ten
+// ratings ½ to 5, and a click on 2½ rates the item 2.5, shown pressed and
+// in the ratings given (2½ of 5). The files are written by the test: 60 people
+// rating 40 films, a rating of k/2 stars for k from 1 to 10.
+func TestE2EPersonalizeHalfStars(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	var movies, ratings strings.Builder
+	movies.WriteString("movieId,title,genres\n")
+	for i := 1; i <= 40; i++ {
+		fmt.Fprintf(&movies, "%d,Film %d (2001),%s\n", i, i, []string{"Drama", "Comedy|Romance", "Action"}[i%3])
+	}
+	ratings.WriteString("userId,movieId,rating,timestamp\n")
+	ts := 1_000_000
+	for u := 1; u <= 60; u++ {
+		for i := 1; i <= 40; i++ {
+			if (u*7+i*3)%4 == 0 {
+				continue
+			}
+			ts += 13
+			fmt.Fprintf(&ratings, "%d,%d,%g,%d\n", u, i, float64(1+(u+2*i)%10)/2, ts)
+		}
+	}
+	var paths []string
+	for name, text := range map[string]string{"movies.csv": movies.String(), "ratings.csv": ratings.String()} {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, p)
+	}
+	s := newSession(t, 2*time.Minute)
+	s.openPersonalize()
+	s.waitPersonalReady(90 * time.Second)
+	s.do("pick ratings.csv and movies.csv", chromedp.SetUploadFiles(sel("p-files"), paths))
+	s.waitJS("the half-star catalog learned", `document.getElementById("personalize-view").dataset.phase === "ready" && document.getElementById("p-items-count").textContent.includes("half stars")`, 60*time.Second)
+	if got := evalJS[string](s, `document.getElementById("p-items-count").textContent`); !strings.Contains(got, "rate 0.5 to 5 in half stars") {
+		t.Errorf("the list says %q; want the scale, 0.5 to 5 in half stars", got)
+	}
+	labels := evalJS[[]string](s, `[...document.querySelectorAll("#p-items .p-item:first-child .p-star")].map((b) => b.textContent + "=" + b.dataset.stars)`)
+	want := "½=0.5 1=1 1½=1.5 2=2 2½=2.5 3=3 3½=3.5 4=4 4½=4.5 5=5"
+	if strings.Join(labels, " ") != want {
+		t.Errorf("an item's control: %q, want %q", labels, want)
+	}
+	item := evalJS[int](s, `Number(document.querySelector("#p-items .p-item:first-child").dataset.item)`)
+	q := fmt.Sprintf(`#p-items .p-item[data-item="%d"] .p-star[data-stars="2.5"]`, item)
+	s.do("click 2½", chromedp.ScrollIntoView(chromedp.CSS(q)), chromedp.Click(chromedp.CSS(q)))
+	s.waitJS("the rating given", fmt.Sprintf(`document.querySelector('#p-items .p-item[data-item="%d"] .p-star[aria-pressed="true"]')?.dataset.stars === "2.5"`, item), 10*time.Second)
+	if got := evalJS[string](s, `document.getElementById("p-rated").textContent`); !strings.Contains(got, "2½ of 5") {
+		t.Errorf("the ratings given: %q; want the 2½ of 5 given", got)
+	}
+	s.shot("personalize-half-stars")
+	s.checkExceptions()
+}
