@@ -69,3 +69,40 @@ func TestE2EPersonalizeHalfStars(t *testing.T) {
 	s.shot("personalize-half-stars")
 	s.checkExceptions()
 }
+
+// TestE2EPersonalizeOrder: the top 10 is in the order of what it is
+// ranked by, after each of 20 ratings on the synthetic catalog with the
+// default item-lift: each recommendation shows its predicted stars,
+// labelled "predicted", and its match, the score the list is ranked by
+// (data-rank), which never rises down the list.
+func TestE2EPersonalizeOrder(t *testing.T) {
+	t.Parallel()
+	s := newSession(t, 2*time.Minute)
+	s.openPersonalize()
+	s.waitPersonalReady(90 * time.Second)
+	items := evalJS[[]int](s, `[...document.querySelectorAll("#p-items .p-item")].slice(0, 20).map((li) => Number(li.dataset.item))`)
+	if len(items) < 20 {
+		t.Fatalf("%d items listed", len(items))
+	}
+	for k, item := range items {
+		s.rateByClick(item, 1+(k*3)%5)
+		s.waitJS(fmt.Sprintf("rating %d", k+1), fmt.Sprintf(`document.querySelectorAll('[data-testid="p-rated"] li').length === %d`, k+1), 5*time.Second)
+		recs := evalJS[[]struct {
+			Rank   float64
+			Labels string
+		}](s, `[...document.querySelectorAll('[data-testid="p-rec"]')].map((li) => ({rank: Number(li.dataset.rank), labels: [...li.querySelectorAll(".p-score-label")].map((e) => e.textContent).join("|")}))`)
+		if len(recs) != 10 {
+			t.Fatalf("after rating %d: %d recommendations", k+1, len(recs))
+		}
+		for i, r := range recs {
+			if i > 0 && r.Rank > recs[i-1].Rank {
+				t.Errorf("after rating %d: recommendation %d has match %v above %d's %v", k+1, i+1, r.Rank, i, recs[i-1].Rank)
+			}
+			if !strings.HasPrefix(r.Labels, "predicted|match ") {
+				t.Errorf("after rating %d: recommendation %d is labelled %q; want its predicted stars and its match", k+1, i+1, r.Labels)
+			}
+		}
+	}
+	s.shot("personalize-order")
+	s.checkExceptions()
+}

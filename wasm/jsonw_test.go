@@ -432,7 +432,7 @@ func randPersonalUpdate(rng *rand.Rand) personalUpdate {
 	if rng.IntN(4) > 0 {
 		u.Recs = make([]personalRec, rng.IntN(3))
 		for i := range u.Recs {
-			r := personalRec{Item: randInt(rng), Score: randFloat(rng)}
+			r := personalRec{Item: randInt(rng), Score: randFloat(rng), Rank: randFloat(rng)}
 			if rng.IntN(4) > 0 {
 				r.Why = make([]personalReason, rng.IntN(3))
 				for j := range r.Why {

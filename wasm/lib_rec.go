@@ -55,9 +55,9 @@ type libRating struct {
 
 // libRec is one recommendation as the library returns it.
 type libRec struct {
-	ID, Title string
-	Score     float64
-	Reasons   []string
+	ID, Title   string
+	Score, Rank float64 // the predicted stars; what the list is ranked by
+	Reasons     []string
 }
 
 // libMaxFeatures bounds the distinct users and items (features) of one
@@ -243,7 +243,7 @@ func (r *libRecommender) top(n int) ([]libRec, error) {
 		for k, w := range rec.Why {
 			why[k] = w.Text
 		}
-		out = append(out, libRec{ID: it.ID, Title: it.Title, Score: rec.Score, Reasons: why})
+		out = append(out, libRec{ID: it.ID, Title: it.Title, Score: rec.Score, Rank: rec.Rank, Reasons: why})
 	}
 	return out, nil
 }

@@ -107,7 +107,7 @@ func (b *bridge) recLearn(args []js.Value) any {
 }
 
 // recTopOf returns the top args[k] (default 10) as one string: an item
-// per NUL-separated record, its fields id, title, score and reasons
+// per NUL-separated record, its fields id, title, score, rank and reasons
 // separated by U+0001.
 func (b *bridge) recTopOf(r *libRecommender, args []js.Value, k int) any {
 	n := 10
@@ -124,6 +124,7 @@ func (b *bridge) recTopOf(r *libRecommender, args []js.Value, k int) any {
 			s = append(s, 0)
 		}
 		s = strconv.AppendFloat(append(append(append(append(s, t.ID...), 1), t.Title...), 1), t.Score, 'g', -1, 64)
+		s = strconv.AppendFloat(append(s, 1), t.Rank, 'g', -1, 64)
 		for _, why := range t.Reasons {
 			s = append(append(s, 1), why...)
 		}

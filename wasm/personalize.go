@@ -342,7 +342,8 @@ type personalReason struct {
 
 type personalRec struct {
 	Item  int              `json:"item"`
-	Score float64          `json:"score"`
+	Score float64          `json:"score"` // the predicted stars
+	Rank  float64          `json:"rank"`  // what the list is ranked by, highest first
 	Why   []personalReason `json:"why"`
 }
 
@@ -357,6 +358,7 @@ type personalUpdate struct {
 	Error     string          `json:"error,omitempty"`
 	Before    *float64        `json:"before,omitempty"` // rate: ŷ just before the rating
 	ColdStart bool            `json:"coldStart"`
+	RankedBy  string          `json:"rankedBy"` // "match" (the learner's own score, item-lift's) or "stars" (ŷ)
 	Recs      []personalRec   `json:"recs"`
 	Rated     []personalRated `json:"rated"`
 	// Ms is the time in Go: the rating's update (rate) and the top n.
@@ -374,6 +376,7 @@ func (r *personalReason) appendJSON(b []byte) []byte {
 func (r *personalRec) appendJSON(b []byte) []byte {
 	b = appendInt(append(b, `{"item":`...), r.Item)
 	b = core.AppendNum(append(b, `,"score":`...), r.Score)
+	b = core.AppendNum(append(b, `,"rank":`...), r.Rank)
 	b = append(b, `,"why":`...)
 	b = appendList(b, r.Why, (*personalReason).appendJSON)
 	return append(b, '}')
@@ -395,6 +398,7 @@ func (u *personalUpdate) appendJSON(b []byte) []byte {
 		b = core.AppendNum(appendKey(b, "before"), *u.Before)
 	}
 	b = appendBool(appendKey(b, "coldStart"), u.ColdStart)
+	b = core.AppendString(append(b, `,"rankedBy":`...), u.RankedBy)
 	b = append(b, `,"recs":`...)
 	b = appendList(b, u.Recs, (*personalRec).appendJSON)
 	b = append(b, `,"rated":`...)
@@ -412,8 +416,12 @@ func (pe *personalView) update(n int, start time.Time) personalUpdate {
 	u := personalUpdate{Recs: []personalRec{}, Rated: []personalRated{}}
 	recs := pe.p.Recommend(n)
 	u.ColdStart = len(pe.p.Rated()) == 0
+	u.RankedBy = "stars"
+	if pe.p.RanksOwnScore() {
+		u.RankedBy = "match"
+	}
 	for _, r := range recs {
-		pr := personalRec{Item: r.Item, Score: round3(r.Score), Why: []personalReason{}}
+		pr := personalRec{Item: r.Item, Score: round3(r.Score), Rank: r.Rank, Why: []personalReason{}}
 		for _, w := range r.Why {
 			pr.Why = append(pr.Why, personalReason{Kind: w.Kind, Value: round3(w.Value), Item: w.Item, Text: w.Text})
 		}

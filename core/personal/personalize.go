@@ -78,7 +78,8 @@ type PersonalRating struct {
 // Recommendation is one recommended item.
 type Recommendation struct {
 	Item      int      // index in the catalog's Items
-	Score     float64  // ŷ for you, clipped to the catalog's Scale
+	Score     float64  // the predicted stars: ŷ for you, clipped to the catalog's Scale
+	Rank      float64  // what the list is ranked by, highest first: a core.Ranker's score plus your genre taste (item-lift), else ŷ unclipped
 	ColdStart bool     // no rating yet: ranked by what the model predicts for a newcomer (the items' biases), said so
 	Why       []Reason // the largest contributions first, at most 3
 }
@@ -286,7 +287,7 @@ func (p *Personalizer) Recommend(n int) []Recommendation {
 		if ranker {
 			raw = p.predict(p.you, items[item].Feature)
 		}
-		recs[k] = Recommendation{Item: item, Score: p.clipStars(raw), ColdStart: len(p.rated) == 0,
+		recs[k] = Recommendation{Item: item, Score: p.clipStars(raw), Rank: score[k], ColdStart: len(p.rated) == 0,
 			Why: p.reasons(item, raw, g, gy, gj)}
 	}
 	return recs
@@ -329,6 +330,12 @@ func (p *Personalizer) rank(n int, keep func(item int) bool) ([]int, []float64) 
 	}
 	return topByScore(p.cand, p.scores, n, p.cat.Items)
 }
+
+// RanksOwnScore reports whether Recommend ranks by the learner's own score
+// (a core.Ranker's, such as item-lift's, plus the person's genre taste:
+// Recommendation.Rank then differs from the predicted stars) rather than
+// by ŷ.
+func (p *Personalizer) RanksOwnScore() bool { return p.ranker() != nil }
 
 // ranker returns the learner as a core.Ranker when it ranks by a score of
 // its own, nil when the ranking is by ŷ.

@@ -592,3 +592,28 @@ func checkReasonWords(t *testing.T, p *Personalizer, rec Recommendation) {
 		t.Errorf("item %d: the film that most supports it (%.4g) is not the first reason: %+v", rec.Item, best, rec.Why)
 	}
 }
+
+// TestPersonalRecommendOrder: the list is in the order of its Rank, highest
+// first, after each of 20 ratings, for a learner that ranks by its own
+// score (item-lift) and for ones that rank by ŷ (occfm-k, fm-ftrl), whose
+// Rank is ŷ and Score ŷ clipped to the scale.
+func TestPersonalRecommendOrder(t *testing.T) {
+	for _, name := range []string{"item-lift", "occfm-k", "fm-ftrl"} {
+		p, _ := personalizer(t, name)
+		ranker := p.ranker() != nil
+		for k := range 20 {
+			if _, err := p.Rate(k*7%len(p.cat.Items), float64(1+k%5)); err != nil {
+				t.Fatal(err)
+			}
+			recs := p.Recommend(10)
+			for i, r := range recs {
+				if i > 0 && r.Rank > recs[i-1].Rank {
+					t.Fatalf("%s after %d ratings: rank %d has Rank %v above %v", name, k+1, i+1, r.Rank, recs[i-1].Rank)
+				}
+				if !ranker && r.Score != p.clipStars(r.Rank) {
+					t.Fatalf("%s: Score %v, Rank %v: want the stars ŷ clipped", name, r.Score, r.Rank)
+				}
+			}
+		}
+	}
+}

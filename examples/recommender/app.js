@@ -39,7 +39,7 @@ function showTop(top) {
 	$("top").replaceChildren(...top.map((t) => {
 		const li = el("li");
 		li.dataset.id = t.id;
-		li.append(el("strong", t.title), el("span", ` ★${t.score.toFixed(1)}`), el("br"), el("span", t.reasons.join("; "), "why"));
+		li.append(el("strong", t.title), el("span", ` predicted ★${t.score.toFixed(1)} · match ${t.rank.toFixed(2)}`), el("br"), el("span", t.reasons.join("; "), "why"));
 		return li;
 	}));
 }

@@ -153,8 +153,8 @@ export function packRatings(ratings, first) {
 export function topOf(s) {
 	if (s === "") return [];
 	return s.split("\0").map((rec) => {
-		const [id, title, score, ...reasons] = rec.split("\x01");
-		return {id, title, score: Number(score), reasons};
+		const [id, title, score, rank, ...reasons] = rec.split("\x01");
+		return {id, title, score: Number(score), rank: Number(rank), reasons};
 	});
 }
 

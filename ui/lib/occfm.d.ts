@@ -207,8 +207,10 @@ export interface Recommendation {
 	id: string;
 	/** Its title. */
 	title: string;
-	/** The predicted stars. */
+	/** The predicted stars, on the ratings' scale. */
 	score: number;
+	/** What the list is ranked by, highest first: the learner's own score (item-lift's match, with the visitor's tag taste) or, for a learner that ranks by its prediction, the predicted stars unclipped. */
+	rank: number;
 	/** Why, in words. */
 	reasons: string[];
 }

@@ -542,7 +542,7 @@ export class Recommender extends Base {
 		}, "rate", [item, stars, n]);
 	}
 
-	/** The visitor's top n (default 10), best first, each {id, title, score, reasons}. */
+	/** The visitor's top n (default 10), best first (by rank), each {id, title, score, rank, reasons}: score the predicted stars, rank what the list is ranked by. */
 	top(n = 10) {
 		return this.run((lib, id) => topOf(answer(lib.recTop(id, count(n)))), "top", [n]);
 	}

@@ -213,6 +213,7 @@ export function applyUpdate(out) {
   personal.rated = out.rated || [];
   personal.stars = new Map(personal.rated.map((r) => [r.item, r.stars]));
   personal.recs = out.recs || [];
+  personal.rankedBy = out.rankedBy || "stars";
   personal.cold = !!out.coldStart;
 }
 

@@ -30,7 +30,8 @@ export const personal = {
   shown: P_PAGE,
   stars: new Map(),            // item → the person's stars
   rated: [],                   // [{item, stars, before}], in the order first rated
-  recs: [],                    // [{item, score, why}]
+  recs: [],                    // [{item, score, rank, why}]: score the predicted stars, rank what they are ranked by
+  rankedBy: "stars",           // "match" (the learner's own score, item-lift's) or "stars" (the predicted stars)
   cold: true,
   replay: [],                  // ratings to give again to a catalog learned anew
   last: null,                  // the last snapshot

@@ -194,11 +194,26 @@ export function renderRecs(before) {
       badge.textContent = "new";
       title.append(badge);
     }
+    // The predicted stars, labelled; with a learner that ranks by its own
+    // score (item-lift), that score too, which the list is in the order of.
+    li.dataset.rank = String(r.rank);
     const score = document.createElement("span");
     score.className = "p-score";
-    score.textContent = `★ ${r.score.toFixed(1)}`;
-    score.title = `predicted rating for you: ${r.score.toFixed(3)}`;
     score.dataset.value = String(r.score);
+    const stars = document.createElement("span");
+    stars.textContent = `★ ${r.score.toFixed(1)}`;
+    stars.title = `predicted rating for you: ${r.score.toFixed(3)}`;
+    const label = document.createElement("span");
+    label.className = "p-score-label";
+    label.textContent = "predicted";
+    score.append(stars, label);
+    if (personal.rankedBy === "match") {
+      const match = document.createElement("span");
+      match.className = "p-score-label p-match";
+      match.textContent = `match ${r.rank.toFixed(2)}`;
+      match.title = "what the list is ranked by: how much people who rated your films as you did rated this one, with your genre taste";
+      score.append(match);
+    }
     const meta = document.createElement("span");
     meta.className = "p-meta";
     meta.append(...genreChips(it ? it.genres : []));

@@ -61,7 +61,7 @@ export async function uses(): Promise<number> {
 	const more: Recommendation[] = await r.top(20);
 	await r.clear();
 	r.close();
-	const why: string = top.map((t) => t.id + t.title + t.reasons.join(", ")).join() + r.learner;
+	const why: string = top.map((t) => t.id + t.title + (t.score + t.rank) + t.reasons.join(", ")).join() + r.learner;
 	return cm.rows + cm.errorRate + cm.logLoss + pClick + m.rows + m.mae + y + ys.length + kind.length + (fromFile.errorRate ?? fromFile.rmse ?? 0) +
 		seen + count + fit.rows + fit.rmse + fit.scale.lo + fit.scale.hi + fit.scale.step + more.length + why.length + info.length;
 }
