@@ -34,8 +34,8 @@ Usage:
   -items PATH        the item list: u.item, movies.dat or movies.csv (titles
                      only; without it items are "item ID")
   -learner L,...     registry learners to measure (default: Personalize's,
-                     ` + personal.DefaultLearner + `); the baselines most-rated, highest-bias and ease
-                     are always measured
+                     ` + personal.DefaultLearner + `); the baselines most-rated, highest-bias, ease
+                     and rp3beta are always measured
   -users N           people held out per seed (default 100)
   -seeds S,...       seeds: each draws its own held-out people (default 1)
   -feed K,...        first ratings given to each held-out person (default
@@ -43,6 +43,9 @@ Usage:
   -min-ratings N     ratings a person needs to be held out (default 40)
   -ease-lambda L     λ of the ease baseline (default 1e6, the best of a sweep
                      on ML-100K: docs/personalize.md)
+  -rp3-alpha A       α of the rp3beta baseline (default 0.01) and β, the
+  -rp3-beta B        power of the popularity it divides by (default 0):
+                     the best of a sweep on ML-100K (docs/personalize.md)
   -json              one JSON object per line: learner × K × seed, then
                      learner × K over all seeds ("seed": "all")
   -quiet             no progress on stderr
@@ -74,6 +77,8 @@ func parseTopNFlags(args []string, stderr io.Writer) (topnFlags, error) {
 	fs.StringVar(&feed, "feed", "3,10,20", "")
 	fs.IntVar(&tf.set.MinRatings, "min-ratings", 40, "")
 	fs.Float64Var(&tf.set.EASELambda, "ease-lambda", personal.DefaultEASELambda, "")
+	fs.Float64Var(&tf.set.RP3Alpha, "rp3-alpha", personal.DefaultRP3Alpha, "")
+	fs.Float64Var(&tf.set.RP3Beta, "rp3-beta", 0, "")
 	fs.BoolVar(&tf.json, "json", false, "")
 	fs.BoolVar(&tf.quiet, "quiet", false, "")
 	if err := fs.Parse(args); err != nil {
@@ -124,6 +129,13 @@ func parseTopNFlags(args []string, stderr io.Writer) (topnFlags, error) {
 		return bad("-min-ratings %d: want at least 1", tf.set.MinRatings)
 	case !(tf.set.EASELambda > 0):
 		return bad("-ease-lambda %v: want a positive number", tf.set.EASELambda)
+	case !(tf.set.RP3Alpha > 0 && tf.set.RP3Alpha <= 10):
+		return bad("-rp3-alpha %v: want a number in (0, 10]", tf.set.RP3Alpha)
+	case !(tf.set.RP3Beta >= 0 && tf.set.RP3Beta <= 10):
+		return bad("-rp3-beta %v: want a number in [0, 10]", tf.set.RP3Beta)
+	}
+	if tf.set.RP3Beta == 0 {
+		tf.set.RP3Beta = personal.NoRP3Beta
 	}
 	return tf, nil
 }

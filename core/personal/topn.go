@@ -32,6 +32,10 @@ type TopNSettings struct {
 	// EASELambda is the ridge weight λ of the ease baseline. Zero means
 	// DefaultEASELambda.
 	EASELambda float64
+	// RP3Alpha and RP3Beta are the rp3beta baseline's α and β (see
+	// newRP3Beta). Zero means DefaultRP3Alpha, DefaultRP3Beta; NoRP3Beta
+	// asks for β = 0.
+	RP3Alpha, RP3Beta float64
 	// Items is the item list (ReadItems), for the titles; nil lists the
 	// items of the ratings as "item ID".
 	Items []CatalogItem
@@ -104,7 +108,7 @@ func TopN(rs *Ratings, s TopNSettings) ([]TopNResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	names := append([]string{MostRated, HighestBias, EASE}, s.Learners...)
+	names := append([]string{MostRated, HighestBias, EASE, RP3Beta}, s.Learners...)
 	for _, e := range s.extra {
 		names = append(names, e.name)
 	}
@@ -143,7 +147,7 @@ func (s TopNSettings) withDefaults() (TopNSettings, error) {
 		if err := core.CheckLearners([]string{name}); err != nil {
 			return s, err
 		}
-		if name == MostRated || name == HighestBias || name == EASE {
+		if name == MostRated || name == HighestBias || name == EASE || name == RP3Beta {
 			return s, errors.New("core: TopN: " + str.Quote(name) + " is a baseline, always compared: name registry learners only")
 		}
 	}
@@ -165,6 +169,15 @@ func (s TopNSettings) withDefaults() (TopNSettings, error) {
 	if s.EASELambda == 0 {
 		s.EASELambda = DefaultEASELambda
 	}
+	if s.RP3Alpha == 0 {
+		s.RP3Alpha = DefaultRP3Alpha
+	}
+	if s.RP3Beta == 0 {
+		s.RP3Beta = DefaultRP3Beta
+	}
+	if s.RP3Beta == NoRP3Beta {
+		s.RP3Beta = 0
+	}
 	switch {
 	case s.People < 1:
 		return s, errors.New("core: TopN: " + str.Itoa(s.People) + " people: want at least 1")
@@ -175,6 +188,10 @@ func (s TopNSettings) withDefaults() (TopNSettings, error) {
 			str.Itoa(s.Feed[len(s.Feed)-1]) + ": a held-out person needs ratings left to measure")
 	case !(s.EASELambda > 0) || math.IsInf(s.EASELambda, 0):
 		return s, errors.New("core: TopN: ease λ " + str.Ftoa(s.EASELambda) + ": want a positive number")
+	case !(s.RP3Alpha > 0 && s.RP3Alpha <= 10):
+		return s, errors.New("core: TopN: rp3beta α " + str.Ftoa(s.RP3Alpha) + ": want a number in (0, 10]")
+	case !(s.RP3Beta >= 0 && s.RP3Beta <= 10):
+		return s, errors.New("core: TopN: rp3beta β " + str.Ftoa(s.RP3Beta) + ": want a number in [0, 10]")
 	}
 	return s, nil
 }
@@ -241,6 +258,12 @@ func topnSeed(rs *Ratings, s TopNSettings, seed uint64) (map[string]*topnTally, 
 		return nil, err
 	}
 	measure(EASE, ease)
+	say("rp3beta: α = " + str.Ftoa(s.RP3Alpha) + ", β = " + str.Ftoa(s.RP3Beta))
+	rp3, err := newRP3Beta(stream, cat, s.RP3Alpha, s.RP3Beta)
+	if err != nil {
+		return nil, err
+	}
+	measure(RP3Beta, rp3)
 	for _, name := range s.Learners {
 		say(name + " learns " + str.Thousands(int64(len(stream.rows))) + " ratings")
 		l, err := learnStream(name, stream, seed)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -40,7 +41,7 @@ func topnData(people, items int, seed uint64) []byte {
 
 // TestTopN plays the protocol on a small stream of two tastes: every line
 // is there, the values are in range, and the recommenders that follow a
-// person's ratings (item-lift, ease) beat the most rated list, which
+// person's ratings (item-lift, ease, rp3beta) beat the most rated list, which
 // ignores them.
 func TestTopN(t *testing.T) {
 	rs, err := ReadRatings(bytes.NewReader(topnData(120, 60, 1)), "u.data")
@@ -51,8 +52,8 @@ func TestTopN(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := 5 * 2 * 3; len(res) != want {
-		t.Fatalf("%d results, want %d (5 lists × 2 K × 2 seeds and all)", len(res), want)
+	if want := 6 * 2 * 3; len(res) != want {
+		t.Fatalf("%d results, want %d (6 lists × 2 K × 2 seeds and all)", len(res), want)
 	}
 	all := map[string]TopNResult{}
 	for _, r := range res {
@@ -62,14 +63,14 @@ func TestTopN(t *testing.T) {
 		if !(r.Hits10.Mean >= 0 && r.Hits10.Mean <= 10 && r.TailHits10.Mean <= 10 && r.NDCG10.Mean <= 1 && r.Recall20.Mean <= 1) {
 			t.Errorf("%+v: out of range", r)
 		}
-		if (r.RMSE.N == 0) != (r.Learner == MostRated || r.Learner == EASE) {
+		if (r.RMSE.N == 0) != (r.Learner == MostRated || r.Learner == EASE || r.Learner == RP3Beta) {
 			t.Errorf("%s: RMSE measured over %d people", r.Learner, r.RMSE.N)
 		}
 		if r.Seed == 0 {
 			all[fmt.Sprint(r.Learner, r.Feed)] = r
 		}
 	}
-	for _, name := range []string{"item-lift", EASE} {
+	for _, name := range []string{"item-lift", EASE, RP3Beta} {
 		if got, pop := all[name+"10"].Hits10.Mean, all[MostRated+"10"].Hits10.Mean; got <= pop {
 			t.Errorf("%s: hits@10 %.2f after 10 ratings, most-rated %.2f", name, got, pop)
 		}
@@ -124,4 +125,71 @@ func TestTopNFoldNoise(t *testing.T) {
 		return
 	}
 	t.Fatal("no result for occfm-k")
+}
+
+// TestRP3BetaReference checks newRP3Beta's scores against the walk's
+// definition computed directly: for a person who rated S, item j scores
+// Σ_{i∈S, i≠j} deg(j)^−β Σ_u deg(i)^−α deg(u)^−α over the people u who
+// rated both (a rating given twice counts once), on a small random stream
+// (PCG(9, 1)), for several α and β.
+func TestRP3BetaReference(t *testing.T) {
+	rs, err := ReadRatings(bytes.NewReader(topnData(30, 12, 2)), "u.data")
+	if err != nil {
+		t.Fatal(err)
+	}
+	stream := rs.newLearned(nil)
+	var pop Popularity
+	var ex data.Example
+	for stream.Next(&ex) == nil {
+		pop.Observe(ex)
+	}
+	cat := NewCatalog(nil, stream, &pop)
+	rated := map[int32]map[int32]bool{} // user → items (features)
+	for _, r := range stream.rows {
+		if rated[r.user] == nil {
+			rated[r.user] = map[int32]bool{}
+		}
+		rated[r.user][r.item] = true
+	}
+	deg := map[int32]float64{}
+	for _, items := range rated {
+		for i := range items {
+			deg[i]++
+		}
+	}
+	rng := rand.New(rand.NewPCG(9, 1))
+	for _, ab := range [][2]float64{{0.8, 0.4}, {1, 0}, {0.3, 0.6}} {
+		m, err := newRP3Beta(stream, cat, ab[0], ab[1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		m.reset()
+		var s []int
+		for k, it := range cat.Items {
+			if it.Feature >= 0 && rng.IntN(3) == 0 {
+				m.rate(k, 5)
+				s = append(s, k)
+			}
+		}
+		for j, jt := range cat.Items {
+			if jt.Feature < 0 {
+				continue
+			}
+			var want float64
+			for _, i := range s {
+				fi, fj := int32(cat.Items[i].Feature), int32(jt.Feature)
+				if fi == fj {
+					continue
+				}
+				for _, items := range rated {
+					if items[fi] && items[fj] {
+						want += math.Pow(deg[fj], -ab[1]) * math.Pow(deg[fi], -ab[0]) * math.Pow(float64(len(items)), -ab[0])
+					}
+				}
+			}
+			if got := m.person[j]; math.Abs(got-want) > 1e-12*max(1, math.Abs(want)) {
+				t.Errorf("α %v β %v: item %d scores %v, the walk %v", ab[0], ab[1], j, got, want)
+			}
+		}
+	}
 }
