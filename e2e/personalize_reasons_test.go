@@ -30,10 +30,11 @@ const pWhyJS = `[...document.querySelectorAll('[data-testid="p-rec"]')].map((li)
 }))`
 
 // The two ways a reason may name a rated film: "because you liked “T”
-// (5★)" (rated above 3★) and "unlike “T”, which you disliked (1★)" (rated
+// (5★)" (rated above 3★; the genres it shares with the pick may come
+// first, "(Horror, 5★)") and "unlike “T”, which you disliked (1★)" (rated
 // under 3★); a value may follow.
 var (
-	likedReason    = regexp.MustCompile(`^because you liked “(.+)” \(([0-9.]+)★\)`)
+	likedReason    = regexp.MustCompile(`^because you liked “(.+)” \((?:[^()]+, )?([0-9.]+)★\)`)
 	dislikedReason = regexp.MustCompile(`^unlike “(.+)”, which you disliked \(([0-9.]+)★\)`)
 )
 

@@ -75,8 +75,9 @@ func (p *Personalizer) genreScore(aff map[string]float64, item int) float64 {
 	return genreWeight * a / float64(len(gs))
 }
 
-// genreReasons returns a reason for each genre of item whose affinity adds
-// to its score, "because you liked Horror films (5 rated)", largest first.
+// genreReasons returns a reason for each genre (or tag) of item whose
+// affinity adds to its score, "because you liked Horror (5 rated)",
+// largest first.
 // A genre the person dislikes only lowers the items of that genre: it is
 // never a reason for a pick.
 func (p *Personalizer) genreReasons(aff map[string]float64, item int) []Reason {
@@ -97,7 +98,7 @@ func (p *Personalizer) genreReasons(aff map[string]float64, item int) []Reason {
 			continue
 		}
 		why = append(why, Reason{Kind: "genre", Value: genreWeight * a / float64(len(gs)), Item: -1,
-			Text: "because you liked " + g + " films (" + strconv.Itoa(n) + " rated)"})
+			Text: "because you liked " + g + " (" + strconv.Itoa(n) + " rated)"})
 	}
 	slices.SortStableFunc(why, func(a, b Reason) int {
 		switch {

@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/occfm/occfm/core"
 	"github.com/occfm/occfm/core/data"
@@ -449,16 +450,26 @@ func sortReasons(why []Reason) {
 	}
 }
 
-// filmReason words a rated film's support for a pick: "because you liked
-// “Alien (1979)” (5★)", "unlike “Shrek (2001)”, which you disliked (1★)",
-// or "because you rated “Heat (1995)” 3★", with the value appended when
-// unit is not "".
-func (p *Personalizer) filmReason(r PersonalRating, v float64, unit string) Reason {
+// filmReason words a rated film's support for the pick item: "because you
+// liked “Alien (1979)” (Horror, 5★)" (with the genres or tags, at most two,
+// that the liked film shares with the pick), "unlike “Shrek (2001)”, which
+// you disliked (1★)", or "because you rated “Heat (1995)” 3★", with the
+// value appended when unit is not "".
+func (p *Personalizer) filmReason(r PersonalRating, item int, v float64, unit string) Reason {
 	title := "“" + p.cat.Items[r.Item].Title + "”"
 	stars := strconv.FormatFloat(r.Stars, 'g', -1, 64) + "★"
 	var text string
 	switch {
 	case r.Stars > p.cat.Scale.Mid():
+		var shared []string
+		for _, g := range p.cat.Items[r.Item].Genres {
+			if len(shared) < 2 && slices.Contains(p.cat.Items[item].Genres, g) {
+				shared = append(shared, g)
+			}
+		}
+		if len(shared) > 0 {
+			stars = strings.Join(shared, ", ") + ", " + stars
+		}
 		text = "because you liked " + title + " (" + stars + ")"
 	case r.Stars < p.cat.Scale.Mid():
 		text = "unlike " + title + ", which you disliked (" + stars + ")"
@@ -489,7 +500,7 @@ func (p *Personalizer) rankReasons(e core.RankExplainer, item int) []Reason {
 		if !ok || !(t.Value > 0) {
 			continue
 		}
-		why = append(why, p.filmReason(p.rated[k], t.Value, ""))
+		why = append(why, p.filmReason(p.rated[k], item, t.Value, ""))
 	}
 	slices.SortStableFunc(why, func(a, b Reason) int {
 		switch {
@@ -500,7 +511,12 @@ func (p *Personalizer) rankReasons(e core.RankExplainer, item int) []Reason {
 		}
 		return 0
 	})
-	why = append(why[:min(len(why), 2)], p.genreReasons(p.aff, item)...)
+	// Two reasons: the rated films that most support the pick, or, when
+	// the person's genre taste adds to its score, the best film and the
+	// genre (the genre is why as much as a film is).
+	if genres := p.genreReasons(p.aff, item); len(genres) > 0 {
+		why = append(why[:min(len(why), 1)], genres[0])
+	}
 	why = why[:min(len(why), 2)]
 	it := p.cat.Items[item]
 	text := "rated by "
@@ -534,7 +550,7 @@ func (p *Personalizer) reasonList(item int, raw, g, gy float64, gj []float64) []
 	}
 	if scale := z / sum; len(p.rated) > 0 && math.Abs(sum) > 1e-12 && scale > 0 && !math.IsInf(scale, 0) {
 		for k, r := range p.rated {
-			why = append(why, p.filmReason(r, scale*w[k], " ★"))
+			why = append(why, p.filmReason(r, item, scale*w[k], " ★"))
 		}
 	} else {
 		n := len(p.rated)

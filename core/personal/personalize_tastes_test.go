@@ -4,6 +4,7 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"strings"
 	"testing"
 	"time"
 
@@ -239,6 +240,38 @@ func genreTop(t testing.TB, l core.Learner, c *Catalog, you int, like, hate stri
 		if slices.Contains(gs, hate) {
 			nHate++
 		}
+		checkGenreReasons(t, p, r, like, hate)
 	}
 	return nLike, nHate
+}
+
+// checkGenreReasons checks a pick's reasons against the person's genre
+// taste, for a learner that ranks by its own score (item-lift): a pick of
+// a genre the taste adds to names it (a genre reason, or a liked film of
+// the genre named with it), and a pick of the disliked genre has a reason
+// for it beyond the films disliked (a liked film or genre).
+func checkGenreReasons(t testing.TB, p *Personalizer, r Recommendation, like, hate string) {
+	t.Helper()
+	if !p.RanksOwnScore() {
+		return
+	}
+	gs := p.cat.Items[r.Item].Genres
+	var texts []string
+	named, beyond := false, false
+	for _, w := range r.Why {
+		texts = append(texts, w.Text)
+		switch {
+		case w.Kind == "genre" && strings.Contains(w.Text, " "+like+" "),
+			w.Kind == "similar" && strings.HasPrefix(w.Text, "because you liked") && strings.Contains(w.Text, "("+like+","):
+			named, beyond = true, true
+		case w.Kind == "genre", w.Kind == "similar" && strings.HasPrefix(w.Text, "because you liked"):
+			beyond = true
+		}
+	}
+	if p.genreScore(p.aff, r.Item) > 0 && slices.Contains(gs, like) && !named {
+		t.Errorf("%q (%v), picked with the taste for %s: reasons %q do not name it", p.cat.Items[r.Item].Title, gs, like, texts)
+	}
+	if slices.Contains(gs, hate) && !beyond {
+		t.Errorf("%q (%v), of the genre rated 1★, picked with reasons %q: none beyond the dislike", p.cat.Items[r.Item].Title, gs, texts)
+	}
 }

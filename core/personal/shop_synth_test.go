@@ -3,6 +3,7 @@ package personal
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/occfm/occfm/core"
@@ -166,4 +167,44 @@ func groupTop(t testing.TB, l core.Learner, c *Catalog, you int, group string) i
 		}
 	}
 	return n
+}
+
+// TestShopTagReasons: on the synthetic shop, five ★5 ratings of a group's
+// most rated products (as the example's visitor gives them) make the
+// group's products in the default learner's top 10 name the group among
+// their reasons ("because you liked “Chef's Cleaver” (kitchen, knives,
+// 5★)", or "because you liked kitchen (5 rated)"), for every group, seeds
+// 1–3: at least 5 of the 10.
+func TestShopTagReasons(t *testing.T) {
+	for seed := uint64(1); seed <= 3; seed++ {
+		l, c, s := learnShop(t, DefaultLearner, seed)
+		for _, g := range s.Groups() {
+			p, err := NewPersonalizer(l, c, s.Dim())
+			if err != nil {
+				t.Fatal(err)
+			}
+			rated := 0
+			for _, k := range mostRated(c) {
+				if rated < 5 && c.Items[k].Feature >= 0 && c.Items[k].Genres[0] == g {
+					if _, err := p.Rate(k, 5); err != nil {
+						t.Fatal(err)
+					}
+					rated++
+				}
+			}
+			named := 0
+			for _, r := range p.Recommend(10) {
+				checkGenreReasons(t, p, r, g, "")
+				for _, w := range r.Why {
+					if strings.Contains(w.Text, " "+g+" ") || strings.Contains(w.Text, "("+g+",") {
+						named++
+						break
+					}
+				}
+			}
+			if named < 5 {
+				t.Errorf("seed %d, group %s rated ★5: %d picks name it, want at least 5", seed, g, named)
+			}
+		}
+	}
 }
