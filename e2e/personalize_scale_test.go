@@ -16,8 +16,9 @@ import (
 // TestE2EPersonalizeHalfStars: a ratings.csv of half stars (and its
 // movies.csv) picked in Personalize gives the catalog's scale: the list
 // says "0.5 to 5 in half stars", each item's control offers the ten
-// ratings ½ to 5, and a click on 2½ rates the item 2.5, shown pressed and
-// in the ratings given (2½ of 5). The files are written by the test: 60 people
+// ratings ½ to 5, a click on 2½ rates the item 2.5, shown pressed and in
+// the ratings given (2½ of 5), and a rating of 0.7 is refused by the
+// page's core with an error that names the scale. The files are written by the test: 60 people
 // rating 40 films, a rating of k/2 stars for k from 1 to 10.
 func TestE2EPersonalizeHalfStars(t *testing.T) {
 	t.Parallel()
@@ -65,6 +66,10 @@ func TestE2EPersonalizeHalfStars(t *testing.T) {
 	s.waitJS("the rating given", fmt.Sprintf(`document.querySelector('#p-items .p-item[data-item="%d"] .p-star[aria-pressed="true"]')?.dataset.stars === "2.5"`, item), 10*time.Second)
 	if got := evalJS[string](s, `document.getElementById("p-rated").textContent`); !strings.Contains(got, "2½ of 5") {
 		t.Errorf("the ratings given: %q; want the 2½ of 5 given", got)
+	}
+	// The page's core refuses a rating off the scale, naming it.
+	if got := evalJS[string](s, fmt.Sprintf(`(occfm.personal.rate(%d, 0.7, 10).error || "")`, item)); !strings.Contains(got, "0.7 stars: off this catalog's scale, 0.5 to 5 in half stars") {
+		t.Errorf("a rating of 0.7: error %q; want one naming the scale", got)
 	}
 	s.shot("personalize-half-stars")
 	s.checkExceptions()

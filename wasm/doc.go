@@ -129,10 +129,12 @@
 //	    Learns for at most ms; once the stream is done, binds the items to it
 //	    (personal.NewCatalog) and makes the person (feature: the stream's Dim()):
 //	    "ready" becomes true.
-//	personal.catalog() → {"items": [{id, title, genres, count, mean, known}], "you": 2625}
+//	personal.catalog() → {"items": [{id, title, genres, count, mean, known}], "you": 2625,
+//	                      "scale": {lo, hi, step, text}}: the ratings' scale, which rate takes
 //	                                         known: in the ratings (only those can be
 //	                                         rated and recommended)
-//	personal.rate(item, stars, n = 10) → update
+//	personal.rate(item, stars, n = 10) → update   stars on the catalog's scale; off it, an
+//	                                         update whose error names the scale
 //	personal.recommend(n = 10) → update      (changes nothing)
 //	personal.clear(n = 10) → update          forgets the ratings: the model is the
 //	                                         learned catalog's again
@@ -146,7 +148,9 @@
 //
 // An update: {"before": 3.52 (rate: ŷ just before the rating),
 // "coldStart": true (no rating yet: the top n are the highest-bias items),
-// "recs": [{"item", "score", "why": [{"kind": "item" | "you" | "similar" |
+// "rankedBy": "match" (the learner's own score, item-lift's) or "stars",
+// "recs": [{"item", "score" (the predicted stars), "rank" (what the list is
+// in the order of), "why": [{"kind": "item" | "you" | "similar" | "genre" |
 // "global", "value", "item", "text"}]}], "rated": [{"item", "stars",
 // "before"}], "ms": 1.2 (the time in Go: the update and the top n)}.
 //
