@@ -72,6 +72,14 @@ func TestE2EPersonalizeHalfStars(t *testing.T) {
 		t.Errorf("a rating of 0.7: error %q; want one naming the scale", got)
 	}
 	s.shot("personalize-half-stars")
+	// On a phone the ten ratings wrap within the item's row.
+	s.viewport(390, 844)
+	time.Sleep(300 * time.Millisecond)
+	if out := evalJS[int](s, `(() => { const li = document.querySelector("#p-items .p-item"), r = li.getBoundingClientRect();
+		return [...li.querySelectorAll(".p-star")].filter((b) => { const q = b.getBoundingClientRect(); return q.right > r.right + 0.5 || q.left < r.left - 0.5; }).length; })()`); out != 0 {
+		t.Errorf("at 390 px, %d of an item's ratings stand outside its row", out)
+	}
+	s.shot("personalize-half-stars-phone")
 	s.checkExceptions()
 }
 

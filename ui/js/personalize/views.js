@@ -99,6 +99,10 @@ export function renderItems() {
   const shown = order.slice(0, personal.shown);
   list.replaceChildren(...shown.map(itemRow));
   const total = personal.known;
+  const whole5 = starLabel(personal.scale.lo, personal.scale) === "★";
+  document.querySelector(".p-keys").textContent = whole5
+    ? "Click a star, or focus an item's stars and press 1–5 (← → to move, Enter to rate)."
+    : "Click a rating, or focus an item's ratings and press a digit (← → to move, Enter to rate).";
   count.textContent = (order.length === total
     ? `${total.toLocaleString("en-US")} items`
     : `${order.length.toLocaleString("en-US")} of ${total.toLocaleString("en-US")} items`) +
