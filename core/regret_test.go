@@ -197,7 +197,7 @@ func TestRegretPlanted(t *testing.T) {
 	t.Parallel()
 	rows := 8000
 	if testing.Short() {
-		rows = 3000
+		rows = 1500
 	}
 	r, cum := playWithRegret(t, plantedRegression(2, rows), rows, Squared)
 	pts := r.Points()
