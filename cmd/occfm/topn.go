@@ -78,7 +78,7 @@ func parseTopNFlags(args []string, stderr io.Writer) (topnFlags, error) {
 	fs.IntVar(&tf.set.MinRatings, "min-ratings", 40, "")
 	fs.Float64Var(&tf.set.EASELambda, "ease-lambda", personal.DefaultEASELambda, "")
 	fs.Float64Var(&tf.set.RP3Alpha, "rp3-alpha", personal.DefaultRP3Alpha, "")
-	fs.Float64Var(&tf.set.RP3Beta, "rp3-beta", 0, "")
+	fs.Float64Var(&tf.set.RP3Beta, "rp3-beta", personal.DefaultRP3Beta, "")
 	fs.BoolVar(&tf.json, "json", false, "")
 	fs.BoolVar(&tf.quiet, "quiet", false, "")
 	if err := fs.Parse(args); err != nil {
@@ -133,9 +133,6 @@ func parseTopNFlags(args []string, stderr io.Writer) (topnFlags, error) {
 		return bad("-rp3-alpha %v: want a number in (0, 10]", tf.set.RP3Alpha)
 	case !(tf.set.RP3Beta >= 0 && tf.set.RP3Beta <= 10):
 		return bad("-rp3-beta %v: want a number in [0, 10]", tf.set.RP3Beta)
-	}
-	if tf.set.RP3Beta == 0 {
-		tf.set.RP3Beta = personal.NoRP3Beta
 	}
 	return tf, nil
 }

@@ -33,8 +33,8 @@ type TopNSettings struct {
 	// DefaultEASELambda.
 	EASELambda float64
 	// RP3Alpha and RP3Beta are the rp3beta baseline's α and β (see
-	// newRP3Beta). Zero means DefaultRP3Alpha, DefaultRP3Beta; NoRP3Beta
-	// asks for β = 0.
+	// newRP3Beta). A zero α means DefaultRP3Alpha; β's default,
+	// DefaultRP3Beta, is 0.
 	RP3Alpha, RP3Beta float64
 	// Items is the item list (ReadItems), for the titles; nil lists the
 	// items of the ratings as "item ID".
@@ -171,12 +171,6 @@ func (s TopNSettings) withDefaults() (TopNSettings, error) {
 	}
 	if s.RP3Alpha == 0 {
 		s.RP3Alpha = DefaultRP3Alpha
-	}
-	if s.RP3Beta == 0 {
-		s.RP3Beta = DefaultRP3Beta
-	}
-	if s.RP3Beta == NoRP3Beta {
-		s.RP3Beta = 0
 	}
 	switch {
 	case s.People < 1:

@@ -146,33 +146,14 @@ func newHighestBias(stream *learned, cat *Catalog, seed uint64) (*scoredList, er
 // 3,700) and costs O(n³) to build; more than MaxEASEItems items are
 // refused.
 func newEASE(stream *learned, cat *Catalog, lambda float64) (*scoredList, error) {
-	dense := make(map[int]int) // feature → dense index
-	var items []int            // dense index → catalog index
-	for k, it := range cat.Items {
-		if it.Feature >= 0 {
-			dense[it.Feature] = len(items)
-			items = append(items, k)
-		}
+	sets, err := newItemSets(stream, cat, EASE)
+	if err != nil {
+		return nil, err
 	}
-	n := len(items)
-	if n > MaxEASEItems {
-		return nil, errors.New("core: TopN: ease on " + str.Itoa(n) + " items would hold a dense " + str.Itoa(n) + "² matrix (" +
-			str.Thousands(int64(8*n*n>>20)) + " MiB): at most " + str.Thousands(MaxEASEItems) + " items")
-	}
+	n := len(sets.items)
 	// G = XᵀX + λI, upper triangle, row-major.
 	a := make([]float64, n*n)
-	byUser := map[int32][]int{}
-	var users []int32
-	for _, r := range stream.rows {
-		if _, ok := byUser[r.user]; !ok {
-			users = append(users, r.user)
-		}
-		byUser[r.user] = append(byUser[r.user], dense[int(r.item)])
-	}
-	for _, u := range users {
-		s := byUser[u]
-		slices.Sort(s)
-		s = slices.Compact(s)
+	for _, s := range sets.people {
 		for x, i := range s {
 			for _, j := range s[x:] {
 				a[i*n+j]++
@@ -202,13 +183,61 @@ func newEASE(stream *learned, cat *Catalog, lambda float64) (*scoredList, error)
 		}
 		row[i] = 0
 	}
-	m := &scoredList{cat: cat, score: make([]float64, len(cat.Items)), rated: map[int]bool{}, person: make([]float64, len(cat.Items))}
-	m.add = func(item int, person []float64) {
-		i := dense[cat.Items[item].Feature]
-		row := a[i*n : (i+1)*n]
-		for j, v := range row {
-			person[items[j]] += v
+	return sets.list(a), nil
+}
+
+// itemSets are the learned people's item sets for the baselines that hold
+// a dense item × item matrix (ease, rp3beta): the catalog's items that the
+// stream rated, numbered densely, and each person's set, sorted, a rating
+// given twice counted once.
+type itemSets struct {
+	cat    *Catalog
+	dense  map[int]int // feature → dense index
+	items  []int       // dense index → catalog index
+	people [][]int     // each person's dense indices, in the order people first rate
+}
+
+// newItemSets returns the item sets of stream; more than MaxEASEItems
+// items are refused (8n² bytes for the n×n matrix of the baseline named).
+func newItemSets(stream *learned, cat *Catalog, name string) (*itemSets, error) {
+	s := &itemSets{cat: cat, dense: map[int]int{}}
+	for k, it := range cat.Items {
+		if it.Feature >= 0 {
+			s.dense[it.Feature] = len(s.items)
+			s.items = append(s.items, k)
 		}
 	}
-	return m, nil
+	if n := len(s.items); n > MaxEASEItems {
+		return nil, errors.New("core: TopN: " + name + " on " + str.Itoa(n) + " items would hold a dense " + str.Itoa(n) + "² matrix (" +
+			str.Thousands(int64(8*n*n>>20)) + " MiB): at most " + str.Thousands(MaxEASEItems) + " items")
+	}
+	person := map[int32]int{} // user → index in people
+	for _, r := range stream.rows {
+		k, ok := person[r.user]
+		if !ok {
+			k = len(s.people)
+			person[r.user] = k
+			s.people = append(s.people, nil)
+		}
+		s.people[k] = append(s.people[k], s.dense[int(r.item)])
+	}
+	for k, p := range s.people {
+		slices.Sort(p)
+		s.people[k] = slices.Compact(p)
+	}
+	return s, nil
+}
+
+// list returns the baseline that scores item j, for a person who rated
+// the set S, Σ_{i∈S} w[i·n + j] (w row-major n×n over the dense items).
+func (s *itemSets) list(w []float64) *scoredList {
+	n := len(s.items)
+	m := &scoredList{cat: s.cat, score: make([]float64, len(s.cat.Items)), rated: map[int]bool{}, person: make([]float64, len(s.cat.Items))}
+	m.add = func(item int, person []float64) {
+		i := s.dense[s.cat.Items[item].Feature]
+		for j, v := range w[i*n : (i+1)*n] {
+			person[s.items[j]] += v
+		}
+	}
+	return m
 }

@@ -1,19 +1,9 @@
 package personal
 
-import (
-	"errors"
-	"math"
-	"slices"
-
-	"github.com/occfm/occfm/core/internal/str"
-)
+import "math"
 
 // RP3Beta is the name of the RP3beta baseline of TopN.
 const RP3Beta = "rp3beta"
-
-// NoRP3Beta, as TopNSettings.RP3Beta, asks for β = 0 (no division by
-// popularity), since zero means the default.
-const NoRP3Beta = -1
 
 // DefaultRP3Alpha and DefaultRP3Beta are RP3beta's α and β when none are
 // given: the best, in hits@10 and tail hits@10 at K = 10, of the sweep of
@@ -24,7 +14,7 @@ const NoRP3Beta = -1
 // what a person rates later is mostly what many rate.
 const (
 	DefaultRP3Alpha = 0.01
-	DefaultRP3Beta  = NoRP3Beta
+	DefaultRP3Beta  = 0
 )
 
 // newRP3Beta is RP3beta (Paudel, Christoffel, Newell and Bernstein 2017,
@@ -41,33 +31,13 @@ const (
 // for item j. Like ease, it holds one dense n×n matrix (8n² bytes) and
 // refuses more than MaxEASEItems items; building it costs Σ_u deg(u)².
 func newRP3Beta(stream *learned, cat *Catalog, alpha, beta float64) (*scoredList, error) {
-	dense := make(map[int]int) // feature → dense index
-	var items []int            // dense index → catalog index
-	for k, it := range cat.Items {
-		if it.Feature >= 0 {
-			dense[it.Feature] = len(items)
-			items = append(items, k)
-		}
+	sets, err := newItemSets(stream, cat, RP3Beta)
+	if err != nil {
+		return nil, err
 	}
-	n := len(items)
-	if n > MaxEASEItems {
-		return nil, errors.New("core: TopN: rp3beta on " + str.Itoa(n) + " items would hold a dense " + str.Itoa(n) + "² matrix (" +
-			str.Thousands(int64(8*n*n>>20)) + " MiB): at most " + str.Thousands(MaxEASEItems) + " items")
-	}
-	byUser := map[int32][]int{}
-	var users []int32
-	for _, r := range stream.rows {
-		if _, ok := byUser[r.user]; !ok {
-			users = append(users, r.user)
-		}
-		byUser[r.user] = append(byUser[r.user], dense[int(r.item)])
-	}
+	n := len(sets.items)
 	deg := make([]float64, n)
-	for _, u := range users {
-		s := byUser[u]
-		slices.Sort(s)
-		s = slices.Compact(s)
-		byUser[u] = s
+	for _, s := range sets.people {
 		for _, i := range s {
 			deg[i]++
 		}
@@ -80,8 +50,7 @@ func newRP3Beta(stream *learned, cat *Catalog, alpha, beta float64) (*scoredList
 		}
 	}
 	w := make([]float64, n*n)
-	for _, u := range users {
-		s := byUser[u]
+	for _, s := range sets.people {
 		pu := math.Pow(float64(len(s)), -alpha)
 		for _, i := range s {
 			row := w[i*n : (i+1)*n]
@@ -98,12 +67,5 @@ func newRP3Beta(stream *learned, cat *Catalog, alpha, beta float64) (*scoredList
 		}
 		row[i] = 0
 	}
-	m := &scoredList{cat: cat, score: make([]float64, len(cat.Items)), rated: map[int]bool{}, person: make([]float64, len(cat.Items))}
-	m.add = func(item int, person []float64) {
-		i := dense[cat.Items[item].Feature]
-		for j, v := range w[i*n : (i+1)*n] {
-			person[items[j]] += v
-		}
-	}
-	return m, nil
+	return sets.list(w), nil
 }
