@@ -276,39 +276,46 @@ type libCheck struct {
 // memory a learner's budget counts (see play): core.GrowthFloor of each
 // row, and vocabFeatureBytes for each new feature and each new name (a
 // column of the vocabulary). pairs counts the pairs of features never seen
-// together, for the error.
+// together, for the error; held is what the learner held when the check
+// began (read at its first row: the learner does not change while a list
+// is checked).
 type libFloor struct {
-	bytes, pairs int64
+	bytes, pairs, held int64
+	started            bool
 }
 
-// add counts a row of nnz nonzero features, fresh of them new and cols
-// of their names new, learned by l.
-func (f *libFloor) add(l *libLearner, nnz, fresh, cols int) {
-	if fresh == 0 {
-		return
+// add counts a row of nnz nonzero features, fresh of them new and cols of
+// their names new, to be learned by l, and returns the error of rows that
+// cannot fit the memory budget (nil when they may): what l holds and the
+// floor of the rows checked up to where, with all new features among
+// them, pass maxMemory. A list refused here is refused whole, before a row
+// is learned: the most features a learner takes is what fits its budget,
+// for its learner.
+func (f *libFloor) add(l *libLearner, where string, nnz, fresh, cols, all int) error {
+	if !f.started {
+		f.held, f.started = l.l.MemoryBytes()+l.m.MemoryBytes()+vocabSize{&l.vocab}.MemoryBytes(), true
 	}
-	f.bytes += core.GrowthFloor(l.l, nnz, fresh) + int64(fresh+cols)*vocabFeatureBytes
-	n, old := int64(nnz), int64(nnz-fresh)
-	f.pairs += n*(n-1)/2 - old*(old-1)/2
-}
-
-// over returns the error of rows that cannot fit the memory budget (nil
-// when they may): what l holds now and the floor of the rows checked up
-// to where, with fresh new features among them, pass maxMemory. A list
-// refused here is refused whole, before a row is learned: the most
-// features a learner takes is what fits its budget, for its learner.
-func (f *libFloor) over(l *libLearner, where string, fresh int) error {
+	if fresh > 0 {
+		f.bytes += core.GrowthFloor(l.l, nnz, fresh) + int64(fresh+cols)*vocabFeatureBytes
+		n, old := int64(nnz), int64(nnz-fresh)
+		f.pairs += n*(n-1)/2 - old*(old-1)/2
+	}
 	budget := core.MemoryBudget{Limit: l.maxMemory}.Max()
-	held := l.l.MemoryBytes() + l.m.MemoryBytes() + vocabSize{&l.vocab}.MemoryBytes()
-	if held+f.bytes <= budget {
+	if f.held+f.bytes <= budget {
 		return nil
 	}
+	return f.refusal(l, where, all, budget)
+}
+
+// refusal is add's error: the memory the rows would take, what holds it,
+// and that none was learned.
+func (f *libFloor) refusal(l *libLearner, where string, fresh int, budget int64) error {
 	what := core.FormatCount(int64(fresh)) + " new features"
 	perPair := core.GrowsPerPair(l.l)
 	if perPair {
 		what += " and " + core.FormatCount(f.pairs) + " pairs of features new together, each of which " + l.name + " stores"
 	}
-	msg := where + ": learning the rows up to this one would take " + l.name + " to at least " + core.FormatBytes(held+f.bytes) +
+	msg := where + ": learning the rows up to this one would take " + l.name + " to at least " + core.FormatBytes(f.held+f.bytes) +
 		" (" + what + "), over the memory budget of " + core.FormatBytes(budget) + " (maxMemory); learn fewer features or raise maxMemory"
 	if perPair {
 		msg += " (linear and fm-ftrl grow per feature, not per pair)"
@@ -344,7 +351,10 @@ func (l *libLearner) checkRows(rows []libRow, first int, st *libCheck) ([]float6
 				continue // left out of the row (see sparse)
 			}
 			nnz++
-			if k := (libKey{col: -1, value: f.name + "\x00" + f.str}); !l.known(f) && !st.fresh[k] {
+			if l.known(f) {
+				continue
+			}
+			if k := (libKey{col: -1, value: f.name + "\x00" + f.str}); !st.fresh[k] {
 				st.fresh[k] = true
 				fresh++
 				if _, ok := l.col[f.name]; !ok && !st.cols[f.name] {
@@ -353,8 +363,7 @@ func (l *libLearner) checkRows(rows []libRow, first int, st *libCheck) ([]float6
 				}
 			}
 		}
-		st.floor.add(l, nnz, fresh, cols)
-		if err := st.floor.over(l, where, len(st.fresh)); err != nil {
+		if err := st.floor.add(l, where, nnz, fresh, cols, len(st.fresh)); err != nil {
 			return nil, err
 		}
 	}

@@ -41,7 +41,8 @@ func (l *libLearner) readFile(b []byte, name string, labels bool) ([]data.Exampl
 	// A file to learn is refused when its new features cannot fit the
 	// memory budget (see libFloor), at the line where they pass it.
 	var floor libFloor
-	known, seen, fresh := len(l.vocab.Features), map[int]bool{}, 0
+	known, fresh := len(l.vocab.Features), 0
+	var seen []bool // by feature index − known
 	for {
 		var ex data.Example
 		err := s.Next(&ex)
@@ -58,14 +59,19 @@ func (l *libLearner) readFile(b []byte, name string, labels bool) ([]data.Exampl
 			}
 			n := 0
 			for _, i := range ex.X.Ind {
-				if i >= known && !seen[i] {
-					seen[i] = true
-					n++
+				if i -= known; i >= 0 {
+					if i >= len(seen) {
+						seen = append(seen, make([]bool, i+1-len(seen))...)
+					}
+					if !seen[i] {
+						seen[i] = true
+						n++
+					}
 				}
 			}
 			fresh += n
-			floor.add(l, len(ex.X.Ind), n, 0) // a file's columns are its header's
-			if err := floor.over(l, where, fresh); err != nil {
+			// A file's columns are its header's: no new name a row.
+			if err := floor.add(l, where, len(ex.X.Ind), n, 0, fresh); err != nil {
 				return nil, data.Vocabulary{}, err
 			}
 		}
