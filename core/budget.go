@@ -220,19 +220,20 @@ func ParseSize(s string) (int64, error) {
 	return int64(v), nil
 }
 
-// GrowthFloor returns a lower bound on the bytes l adds to its memory
-// (once its gradient sum's product form holds the row's pairs, as the next
-// product with it makes it; see symAccum) in learning one row of nnz nonzero features of which fresh are new to it:
+// GrowthFloor returns a lower bound on the bytes l adds to its memory in
+// learning one row of nnz nonzero features of which fresh are new to it
+// (counted once its gradient sum's product form holds the row's pairs, as
+// the next product with it makes it; see symAccum): for each new feature
 // the bytes a feature of its per-feature arrays (see rowGrower; 8, a
-// weight, at least) for each new feature and, when l grows per pair (its gradient
-// sum stores x̂x̂ᵀ's pairs, see pairGrower), pairFloorBytes for each pair
-// that holds a new feature, C(nnz, 2) − C(nnz − fresh, 2) pairs none of
-// which l can hold yet (x̂'s leading 1 left out). A row over l's
-// MaxRowNonzeros (see RowLimited) is not learned and adds nothing. A caller
-// that checks a list before it learns any (the library's all-or-nothing
-// learn) sums the bound over the rows, and refuses the list once the sum
-// would take the run past its budget, before a byte is allocated: the
-// feature limit is then what fits, for the learner at hand.
+// weight, at least) and, when l grows per pair (its gradient sum stores
+// x̂x̂ᵀ's pairs, see pairGrower), pairFloorBytes for each pair that holds a
+// new feature, C(nnz, 2) − C(nnz − fresh, 2) pairs none of which l can
+// hold yet (x̂'s leading 1 left out). A row over l's MaxRowNonzeros (see
+// RowLimited) is not learned and adds nothing. A caller that checks a list
+// before it learns any (the library's all-or-nothing learn) sums the bound
+// over the rows, and refuses the list once the sum would take the run past
+// its budget, before a byte is allocated: the feature limit is then what
+// fits, for the learner at hand.
 func GrowthFloor(l Learner, nnz, fresh int) int64 {
 	fresh = min(max(fresh, 0), nnz)
 	if fresh == 0 {
