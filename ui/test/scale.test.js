@@ -1,7 +1,7 @@
 // Unit tests of the star control's scale (node:test).
 import {test} from "node:test";
 import assert from "node:assert/strict";
-import {givenText, starLabel, starValues} from "../js/personalize/scale.js";
+import {fiveStars, givenText, starLabel, starValues} from "../js/personalize/scale.js";
 
 const whole = {lo: 1, hi: 5, step: 1}, half = {lo: 0.5, hi: 5, step: 0.5}, ten = {lo: 1, hi: 10, step: 1}, cont = {lo: 0, hi: 100, step: 0};
 
@@ -24,4 +24,9 @@ test("givenText: stars on 1–5 whole stars, else the rating of the top", () => 
   assert.equal(givenText(4, whole), "★★★★☆");
   assert.equal(givenText(2.5, half), "2½ of 5");
   assert.equal(givenText(7, ten), "7 of 10");
+});
+
+test("fiveStars is the 1–5 whole-star scale only", () => {
+  assert.equal(fiveStars(whole), true);
+  assert.equal([half, ten, cont, {lo: 1, hi: 5, step: 0.5}].some(fiveStars), false);
 });

@@ -11,10 +11,16 @@ export function starValues(scale) {
   return Array.from({length: 5}, (_, k) => lo + (k * (hi - lo)) / 4);
 }
 
+// fiveStars reports whether scale is 1 to 5 whole stars, shown as stars;
+// a control on any other shows its ratings as numbers.
+export function fiveStars(scale) {
+  return scale.lo === 1 && scale.hi === 5 && scale.step === 1;
+}
+
 // starLabel is a star button's text: ★ on the 1–5 whole-star scale, else
 // the rating itself, halves as ½ ("3½").
 export function starLabel(v, scale) {
-  if (scale.lo === 1 && scale.hi === 5 && scale.step === 1) return "★";
+  if (fiveStars(scale)) return "★";
   const whole = Math.trunc(v);
   if (v - whole === 0.5) return whole === 0 ? "½" : `${whole}½`;
   return String(Math.round(v * 100) / 100);
@@ -23,7 +29,7 @@ export function starLabel(v, scale) {
 // givenText shows a rating given: ★★★☆☆ on the 1–5 whole-star scale, else
 // the rating and the scale's top ("2½ of 5", "7 of 10").
 export function givenText(stars, scale) {
-  if (starLabel(stars, scale) === "★") {
+  if (fiveStars(scale)) {
     const n = Math.round(stars);
     return "★".repeat(n) + "☆".repeat(5 - n);
   }

@@ -4,7 +4,7 @@
 import {finite} from "../shared/format.js";
 import {occfm} from "../shared/state.js";
 import {P_PAGE, personal} from "./state.js";
-import {givenText, starLabel, starValues} from "./scale.js";
+import {fiveStars, givenText, starLabel, starValues} from "./scale.js";
 
 export function renderPersonalAll() {
   renderPersonalProgress();
@@ -99,8 +99,7 @@ export function renderItems() {
   const shown = order.slice(0, personal.shown);
   list.replaceChildren(...shown.map(itemRow));
   const total = personal.known;
-  const whole5 = starLabel(personal.scale.lo, personal.scale) === "★";
-  document.querySelector(".p-keys").textContent = whole5
+  document.querySelector(".p-keys").textContent = fiveStars(personal.scale)
     ? "Click a star, or focus an item's stars and press 1–5 (← → to move, Enter to rate)."
     : "Click a rating, or focus an item's ratings and press a digit (← → to move, Enter to rate).";
   count.textContent = (order.length === total
@@ -136,14 +135,15 @@ export function itemRow(index) {
   group.setAttribute("role", "group");
   group.setAttribute("aria-label", `Your rating of ${it.title}`);
   const scale = personal.scale;
-  if (starLabel(scale.lo, scale) !== "★") group.classList.add("p-stars-num");
+  const numbers = !fiveStars(scale);
+  if (numbers) group.classList.add("p-stars-num");
   for (const n of starValues(scale)) {
     const star = document.createElement("button");
     star.type = "button";
     star.className = "p-star";
     star.dataset.stars = String(n);
     star.textContent = starLabel(n, scale);
-    if (star.textContent !== "★") star.classList.add("p-star-num");
+    if (numbers) star.classList.add("p-star-num");
     star.setAttribute("aria-label", `${n} star${n === 1 ? "" : "s"}: ${it.title}`);
     group.append(star);
   }
