@@ -36,11 +36,11 @@ func ExamplePersonalizer() {
 	}
 	fmt.Print(string(p.RatingsCSV()))
 	// Output:
-	// cold start: A Harbor for Vera (1963), 4.379 (liked by most: +0.93 ★)
-	// you rated it ★1; we guessed 4.379
-	// A Mountain for Oscar (1996) 4.241: unlike “A Harbor for Vera (1963)”, which you disliked (1★): +0.19 ★; liked by most: +0.78 ★; the model's starting guess for anyone, ★3.44
-	// Oscar's Island (1961) 4.187: unlike “A Harbor for Vera (1963)”, which you disliked (1★): +0.04 ★; liked by most: +0.88 ★; the model's starting guess for anyone, ★3.44
-	// Silent Voyages (1983) 4.186: unlike “A Harbor for Vera (1963)”, which you disliked (1★): +0.07 ★; liked by most: +0.85 ★; the model's starting guess for anyone, ★3.44
+	// cold start: Little Mountains (1956), 4.449 (liked by most: +0.90 ★)
+	// you rated it ★1; we guessed 4.449
+	// Oscar's Island (1961) 4.286: unlike “Little Mountains (1956)”, which you disliked (1★): +0.08 ★; liked by most: +0.83 ★; the model's starting guess for anyone, ★3.55
+	// Signal of the Savage Summer (1958) 4.273: unlike “Little Mountains (1956)”, which you disliked (1★): +0.10 ★; liked by most: +0.80 ★; the model's starting guess for anyone, ★3.55
+	// Silent Voyages (1983) 4.198: unlike “Little Mountains (1956)”, which you disliked (1★): +0.09 ★; liked by most: +0.73 ★; the model's starting guess for anyone, ★3.55
 	// item_id,title,stars
-	// 258,A Harbor for Vera (1963),1
+	// 28,Little Mountains (1956),1
 }

@@ -9,14 +9,14 @@ import (
 	"time"
 
 	"github.com/occfm/occfm/core"
-	"github.com/occfm/occfm/core/demo"
 )
 
 // The tests of whether Personalize follows a person's tastes on the
 // synthetic catalog, whose people have planted ones.
 
-// plantedHits rates, for persons new persons, 10 distinct items drawn from
-// the 100 most popular with their rounded TrueRating, and returns the mean
+// plantedHits rates, for persons new persons, the 10 items each chooses
+// first (SyntheticCatalog.Chosen: as the catalog's people chose theirs)
+// with their rounded TrueRating, and returns the mean
 // hits@10 of Recommend(10) and of popularity alone against the person's true
 // top 10 among the unrated items.
 func plantedHits(t testing.TB, l core.Learner, c *Catalog, s *SyntheticCatalog, persons int, seed uint64) (model, popular, coldHits float64) {
@@ -26,7 +26,6 @@ func plantedHits(t testing.TB, l core.Learner, c *Catalog, s *SyntheticCatalog, 
 		byCount[k] = k
 	}
 	sort.SliceStable(byCount, func(a, b int) bool { return c.Items[byCount[a]].Count > c.Items[byCount[b]].Count })
-	top100 := byCount[:100]
 	for k := range persons {
 		ps := seed*1000 + uint64(k) + 1
 		person := s.NewPerson(ps)
@@ -35,10 +34,8 @@ func plantedHits(t testing.TB, l core.Learner, c *Catalog, s *SyntheticCatalog, 
 			t.Fatal(err)
 		}
 		cold0 := p.Recommend(len(c.Items))
-		r := demo.Rand(ps, 99)
 		rated := map[int]bool{}
-		for _, j := range r.Perm(100)[:10] {
-			it := top100[j]
+		for _, it := range s.Chosen(person, 10, ps) {
 			rated[it] = true
 			if _, err := p.Rate(it, math.Round(s.TrueRating(person, it))); err != nil {
 				t.Fatal(err)
@@ -88,42 +85,46 @@ func plantedHits(t testing.TB, l core.Learner, c *Catalog, s *SyntheticCatalog, 
 	return model / float64(persons), popular / float64(persons), coldHits / float64(persons)
 }
 
-// TestPersonalPlantedTastes: on the synthetic catalog (planted tastes),
-// after 10 ratings the top-10 recommendations hit the person's true
-// favourites far better than popularity alone, and occfm-k's, folded in
-// (see folding), at least as well as fm-ftrl's on average.
+// TestPersonalPlantedTastes: on the synthetic catalog (planted tastes,
+// people who choose what they rate), after 10 ratings the top-10
+// recommendations hit the person's true favourites far better than
+// popularity alone, and occfm-k's, folded in (see folding), at least as
+// well as fm-ftrl's on average.
 //
-// Measured (50 persons per seed, each rating 10 distinct items drawn from
-// the 100 most popular with their rounded TrueRating; hits@10 against the
-// true top 10 among the unrated items; default Config):
+// Measured (50 persons per seed, each rating the 10 items they choose
+// first, SyntheticCatalog.Chosen, with their rounded TrueRating; hits@10
+// against the true top 10 among the unrated items; default Config):
 //
 //	learner    seed  after 10 ratings  popularity  before rating
-//	fm-ftrl    1     2.24              0.70        1.02
-//	fm-ftrl    2     3.58              1.36        1.92
-//	fm-ftrl    3     3.34              0.46        1.54
-//	occfm      1     0.84              0.70        0.84
-//	occfm      2     1.64              1.36        1.64
-//	occfm      3     1.66              0.46        1.66
-//	occfm-auto 1     1.12              0.70        1.04
-//	occfm-auto 2     1.84              1.36        1.80
-//	occfm-auto 3     1.62              0.46        1.52
-//	occfm-k    1     2.48              0.70        1.04
-//	occfm-k    2     3.50              1.36        1.80
-//	occfm-k    3     3.34              0.46        1.52
-//	item-lift  1     0.78              0.70        0.70
-//	item-lift  2     1.64              1.36        1.36
-//	item-lift  3     1.28              0.46        0.46
+//	fm-ftrl    1     2.72              0.38        0.76
+//	fm-ftrl    2     3.98              0.94        1.62
+//	fm-ftrl    3     3.12              0.68        1.72
+//	occfm      1     1.20              0.38        1.20
+//	occfm      2     1.76              0.94        1.76
+//	occfm      3     1.34              0.68        1.34
+//	occfm-auto 1     1.38              0.38        1.30
+//	occfm-auto 2     2.56              0.94        1.68
+//	occfm-auto 3     1.94              0.68        1.46
+//	occfm-k    1     3.06              0.38        1.30
+//	occfm-k    2     4.14              0.94        1.68
+//	occfm-k    3     3.56              0.68        1.46
+//	item-lift  1     2.34              0.38        0.38
+//	item-lift  2     3.10              0.94        0.94
+//	item-lift  3     2.98              0.68        0.68
 //
 // item-lift ranks by what people who rated the person's films also rated
-// and how they agree; on this catalog who rates what is drawn at random, so
-// only the agreement (β = 1, weak) and the genre taste speak: it beats
-// popularity and stays below occfm-k and fm-ftrl (docs/findings.md).
+// and how they agree: since the catalog's people choose by taste, the
+// person's chosen films point to their taste's films, and it gains at
+// least one hit over popularity on every seed (on the catalog before the
+// choice, whose people rated by popularity alone, 0.78 / 1.64 / 1.28). It
+// stays below occfm-k and fm-ftrl: the measure is a person's top 10 by
+// their true rating, what a rating model fits, while item-lift's weights
+// are set for what people choose and like on MovieLens (docs/findings.md).
 //
 // occfm and occfm-auto, which learn the person by online updates, do not
 // personalize: 10 Frank-Wolfe steps of size γₜ ≈ 0.005 toward the dominant
 // eigenvector of the whole gradient sum leave the new person's row of C
-// near 0 (occfm seed 1: |z_i| ≈ 7·10⁻⁴ after 10 ratings, the same for every
-// item), so their ranking after the ratings is their cold-start ranking,
+// near 0, so their ranking after the ratings is their cold-start ranking,
 // which beats popularity only through the item biases; occfm-auto's
 // experts move the person's bias, which shifts every item alike. Their
 // numbers are logged and checked to be at least popularity's on average.
@@ -143,6 +144,9 @@ func TestPersonalPlantedTastes(t *testing.T) {
 				name, seed, m, pop, cold, time.Since(t0).Round(time.Millisecond))
 			sumM += m
 			sumP += pop
+			if name == "item-lift" && m < pop+1 {
+				t.Errorf("%s seed %d: hits@10 %.2f after 10 ratings, popularity %.2f: want ≥ popularity + 1", name, seed, m, pop)
+			}
 			if name == "fm-ftrl" && (m < pop+1 || m < 2*pop || m < cold+0.8) {
 				t.Errorf("%s seed %d: hits@10 %.2f after 10 ratings, popularity %.2f, before rating %.2f: want ≥ popularity + 1, ≥ 2× popularity and ≥ before + 0.8",
 					name, seed, m, pop, cold)

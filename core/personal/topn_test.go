@@ -193,3 +193,48 @@ func TestRP3BetaReference(t *testing.T) {
 		}
 	}
 }
+
+// TestTopNSyntheticCatalog plays the protocol on the synthetic catalogs of
+// seeds 1–3, written as `occfm gen -demo catalog` writes them: their people
+// choose what they rate by taste (see SyntheticCatalog), so item-lift,
+// which reads those choices, beats the most rated list by a tenth at every
+// K (on the catalog of people who rate by popularity alone, by 0.02–0.03×). Measured (100 people a seed, hits@10 at K = 3, 10,
+// 20): item-lift 7.55 / 7.88 / 7.39, most-rated 6.40 / 6.29 / 6.06 (ease
+// and rp3beta 6.88 / 6.69 / 6.52).
+func TestTopNSyntheticCatalog(t *testing.T) {
+	var all []TopNResult
+	for seed := uint64(1); seed <= 3; seed++ {
+		s := NewSyntheticCatalog(seed)
+		var b bytes.Buffer
+		b.WriteString("userId,movieId,rating,timestamp\n")
+		var ex data.Example
+		for n := 1; s.Next(&ex) == nil; n++ {
+			fmt.Fprintf(&b, "%d,%d,%g,%d\n", ex.X.Ind[0], ex.X.Ind[1]-s.itemBase, ex.Y, n)
+		}
+		rs, err := ReadRatings(&b, "ratings.csv")
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := TopN(rs, TopNSettings{Seeds: []uint64{seed}, Items: s.Items()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range res {
+			if r.Seed != 0 {
+				all = append(all, r)
+			}
+		}
+	}
+	mean := map[string]float64{}
+	for _, r := range all {
+		mean[fmt.Sprint(r.Learner, r.Feed)] += r.Hits10.Mean / 3
+	}
+	for _, k := range []int{3, 10, 20} {
+		lift, pop := mean[fmt.Sprint(DefaultLearner, k)], mean[fmt.Sprint(MostRated, k)]
+		t.Logf("K = %d: hits@10 %s %.2f, %s %.2f, %s %.2f, %s %.2f", k, DefaultLearner, lift, MostRated, pop,
+			EASE, mean[fmt.Sprint(EASE, k)], RP3Beta, mean[fmt.Sprint(RP3Beta, k)])
+		if lift < 1.1*pop {
+			t.Errorf("K = %d: %s's hits@10 %.2f, %s's %.2f: want ≥ 1.1×", k, DefaultLearner, lift, MostRated, pop)
+		}
+	}
+}
