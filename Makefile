@@ -36,7 +36,7 @@ test-busy:
 ## tsc --noEmit --strict on a file that makes every call of lib/occfm.js
 ## against its types (ui/lib/test/uses.ts).
 test-js: ui/node_modules
-	for f in ui/app.js ui/sw.js $$(find ui/js -name '*.js' | LC_ALL=C sort) ui/lib/*.js ui/test/*.js; do node --check "$$f" || exit 1; done
+	for f in ui/app.js ui/sw.js ui/start-check.js $$(find ui/js -name '*.js' | LC_ALL=C sort) ui/lib/*.js ui/test/*.js; do node --check "$$f" || exit 1; done
 	node --test ui/test/
 	cd ui && node_modules/.bin/tsc --noEmit --strict --target es2022 --module nodenext --moduleResolution nodenext lib/test/uses.ts
 
@@ -83,7 +83,10 @@ test-e2e: dist lib-pack
 ## and wasm_exec.js, a folder to copy whole; the wasm a hard link of the
 ## page's) and its example (dist/examples/recommender/, on the shop
 ## occfm gen -demo shop writes). The service worker keeps the page's files
-## offline, not the library's or the example's.
+## offline, not the library's or the example's. dist/occfm.html is the whole
+## page in one file, to hand out: it opens from the disk (file://), where
+## index.html cannot (internal/onefile writes it; the service worker leaves
+## it out).
 ## uPlot comes from npm (ui/package.json); only dist/ gets a copy of it.
 ## Last, the service worker (ui/sw.js, see its header): dist/sw.js gets FILES,
 ## every file of dist/ but itself (the copies above are the one list), and
@@ -105,7 +108,7 @@ dist: ui/node_modules
 	@GOOS=js GOARCH=wasm $(GO) build -trimpath $(WASM_GCFLAGS) -ldflags="-s -w" -o dist/occfm.wasm ./wasm
 	@gzip -9 -k -f dist/occfm.wasm
 	@cp "$(GOROOT)/lib/wasm/wasm_exec.js" dist/
-	@cp ui/index.html ui/app.js ui/style.css ui/lesson.css ui/favicon.svg dist/
+	@cp ui/index.html ui/app.js ui/start-check.js ui/style.css ui/lesson.css ui/favicon.svg dist/
 	@rm -rf dist/js && cp -R ui/js dist/js
 	@mkdir -p dist/lib
 	@cp ui/lib/*.js ui/lib/occfm.d.ts ui/lib/package.json ui/lib/README.md LICENSE dist/lib/
@@ -116,7 +119,8 @@ dist: ui/node_modules
 	@mkdir -p dist/examples/recommender
 	@cp examples/recommender/* dist/examples/recommender/
 	@$(GO) run ./cmd/occfm gen -demo shop -seed 1 -out dist/examples/recommender/ratings.json -items dist/examples/recommender/items.json 2>/dev/null
-	@cd dist && files=$$(find . -type f ! -path ./sw.js ! -path ./sw.js.tmp ! -name '*.gz' ! -name '*.tgz' ! -path './lib/*' ! -path './examples/*' | sed 's|^\./||' | LC_ALL=C sort) && \
+	@$(GO) run ./internal/onefile -dist dist
+	@cd dist && files=$$(find . -type f ! -path ./sw.js ! -path ./sw.js.tmp ! -path ./occfm.html ! -name '*.gz' ! -name '*.tgz' ! -path './lib/*' ! -path './examples/*' | sed 's|^\./||' | LC_ALL=C sort) && \
 		version=$$(sha256sum $$files | sha256sum | cut -c1-16) && \
 		list=$$(printf '"%s", ' $$files | sed 's/, $$//') && \
 		sed -e 's|^const VERSION = .*|const VERSION = "'"$$version"'"; // written by make dist|' \

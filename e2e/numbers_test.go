@@ -37,7 +37,7 @@ func TestE2ENumbersNote(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := newSession(t, time.Minute)
-	s.open()
+	s.openDemo() // the page ready, as a user who picks a file sees it
 	if _, err := chromedp.Run(s.ctx, chromedp.EmulateViewport(390, 844)); err != nil {
 		t.Fatal(err)
 	}

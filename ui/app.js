@@ -127,14 +127,28 @@ function boot() {
 
   addEventListener("occfm-ready", onReady, {once: true});
   const go = new Go();
-  WebAssembly.instantiateStreaming(fetch("occfm.wasm"), go.importObject)
+  const oneFile = document.getElementById("occfm-wasm-gz");
+  WebAssembly.instantiateStreaming(oneFile ? unpackWasm(oneFile) : fetch("occfm.wasm"), go.importObject)
     .then((result) => {
       page.memory = result.instance.exports.mem;
-      keepOffline();
+      if (!oneFile) keepOffline();
       return go.run(result.instance);
     })
     .then(() => fail("The learner (Go program) has exited."))
     .catch((err) => fail(`Could not load the learner (occfm.wasm): ${err && err.message ? err.message : err}`));
+}
+
+// unpackWasm returns occfm.wasm from the one-file page's data block (dist/
+// occfm.html, written by internal/onefile: the wasm gzipped, in base64) as a
+// Response that instantiateStreaming compiles while DecompressionStream
+// unpacks it. The block's text is dropped once read.
+function unpackWasm(block) {
+  const text = atob(block.textContent);
+  block.remove();
+  const gz = new Uint8Array(text.length);
+  for (let i = 0; i < text.length; i++) gz[i] = text.charCodeAt(i);
+  return new Response(new Blob([gz]).stream().pipeThrough(new DecompressionStream("gzip")),
+    {headers: {"Content-Type": "application/wasm"}});
 }
 
 // keepOffline registers sw.js, which keeps the page's files for a reload with
