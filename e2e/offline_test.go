@@ -167,9 +167,8 @@ func (s *session) waitWorker(version string, files int, timeout time.Duration) t
 
 // distFiles counts the files of dir that sw.js keeps: the page's, all but
 // itself, the one-file page (occfm.html), the .gz copies serve.go sends for
-// them, the library (lib/, its
-// npm package *.tgz) and its example (examples/), which the page never
-// loads.
+// them, the library (lib/, its npm package *.tgz) and its example
+// (examples/), which the page never loads.
 func distFiles(t *testing.T, dir string) int {
 	t.Helper()
 	n := 0
