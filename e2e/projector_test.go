@@ -10,6 +10,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/chromedp"
 )
 
 // The lesson on a projector (issue 48, items 1, 2 and 6): every step's
@@ -35,6 +38,32 @@ const projectorStepJS = `(() => {
 		run: on(side), chart: chart || "", chartOn: on(document.querySelector(chart)), plots};
 })()`
 
+// canvasTextJS runs before the page's scripts: it records every text a
+// canvas draws (uPlot's axes and labels, the charts' line labels, the model
+// picture's) with its size in CSS px (the font's px times the context's
+// scale, over devicePixelRatio) and its canvas, in window.__canvasText
+// (text → the last draw), so that a step's canvases are held to the same
+// 16 px as its DOM text.
+const canvasTextJS = `(() => {
+	window.__canvasText = new Map();
+	const fill = CanvasRenderingContext2D.prototype.fillText;
+	CanvasRenderingContext2D.prototype.fillText = function (text, ...rest) {
+		const m = /(\d+(?:\.\d+)?)px/.exec(this.font);
+		const t = String(text).trim(), tr = this.getTransform();
+		if (m && t) window.__canvasText.set(t, {px: +m[1] * Math.hypot(tr.a, tr.b) / (devicePixelRatio || 1), canvas: this.canvas});
+		return fill.call(this, text, ...rest);
+	};
+})()`
+
+// smallCanvasTextJS lists the texts last drawn under 16 px on a canvas that
+// shows, and forgets every text recorded.
+const smallCanvasTextJS = `(() => {
+	const out = [...window.__canvasText].filter(([, d]) => d.px < 16 - 1e-9 && d.canvas.isConnected && d.canvas.getClientRects().length > 0)
+		.map(([t, d]) => d.px.toFixed(1) + "px: " + t.slice(0, 40));
+	window.__canvasText = new Map();
+	return out.slice(0, 8);
+})()`
+
 type projectorStep struct {
 	ScrollY float64 `json:"scrollY"`
 	Hidden  float64 `json:"hidden"`
@@ -56,6 +85,9 @@ func TestE2EProjectorSteps(t *testing.T) {
 		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
 			t.Parallel()
 			s := newSession(t, 3*time.Minute)
+			if _, err := chromedp.Call(s.ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: canvasTextJS}); err != nil {
+				t.Fatal(err)
+			}
 			s.viewport(size[0], size[1])
 			s.openAt(s.url, "", "#lesson=1&presenter=1")
 			s.waitStep(1)
@@ -91,9 +123,13 @@ func TestE2EProjectorSteps(t *testing.T) {
 						}
 					}
 				}
-				// Item 3: the back row reads every text.
+				// Item 3: the back row reads every text, on the canvases
+				// too (what they drew since the last step).
 				if small := evalJS[[]string](s, smallTextUnder(16)); len(small) > 0 {
 					t.Errorf("%s: text under 16 px: %q", at, small)
+				}
+				if small := evalJS[[]string](s, smallCanvasTextJS); len(small) > 0 {
+					t.Errorf("%s: canvas text under 16 px: %q", at, small)
 				}
 				if t.Failed() {
 					s.shot(fmt.Sprintf("projector-%d-step%d", size[0], n))
@@ -137,11 +173,14 @@ func TestE2EProjectorCleanStartAndNotices(t *testing.T) {
 	s.openAt(s.url, "", "#lesson=7&presenter=1")
 	s.waitStep(7)
 	look := evalJS[string](s, `document.getElementById("lesson").innerText`)
-	if strings.Contains(look, "Data card") {
-		t.Errorf("step 7 in presenter mode points at the Data card, which presenter mode hides: %q", look)
+	for _, hidden := range []string{"Data card", "preview"} {
+		if strings.Contains(look, hidden) {
+			t.Errorf("step 7 in presenter mode speaks of the %s, which presenter mode hides: %q", hidden, look)
+		}
 	}
 	s.upload(path)
 	s.waitJS("the file's note to say how it was read", `document.getElementById("note").textContent.includes("read as")`, 20*time.Second)
+	t.Logf("step 7's note: %q", evalJS[string](s, `document.getElementById("note").textContent`))
 	type notice struct {
 		ID     string  `json:"id"`
 		Height float64 `json:"height"`

@@ -131,7 +131,7 @@ export const STEPS = Object.freeze([
       "Try your own file: a CSV with a header row, LibSVM, or MovieLens u.data (gzip works too).",
       "Choose it with “Choose a file…” below, or drop it on the page.",
       "It is read and learned inside this page: nothing leaves your computer.",
-      "The learners, δ and speed stay as they are; for a CSV the preview guesses the label column.",
+      "The learners, δ and speed stay; the note above the chart says how the file was read, a CSV's label column too.",
     ],
     look: "the curves as your rows stream in, and the note above them: how the file was read.",
     paper: "Paper: §4.1 (the paper's data: MovieLens, IJCNN1, Spam, Epsilon).",
