@@ -13,6 +13,9 @@ import (
 
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
+
+	"github.com/occfm/occfm/core/data"
+	"github.com/occfm/occfm/core/personal"
 )
 
 // fileURL returns the file:// URL of path.
@@ -52,7 +55,8 @@ func (s *session) recordRequests() func() []string {
 // TestE2EOneFile: dist/occfm.html, copied alone into an empty folder and
 // opened from the disk, is the whole page: the default demo learns past
 // 2,000 rows, the lesson's seven steps open, Personalize's built-in catalog
-// gives ten recommendations after three ratings, a CSV picked with the file
+// gives ten recommendations after three ratings and learns a catalog of
+// files picked there, presenter mode turns on, a CSV picked with the file
 // input is learned, and the page asks for nothing over http(s).
 func TestE2EOneFile(t *testing.T) {
 	t.Parallel()
@@ -90,6 +94,11 @@ func TestE2EOneFile(t *testing.T) {
 		s.waitStep(n)
 	}
 	s.click("lesson-close")
+	s.click("presenter")
+	s.waitJS("presenter mode, its charts rebuilt in large type", `document.documentElement.classList.contains("presenter") &&
+		document.getElementById("metric-chart").dataset.axisFont.startsWith("20px")`, 10*time.Second)
+	s.click("presenter")
+	s.waitJS("presenter mode off", `!document.documentElement.classList.contains("presenter")`, 10*time.Second)
 
 	s.learnFile(csv, 600, 60*time.Second)
 
@@ -104,6 +113,26 @@ func TestE2EOneFile(t *testing.T) {
 		t.Errorf("after 3 ratings: %d recommendations, %d rated; want 10 and 3", len(v.Recs), len(v.Rated))
 	}
 	s.screenshot("onefile-personalize")
+
+	// Your own files in Personalize: a made-up catalog as occfm gen -demo
+	// catalog writes it.
+	cat := personal.NewSyntheticCatalogSize(2, 3000)
+	var rb, ib strings.Builder
+	rb.WriteString("userId,movieId,rating,timestamp\n")
+	var ex data.Example
+	for n := 1; cat.Next(&ex) == nil; n++ {
+		fmt.Fprintf(&rb, "%s,%s,%g,%d\n", strings.TrimPrefix(cat.FeatureName(ex.X.Ind[0]), "user="),
+			strings.TrimPrefix(cat.FeatureName(ex.X.Ind[1]), "item="), ex.Y, n)
+	}
+	ib.WriteString("movieId,title,genres\n")
+	for _, it := range cat.Items() {
+		fmt.Fprintf(&ib, "%s,\"%s\",%s\n", it.ID, it.Title, strings.Join(it.Genres, "|"))
+	}
+	ratings, items := filepath.Join(t.TempDir(), "ratings.csv"), filepath.Join(t.TempDir(), "movies.csv")
+	if os.WriteFile(ratings, []byte(rb.String()), 0o644) != nil || os.WriteFile(items, []byte(ib.String()), 0o644) != nil {
+		t.Fatal("writing the catalog")
+	}
+	s.pickPersonalFilesReady(ratings, items, 60*time.Second)
 
 	var web []string
 	for _, u := range requests() {

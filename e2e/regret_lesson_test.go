@@ -4,6 +4,7 @@ package e2e
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -130,6 +131,12 @@ func TestE2ELessonPhoneChart(t *testing.T) {
 	s.viewport(390, 844)
 	check := func(step int) {
 		t.Helper()
+		// The page brings the chart back under the lesson as a new run's
+		// first rows fill the tables above it (lesson.js settle): on a busy
+		// machine that comes later, so wait for it, and fail on what stays.
+		s.waitJS(fmt.Sprintf("step %d's chart under the lesson", step), `(() => {
+			const l = document.getElementById("lesson").getBoundingClientRect(), c = document.querySelector(".lesson-target");
+			return !!c && c.getBoundingClientRect().top >= l.bottom - 2 })()`, 5*time.Second)
 		r := evalJS[lessonRects](s, rectsJS)
 		visible := min(r.Target.Bottom, r.Height) - max(r.Target.Top, r.Lesson.Bottom)
 		t.Logf("step %d: %+v, %.0f px of the chart in view under the lesson", step, r, visible)

@@ -137,9 +137,16 @@ function jumpTo(el) {
   };
   go();
   // The tables above it may still grow with a new run's first rows: go
-  // again once they are drawn, unless the reader has scrolled.
-  const at = scrollY;
-  setTimeout(() => { if (scrollY === at && target === el) go(); }, SETTLE_MS);
+  // again once they are drawn, and later again for a busy machine, unless
+  // the reader has scrolled.
+  let at = scrollY;
+  for (const k of [1, 2, 4]) {
+    setTimeout(() => {
+      if (scrollY !== at || target !== el) return;
+      go();
+      at = scrollY;
+    }, k * SETTLE_MS);
+  }
 }
 
 // render shows settings.lesson's step in the panel, or hides it.
