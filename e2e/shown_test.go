@@ -90,7 +90,7 @@ func TestE2EDefaultPicturePairs(t *testing.T) {
 func TestE2EPictureKinds(t *testing.T) {
 	t.Parallel()
 	s := newSession(t, 2*time.Minute)
-	s.url += "#demo=ratings&learners=occfm-k,bias&speed=500"
+	s.url += "#demo=ratings&learners=occfm-k,bias&speed=2000"
 	s.openDemo()
 	// The picture is drawn only on screen: it is brought back into view at
 	// each look, as the first rows fill the tables above it and push it
