@@ -42,11 +42,12 @@ func seedModels(t testing.TB) map[string][]byte {
 	return out
 }
 
-// TestModelFiles checks that the model files in testdata/model, written by
-// an earlier build (go test -run TestModelFiles -update-models rewrites
-// them), still load, and that saving them again gives the same bytes: a
+// TestModelFiles checks that every registered learner has a model file in
+// testdata/model (NAME.occfm), and that the files there, written by an
+// earlier build (go test -run TestModelFiles -update-models rewrites them
+// all), still load, and that saving them again gives the same bytes: a
 // change of the format or of a learner's encoding that would break old
-// files fails here.
+// files fails here, and so does a new learner without a file.
 func TestModelFiles(t *testing.T) {
 	dir := filepath.Join("testdata", "model")
 	if *updateModels {
@@ -59,9 +60,14 @@ func TestModelFiles(t *testing.T) {
 			}
 		}
 	}
+	for _, spec := range Learners() {
+		if _, err := os.Stat(filepath.Join(dir, spec.Name+".occfm")); err != nil {
+			t.Errorf("learner %s has no model file in %s: %v (write it with seedModels' %s.occfm)", spec.Name, dir, err, spec.Name)
+		}
+	}
 	paths, err := filepath.Glob(filepath.Join(dir, "*.occfm"))
-	if err != nil || len(paths) < len(Learners()) {
-		t.Fatalf("%d model files in %s (%v)", len(paths), dir, err)
+	if err != nil {
+		t.Fatal(err)
 	}
 	for _, p := range paths {
 		b, err := os.ReadFile(p)
