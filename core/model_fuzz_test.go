@@ -62,7 +62,7 @@ func TestModelFiles(t *testing.T) {
 	}
 	for _, spec := range Learners() {
 		if _, err := os.Stat(filepath.Join(dir, spec.Name+".occfm")); err != nil {
-			t.Errorf("learner %s has no model file in %s: %v (write it with seedModels' %s.occfm)", spec.Name, dir, err, spec.Name)
+			t.Errorf("learner %s has no model file in %s: %v (seedModels makes one: save it there alone, for -update-models rewrites every file)", spec.Name, dir, err)
 		}
 	}
 	paths, err := filepath.Glob(filepath.Join(dir, "*.occfm"))
