@@ -119,8 +119,7 @@ func CCFMFTRLSettingsFor(c Config) CCFMFTRLSettings {
 // which agree with it, up to t = 10⁵): ‖C − C*‖_F = 0.05–0.28 with
 // ‖C*‖_F = 6.7–8.3 (at most 4%), the predictions within 0.009 RMS of the
 // exact iterate's; a recomputation alone leaves ≈ 0.01, the drift of span(V)
-// between recomputations the rest. A one-pass progressive RMSE of 1.0733
-// in about 30 s. Its buffers, the Lanczos workspace among them, are kept in
+// between recomputations the rest. Its buffers, the Lanczos workspace among them, are kept in
 // the learner, so that once they have grown to the dimension, the number of
 // held vectors and the longest Lanczos run, an Update allocates nothing, a
 // recomputation included (as long as Gₜ gains no new entry: a new pair of
