@@ -119,11 +119,12 @@ func CCFMFTRLSettingsFor(c Config) CCFMFTRLSettings {
 // which agree with it, up to t = 10⁵): ‖C − C*‖_F = 0.05–0.28 with
 // ‖C*‖_F = 6.7–8.3 (at most 4%), the predictions within 0.009 RMS of the
 // exact iterate's; a recomputation alone leaves ≈ 0.01, the drift of span(V)
-// between recomputations the rest. Its buffers, the Lanczos workspace among them, are kept in
-// the learner, so that once they have grown to the dimension, the number of
-// held vectors and the longest Lanczos run, an Update allocates nothing, a
-// recomputation included (as long as Gₜ gains no new entry: a new pair of
-// features grows the accumulator). A CCFMFTRL is not safe for concurrent use.
+// between recomputations the rest. Its buffers, the Lanczos workspace
+// among them, are kept in the learner, so that once they have grown to the
+// dimension, the number of held vectors and the longest Lanczos run, an
+// Update allocates nothing, a recomputation included (as long as Gₜ gains
+// no new entry: a new pair of features grows the accumulator). A CCFMFTRL
+// is not safe for concurrent use.
 //
 // Memory (MemoryBytes): about 80 bytes per stored pair of G (a row of nnz
 // features adds up to (nnz+1)(nnz+2)/2 pairs, so Guarded refuses rows over
