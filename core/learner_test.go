@@ -1,6 +1,7 @@
 package core
 
 import (
+	"bytes"
 	"io"
 	"math"
 	"math/rand/v2"
@@ -19,8 +20,14 @@ func conformanceStream(task data.Task, rows int) []data.Example {
 }
 
 // TestConformance runs every learner in the registry through the contract
-// of Learner and Play: Predict does not change the learner, Update does not
-// change x, the same seed gives identical results, and outputs are finite.
+// of Learner and Play, one suite for all (checkConformance): a prediction
+// before any update is finite; Predict does not change the learner; Update
+// does not change x; the same seed gives identical results; two instances
+// share no state (another one learning other rows between each step
+// changes nothing); outputs are finite; and the settings it takes (δ, η
+// where it takes them, and the seed) survive a model file, which loads to
+// a learner that saves to the same bytes and predicts bit for bit as the
+// one saved.
 func TestConformance(t *testing.T) {
 	for _, spec := range Learners() {
 		checkConformance(t, spec)
@@ -34,8 +41,17 @@ func checkConformance(t *testing.T, spec Spec) {
 	for _, task := range []data.Task{data.Regression, data.Classification} {
 		t.Run(spec.Name+"/"+task.String(), func(t *testing.T) {
 			cfg := Config{Task: task, Seed: 3}
+			if spec.Takes&TakesDelta != 0 {
+				cfg.Delta = 7
+			}
+			if spec.Takes&TakesEta != 0 {
+				cfg.Eta = 0.3
+			}
 			stream := conformanceStream(task, 200)
 			probe := rand.New(rand.NewPCG(5, 6))
+			if y := spec.New(cfg).Predict(stream[0].X); math.IsNaN(y) || math.IsInf(y, 0) {
+				t.Fatalf("Predict before any Update returned %v", y)
+			}
 
 			// Reference run: plain predict-then-update.
 			ref := spec.New(cfg)
@@ -45,10 +61,13 @@ func checkConformance(t *testing.T, spec Spec) {
 			}
 
 			// Same seed, with extra Predict calls on random vectors between
-			// rounds (Predict must not change the state), and checks that
-			// Update leaves x untouched.
-			l := spec.New(cfg)
+			// rounds (Predict must not change the state), another instance
+			// learning the stream backwards between them (no shared
+			// state), and checks that Update leaves x untouched.
+			l, other := spec.New(cfg), spec.New(cfg)
 			for i, ex := range stream {
+				back := stream[len(stream)-1-i]
+				Play(other, back, nil)
 				for range 3 {
 					x := randomSparse(probe, 40, 3, false) // includes unseen features
 					if y := l.Predict(x); math.IsNaN(y) || math.IsInf(y, 0) {
@@ -66,6 +85,22 @@ func checkConformance(t *testing.T, spec Spec) {
 				}
 				if math.IsNaN(got) || math.IsInf(got, 0) {
 					t.Fatalf("row %d: ŷ = %v", i, got)
+				}
+			}
+
+			// The settings and the state through a model file.
+			file := saveBytes(t, Model{Config: cfg, Learner: l, Rows: len(stream)})
+			m := loadBytes(t, file)
+			if m.Name != spec.Name || m.Config != cfg {
+				t.Fatalf("a model file of %s with %+v loads as %s with %+v", spec.Name, cfg, m.Name, m.Config)
+			}
+			if again := saveBytes(t, m); !bytes.Equal(again, file) {
+				t.Fatal("the loaded learner saves to other bytes")
+			}
+			for k := range 20 {
+				x := randomSparse(probe, 40, 3, false)
+				if a, b := m.Learner.Predict(x), l.Predict(x); math.Float64bits(a) != math.Float64bits(b) {
+					t.Fatalf("probe %d: the loaded learner predicts %v, the saved one %v", k, a, b)
 				}
 			}
 		})
