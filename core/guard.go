@@ -200,11 +200,8 @@ type Guarded struct {
 
 // NewGuarded returns the named learner of the registry for c, guarded by s.
 func NewGuarded(name string, c Config, s GuardSettings) (*Guarded, error) {
-	spec, ok := registry[name]
-	if !ok {
-		return nil, unknownLearner(name)
-	}
-	if err := c.Check(); err != nil {
+	spec, err := specFor(name, c)
+	if err != nil {
 		return nil, err
 	}
 	fresh := func() Learner { return spec.New(c) }

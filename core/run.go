@@ -461,14 +461,24 @@ func Learners() []Spec {
 // NewLearner returns a new learner of the named kind for c, or the error of
 // an unknown name or of c.Check.
 func NewLearner(name string, c Config) (Learner, error) {
-	s, ok := registry[name]
-	if !ok {
-		return nil, unknownLearner(name)
-	}
-	if err := c.Check(); err != nil {
+	s, err := specFor(name, c)
+	if err != nil {
 		return nil, err
 	}
 	return s.New(c), nil
+}
+
+// specFor returns the registry's spec of name, or the error of an unknown
+// name or of c.Check: the lookup NewLearner and NewGuarded share.
+func specFor(name string, c Config) (Spec, error) {
+	s, ok := registry[name]
+	if !ok {
+		return Spec{}, unknownLearner(name)
+	}
+	if err := c.Check(); err != nil {
+		return Spec{}, err
+	}
+	return s, nil
 }
 
 // RunSettings are what a run is assembled from, the same for the command
