@@ -36,12 +36,9 @@ Promise.all([run(false), run(true)]).then(([main, worker]) => { window.__result 
 // from /a/b/lib/ by another page of the host.
 func TestE2ESubPath(t *testing.T) {
 	t.Parallel()
-	mux := http.NewServeMux()
-	mux.Handle("/a/b/", http.StripPrefix("/a/b", http.FileServer(http.Dir(e2eDist))))
-	mux.HandleFunc("/host/{$}", func(w http.ResponseWriter, _ *http.Request) {
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		w.Write([]byte(subPathHostHTML))
-	})
+	// The host page at /, dist/ under /a/b/ only (StripPrefix answers 404
+	// for any other path).
+	mux := hostPage(subPathHostHTML, nil, http.StripPrefix("/a/b", http.FileServer(http.Dir(e2eDist))))
 	s := newSessionWith(t, 2*time.Minute, mux)
 	requests := s.recordRequests()
 	base := s.url
@@ -59,7 +56,7 @@ func TestE2ESubPath(t *testing.T) {
 		}
 	}
 
-	s.url = base + "host/"
+	s.url = base
 	s.open()
 	s.waitJS("the library's answers", "window.__result !== undefined", e2eHang)
 	var r struct {
