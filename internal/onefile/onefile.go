@@ -13,7 +13,7 @@
 //     inline style elements, the icon a data: URL;
 //   - occfm.wasm.gz is a data block (a script element of type
 //     application/gzip+base64, which the browser does not run), which the
-//     page unpacks with DecompressionStream (app.js: wasmSource);
+//     page unpacks with DecompressionStream (app.js: unpackWasm);
 //   - the Content-Security-Policy allows exactly those scripts and styles
 //     (by their SHA-256) and no request of any kind (default-src 'none').
 //
@@ -51,7 +51,7 @@ func main() {
 }
 
 // WasmBlockID is the id of the data block that holds occfm.wasm, gzipped
-// and in base64; app.js reads it (wasmSource).
+// and in base64; app.js reads it (unpackWasm).
 const WasmBlockID = "occfm-wasm-gz"
 
 // build returns occfm.html made from the page in dist.
