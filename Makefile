@@ -11,14 +11,14 @@ ADDR     ?= 127.0.0.1:8080
 FUZZTIME ?= 400000x
 FUZZTIME_SHORT ?= 20000x
 
-.PHONY: all test test-busy test-go test-native test-wasm test-fuzz test-e2e test-js vet dist lib-pack serve bench bench-load stress fuzz paper clean
+.PHONY: all test lint test-busy test-go test-native test-wasm test-fuzz test-e2e test-js vet dist lib-pack serve bench bench-load stress fuzz paper clean
 
 all: dist
 
-## test: go vet (native and js/wasm), the page's JS checked and unit-tested
+## test: go vet and staticcheck (native and js/wasm), the page's JS checked and unit-tested
 ## in node, go test natively and under wasm, each fuzz target for
 ## $(FUZZTIME_SHORT) inputs, and the page end to end in headless Chromium.
-test: vet test-js test-go test-fuzz test-e2e
+test: vet lint test-js test-go test-fuzz test-e2e
 
 ## test-go: test-native and test-wasm at once. Each leaves a core of a
 ## 2-core machine idle for long stretches (core's native tests run after
@@ -52,6 +52,16 @@ test-js: ui/node_modules
 vet:
 	$(GO) vet ./...
 	GOOS=js GOARCH=wasm $(GO) vet ./...
+
+## lint: staticcheck (honnef.co/go/tools, a tool of go.mod) on every
+## package natively, under js/wasm and with the e2e tag. Under js/wasm the
+## tool runs as built for this machine ($(GO) tool -n gives its path): go
+## tool would build it for wasm. Each build is checked alone, so a name used
+## only under one (a js-only helper) must live in a file of that build.
+lint:
+	$(GO) tool staticcheck ./...
+	GOOS=js GOARCH=wasm "$$($(GO) tool -n staticcheck)" ./...
+	$(GO) tool staticcheck -tags e2e ./e2e
 
 # The -timeout of test-native and test-wasm is a hang guard, not a budget:
 # go test's default of 10 minutes a package ended a run on a loaded 2-core

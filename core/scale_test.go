@@ -12,9 +12,9 @@ import (
 // refusal returns the error of make, or says that it panicked, so that a
 // learner whose constructor panics on a setting fails the test instead of
 // ending it.
-func refusal(make func() error) (err error, panicked any) {
+func refusal(make func() error) (panicked any, err error) {
 	defer func() { panicked = recover() }()
-	return make(), nil
+	return nil, make()
 }
 
 // TestScaleOutOfRangeRefused checks that a δ or η outside the range in
@@ -39,7 +39,7 @@ func TestScaleOutOfRangeRefused(t *testing.T) {
 				{"NewGuarded", func() error { _, err := NewGuarded(name, c, GuardSettings{}); return err }},
 				{"NewLearner", func() error { _, err := NewLearner(name, c); return err }},
 			} {
-				err, p := refusal(f.make)
+				p, err := refusal(f.make)
 				switch {
 				case p != nil:
 					t.Errorf("%s(%s, δ=%g, η=%g) panicked: %v", f.what, name, c.Delta, c.Eta, p)

@@ -45,7 +45,7 @@ func (h hidden) MemoryBytes() int64              { return h.g.MemoryBytes() }
 // run stops at the budget.
 func TestAutoShrinksToBudget(t *testing.T) {
 	const rows, limit = 3000, 24 << 20
-	run := func(shrink bool) (int, error, *Guarded) {
+	run := func(shrink bool) (int, *Guarded, error) {
 		g, err := NewGuarded("occfm-auto", Config{Task: data.Regression}, GuardSettings{})
 		if err != nil {
 			t.Fatal(err)
@@ -58,15 +58,15 @@ func TestAutoShrinksToBudget(t *testing.T) {
 		r := &Run{Source: &newFeatureRows{rng: rand.New(rand.NewPCG(1, 2)), n: rows}, Players: []*Player{p},
 			Budget: NewBudgetCheck(MemoryBudget{Limit: limit}, []*Player{p})}
 		n, err := r.Step(0, 0)
-		return n, err, g
+		return n, g, err
 	}
-	n, err, _ := run(false)
+	n, _, err := run(false)
 	var be *BudgetError
 	if !errors.As(err, &be) || n >= rows {
 		t.Fatalf("without Shrink: %d rows, %v; want a stop at the budget before %d rows", n, err, rows)
 	}
 	t.Logf("without Shrink: stopped after %d rows: %v", n, err)
-	n, err, g := run(true)
+	n, g, err := run(true)
 	if err != io.EOF || n != rows {
 		t.Fatalf("with Shrink: %d rows, %v; want all %d", n, err, rows)
 	}

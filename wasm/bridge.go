@@ -34,6 +34,9 @@ type bridge struct {
 	libs    map[int]*libLearner     // occfm.lib's learners by id (lib_js.go)
 	recs    map[int]*libRecommender // occfm.lib's recommenders by id (lib_rec_js.go)
 	nextLib int                     // the last id given, to either
+	// checks holds the check of the list a learner of libs is checking,
+	// part by part (libCheck), until it learns the list or fails.
+	checks map[*libLearner]*libCheck
 }
 
 // readChunk copies the Uint8Array v into the bridge's reused chunk buffer

@@ -96,10 +96,6 @@ func appendNumPtr(b []byte, x *float64) []byte {
 // The objects of a few maps the package wrote with encoding/json, whose
 // keys come out sorted.
 
-// jsonText is JSON the bridge hands to the page: setFunc (main.go) passes
-// it to JS's JSON.parse, so that every call answers with a plain JS value.
-type jsonText string
-
 // errorSnapshot returns the snapshot of a session that could not start or
 // failed in a call: {"error", "learners": [], "points": [], "rows": 0,
 // "state": "error"} (the keys sorted, as encoding/json wrote the map this

@@ -34,7 +34,6 @@ type libLearner struct {
 	// core.DefaultMemoryLimit, 512 MiB, within what a tab gives a wasm
 	// module).
 	maxMemory int64
-	checking  *libCheck // the list lib.check is checking, part by part
 }
 
 // libKey is a feature of a libLearner: a column and, for a categorical

@@ -171,11 +171,16 @@ func (b *bridge) libCheck(args []js.Value) any {
 	if err != nil {
 		return libError(err)
 	}
-	if l.checking == nil || len(args) > 8 && args[8].Truthy() {
-		l.checking = newLibCheck()
+	st := b.checks[l]
+	if st == nil || len(args) > 8 && args[8].Truthy() {
+		if b.checks == nil {
+			b.checks = map[*libLearner]*libCheck{}
+		}
+		st = newLibCheck()
+		b.checks[l] = st
 	}
-	if _, err := l.checkRows(rows, firstOf(args, 7), l.checking); err != nil {
-		l.checking = nil
+	if _, err := l.checkRows(rows, firstOf(args, 7), st); err != nil {
+		delete(b.checks, l)
 		return libError(err)
 	}
 	return true
@@ -196,7 +201,7 @@ func (b *bridge) libLearn(args []js.Value) any {
 	if err != nil {
 		return libError(err)
 	}
-	l.checking = nil // the list's check is over: its names need not be held
+	delete(b.checks, l) // the list's check is over: its names need not be held
 	if err := l.learn(rows, firstOf(args, 7)); err != nil {
 		return libError(err)
 	}
@@ -301,8 +306,9 @@ func (b *bridge) libClose(args []js.Value) any {
 		return false
 	}
 	id := args[0].Int()
-	_, isLib := b.libs[id]
+	l, isLib := b.libs[id]
 	_, isRec := b.recs[id]
+	delete(b.checks, l)
 	delete(b.libs, id)
 	delete(b.recs, id)
 	return isLib || isRec

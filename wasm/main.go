@@ -53,6 +53,10 @@ func main() {
 	select {}
 }
 
+// jsonText is JSON the bridge hands to the page: setFunc passes
+// it to JS's JSON.parse, so that every call answers with a plain JS value.
+type jsonText string
+
 var errNoSession = errors.New("no session: call start first")
 
 // setFunc sets api[name] to a JS function calling f. A panic in f would end

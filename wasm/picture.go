@@ -374,9 +374,7 @@ func (s *session) fwStep() *stepPicture {
 		}
 	} else {
 		if pr := s.latest(0); pr != nil {
-			for _, j := range pr.ind[:min(pr.nnz, describeFeatures)] {
-				idx = append(idx, j)
-			}
+			idx = append(idx, pr.ind[:min(pr.nnz, describeFeatures)]...)
 		}
 		idx = append(idx, s.frequent(stepCoords-1-len(idx), idx)...)
 		slices.Sort(idx)

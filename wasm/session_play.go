@@ -159,8 +159,6 @@ func (s *session) runner() *core.Run {
 	if s.stream != nil {
 		rest = append(rest, core.MemoryPart{Name: "feature dictionaries", Value: s.stream})
 	}
-	budget := core.NewBudgetCheck(core.MemoryBudget{Limit: s.cfg.MaxMemory}, ps, rest...)
-	budget.Every, budget.Wide = memoryEvery, wideRow
 	var src data.ExampleSource = &s.src
 	if s.cfg.Shuffle != 0 && s.file != nil {
 		// Every row is read into memory (counted against the budget),
@@ -173,6 +171,8 @@ func (s *session) runner() *core.Run {
 		src = s.shuffled
 		rest = append(rest, core.MemoryPart{Name: "rows held to be shuffled", Value: &s.shuffled.Held})
 	}
+	budget := core.NewBudgetCheck(core.MemoryBudget{Limit: s.cfg.MaxMemory}, ps, rest...)
+	budget.Every, budget.Wide = memoryEvery, wideRow
 	s.run = &core.Run{
 		Source:  src,
 		Players: ps,

@@ -46,14 +46,6 @@ type badCase struct {
 	Warning string `json:"warning"`
 }
 
-func readTestdataBad(t *testing.T, name string) []byte {
-	b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "bad", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
-
 func loadBadCases(t *testing.T) []badCase {
 	b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "bad.json"))
 	if err != nil {

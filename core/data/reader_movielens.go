@@ -153,27 +153,6 @@ func trimmedFields(line []byte, sep string, n int) int {
 	return n
 }
 
-// looksLikeMovieLens reports whether line is a MovieLens row with fields
-// separated by sep: integer user and item IDs, a numeric rating and, if
-// there are four fields, an integer timestamp. It returns the number of
-// fields.
-func looksLikeMovieLens(line []byte, sep string) (int, bool) {
-	f, n := splitMovieLens(line, sep)
-	if n != 3 && n != 4 {
-		return n, false
-	}
-	if !isUint(f[0]) || !isUint(f[1]) {
-		return n, false
-	}
-	if _, ok := parseNumber(f[2]); !ok {
-		return n, false
-	}
-	if n == 4 && !isUint(f[3]) {
-		return n, false
-	}
-	return n, true
-}
-
 // movieLensHeader returns the number of fields of a MovieLens ratings.csv
 // header "userId,movieId,rating[,timestamp]", or 0 if line is not one.
 func movieLensHeader(line []byte) int {

@@ -50,8 +50,8 @@ func TestFormatHelpersMatchFmt(t *testing.T) {
 			t.Errorf("QuoteList(%#v) = %s, want %s", list, got, want)
 		}
 	}
-	type local struct{ a int }
-	type named struct{ b string }
+	type local struct{ _ int }
+	type named struct{ _ string }
 	type kind int
 	type label string
 	for _, x := range []any{nil, 1, "s", &named{}, named{}, local{}, &local{}, []int{1}, map[string]int{}, kind(2), label("csv"), errors.New("e")} {
