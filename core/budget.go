@@ -2,10 +2,12 @@ package core
 
 import (
 	"errors"
-	"github.com/occfm/occfm/core/data"
 	"math"
 	"strconv"
 	"strings"
+	"time"
+
+	"github.com/occfm/occfm/core/data"
 
 	"github.com/occfm/occfm/core/internal/str"
 )
@@ -220,6 +222,12 @@ func ParseSize(s string) (int64, error) {
 	return int64(v), nil
 }
 
+// rowLimiter is a learner that refuses rows wider than a limit of its own
+// (Guarded.rowLimit: the inner learner's MaxRowNonzeros), and learns none
+// of such a row: rowLimit returns that limit for a row of nnz nonzeros, or
+// 0 when it learns the row.
+type rowLimiter interface{ rowLimit(nnz int) int }
+
 // GrowthFloor returns a lower bound on the bytes l adds to its memory in
 // learning one row of nnz nonzero features of which fresh are new to it
 // (counted once its gradient sum's product form holds the row's pairs, as
@@ -239,7 +247,7 @@ func GrowthFloor(l Learner, nnz, fresh int) int64 {
 	if fresh == 0 {
 		return 0
 	}
-	if g, ok := l.(*Guarded); ok && g.rowLimit(nnz) > 0 {
+	if g, ok := l.(rowLimiter); ok && g.rowLimit(nnz) > 0 {
 		return 0
 	}
 	if r, ok := l.(RowLimited); ok {
@@ -505,4 +513,14 @@ func (c *BudgetCheck) Err() error {
 		return c.refused
 	}
 	return c.budget.Check(c.parts...)
+}
+
+// Player is one learner of a run: its name, the learner, its progressive
+// metrics (every row scored before it is learned) and the time it has spent
+// in Play.
+type Player struct {
+	Name    string
+	Learner Learner
+	Metrics *Metrics
+	Elapsed time.Duration
 }

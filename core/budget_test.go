@@ -2,7 +2,6 @@ package core
 
 import (
 	"errors"
-	"github.com/occfm/occfm/core/internal/coretest"
 	"math"
 	"math/rand/v2"
 	"runtime"
@@ -11,6 +10,7 @@ import (
 	"time"
 
 	"github.com/occfm/occfm/core/data"
+	"github.com/occfm/occfm/core/internal/coretest"
 )
 
 // wideStream returns rows of nnz distinct features among d, values in

@@ -167,14 +167,14 @@ type CCFMFTRL struct {
 
 // ccfmFTRLSpec registers CCFMFTRL (see registry).
 var ccfmFTRLSpec = Spec{
-	Name:    "ccfm-ftrl",
-	Plain:   "Follow the regularized leader: C is recomputed from the sum of all gradients so far, then put back into the budget δ.",
-	Summary: "CCFM by FTRL: C = Π(−ηₜGₜ/2) onto ‖C‖* ≤ δ from Lanczos eigenpairs of the gradient sum (§5.1 baseline)",
-	Takes:   TakesDelta | TakesEta,
-	New:     func(c Config) Learner { return NewCCFMFTRL(CCFMFTRLSettingsFor(c)) },
-	Regret:  RegretGuarantee{0.5, "FTRL with linearized losses (Shalev-Shwartz 2012, §2)"},
-	Ball:    true,
-	state:   func() stateCoder { return new(CCFMFTRL) },
+	Name:      "ccfm-ftrl",
+	Plain:     "Follow the regularized leader: C is recomputed from the sum of all gradients so far, then put back into the budget δ.",
+	Summary:   "CCFM by FTRL: C = Π(−ηₜGₜ/2) onto ‖C‖* ≤ δ from Lanczos eigenpairs of the gradient sum (§5.1 baseline)",
+	Takes:     TakesDelta | TakesEta,
+	New:       func(c Config) Learner { return NewCCFMFTRL(CCFMFTRLSettingsFor(c)) },
+	Guarantee: RegretGuarantee{0.5, "FTRL with linearized losses (Shalev-Shwartz 2012, §2)"},
+	Ball:      true,
+	state:     func() stateCoder { return new(CCFMFTRL) },
 }
 
 // NewCCFMFTRL returns a CCFM-FTRL learner with G₀ = 0 (so C₁ = 0) and an

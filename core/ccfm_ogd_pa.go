@@ -6,19 +6,22 @@ import (
 	"github.com/occfm/occfm/core/data"
 )
 
-// CCFMOGDSettings configures NewCCFMOGD. The zero value is the documented
+// ProjectedSettings configures the two projected baselines of §5.1,
+// NewCCFMOGD and NewCCFMPA, which take the same settings (CCFMOGDSettings
+// and CCFMPASettings name this type). The zero value is the documented
 // default of every field.
-type CCFMOGDSettings struct {
+type ProjectedSettings struct {
 	// Delta is the nuclear-norm bound δ of K. Zero means 10, the paper's
 	// value for MovieLens.
 	Delta float64
-	// Eta is η in the step size ηₜ = η/√t. Zero means 1 (the paper's rate
-	// 1/√t, §5.1).
+	// Eta is η of the schedule η/√t: CCFM-OGD's step size ηₜ = η/√t,
+	// CCFM-PA's cap on the PA-I step. Zero means 1 (the paper's rate 1/√t,
+	// §5.1).
 	Eta float64
 	// Loss is the loss ℓ(ŷ, y); the zero value is Squared.
 	Loss Loss
-	// Seed is kept for the common Config; the learner is deterministic and
-	// uses no randomness. Zero means 1.
+	// Seed is kept for the common Config; the learners are deterministic
+	// and use no randomness. Zero means 1.
 	Seed uint64
 	// DenseProjection projects by a full eigendecomposition of the dense
 	// (d+1)×(d+1) matrix, O(d³) per step: the paper's cost model, for the
@@ -27,15 +30,22 @@ type CCFMOGDSettings struct {
 	DenseProjection bool
 }
 
-func (s CCFMOGDSettings) withDefaults() CCFMOGDSettings {
+// CCFMOGDSettings configures NewCCFMOGD.
+type CCFMOGDSettings = ProjectedSettings
+
+// CCFMPASettings configures NewCCFMPA.
+type CCFMPASettings = ProjectedSettings
+
+func (s ProjectedSettings) withDefaults() ProjectedSettings {
 	s.Delta, s.Eta, s.Seed = projectedDefaults(s.Delta, s.Eta, s.Seed)
 	return s
 }
 
-// CCFMOGDSettingsFor maps the common registry Config onto CCFM-OGD
-// settings: δ, η, the seed and the loss (Gamma and Rank do not apply).
-func CCFMOGDSettingsFor(c Config) CCFMOGDSettings {
-	return CCFMOGDSettings{Delta: c.Delta, Eta: c.Eta, Seed: c.Seed, Loss: c.LossOf()}
+// ProjectedSettingsFor maps the common registry Config onto the settings
+// of CCFM-OGD or CCFM-PA: δ, η, the seed and the loss (Gamma and Rank do
+// not apply).
+func ProjectedSettingsFor(c Config) ProjectedSettings {
+	return ProjectedSettings{Delta: c.Delta, Eta: c.Eta, Seed: c.Seed, Loss: c.LossOf()}
 }
 
 // CCFMOGD is CCFM-OGD, the baseline of §5.1 that runs online
@@ -66,14 +76,14 @@ type CCFMOGD struct {
 
 // ccfmOGDSpec registers CCFMOGD (see registry).
 var ccfmOGDSpec = Spec{
-	Name:    "ccfm-ogd",
-	Plain:   "Gradient descent on C, then a projection back into the budget δ after every row (a full eigen-decomposition each time: slow).",
-	Summary: "CCFM by online gradient descent, rate η/√t, then the projection onto ‖C‖* ≤ δ (§5.1 baseline)",
-	Takes:   TakesDelta | TakesEta,
-	New:     func(c Config) Learner { return NewCCFMOGD(CCFMOGDSettingsFor(c)) },
-	Regret:  RegretGuarantee{0.5, "online gradient descent (Zinkevich 2003)"},
-	Ball:    true,
-	state:   func() stateCoder { return new(CCFMOGD) },
+	Name:      "ccfm-ogd",
+	Plain:     "Gradient descent on C, then a projection back into the budget δ after every row (a full eigen-decomposition each time: slow).",
+	Summary:   "CCFM by online gradient descent, rate η/√t, then the projection onto ‖C‖* ≤ δ (§5.1 baseline)",
+	Takes:     TakesDelta | TakesEta,
+	New:       func(c Config) Learner { return NewCCFMOGD(ProjectedSettingsFor(c)) },
+	Guarantee: RegretGuarantee{0.5, "online gradient descent (Zinkevich 2003)"},
+	Ball:      true,
+	state:     func() stateCoder { return new(CCFMOGD) },
 }
 
 // NewCCFMOGD returns a CCFM-OGD learner with C₁ = 0 and an empty feature
@@ -112,37 +122,6 @@ func (o *CCFMOGD) stateCode(c *stateCodec) {
 	c.projected(&o.projectedCCFM)
 }
 
-// CCFMPASettings configures NewCCFMPA. The zero value is the documented
-// default of every field.
-type CCFMPASettings struct {
-	// Delta is the nuclear-norm bound δ of K. Zero means 10, the paper's
-	// value for MovieLens.
-	Delta float64
-	// Eta is η in the aggressiveness cap Cₜ = η/√t of the PA-I step. Zero
-	// means 1 (the paper's rate 1/√t, §5.1).
-	Eta float64
-	// Loss is the loss ℓ(ŷ, y); the zero value is Squared.
-	Loss Loss
-	// Seed is kept for the common Config; the learner is deterministic and
-	// uses no randomness. Zero means 1.
-	Seed uint64
-	// DenseProjection projects by a full eigendecomposition of the dense
-	// (d+1)×(d+1) matrix, O(d³) per step: the paper's cost model, for the
-	// efficiency figure on small d only.
-	DenseProjection bool
-}
-
-func (s CCFMPASettings) withDefaults() CCFMPASettings {
-	s.Delta, s.Eta, s.Seed = projectedDefaults(s.Delta, s.Eta, s.Seed)
-	return s
-}
-
-// CCFMPASettingsFor maps the common registry Config onto CCFM-PA settings:
-// δ, η, the seed and the loss (Gamma and Rank do not apply).
-func CCFMPASettingsFor(c Config) CCFMPASettings {
-	return CCFMPASettings{Delta: c.Delta, Eta: c.Eta, Seed: c.Seed, Loss: c.LossOf()}
-}
-
 // CCFMPA is CCFM-PA, the baseline of §5.1 that runs a
 // passive-aggressive step (Crammer et al. 2006, PA-I) on the CCFM model,
 // then projects onto K = {C symmetric, ‖C‖* ≤ δ}:
@@ -175,7 +154,7 @@ var ccfmPASpec = Spec{
 	Plain:   "Passive-aggressive: moves C just enough to fix each mistake, then projects it back into the budget δ.",
 	Summary: "CCFM by passive-aggressive PA-I steps capped at η/√t, then the projection onto ‖C‖* ≤ δ (§5.1 baseline)",
 	Takes:   TakesDelta | TakesEta,
-	New:     func(c Config) Learner { return NewCCFMPA(CCFMPASettingsFor(c)) },
+	New:     func(c Config) Learner { return NewCCFMPA(ProjectedSettingsFor(c)) },
 	Ball:    true,
 	state:   func() stateCoder { return new(CCFMPA) },
 }

@@ -483,3 +483,5 @@ func (c *Comparator) MemoryBytes() int64 {
 func (c *Comparator) MemoryNote() string {
 	return countText(int64(len(c.y))) + " rows kept for the comparator"
 }
+
+func square(x float64) float64 { return x * x }

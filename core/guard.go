@@ -172,6 +172,7 @@ type GuardReport struct {
 type Guarded struct {
 	set   GuardSettings
 	name  string
+	spec  Spec // the registry's entry for name
 	cfg   Config
 	task  data.Task
 	loss  Loss
@@ -196,16 +197,6 @@ type Guarded struct {
 	visits int64 // pair terms visited by the learners replaced (see pairCounter)
 
 	sc data.Scales // the features' scales: the data's, kept over a reset
-}
-
-// NewGuarded returns the named learner of the registry for c, guarded by s.
-func NewGuarded(name string, c Config, s GuardSettings) (*Guarded, error) {
-	spec, err := specFor(name, c)
-	if err != nil {
-		return nil, err
-	}
-	fresh := func() Learner { return spec.New(c) }
-	return &Guarded{set: s.withDefaults(), name: name, cfg: c, task: c.Task, loss: c.LossOf(), fresh: fresh, inner: fresh()}, nil
 }
 
 // Learner returns the learner the guard currently wraps (a fresh one after
@@ -646,10 +637,8 @@ func (g *Guarded) defaultDelta() (float64, string) {
 	if g.name == occfmAutoSpec.Name {
 		return slices.Max(DefaultAutoDeltas), "largest default"
 	}
-	if spec, ok := registry[g.name]; ok {
-		if c, ok := spec.New(Config{Task: g.task, Loss: g.cfg.Loss}).(Configured); ok {
-			return c.Config().Delta, "default"
-		}
+	if c, ok := g.spec.New(Config{Task: g.task, Loss: g.cfg.Loss}).(Configured); ok {
+		return c.Config().Delta, "default"
 	}
 	return 0, "default"
 }

@@ -28,8 +28,8 @@ type ItemLiftSettings struct {
 // DefaultItemLiftGamma, DefaultItemLiftShrink and DefaultItemLiftAgree are
 // ItemLift's γ, c and β, chosen on the held-out top-N protocol (occfm topn)
 // of ML-100K and of ML-1M's first 2,999 users, seeds 1–3, K = 3, 10 and 20
-// together (docs/findings.md, "Personalize for real people: what was
-// tried", has the grids and their figures): γ trades the 3-rating lists
+// together (docs/findings.md, "Personalize for real people: item-lift's
+// defaults", has the grids and their figures): γ trades the 3-rating lists
 // (popularity) against the 20-rating ones (taste); c barely matters; a
 // larger β raises ML-100K's tail hits and lowers ML-1M's hits at K = 20,
 // and β = 1 is the one that keeps both above the baselines. A larger γ
@@ -48,7 +48,7 @@ const (
 // mean residual times r/(r + λ), and with λ = 4 three ratings moved it so
 // far that the held-out people's RMSE on their later ratings rose above
 // the cold start's; λ = 12 keeps it below on ML-100K and ML-1M
-// (docs/findings.md, "Personalize for real people: what was tried").
+// (docs/findings.md, "Personalize for real people: item-lift's defaults").
 const ItemLiftBiasL2 = 12
 
 func (s ItemLiftSettings) withDefaults() ItemLiftSettings {
@@ -366,7 +366,7 @@ func (m *ItemLift) coCounts(j int, co []coCount, touched []int32) []int32 {
 // of r rated films: naive Bayes adds r terms as if independent, which
 // overweighs a long list; α = 0.3 keeps ML-1M's 20-rating lists above
 // ease's while the 3-rating ones get more of their few ratings
-// (docs/findings.md, "Personalize for real people: what was tried").
+// (docs/findings.md, "Personalize for real people: item-lift's defaults").
 const itemLiftNorm = 0.3
 
 // gamma returns the weight of the evidence of r rated films: γ at 10.

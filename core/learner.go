@@ -45,6 +45,7 @@ import (
 
 	"github.com/occfm/occfm/core/data"
 	"github.com/occfm/occfm/core/internal/str"
+	"github.com/occfm/occfm/core/spectral"
 )
 
 // Learner is an online learner: it predicts a label for a feature vector,
@@ -122,12 +123,13 @@ type Configured interface {
 	Config() Config
 }
 
-// DeltaNow returns the bound δ on ‖C‖* that l (or the learner a *Guarded
-// wraps) uses now: a growing ball's current radius (OCCFMK's default, whose
-// Config().Delta is 0), or Config().Delta; 0 when l has no δ.
+// DeltaNow returns the bound δ on ‖C‖* that l (or, for a *Guarded, the
+// learner it wraps) uses now: a growing ball's current radius (OCCFMK's
+// default, whose Config().Delta is 0), or Config().Delta; 0 when l has no
+// δ.
 func DeltaNow(l Learner) float64 {
-	if g, ok := l.(*Guarded); ok {
-		l = g.inner
+	if g, ok := l.(interface{ Learner() Learner }); ok {
+		l = g.Learner()
 	}
 	if b, ok := l.(interface{ Delta() float64 }); ok {
 		return b.Delta()
@@ -220,11 +222,11 @@ type Spec struct {
 	DeltaRule string
 	// New returns a fresh learner for c.
 	New func(c Config) Learner
-	// Regret is the learner's guarantee against the best fixed C in K
-	// with its δ, the comparator of Regret: the exponent p of a bound
-	// O(Tᵖ) and where it comes from. The zero value: none (a learner
+	// Guarantee is the learner's regret guarantee against the best fixed
+	// C in K with its δ, the comparator of Regret: the exponent p of a
+	// bound O(Tᵖ) and where it comes from. The zero value: none (a learner
 	// outside K, non-convex, or with another comparator).
-	Regret RegretGuarantee
+	Guarantee RegretGuarantee
 	// Ball says that the learner keeps its C, or C's pair block when w₀
 	// and w are learned outside it, in the nuclear-norm ball ‖C‖* ≤ δ:
 	// the CCFM family, whose δ a picture of C is measured against.
@@ -351,107 +353,6 @@ type RowLimited interface {
 // paper's figures have at most about 60.
 const DefaultMaxRowNonzeros = 1000
 
-// Loss is a convex loss ℓ(ŷ, y) of a real prediction ŷ and a label y.
-// The zero value is Squared.
-type Loss int
-
-const (
-	// Squared is ℓ(ŷ, y) = (ŷ − y)², for regression (§3.1).
-	Squared Loss = iota
-	// Logistic is ℓ(ŷ, y) = log(1 + exp(−yŷ)) with y ∈ {−1, +1}, for binary
-	// classification. (The paper prints log(1 + 1/exp(−yŷ)); the sign is a
-	// typo: that loss would grow with the margin yŷ, punishing right answers.)
-	Logistic
-)
-
-// String returns "squared" or "logistic".
-func (l Loss) String() string {
-	switch l {
-	case Squared:
-		return "squared"
-	case Logistic:
-		return "logistic"
-	}
-	return "Loss(?)"
-}
-
-// ParseLoss returns the loss String names, or nil for "" and "auto": the
-// task's own (TaskLoss), as Config.Loss reads nil.
-func ParseLoss(name string) (*Loss, error) {
-	var l Loss
-	switch name {
-	case "", "auto":
-		return nil, nil
-	case "squared":
-		l = Squared
-	case "logistic":
-		l = Logistic
-	default:
-		return nil, errors.New("core: loss " + str.Quote(name) + ": want auto, squared or logistic")
-	}
-	return &l, nil
-}
-
-// Value returns ℓ(ŷ, y).
-func (l Loss) Value(yhat, y float64) float64 {
-	switch l {
-	case Squared:
-		d := yhat - y
-		return d * d
-	case Logistic:
-		return softplus(-y * yhat)
-	}
-	panic("core: unknown loss")
-}
-
-// Deriv returns ∂ℓ/∂ŷ at (ŷ, y): 2(ŷ − y) for Squared and −y·σ(−yŷ) for
-// Logistic, where σ(z) = 1/(1 + e⁻ᶻ).
-func (l Loss) Deriv(yhat, y float64) float64 {
-	switch l {
-	case Squared:
-		return 2 * (yhat - y)
-	case Logistic:
-		return -y * Sigmoid(-y*yhat)
-	}
-	panic("core: unknown loss")
-}
-
-// softplus returns log(1 + eᶻ) without overflow.
-func softplus(z float64) float64 {
-	if z > 0 {
-		return z + math.Log1p(math.Exp(-z))
-	}
-	return math.Log1p(math.Exp(z))
-}
-
-// Sigmoid returns σ(z) = 1/(1 + e⁻ᶻ) without overflow: the probability of
-// the positive class for a logistic margin z (Logistic), as the CLI's
-// -predictions and the JS library report it.
-func Sigmoid(z float64) float64 {
-	if z >= 0 {
-		return 1 / (1 + math.Exp(-z))
-	}
-	e := math.Exp(z)
-	return e / (1 + e)
-}
-
-// TaskLoss returns the loss that suits t: Squared for Regression, Logistic for
-// data.Classification.
-func TaskLoss(t data.Task) Loss {
-	if t == data.Classification {
-		return Logistic
-	}
-	return Squared
-}
-
-// taskOf returns the task whose natural loss is l.
-func taskOf(l Loss) data.Task {
-	if l == Logistic {
-		return data.Classification
-	}
-	return data.Regression
-}
-
 // Mixture is a learner that forecasts by weighting experts, each a
 // learner of its own, by their past losses (OCCFMAuto is one). It is an
 // optional ability, found by type assertion: the page draws a mixture's C
@@ -507,4 +408,273 @@ func Trusted(m Mixture, keep func(Learner) bool) (Learner, Expert, bool) {
 		return nil, Expert{}, false
 	}
 	return m.Expert(best), ex[best], true
+}
+
+// Schedule is a step-size schedule γₜ for the Frank-Wolfe update
+// Cₜ₊₁ = (1 − γₜ)Cₜ + γₜĈₜ. The zero value is InvSqrt.
+type Schedule int
+
+const (
+	// InvSqrt is γₜ = 1/√t, the paper's choice (Algorithm 2, footnote 3).
+	InvSqrt Schedule = iota
+	// Harmonic is γₜ = 2/(t + 1), the classic batch Frank-Wolfe step.
+	Harmonic
+	// Constant is γₜ = OCCFMSettings.GammaConst.
+	Constant
+)
+
+// String returns "1/sqrt(t)", "2/(t+1)" or "constant".
+func (s Schedule) String() string {
+	switch s {
+	case InvSqrt:
+		return "1/sqrt(t)"
+	case Harmonic:
+		return "2/(t+1)"
+	case Constant:
+		return "constant"
+	}
+	return "Schedule(?)"
+}
+
+// ParseSchedule returns the Schedule String names ("" is InvSqrt).
+func ParseSchedule(name string) (Schedule, error) {
+	switch name {
+	case "", "1/sqrt(t)":
+		return InvSqrt, nil
+	case "2/(t+1)":
+		return Harmonic, nil
+	case "constant":
+		return Constant, nil
+	}
+	return 0, errors.New("core: step schedule " + str.Quote(name) + ": want 1/sqrt(t), 2/(t+1) or constant")
+}
+
+// The ranges of δ and η (Config.Delta and Config.Eta, OCCFMSettings and
+// OCCFMAutoSettings' grids) in which OCCFM's arithmetic stays inside
+// float64's. OCCFM squares both. Its line search divides by
+// 2‖Ĉ − C‖²_F ≤ 8δ² (see OCCFM.lineSearch), which overflows above
+// √(MaxFloat64/8) ≈ 4.7·10¹⁵³: then γ* = 0 and C never moves (δ = 1e200:
+// the loss of ŷ = 0 on every row, and nothing diverges to tell), or, once
+// δ·|λ| overflows too, γ* = 1 and C leaps to an infinite vertex (δ = 1e308:
+// the eigensolver fails at the second row). Its eigensolver sums the
+// squares of H = −ηG − 2C applied to unit vectors: above about 10¹⁵⁴ the
+// squares of ηG overflow at the first row, and below about 10⁻¹⁶⁵ they
+// underflow to 0, λ = 0 and C stays 0 (on planted-classification,
+// η = 1e-170 ends with the loss of ŷ = 0 and an AUC near chance, while
+// η = 1e-160 still learns: docs/findings.md, "δ and η at the edges of
+// float64"). MaxDelta, MaxEta and MinEta leave a factor of 10³ or more inside
+// these thresholds for the data's own scale, which they cannot bound (G's
+// entries grow with the rows and the features' squares: at δ = 1e150 a
+// regression row with a feature of 10⁸ still overflows an OCCFM's H, and
+// the guard or OCCFMAuto reports it). MinDelta keeps γₜ·δ, the weight of
+// the step's atom, a normal number while γₜ ≥ 10⁻⁷; a ball that small
+// bounds ŷ by ½δ‖x̂‖², a model of about zero, which OCCFM learns exactly
+// (δ = 1e-300 ranks planted-classification as δ = 1e-3 does), while at
+// δ = 5e-324 every atom rounds to 0. Zero, each learner's
+// default, is always allowed (see Config.Check).
+const (
+	MinDelta = 1e-300
+	MaxDelta = 1e150
+	MinEta   = 1e-150
+	MaxEta   = 1e150
+)
+
+// inRange reports whether v is 0 (the default) or in [lo, hi].
+func inRange(v, lo, hi float64) bool { return v == 0 || v >= lo && v <= hi }
+
+// BiasCoord is the index MatrixBlock and StepBlocks take for x̂'s constant
+// coordinate 1: its row and column of C hold the linear weights w and, in
+// the corner, 2b (eq. (3) of the paper, C = [[Z, w], [wᵀ, 2b]]).
+const BiasCoord = -1
+
+// MatrixModel is the optional ability of a learner whose model is, or is
+// equivalent to, one symmetric matrix C over x̂ = [x; 1], predicting
+// ŷ = ½x̂ᵀCx̂: it lets a view draw the model.
+type MatrixModel interface {
+	// MatrixBlock writes C's principal block on the coordinates idx into
+	// dst, row-major, len(idx)² values: idx[i] = j ≥ 0 stands for feature
+	// j, BiasCoord for x̂'s constant 1. A feature the learner has not seen
+	// has a zero row. It does not change the learner.
+	MatrixBlock(idx []int, dst []float64)
+}
+
+// FWStep describes the last round of Algorithm 2 an OCCFM played, for a
+// view of the Frank-Wolfe step (see OCCFM.TraceSteps):
+//
+//	ŷₜ = ½x̂ᵀCₜx̂,  ∇fₜ(Cₜ) = ℓ'(ŷₜ, yₜ)·½x̂x̂ᵀ,
+//	Hₜ = −∇Fₜ(Cₜ) = −(ηGₜ + 2Cₜ),  (λ, q) its eigenpair of largest |λ|,
+//	Ĉₜ = δ·sign(λ)·qqᵀ,  Cₜ₊₁ = (1 − γ)Cₜ + γĈₜ.
+type FWStep struct {
+	Round      int     // t
+	Prediction float64 // ŷₜ (for OCCFMLin, with its linear part)
+	Label      float64 // yₜ
+	Loss       float64 // ℓ(ŷₜ, yₜ)
+	Deriv      float64 // ℓ'(ŷₜ, yₜ)
+	Lambda     float64 // λ = qᵀHₜq; 0: no step (C = 0 and G = 0)
+	// Refreshed: a Lanczos run found (λ, q) this round; otherwise the
+	// tracked subspace's certificate proved its Ritz pair good enough.
+	Refreshed bool
+	// ValueGap is the error the LMO allows in ⟨Ĉ, Hₜ⟩ = δ|λ| against the
+	// best atom of K: εₜ = 4κγₜδ² (see lmoTol; Jaggi 2013, Theorem 1).
+	// The certificate proves it when the tracked subspace answered; a
+	// refresh's Lanczos run converges far inside it.
+	ValueGap float64
+	// Gamma is the step taken, GammaSchedule the schedule's γₜ; Gamma is
+	// below it when the exact line search binds (see OCCFM.lineSearch).
+	Gamma, GammaSchedule float64
+	Delta, Eta           float64
+}
+
+// QuadraticBlock writes, for a model whose prediction ŷ = p(x) is a
+// quadratic function of x, its equivalent matrix C (ŷ = ½x̂ᵀCx̂, eq. (3) of
+// the paper) on the coordinates idx (as MatrixModel.MatrixBlock: feature
+// j, or BiasCoord), read back from predictions by polarization:
+//
+//	C_bb = 2p(0),  C_ib = ½(p(eᵢ) − p(−eᵢ)),  C_ii = p(eᵢ) + p(−eᵢ) − 2p(0),
+//	C_ij = p(eᵢ + eⱼ) − p(eᵢ) − p(eⱼ) + p(0).
+//
+// Every learner of the registry but occfm-auto predicts a quadratic in x
+// (bias and linear ones have Z = 0; FM-FTRL's Z = VVᵀ off its diagonal;
+// CFM-FTRL's Z; ccfm-pairs' table, hashed slots shared), so this draws any
+// of them the same way; occfm-auto's mixture of predictions is not a
+// quadratic. It costs about |idx|²/2 + 2|idx| predictions. The
+// differences of predictions leave rounding errors of about ε·|ŷ| where C
+// is exactly 0 (a bias learner's Z): entries within 64ε of the largest
+// |ŷ| used are written as 0.
+func QuadraticBlock(p0f func(data.Sparse) float64, idx []int, dst []float64) {
+	k := len(idx)
+	dst = dst[:k*k]
+	var scale float64
+	p := func(x data.Sparse) float64 {
+		y := p0f(x)
+		scale = max(scale, math.Abs(y))
+		return y
+	}
+	one := func(j int, v float64) float64 { return p(data.Sparse{Ind: []int{j}, Val: []float64{v}}) }
+	p0 := p(data.Sparse{})
+	plus := make([]float64, k) // p(eᵢ)
+	pair := data.Sparse{Ind: make([]int, 2), Val: []float64{1, 1}}
+	var bias []int // where idx holds BiasCoord
+	for a, i := range idx {
+		if i == BiasCoord {
+			bias = append(bias, a)
+			dst[a*k+a] = 2 * p0
+		}
+	}
+	for a, i := range idx {
+		if i == BiasCoord {
+			continue
+		}
+		plus[a] = one(i, 1)
+		minus := one(i, -1)
+		dst[a*k+a] = plus[a] + minus - 2*p0
+		for _, b := range bias {
+			dst[a*k+b], dst[b*k+a] = 0.5*(plus[a]-minus), 0.5*(plus[a]-minus)
+		}
+	}
+	for a, i := range idx {
+		if i == BiasCoord {
+			continue
+		}
+		for b := a + 1; b < k; b++ {
+			j := idx[b]
+			if j == BiasCoord {
+				continue
+			}
+			if i == j {
+				dst[a*k+b], dst[b*k+a] = dst[a*k+a], dst[a*k+a]
+				continue
+			}
+			pair.Ind[0], pair.Ind[1] = min(i, j), max(i, j)
+			v := p(pair) - plus[a] - plus[b] + p0
+			dst[a*k+b], dst[b*k+a] = v, v
+		}
+	}
+	tol := 64 * 0x1p-52 * scale
+	for i, v := range dst {
+		if math.Abs(v) <= tol {
+			dst[i] = 0
+		}
+	}
+}
+
+// BlockSpectrum returns the eigenvalues of the symmetric k×k row-major a
+// (a is not changed) by decreasing |λ|, and a unit eigenvector of the
+// first, with its largest entry positive (nil for k = 0).
+func BlockSpectrum(a []float64, k int) (vals, lead []float64) {
+	if k == 0 {
+		return nil, nil
+	}
+	m := make([]float64, k*k)
+	copy(m, a[:k*k])
+	// SymEigenInPlace reads the lower triangle: make the block exactly
+	// symmetric first.
+	for i := 0; i < k; i++ {
+		for j := 0; j < i; j++ {
+			s := 0.5 * (m[i*k+j] + m[j*k+i])
+			m[i*k+j], m[j*k+i] = s, s
+		}
+	}
+	raw := make([]float64, k)
+	var work []float64
+	spectral.SymEigenInPlace(m, k, raw, &work)
+	order := spectral.OrderByAbs(nil, raw)
+	vals = make([]float64, k)
+	for n, i := range order {
+		vals[n] = raw[i]
+	}
+	lead = make([]float64, k)
+	top, big := order[0], 0.0
+	for i := range lead {
+		lead[i] = m[i*k+top]
+		if math.Abs(lead[i]) > math.Abs(big) {
+			big = lead[i]
+		}
+	}
+	if big < 0 {
+		for i := range lead {
+			lead[i] = -lead[i]
+		}
+	}
+	return vals, lead
+}
+
+// RankOf returns how many of vals exceed tol in absolute value: the rank
+// of a symmetric matrix from its eigenvalues, those within tol of 0 counted
+// as 0.
+func RankOf(vals []float64, tol float64) int {
+	r := 0
+	for _, v := range vals {
+		if math.Abs(v) > tol {
+			r++
+		}
+	}
+	return r
+}
+
+// stateCoder is implemented by every registered learner, in the learner's
+// own file: stateCode writes (c encoding) or reads (c decoding) the
+// learner's settings, defaults filled in, then every field that affects a
+// future prediction, in one fixed order, so that the two directions cannot
+// disagree. Decoding starts on the zero value of the learner type (its
+// Spec's state) and rebuilds it through its constructor once the settings
+// are read. Scratch buffers are not saved. Caches that can be rebuilt bit
+// for bit from the saved fields are rebuilt instead of saved:
+//
+//   - OCCFM's Lanczos noise vector is a fixed N(0, 1) draw per coordinate
+//     from its seeded generator: it is drawn again (and leaves the
+//     generator where it was);
+//   - FM-FTRL's generator is likewise advanced by the d·k draws of V's
+//     initial rows;
+//   - a gradient accumulator's hash index and CSR mirror are rebuilt from
+//     its pairs, the mirror from the same prefix of pairs it held, so that
+//     products with G sum in the same order;
+//   - the column-major copy of C's basis (lowRankSym.ut) is rebuilt on
+//     first use, as after any change of the basis.
+//
+// CCFM-FTRL and CFM-FTRL draw from their generators at every refresh, so
+// their generators' states are saved.
+type stateCoder interface {
+	Learner
+	stateCode(c *stateCodec)
 }

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/occfm/occfm/core/data"
+	"github.com/occfm/occfm/core/internal/str"
 )
 
 // Metrics accumulates progressive metrics (§5.1): each row is scored with
@@ -447,3 +448,104 @@ func AppendString(b []byte, s string) []byte {
 }
 
 const hexDigits = "0123456789abcdef"
+
+// Loss is a convex loss ℓ(ŷ, y) of a real prediction ŷ and a label y.
+// The zero value is Squared.
+type Loss int
+
+const (
+	// Squared is ℓ(ŷ, y) = (ŷ − y)², for regression (§3.1).
+	Squared Loss = iota
+	// Logistic is ℓ(ŷ, y) = log(1 + exp(−yŷ)) with y ∈ {−1, +1}, for binary
+	// classification. (The paper prints log(1 + 1/exp(−yŷ)); the sign is a
+	// typo: that loss would grow with the margin yŷ, punishing right answers.)
+	Logistic
+)
+
+// String returns "squared" or "logistic".
+func (l Loss) String() string {
+	switch l {
+	case Squared:
+		return "squared"
+	case Logistic:
+		return "logistic"
+	}
+	return "Loss(?)"
+}
+
+// ParseLoss returns the loss String names, or nil for "" and "auto": the
+// task's own (TaskLoss), as Config.Loss reads nil.
+func ParseLoss(name string) (*Loss, error) {
+	var l Loss
+	switch name {
+	case "", "auto":
+		return nil, nil
+	case "squared":
+		l = Squared
+	case "logistic":
+		l = Logistic
+	default:
+		return nil, errors.New("core: loss " + str.Quote(name) + ": want auto, squared or logistic")
+	}
+	return &l, nil
+}
+
+// Value returns ℓ(ŷ, y).
+func (l Loss) Value(yhat, y float64) float64 {
+	switch l {
+	case Squared:
+		d := yhat - y
+		return d * d
+	case Logistic:
+		return softplus(-y * yhat)
+	}
+	panic("core: unknown loss")
+}
+
+// Deriv returns ∂ℓ/∂ŷ at (ŷ, y): 2(ŷ − y) for Squared and −y·σ(−yŷ) for
+// Logistic, where σ(z) = 1/(1 + e⁻ᶻ).
+func (l Loss) Deriv(yhat, y float64) float64 {
+	switch l {
+	case Squared:
+		return 2 * (yhat - y)
+	case Logistic:
+		return -y * Sigmoid(-y*yhat)
+	}
+	panic("core: unknown loss")
+}
+
+// softplus returns log(1 + eᶻ) without overflow.
+func softplus(z float64) float64 {
+	if z > 0 {
+		return z + math.Log1p(math.Exp(-z))
+	}
+	return math.Log1p(math.Exp(z))
+}
+
+// Sigmoid returns σ(z) = 1/(1 + e⁻ᶻ) without overflow: the probability of
+// the positive class for a logistic margin z (Logistic), as the CLI's
+// -predictions and the JS library report it.
+func Sigmoid(z float64) float64 {
+	if z >= 0 {
+		return 1 / (1 + math.Exp(-z))
+	}
+	e := math.Exp(z)
+	return e / (1 + e)
+}
+
+// TaskLoss returns the loss that suits t: Squared for Regression, Logistic for
+// data.Classification.
+func TaskLoss(t data.Task) Loss {
+	if t == data.Classification {
+		return Logistic
+	}
+	return Squared
+}
+
+// taskOf returns the task whose natural loss is l.
+func taskOf(l Loss) data.Task {
+	if l == Logistic {
+		return data.Classification
+	}
+	return data.Regression
+}

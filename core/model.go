@@ -76,19 +76,6 @@ const (
 	modelCRCLen    = 4
 )
 
-var modelCRC = crc32.MakeTable(crc32.Castagnoli)
-
-// Errors of LoadModel, for errors.Is. The messages returned say more.
-var (
-	// ErrNotModel: the input is not an OCCFM model file at all.
-	ErrNotModel = errors.New("not an OCCFM model file")
-	// ErrModelVersion: the file was written by a newer OCCFM.
-	ErrModelVersion = errors.New("model file from a newer OCCFM")
-	// ErrModelCorrupt: the file is truncated, fails its checksum, or is
-	// inconsistent.
-	ErrModelCorrupt = errors.New("corrupt model file")
-)
-
 // SaveModel writes m to w in the model file format (version ModelFormat).
 // It does not change m or its learner. It returns an error, and writes
 // nothing, when m.Learner is not a registered learner or m.Name does not
@@ -365,21 +352,6 @@ func checkHeader(data []byte) (uint64, error) {
 // a newer OCCFM rather than for a damaged header.
 const maxModelFormat = 255
 
-// overBudget returns the error of a model over the memory budget limit:
-// "core: " + what + " " + n in bytes + ", over the memory budget of " +
-// limit, wrapping ErrMemoryBudget.
-func overBudget(what string, n, limit int64) error {
-	return str.Wrap("core: "+what+" "+FormatBytes(max(n, 0))+", "+ErrMemoryBudget.Error()+" of "+FormatBytes(limit), ErrMemoryBudget)
-}
-
-// corrupt returns an error that wraps ErrModelCorrupt, saying msg. It is
-// kept out of line, as fail is.
-//
-//go:noinline
-func corrupt(msg string) error {
-	return str.Wrap("core: "+ErrModelCorrupt.Error()+": "+msg, ErrModelCorrupt)
-}
-
 // decodeModel decodes the sections of a model file, the body bytes of in
 // (after the header, before the checksum), checking that they come in the
 // order SaveModel writes them, so that a file loads to a model that saves
@@ -536,14 +508,6 @@ func (m *Model) decodeLearner(c *stateCodec, limit, held int64) error {
 	return nil
 }
 
-// The sizes of a data.VocabularyFeature (an int and a string header) and a
-// data.VocabularyColumn (a string header, an int and a float64), with
-// 64-bit ints as on every platform OCCFM builds for.
-const (
-	vocabularyFeatureBytes = 24
-	vocabularyColumnBytes  = 32
-)
-
 // vocabularyBytes estimates the memory v holds.
 func vocabularyBytes(v *data.Vocabulary) int64 {
 	n := vocabularyFeatureBytes*int64(cap(v.Features)) + vocabularyColumnBytes*int64(cap(v.Columns)) + 4*int64(cap(v.Indices))
@@ -602,7 +566,7 @@ func ResumeGuarded(m Model, s GuardSettings) (*Guarded, error) {
 		return nil, errors.New("core: the model has no learner of the registry (" + str.Quote(m.Name) + ")")
 	}
 	c := m.Config
-	g := &Guarded{set: s.withDefaults(), name: m.Name, cfg: c, task: c.Task, loss: c.LossOf(),
+	g := &Guarded{set: s.withDefaults(), name: m.Name, spec: spec, cfg: c, task: c.Task, loss: c.LossOf(),
 		fresh: func() Learner { return spec.New(c) }, inner: m.Learner}
 	if b, ok := m.Extra[guardSection]; ok {
 		dc := &stateCodec{dec: true, buf: b}

@@ -3,13 +3,13 @@ package core
 import (
 	"bytes"
 	"errors"
-	"github.com/occfm/occfm/core/data"
 	"io"
 	"reflect"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/occfm/occfm/core/data"
 	"github.com/occfm/occfm/core/internal/coretest"
 )
 

@@ -12,65 +12,6 @@ import (
 	"github.com/occfm/occfm/core/internal/str"
 )
 
-// stateCoder is implemented by every registered learner, in the learner's
-// own file: stateCode writes (c encoding) or reads (c decoding) the
-// learner's settings, defaults filled in, then every field that affects a
-// future prediction, in one fixed order, so that the two directions cannot
-// disagree. Decoding starts on the zero value of the learner type (its
-// Spec's state) and rebuilds it through its constructor once the settings
-// are read. Scratch buffers are not saved. Caches that can be rebuilt bit
-// for bit from the saved fields are rebuilt instead of saved:
-//
-//   - OCCFM's Lanczos noise vector is a fixed N(0, 1) draw per coordinate
-//     from its seeded generator: it is drawn again (and leaves the
-//     generator where it was);
-//   - FM-FTRL's generator is likewise advanced by the d·k draws of V's
-//     initial rows;
-//   - a gradient accumulator's hash index and CSR mirror are rebuilt from
-//     its pairs, the mirror from the same prefix of pairs it held, so that
-//     products with G sum in the same order;
-//   - the column-major copy of C's basis (lowRankSym.ut) is rebuilt on
-//     first use, as after any change of the basis.
-//
-// CCFM-FTRL and CFM-FTRL draw from their generators at every refresh, so
-// their generators' states are saved.
-type stateCoder interface {
-	Learner
-	stateCode(c *stateCodec)
-}
-
-// stateCodec encodes or decodes the fields of a section. Each method takes
-// a pointer: encoding appends the value to buf, decoding reads it from buf
-// into the pointer. After the first decoding error every call is a no-op
-// and err holds the error.
-//
-// A codec of a model file streams (model_stream.go): encoding, buf passes
-// its bytes on to out once it holds a window of them; decoding, buf is the
-// window of the section read so far and left the bytes of the section
-// still in in. A codec without out or in codes bytes held in memory.
-//
-// This file holds the codings of values any learner has (numbers, slices,
-// strings, a Config, a Vocabulary, a generator, a nested learner); the
-// coding of a representation sits beside its type (lowRank in lowrank.go,
-// eigSym in ccfm_projected.go, accum in accum.go, …).
-type stateCodec struct {
-	dec bool
-	buf []byte
-	err error
-	// out, when not nil, receives the encoded bytes.
-	out *modelOut
-	// in, when not nil, holds the left bytes of the section after buf;
-	// win is the window buf is read into.
-	in   *modelIn
-	left int64
-	win  []byte
-	// limit, when decoding, bounds in bytes what a dimension read may make
-	// the decoder allocate (see alloc); 0 means DefaultMemoryLimit. over is
-	// the error of the first dimension over it.
-	limit int64
-	over  error
-}
-
 // bytesOf returns the product of its factors, saturated at MaxInt64 (and 0
 // for a negative factor).
 func bytesOf(factors ...int) int64 {
@@ -581,14 +522,36 @@ func (c *stateCodec) encodeNested(l stateCoder) {
 	c.out.sameLen(n, c.out.n-from, "a nested learner")
 }
 
-// nestedBias codes a Bias's state after its settings (those of the
-// learner it belongs to), checking that it covers d features.
-func (c *stateCodec) nestedBias(b *Bias, d int) {
-	c.int(&b.t)
-	c.float(&b.b)
-	c.floats(&b.w)
-	c.floats(&b.n)
-	if c.violates(len(b.w) == d && len(b.n) == d) {
-		c.fail(str.Itoa(len(b.w)) + " biases with " + str.Itoa(len(b.n)) + " counts for " + str.Itoa(d) + " features")
-	}
+// overBudget returns the error of a model over the memory budget limit:
+// "core: " + what + " " + n in bytes + ", over the memory budget of " +
+// limit, wrapping ErrMemoryBudget.
+func overBudget(what string, n, limit int64) error {
+	return str.Wrap("core: "+what+" "+FormatBytes(max(n, 0))+", "+ErrMemoryBudget.Error()+" of "+FormatBytes(limit), ErrMemoryBudget)
 }
+
+// corrupt returns an error that wraps ErrModelCorrupt, saying msg. It is
+// kept out of line, as fail is.
+//
+//go:noinline
+func corrupt(msg string) error {
+	return str.Wrap("core: "+ErrModelCorrupt.Error()+": "+msg, ErrModelCorrupt)
+}
+
+// The sizes of a data.VocabularyFeature (an int and a string header) and a
+// data.VocabularyColumn (a string header, an int and a float64), with
+// 64-bit ints as on every platform OCCFM builds for.
+const (
+	vocabularyFeatureBytes = 24
+	vocabularyColumnBytes  = 32
+)
+
+// Errors of LoadModel, for errors.Is. The messages returned say more.
+var (
+	// ErrNotModel: the input is not an OCCFM model file at all.
+	ErrNotModel = errors.New("not an OCCFM model file")
+	// ErrModelVersion: the file was written by a newer OCCFM.
+	ErrModelVersion = errors.New("model file from a newer OCCFM")
+	// ErrModelCorrupt: the file is truncated, fails its checksum, or is
+	// inconsistent.
+	ErrModelCorrupt = errors.New("corrupt model file")
+)

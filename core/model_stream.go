@@ -188,3 +188,37 @@ func (o *modelOut) sameLen(want, got int64, what string) {
 			" bytes, then to " + strconv.FormatInt(got, 10))
 	}
 }
+
+var modelCRC = crc32.MakeTable(crc32.Castagnoli)
+
+// stateCodec encodes or decodes the fields of a section. Each method takes
+// a pointer: encoding appends the value to buf, decoding reads it from buf
+// into the pointer. After the first decoding error every call is a no-op
+// and err holds the error.
+//
+// A codec of a model file streams (model_stream.go): encoding, buf passes
+// its bytes on to out once it holds a window of them; decoding, buf is the
+// window of the section read so far and left the bytes of the section
+// still in in. A codec without out or in codes bytes held in memory.
+//
+// This file holds the codings of values any learner has (numbers, slices,
+// strings, a Config, a Vocabulary, a generator, a nested learner); the
+// coding of a representation sits beside its type (lowRank in lowrank.go,
+// eigSym in ccfm_projected.go, accum in accum.go, …).
+type stateCodec struct {
+	dec bool
+	buf []byte
+	err error
+	// out, when not nil, receives the encoded bytes.
+	out *modelOut
+	// in, when not nil, holds the left bytes of the section after buf;
+	// win is the window buf is read into.
+	in   *modelIn
+	left int64
+	win  []byte
+	// limit, when decoding, bounds in bytes what a dimension read may make
+	// the decoder allocate (see alloc); 0 means DefaultMemoryLimit. over is
+	// the error of the first dimension over it.
+	limit int64
+	over  error
+}

@@ -112,15 +112,15 @@ type OCCFM struct {
 
 // occfmSpec registers OCCFM (see registry).
 var occfmSpec = Spec{
-	Name:     "occfm",
-	Plain:    "The paper's learner: one matrix C of feature pairs, kept inside a budget δ; each row moves C a small step towards the best corner of the budget, found with one eigenvector.",
-	Summary:  "Online Compact Convexified FM: projection-free Frank-Wolfe on ‖C‖* ≤ δ (Algorithm 2; γₜ capped by exact line search)",
-	Takes:    TakesDelta | TakesEta | TakesGamma,
-	New:      func(c Config) Learner { return NewOCCFM(OCCFMSettingsFor(c)) },
-	Personal: "occfm follows the whole stream: a new person's few ratings barely move it, so the list may not change (occfm-k adapts at once).",
-	Regret:   RegretGuarantee{0.75, "Theorem 3 (online Frank-Wolfe)"},
-	Ball:     true,
-	state:    func() stateCoder { return new(OCCFM) },
+	Name:      "occfm",
+	Plain:     "The paper's learner: one matrix C of feature pairs, kept inside a budget δ; each row moves C a small step towards the best corner of the budget, found with one eigenvector.",
+	Summary:   "Online Compact Convexified FM: projection-free Frank-Wolfe on ‖C‖* ≤ δ (Algorithm 2; γₜ capped by exact line search)",
+	Takes:     TakesDelta | TakesEta | TakesGamma,
+	New:       func(c Config) Learner { return NewOCCFM(OCCFMSettingsFor(c)) },
+	Personal:  "occfm follows the whole stream: a new person's few ratings barely move it, so the list may not change (occfm-k adapts at once).",
+	Guarantee: RegretGuarantee{0.75, "Theorem 3 (online Frank-Wolfe)"},
+	Ball:      true,
+	state:     func() stateCoder { return new(OCCFM) },
 }
 
 // NewOCCFM returns an OCCFM learner with C₁ = 0 and an empty feature space.
@@ -426,46 +426,6 @@ func (o *OCCFM) gamma() float64 {
 	return 1 / math.Sqrt(t)
 }
 
-// applyH sets y = y + H·v = y − η·G·v − 2·C·v (C₁ = 0).
-func (o *OCCFM) applyH(y, v []float64) {
-	o.g.mulVec(y, -o.s.Eta, v)
-	o.c.mulVec(y, -2, v)
-}
-
-// dropPhi keeps ⟨G, C⟩ exact when rebase drops the eigenpair (λ, q) of
-// C: ⟨G, C⟩ −= λ·qᵀGq, one product with G.
-func (o *OCCFM) dropPhi(lambda float64, q []float64) {
-	o.hr = spectral.Grown(o.hr, len(q))
-	clear(o.hr)
-	o.g.mulVec(o.hr, 1, q)
-	o.phi -= lambda * spectral.Dot(q, o.hr)
-}
-
-// innerGC returns ⟨G, C⟩ = tr(M·UᵀGU) for C = U·M·Uᵀ: b products with G
-// and b² dot products of length n, O(b·nnz(G) + n·b²). It runs after a
-// refresh that scaled C back into K (rare: rounding), and when step finds
-// that the bound phiErr could change the line search's decision (rare too:
-// docs/findings.md, "The LMO's certificate and guard").
-func (o *OCCFM) innerGC() float64 {
-	b, n := o.c.b, o.n
-	if b == 0 {
-		return 0
-	}
-	o.c.colMajor()
-	o.hr = spectral.Grown(o.hr, n)
-	var s float64
-	for a := 0; a < b; a++ {
-		clear(o.hr)
-		o.g.mulVec(o.hr, 1, o.c.ut[a*n:(a+1)*n])
-		for e := 0; e < b; e++ {
-			if m := o.c.m[e*b+a]; m != 0 {
-				s += m * spectral.Dot(o.c.ut[e*n:(e+1)*n], o.hr)
-			}
-		}
-	}
-	return s
-}
-
 // NuclearNorm returns ‖C‖* = Σ|λᵢ(C)|.
 func (o *OCCFM) NuclearNorm() float64 { return o.c.nuclearNorm() }
 
@@ -494,8 +454,6 @@ func (o *OCCFM) LMOStats() (refreshes, matvecs int, guardErr float64) {
 	return o.refreshes, o.matvecs, o.guardErr
 }
 
-func square(x float64) float64 { return x * x }
-
 // MemoryBytes estimates the bytes o holds (see Sized and OCCFM's memory):
 // G's stored pairs dominate, then C's basis and S's certificate.
 func (o *OCCFM) MemoryBytes() int64 {
@@ -517,151 +475,207 @@ func (o *OCCFM) MaxRowNonzeros() int { return max(o.s.MaxRowNonzeros, 0) }
 
 var _ RowLimited = (*OCCFM)(nil)
 
-func (o *OCCFM) stateCode(c *stateCodec) {
-	s := o.s
-	if c.dec {
-		// Coded at the end (see occfmTail), when not the default.
-		s.MaxRowNonzeros, s.MaxRank, s.LMOSlack = DefaultMaxRowNonzeros, DefaultMaxRank, DefaultLMOSlack
-	}
-	c.float(&s.Delta)
-	c.float(&s.Eta)
-	codeEnum(c, &s.Gamma, 3, "γ schedule")
-	c.float(&s.GammaConst)
-	codeEnum(c, &s.Loss, 2, "loss")
-	codeEnum(c, &s.GradientSum, 2, "gradient sum")
-	c.bool(&s.NoSelfInteractions)
-	c.float(&s.RecompressTol)
-	codeEnum(c, &s.LMO, 2, "LMO method")
-	c.int(&s.Subspace)
-	c.float(&s.RefreshTol)
-	c.uint64(&s.Seed)
-	if c.violates(s.Subspace >= 0 && s.Subspace <= maxSubspace) {
-		c.fail("subspace size " + str.Itoa(s.Subspace))
-	}
-	c.alloc(bytesOf(6*8, s.Subspace, s.Subspace), "subspace of size "+str.Itoa(s.Subspace))
-	if !rebuild(c, o, s, NewOCCFM, func(x *OCCFM) OCCFMSettings { return x.s }) {
-		return
-	}
-	n := o.n
-	c.int(&n)
-	c.int(&o.dim)
-	c.int(&o.t)
-	c.int32s(&o.feat)
-	if c.dec {
-		if c.violates(o.t >= 0) {
-			c.fail(str.Itoa(o.t) + " rounds")
-		}
-		if c.violates(n >= 1 && n-1 <= len(o.feat)) {
-			c.fail("dimension " + str.Itoa(n) + " with " + str.Itoa(len(o.feat)) + " features")
-		}
-		if c.violates(o.dim == 0 && len(o.feat) == 0 || o.dim == len(o.feat)+1) {
-			c.fail("dimension " + str.Itoa(o.dim) + " with " + str.Itoa(len(o.feat)) + " features")
-		}
-		checkNumbering(c, o.feat, 1, n, "feature")
-		// grow allocates C's rows (8 floats a row before any basis
-		// column), the noise vector, and the certificate's n×k rows.
-		c.alloc(bytesOf(n, 8*(8+1+2*o.k)), "dimension "+str.Itoa(n))
-		if c.err != nil {
-			return
-		}
-		o.grow(n) // draws the noise vector again
-	}
-	c.lowRank(&o.c, n)
-	c.accum(&o.g, n)
-	c.int(&o.sk)
-	k := o.k
-	if c.violates(o.sk >= 0 && o.sk <= k && o.sk <= o.c.b) {
-		c.fail("subspace of " + str.Itoa(o.sk) + " columns")
-	}
-	c.floats(&o.tG)
-	c.int(&o.interval)
-	c.int(&o.since)
-	if c.violates(o.interval >= 1 && o.since >= 0) {
-		c.fail("refresh interval " + str.Itoa(o.interval) + ", since " + str.Itoa(o.since))
-	}
-	for _, p := range []*float64{&o.restP, &o.restN, &o.eDp, &o.eDn, &o.xD, &o.xB, &o.drop} {
-		c.float(p)
-	}
-	c.floats(&o.b0)
-	c.floats(&o.e)
-	c.floats(&o.f)
-	c.floats(&o.kB)
-	c.check(len(o.tG) == k*k && len(o.f) == k*k && len(o.kB) == k*k, "k×k matrices of the wrong size")
-	c.check(o.b0 == nil && o.e == nil && o.sk == 0 || len(o.b0) == n*k && len(o.e) == n*k,
-		"certificate matrices of the wrong size")
-	for _, p := range []*float64{&o.cs, &o.cBW, &o.cDW, &o.lambda, &o.guardErr} {
-		c.float(p)
-	}
-	c.int(&o.refreshes)
-	c.int(&o.matvecs)
-	c.occfmTail(o)
-}
-
-// occfmTail codes what OCCFM gained after the first model files: the
-// line-search step (PaperStep false) with its ⟨G, C⟩, the rank cap and
-// the LMO accuracy tied to γₜ (LMOSlack). Files written before have none:
-// they store RefreshTol = 1e-3 and decode as a learner with PaperStep set
-// and no rank cap, so they go on exactly as they were; such a learner
-// writes no tail, so they save again to the same bytes. Else the tail is
-// the row nonzero limit (always), PaperStep, MaxRank, LMOSlack, and the
-// line search's ⟨G, C⟩ with its error bound, ‖G‖₂'s estimate and whether
-// the last step was the line search's; then max(−λmin(M_WW), 0) (see
-// blockNorms) and the certificate's structured growth bound (see growth).
-// A file that ends before these two decodes as a learner with the
-// certificate and the recompression it was written with (OCCFM.oldCert),
-// which writes no such section, so such files too go on as they were and
-// save to the same bytes.
-func (c *stateCodec) occfmTail(o *OCCFM) {
-	legacy := func() bool { return o.s.PaperStep && o.s.MaxRank < 0 && o.s.RefreshTol > 0 }
-	if !c.dec {
-		if legacy() {
-			c.maxRowNonzeros(&o.s.MaxRowNonzeros)
-			return
-		}
-		c.int(&o.s.MaxRowNonzeros)
-	} else {
-		o.s.PaperStep, o.s.MaxRank = true, -1
-		o.oldCert = true
-		o.cDWn = o.cDW
-		if c.atEnd() {
-			return
-		}
-		c.int(&o.s.MaxRowNonzeros)
-		if c.atEnd() {
-			if c.violates(o.s.MaxRowNonzeros == -1 || o.s.MaxRowNonzeros > 0 && o.s.MaxRowNonzeros != DefaultMaxRowNonzeros) {
-				c.fail("row nonzero limit " + str.Itoa(o.s.MaxRowNonzeros))
-			}
-			return
-		}
-		if c.violates(o.s.MaxRowNonzeros == -1 || o.s.MaxRowNonzeros > 0) {
-			c.fail("row nonzero limit " + str.Itoa(o.s.MaxRowNonzeros))
-		}
-	}
-	c.bool(&o.s.PaperStep)
-	c.int(&o.s.MaxRank)
-	c.float(&o.s.LMOSlack)
-	c.float(&o.phi)
-	c.float(&o.phiErr)
-	c.float(&o.gBound)
-	c.bool(&o.lsBinds)
-	if c.dec {
-		if c.violates(o.s.MaxRank == -1 || o.s.MaxRank > 0) {
-			c.fail("rank cap " + str.Itoa(o.s.MaxRank))
-		}
-		if c.violates(o.s.LMOSlack > 0 && o.s.LMOSlack <= 1e6) {
-			c.fail("LMO slack " + str.Ftoa(o.s.LMOSlack))
-		}
-		c.check(!legacy(), "a tail that repeats the legacy settings")
-		if c.atEnd() {
-			return // written before the growth bound: oldCert, set above
-		}
-		o.oldCert = false
-	} else if o.oldCert {
-		return
-	}
-	c.float(&o.cDWn)
-	c.growth(&o.gb, o.n)
-}
-
 // pairVisits counts the pair terms read or written (see pairCounter).
 func (o *OCCFM) pairVisits() int64 { return o.g.visits }
+
+// GradientSum says which gradients the accumulator Gₜ holds when OCCFM
+// builds −∇Fₜ(Cₜ). The zero value is ThroughT.
+type GradientSum int
+
+const (
+	// ThroughT sums ∇f₁ … ∇fₜ, including the current round's gradient, as
+	// the paper's proofs do.
+	ThroughT GradientSum = iota
+	// ThroughPrevious sums ∇f₁ … ∇fₜ₋₁, as Algorithm 2 line 4 is printed.
+	ThroughPrevious
+)
+
+// LMOMethod selects how OCCFM finds the eigenpair of −∇Fₜ(Cₜ) of largest
+// |λ|. The zero value is LMOTracked.
+type LMOMethod int
+
+const (
+	// LMOTracked keeps a small subspace S (n×k) of dominant eigenvectors of
+	// H = −∇F and the k×k matrix SᵀHS up to date under the rank-one changes
+	// of G and C (docs/algorithms.md), and takes q = S·v
+	// from a Rayleigh-Ritz step on it. C is stored in a basis whose leading
+	// columns are S, so a step costs O(nnz(x)·(b + k²) + b² + k³) for C of
+	// b basis columns, independent of the dimension. A certificate (see
+	// OCCFM.certified) checks at every step that the Ritz value is within
+	// the error Frank-Wolfe allows at that step (OCCFM.lmoTol) of the true
+	// largest |λ|; when it cannot, S is refreshed by a warm-started Lanczos
+	// run, O(nnz(G) + n·b) per product. A periodic guard refreshes anyway
+	// every so many certified steps and compares the two values: the
+	// interval halves when they differ by more than the allowed error and
+	// doubles, up to 1024 steps, when they agree within it (within a
+	// quarter of it under the fixed RefreshTol rule of old model files).
+	LMOTracked LMOMethod = iota
+	// LMOLanczos runs a warm-started Lanczos solve (full reorthogonalization)
+	// on every step: the reference, O(nnz(G)) or more per step.
+	LMOLanczos
+)
+
+// OCCFMSettings configures NewOCCFM. The zero value is the documented
+// default of every field.
+type OCCFMSettings struct {
+	// Delta is the nuclear-norm bound δ of K. Zero means 10, the paper's
+	// value for MovieLens. Else it must lie in [MinDelta, MaxDelta]
+	// (NewOCCFM panics): beyond, the step's arithmetic leaves float64's
+	// range and C never moves, or its eigensolver fails.
+	Delta float64
+	// Eta is η, the weight of the gradient sum in Fₜ (Algorithm 2 line 4).
+	// Zero means DefaultEtaFor(Loss, Delta). Else it must lie in [MinEta,
+	// MaxEta] (NewOCCFM panics). The theory's choice η = D/(4G·T^¾) with D = 2δ
+	// needs the horizon T and a gradient bound G; see TheoryEta.
+	Eta float64
+	// Gamma is the step-size schedule; the zero value is InvSqrt.
+	Gamma Schedule
+	// GammaConst is γ for the Constant schedule. Zero means 0.01.
+	GammaConst float64
+	// Loss is the loss ℓ(ŷ, y); the zero value is Squared.
+	Loss Loss
+	// GradientSum selects Gₜ or Gₜ₋₁ in −∇Fₜ; the zero value is ThroughT.
+	GradientSum GradientSum
+	// NoSelfInteractions drops the feature diagonal of Z from ŷ:
+	// ŷ = ½⟨C, x̂x̂ᵀ − diag(0; x∘x)⟩. The default (false) is the paper's
+	// all-pairs form ½x̂ᵀCx̂.
+	NoSelfInteractions bool
+	// RecompressTol is ε: whenever the LMO subspace is refreshed, C is
+	// re-diagonalized and its eigenpairs of smallest |λ| with total at most
+	// ε·‖C‖* are dropped (this only lowers ‖C‖*, so C stays in K; model
+	// files written before the rule drop up to ε·δ, see dropRule). Zero means
+	// 1e-3: on MovieLens-100K it is as accurate as 1e-6 and keeps C's basis,
+	// and so each step's cost, small (docs/findings.md, "The recompression
+	// tolerance").
+	RecompressTol float64
+	// PaperStep takes γₜ from the schedule alone, as the paper does (and
+	// `occfm paper`). By default (false) the step is min(γₜ, γ*) with γ*
+	// the exact line-search step on Fₜ along Ĉₜ − Cₜ (see OCCFM.lineSearch),
+	// so that a large δ does not make the first steps jump to a vertex of
+	// a huge ball.
+	PaperStep bool
+	// MaxRank caps the rank of C: whenever the LMO subspace is refreshed,
+	// C's eigenpairs of smallest |λ| beyond MaxRank are dropped, like
+	// RecompressTol's (this only lowers ‖C‖*, so C stays in K). It bounds
+	// the per-row cost O(nnz(x)·b + b²) and a refresh's O(n·b²) at large δ,
+	// where the line-search steps leave many atoms of similar weight and b
+	// would otherwise keep growing (docs/findings.md, "The rank cap"). Zero
+	// means DefaultMaxRank; negative means no cap.
+	MaxRank int
+	// LMO selects the eigen-solver; the zero value is LMOTracked.
+	LMO LMOMethod
+	// Subspace is the size k of the tracked subspace. Zero means 6.
+	Subspace int
+	// RefreshTol, when positive, is a fixed eigenvalue error the LMOTracked
+	// certificate and guard allow, relative to max(|λ|, 2δ): the rule of
+	// model files written before the LMO's accuracy was tied to γₜ (they
+	// store 1e-3). Zero (the default) ties it to the step: see LMOSlack.
+	RefreshTol float64
+	// LMOSlack is κ in the LMO's allowed value gap εₜ = κ·γₜ·D², D = 2δ:
+	// the atom Ĉ the LMO returns satisfies ⟨Ĉ, −∇Fₜ⟩ ≥ max_K ⟨·, −∇Fₜ⟩ − εₜ,
+	// that is, its |λ| is within εₜ/δ = 4κγₜδ of the largest. Zero means
+	// DefaultLMOSlack. See OCCFM.lmoTol for the bound and its source.
+	LMOSlack float64
+	// Seed seeds the small perturbation of Lanczos start vectors that keeps
+	// both ends of the spectrum in reach. Zero means 1.
+	Seed uint64
+	// Weights is ζ, the smoothing of the features' frequency weights: the
+	// pairs are learned on x̃ = D^(−½)x, D = diag((1−ζ)qᵢ + ζ) with qᵢ
+	// feature i's frequency relative to the mean, which makes the ball the
+	// weighted trace norm's ‖D^½·C·D^½‖* ≤ δ (see featureWeights). Zero
+	// means DefaultOCCFMKWeights; a negative value means no weights (D = I,
+	// the plain ball); at most 1, which weighs every feature alike.
+	Weights float64
+	// MaxRowNonzeros is the most nonzeros a row may have for a Guarded
+	// learner to learn it (see RowLimited): each row stores its
+	// nnz·(nnz+1)/2 pairs in G, so one row of 5,000 would cost about 1 GB.
+	// Zero means DefaultMaxRowNonzeros; negative means no limit. The
+	// learner itself learns any row it is given.
+	MaxRowNonzeros int
+}
+
+// DefaultEta is the default η of OCCFM at the default δ = 10 (see
+// DefaultEtaFor). It was chosen on MovieLens-100K, IJCNN1 and a9a over
+// several shuffles (docs/findings.md, "η at δ = 10").
+const DefaultEta = 1
+
+// DefaultEtaFor returns OCCFM's default η for a loss and δ: DefaultEta for
+// the logistic loss at any δ and for the squared loss at δ ≤ 10; for the
+// squared loss at a larger δ, 10/δ, but never below 0.1.
+//
+// Why the squared loss needs it: Fₜ(C) = η⟨Gₜ, C⟩ + ‖C‖² is minimized over
+// the whole space at −ηGₜ/2, and once δ is large enough that the ball no
+// longer binds, the line-search steps follow that point. Each row then
+// moves it by −(η/2)(ŷ − y)·x̂x̂ᵀ, which changes the row's own prediction by
+// −(η/4)‖x̂‖⁴·(ŷ − y): with η = 1 and a user and an item (‖x̂‖² = 3), 2.25
+// times the residual, an overshoot that grows into an oscillation (on
+// MovieLens-100K at δ = 100 the RMSE is far above δ = 10's, and the
+// planted-regression demo diverges from δ = 300). At δ = 10 the ball binds
+// and bounds every step, and η = 1 is best. The logistic loss has a bounded
+// gradient and curvature, and η = 1 is best or near it at every δ measured.
+// The floor 0.1 was chosen on MovieLens-100K and the ratings and
+// planted-regression demos over δ = 30 to 10⁴: 0.1 or 0.03 was best at
+// every δ ≥ 100, and 0.01 learned too slowly everywhere (docs/findings.md,
+// "η above δ = 10, squared loss" and "OCCFM at every δ"). It is the η at
+// which a row of ‖x̂‖² = 3 corrects
+// about a quarter of its own residual; data of much larger ‖x̂‖ may need a
+// smaller η, which the guard's advice then names.
+func DefaultEtaFor(loss Loss, delta float64) float64 {
+	if loss != Squared || delta <= 10 {
+		return DefaultEta
+	}
+	return max(10/delta, 0.1)
+}
+
+// DefaultLMOSlack is the default κ of OCCFMSettings.LMOSlack.
+const DefaultLMOSlack = 4
+
+// DefaultMaxRank is the default of OCCFMSettings.MaxRank. It does not bind
+// at the default δ = 10 on MovieLens-100K, IJCNN1 or a9a, where C's rank
+// stays below it (docs/findings.md, "The rank cap").
+const DefaultMaxRank = 16
+
+// TheoryEta returns Theorem 3's learning rate η = D/(4G·T^¾) for D = 2δ,
+// a bound G on the gradients' Frobenius norm and horizon T.
+func TheoryEta(delta, g float64, t int) float64 {
+	return 2 * delta / (4 * g * math.Pow(float64(t), 0.75))
+}
+
+func (s OCCFMSettings) withDefaults() OCCFMSettings {
+	s.MaxRowNonzeros = zeroDefault(s.MaxRowNonzeros, DefaultMaxRowNonzeros, -1)
+	if s.Delta == 0 {
+		s.Delta = DefaultDelta
+	}
+	if s.Eta == 0 {
+		s.Eta = DefaultEtaFor(s.Loss, s.Delta)
+	}
+	if s.GammaConst == 0 {
+		s.GammaConst = 0.01
+	}
+	if s.RecompressTol == 0 {
+		s.RecompressTol = 1e-3
+	}
+	if s.Subspace == 0 {
+		s.Subspace = 6
+	}
+	if s.LMOSlack == 0 {
+		s.LMOSlack = DefaultLMOSlack
+	}
+	s.MaxRank = zeroDefault(s.MaxRank, DefaultMaxRank, -1)
+	if s.Seed == 0 {
+		s.Seed = 1
+	}
+	if s.Delta < 0 || s.Eta < 0 || s.GammaConst < 0 || s.GammaConst > 1 || s.Subspace < 1 {
+		panic("core: invalid OCCFMSettings")
+	}
+	if !inRange(s.Delta, MinDelta, MaxDelta) || !inRange(s.Eta, MinEta, MaxEta) {
+		panic("core: invalid OCCFMSettings: δ = " + str.Ftoa(s.Delta) + ", η = " + str.Ftoa(s.Eta) + " (see MaxDelta)")
+	}
+	return s
+}
+
+// OCCFMSettingsFor maps the common registry Config onto OCCFM settings:
+// δ, η, the seed, the γ schedule and the loss.
+func OCCFMSettingsFor(c Config) OCCFMSettings {
+	return OCCFMSettings{Delta: c.Delta, Eta: c.Eta, Loss: c.LossOf(), Seed: c.Seed, Gamma: c.Gamma}
+}

@@ -471,158 +471,6 @@ func (m *OCCFMAuto) Regret() (regret, bound float64) {
 // view may read it (draw its C), never change it.
 func (m *OCCFMAuto) Expert(k int) Learner { return m.experts[k] }
 
-func (m *OCCFMAuto) stateCode(c *stateCodec) {
-	s := m.s
-	c.grid(&s.Deltas, 0, "δ")
-	c.grid(&s.Etas, 1, "η")
-	c.grid(&s.Pairs, 0, "α")
-	if c.err != nil {
-		return
-	}
-	c.float(&s.Retire)
-	codeEnum(c, &s.Loss, 2, "loss")
-	c.uint64(&s.Seed)
-	if c.dec {
-		s.Tastes = []float64{} // coded at the end, when there are some
-		fresh := construct(c, func() *OCCFMAuto { return NewOCCFMAuto(s) })
-		if c.err != nil {
-			return
-		}
-		c.check(slices.Equal(fresh.s.Deltas, s.Deltas) && slices.Equal(fresh.s.Etas, s.Etas) && slices.Equal(fresh.s.Pairs, s.Pairs) && fresh.s.Retire == s.Retire && fresh.s.Seed == s.Seed,
-			"settings are not in effective form")
-		*m = *fresh
-	}
-	c.int(&m.t)
-	c.float(&m.lo)
-	c.float(&m.hi)
-	c.float(&m.mix)
-	c.float(&m.over)
-	if c.violates(m.t >= 0 && m.lo <= m.hi && m.over >= 0) {
-		c.fail(str.Itoa(m.t) + " rounds, labels in [" + str.Ftoa(m.lo) + ", " + str.Ftoa(m.hi) + "]")
-	}
-	// The OCCFMK experts (Tastes) come last, after the others and in a
-	// section of their own at the end, coded only when there are some:
-	// files written before them load with none and save to the same bytes.
-	nb := len(m.experts) - len(m.s.Tastes)
-	loss, recent := m.loss[:nb], m.recent[:nb]
-	c.floats(&loss)
-	c.floats(&recent)
-	if c.violates(len(loss) == nb && len(recent) == nb) {
-		c.fail(str.Itoa(len(loss)) + " losses for " + str.Itoa(nb) + " experts")
-	}
-	if c.dec && c.err == nil {
-		copy(m.loss, loss)
-		copy(m.recent, recent)
-	}
-	c.experts(m, 0, nb)
-	if !c.dec {
-		if len(m.s.Tastes) > 0 {
-			c.grid(&m.s.Tastes, 1, "δ of tastes")
-			loss, recent = m.loss[nb:], m.recent[nb:]
-			c.floats(&loss)
-			c.floats(&recent)
-			c.experts(m, nb, len(m.experts))
-		}
-		return
-	}
-	if !c.atEnd() {
-		c.tastes(m, s, nb)
-	}
-}
-
-// tastes decodes the OCCFMK experts (Tastes) that follow the nb others,
-// rebuilding m with settings s and the δ grid read.
-func (c *stateCodec) tastes(m *OCCFMAuto, s OCCFMAutoSettings, nb int) {
-	var loss, recent []float64
-	var tastes []float64
-	c.grid(&tastes, 1, "δ of tastes")
-	if c.err != nil {
-		return
-	}
-	s.Tastes = tastes
-	fresh := construct(c, func() *OCCFMAuto { return NewOCCFMAuto(s) })
-	if c.err != nil {
-		return
-	}
-	c.check(slices.Equal(fresh.s.Tastes, tastes), "settings are not in effective form")
-	m.s.Tastes = fresh.s.Tastes
-	m.experts = append(m.experts, fresh.experts[nb:]...)
-	c.floats(&loss)
-	c.floats(&recent)
-	if c.violates(len(loss) == len(tastes) && len(recent) == len(tastes)) {
-		c.fail(str.Itoa(len(loss)) + " losses for " + str.Itoa(len(tastes)) + " experts of tastes")
-	}
-	if c.err != nil {
-		return
-	}
-	m.loss, m.recent = append(m.loss, loss...), append(m.recent, recent...)
-	m.yk, m.p = append(m.yk, make([]float64, len(tastes))...), append(m.p, make([]float64, len(tastes))...)
-	c.experts(m, nb, len(m.experts))
-}
-
-// experts codes OCCFMAuto's experts lo to hi: whether each is live, and the
-// state of each live one.
-func (c *stateCodec) experts(m *OCCFMAuto, lo, hi int) {
-	for k := lo; k < hi; k++ {
-		if c.err != nil {
-			return
-		}
-		live := m.experts[k] != nil
-		c.bool(&live)
-		if !live {
-			m.experts[k] = nil
-			continue
-		}
-		// A live expert decodes into the fresh one NewOCCFMAuto made for
-		// its place, and must keep the settings the grid gave it.
-		want := expertSettings(m.experts[k])
-		c.nested(m.experts[k].(stateCoder))
-		if c.violates(expertSettings(m.experts[k]) == want) {
-			c.fail("expert " + str.Itoa(k) + " does not have its grid's settings")
-		}
-	}
-}
-
-// expertSettings returns an OCCFMAuto expert's settings, for comparison.
-func expertSettings(e Learner) any {
-	switch x := e.(type) {
-	case *Bias:
-		return x.s
-	case *Linear:
-		return x.s
-	case *OCCFMLin:
-		return x.s
-	case *OCCFMK:
-		s := x.s
-		// A file keeps the rank, the weights and the step it was learned
-		// with (older ones: 24, none and 3); the grid sets none of them.
-		s.Rank, s.Weights, s.Eta = 0, 0, 0
-		return s
-	case *CCFMPairs:
-		return x.s
-	}
-	return nil
-}
-
-// grid codes one of OCCFMAuto's grids: its length, from least to
-// maxAutoExperts − 2, then its values.
-func (c *stateCodec) grid(p *[]float64, least int, what string) {
-	n := len(*p)
-	c.int(&n)
-	if c.violates(n >= least && n <= maxAutoExperts-2) {
-		c.fail(str.Itoa(n) + " values of " + what)
-	}
-	if c.err != nil {
-		return
-	}
-	if c.dec {
-		*p = make([]float64, n)
-	}
-	for i := range *p {
-		c.float(&(*p)[i])
-	}
-}
-
 // pairVisits sums the live experts' counts (a retired expert's are gone
 // with it).
 func (m *OCCFMAuto) pairVisits() int64 {
@@ -689,4 +537,147 @@ func updateExpert(e Learner, x data.Sparse, y float64) (msg string) {
 	}()
 	e.Update(x, y)
 	return ""
+}
+
+// DefaultAutoDeltas is the default grid of δ of OCCFMAuto's OCCFMLin
+// experts: a factor of 10 apart, from δ = 10 (the paper's MovieLens value)
+// to 1000 (above the ‖C‖* the ratings demo's C reaches with a ball that
+// does not bind: docs/findings.md, "The δ grid").
+var DefaultAutoDeltas = []float64{10, 100, 1000}
+
+// DefaultAutoPairs is the default grid of α of OCCFMAuto's CCFMPairs
+// experts: Linear's α, and ten times it, which all-pairs logistic
+// regression needs on IJCNN1 and which loses on planted-classification
+// (docs/findings.md, "The pairs experts: ccfm-pairs alone by α").
+var DefaultAutoPairs = []float64{DefaultLinearAlpha, 10 * DefaultLinearAlpha}
+
+// DefaultAutoTastes is the default grid of δ of OCCFMAuto's OCCFMK
+// experts: OCCFMK's own default (0: the ball that grows as 18·√n), the
+// expert that learns low-rank tastes.
+var DefaultAutoTastes = []float64{0}
+
+// DefaultAutoRetire is the default OCCFMAutoSettings.Retire: e⁻²⁰ ≈ 2·10⁻⁹.
+const DefaultAutoRetire = 20
+
+// autoRecent discounts the losses that tell whether an expert is still
+// losing ground: a window of about 1/(1 − autoRecent) = 1,000 rows.
+const autoRecent = 0.999
+
+// autoTrial is the number of rows every expert learns before any can be
+// retired, and autoGap the least relative gap Lₖ/L_best − 1 that retires.
+// Without a gap, a good expert that starts slowly can be retired early:
+// on IJCNN1 in file order δ = 100 was retired while briefly behind δ = 10,
+// and the final error rose. With it, a trial of 2,000 rows ends
+// every data set measured (ML-100K, ML-1M, the ratings demo, the catalog,
+// IJCNN1, a9a and planted-classification, file order and shuffled) at the
+// same error as a trial of 10,000, and the costly experts stop costing
+// five times sooner (docs/findings.md, "Retirement").
+const (
+	autoTrial = 2_000
+	autoGap   = 0.03
+)
+
+// OCCFMAutoSettings configures NewOCCFMAuto. The zero value is the
+// documented default of every field.
+type OCCFMAutoSettings struct {
+	// Deltas is the grid of δ of the OCCFMLin experts, each in [MinDelta,
+	// MaxDelta]. Nil means DefaultAutoDeltas.
+	Deltas []float64
+	// Retire is R of the retirement rule (see OCCFMAuto). Zero means
+	// DefaultAutoRetire; negative means never.
+	Retire float64
+	// Pairs is the grid of α of the CCFMPairs experts, each positive and
+	// finite. Nil means DefaultAutoPairs; empty (not nil) means none.
+	Pairs []float64
+	// Etas is the grid of η of the OCCFMLin experts: one expert for each δ
+	// of Deltas and each η of Etas, where 0 means OCCFM's default at that δ
+	// (DefaultEtaFor) and any other η must lie in [MinEta, MaxEta]. Nil
+	// means {0}. When it holds one η, the OCCFMK experts take it too (0:
+	// OCCFMK's default); a grid of several leaves them OCCFMK's default.
+	Etas []float64
+	// Tastes is the grid of δ of the OCCFMK experts (with OCCFMK's other
+	// defaults), each finite and positive, or 0 for OCCFMK's default
+	// growing ball. Nil means DefaultAutoTastes; empty (not nil) means
+	// none.
+	Tastes []float64
+	// Loss is the loss ℓ(ŷ, y); the zero value is Squared.
+	Loss Loss
+	// Seed seeds the OCCFMLin experts. Zero means 1.
+	Seed uint64
+}
+
+// sharedEta returns the η every OCCFM expert takes: the one η of Etas
+// (0, each expert's default, for a grid of several).
+func (s OCCFMAutoSettings) sharedEta() float64 {
+	if len(s.Etas) == 1 {
+		return s.Etas[0]
+	}
+	return 0
+}
+
+func (s OCCFMAutoSettings) withDefaults() OCCFMAutoSettings {
+	if s.Deltas == nil {
+		s.Deltas = DefaultAutoDeltas
+	}
+	s.Deltas = append([]float64(nil), s.Deltas...)
+	if s.Etas == nil {
+		s.Etas = []float64{0}
+	}
+	s.Etas = append([]float64(nil), s.Etas...)
+	if s.Pairs == nil {
+		s.Pairs = DefaultAutoPairs
+	}
+	s.Pairs = slices.Clone(s.Pairs)
+	if s.Tastes == nil {
+		s.Tastes = DefaultAutoTastes
+	}
+	s.Tastes = slices.Clone(s.Tastes)
+	if s.Retire == 0 {
+		s.Retire = DefaultAutoRetire
+	}
+	if s.Seed == 0 {
+		s.Seed = 1
+	}
+	if len(s.Deltas)*len(s.Etas)+len(s.Pairs)+len(s.Tastes) > maxAutoExperts-2 || len(s.Etas) == 0 || math.IsNaN(s.Retire) {
+		panic("core: invalid OCCFMAutoSettings")
+	}
+	for _, a := range s.Pairs {
+		if !(a > 0) || math.IsInf(a, 0) {
+			panic("core: invalid OCCFMAutoSettings")
+		}
+	}
+	for _, e := range s.Etas {
+		if !inRange(e, MinEta, MaxEta) {
+			panic("core: invalid OCCFMAutoSettings")
+		}
+	}
+	for _, d := range s.Deltas {
+		if d == 0 || !inRange(d, MinDelta, MaxDelta) {
+			panic("core: invalid OCCFMAutoSettings")
+		}
+	}
+	for _, d := range s.Tastes {
+		if !(d >= 0) || math.IsInf(d, 0) {
+			panic("core: invalid OCCFMAutoSettings")
+		}
+	}
+	return s
+}
+
+// maxAutoExperts bounds the experts of an OCCFMAuto (and of a model file).
+const maxAutoExperts = 64
+
+// OCCFMAutoSettingsFor maps the common registry Config onto OCCFMAuto
+// settings: the loss and the seed. It needs no δ and no η; a Config.Delta
+// makes the grid that one δ, and a Config.Eta the η of every OCCFM expert
+// (Etas = {η}: the OCCFMLin experts and, see Etas, the OCCFMK ones).
+func OCCFMAutoSettingsFor(c Config) OCCFMAutoSettings {
+	s := OCCFMAutoSettings{Loss: c.LossOf(), Seed: c.Seed}
+	if c.Delta > 0 {
+		s.Deltas = []float64{c.Delta}
+	}
+	if c.Eta > 0 {
+		s.Etas = []float64{c.Eta}
+	}
+	return s
 }

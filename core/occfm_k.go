@@ -6,7 +6,6 @@ import (
 	"strconv"
 
 	"github.com/occfm/occfm/core/data"
-	"github.com/occfm/occfm/core/internal/str"
 	"github.com/occfm/occfm/core/spectral"
 )
 
@@ -478,178 +477,153 @@ func (m *OCCFMK) MemoryNote() string {
 
 func (m *OCCFMK) growsPerPair() bool { return true }
 
-// legacyDeltaScale is the scale of the default growing ball of the models
-// of files that predate the weights (see Delta).
-const legacyDeltaScale = 12
-
-// weightedFile is added to the affine rule's code in a model file whose
-// OCCFMK has the weights' ζ in its settings and the counts in its body
-// (see stateCode).
-const weightedFile = 16
-
-func (m *OCCFMK) stateCode(c *stateCodec) {
-	s := m.s
-	c.float(&s.Delta)
-	c.float(&s.Eta)
-	c.int(&s.Rank)
-	c.float(&s.Tol)
-	c.int(&s.MinGap)
-	// The affine rule, plus weightedFile when the weights' ζ follows and
-	// the body holds the counts: a file without it predates the weights
-	// and the fold-in (see legacy).
-	a := int(s.Affine)
-	if !m.legacy {
-		a += weightedFile
-	}
-	c.int(&a)
-	legacy := a < weightedFile
-	if legacy {
-		s.Weights = -1
-	} else {
-		a -= weightedFile
-		c.float(&s.Weights)
-	}
-	s.Affine = AffineRule(a)
-	codeEnum(c, &s.Loss, 2, "loss")
-	c.uint64(&s.Seed)
-	c.int(&s.MaxRowNonzeros)
-	if c.violates(s.MaxRowNonzeros == -1 || s.MaxRowNonzeros > 0) {
-		c.fail("row nonzero limit " + str.Itoa(s.MaxRowNonzeros))
-	}
-	if !rebuild(c, m, s, NewOCCFMK, func(x *OCCFMK) OCCFMKSettings { return x.s }) {
-		return
-	}
-	if c.dec && legacy {
-		m.legacy, m.ballScale = true, legacyDeltaScale
-		if m.wide != nil {
-			m.wide.legacy, m.wide.ballScale = true, legacyDeltaScale*mixWide
-		}
-	}
-	m.codeBody(c, m.wide == nil)
-	if m.wide != nil && c.err == nil {
-		c.float(&m.lossWide)
-		if c.violates(m.lossWide >= 0) {
-			c.fail("a negative summed loss")
-		}
-		m.wide.codeBody(c, true)
-	}
-}
-
-// codeBody codes m's state after its settings: a model file holds the
-// wide model of AffineMix (whose settings follow from m's) this way, after
-// the model's. The log of cuts is optional only in the last body coded.
-func (m *OCCFMK) codeBody(c *stateCodec, last bool) {
-	s := m.s
-	c.int(&m.t)
-	c.int(&m.d)
-	c.int(&m.kc)
-	ld := m.ld
-	if c.violates(m.t >= 0 && m.d >= 0 && m.kc >= 0 && m.kc <= ld) {
-		c.fail(str.Itoa(m.t) + " rounds, " + str.Itoa(m.d) + " features, " + str.Itoa(m.kc) + " directions")
-	}
-	if c.err != nil {
-		return
-	}
-	if m.bias != nil {
-		c.nestedBias(m.bias, m.d)
-	} else {
-		c.ftrlLinear(&m.lin, m.d)
-	}
-	if s.Affine == AffineMix {
-		c.ftrlLinear(&m.alone, m.d)
-		c.float(&m.lossWhole)
-		c.float(&m.lossAlone)
-		if c.violates(m.lossWhole >= 0 && m.lossAlone >= 0) {
-			c.fail("a negative summed loss")
-		}
-	}
-	c.accum(&m.g, m.d)
-	c.float(&m.gF2)
-	c.stepScale(&m.scale)
-	if !m.legacy {
-		c.featureWeights(&m.fw, m.d)
-		c.float(&m.se)
-		c.float(&m.ballScale)
-		if c.violates(m.se >= 0 && m.ballScale > 0 && !math.IsInf(m.ballScale, 1)) {
-			c.fail("a negative sum of squares or a ball's scale of " + str.Ftoa(m.ballScale))
-		}
-	}
-	seen := make([]byte, len(m.seen))
-	for i, b := range m.seen {
-		if b {
-			seen[i] = 1
-		}
-	}
-	c.bytes(&seen)
-	c.floats(&m.sb)
-	c.floats(&m.yb)
-	c.float(&m.yF2)
-	c.floats(&m.a)
-	c.floats(&m.w)
-	c.floats(&m.mu)
-	c.float(&m.theta)
-	c.float(&m.eps)
-	c.float(&m.offEps)
-	c.float(&m.leak)
-	c.int(&m.last)
-	c.int(&m.diagAt)
-	c.int(&m.refreshes)
-	c.pcg(m.src)
-	// A log of cuts (see cutLog): in the last body only when a file has
-	// one, always in the others (written empty).
-	l := cutLog{stamp: make([]int32, m.d)}
-	if !last || c.dec && !c.atEnd() {
-		c.int32s(&l.stamp)
-		c.int32s(&l.toff)
-		c.int32s(&l.tin)
-		c.int32s(&l.tout)
-		c.floats(&l.t)
-		c.float(&l.yStale)
-		if c.violates(!last || len(l.toff) > 0) {
-			c.fail("an empty log of cuts")
-		}
-	}
-	if c.dec && c.err == nil {
-		m.decoded(c, seen, &l)
-	}
-}
-
-// decoded checks the sizes of a decoded state and rebuilds what is derived
-// from it: the features seen (from seen, one byte each), the rows of S and
-// Y through an older file's log of cuts, and the active directions.
-func (m *OCCFMK) decoded(c *stateCodec, seen []byte, l *cutLog) {
-	ld := m.ld
-	if c.violates(len(seen) == m.d && len(m.sb) == m.d*ld && len(m.yb) == m.d*ld && len(m.a) == ld*ld &&
-		len(m.w) == ld*ld && len(m.mu) == ld && m.g.n <= m.d && m.last <= m.t && m.diagAt <= m.t) {
-		c.fail("a subspace of the wrong size")
-		return
-	}
-	if c.violates(l.fits(m.d, ld)) {
-		c.fail("a log of cuts of the wrong size")
-		return
-	}
-	m.takeLog(l)
-	m.seen = make([]bool, len(seen))
-	m.nseen = 0
-	for i, b := range seen {
-		m.seen[i] = b != 0
-		if b != 0 {
-			m.nseen++
-		}
-	}
-	m.active = m.active[:0]
-	for a, v := range m.mu[:m.kc] {
-		if v != 0 {
-			m.active = append(m.active, a)
-		}
-	}
-	m.normsA()
-}
-
 // pairVisits counts the pair terms read or written (see pairCounter).
 func (m *OCCFMK) pairVisits() int64 {
 	if m.wide != nil {
 		return m.g.visits + m.wide.pairVisits()
 	}
 	return m.g.visits
+}
+
+// OCCFMKSettings configures NewOCCFMK. The zero value is the documented
+// default of every field.
+type OCCFMKSettings struct {
+	// Delta is the bound δ on ‖C‖*, C the d×d matrix of pair weights.
+	// Zero means the ball grows with the data: δₜ = DefaultOCCFMKDeltaScale
+	// ·√nₜ, nₜ the features seen in learned rows so far (see OCCFMK).
+	Delta float64
+	// Eta is FTRL's η: Cₜ₊₁ = Π_K(−ηₜ·Gₜ/2) with ηₜ = η/sₜ, sₜ the row
+	// scale (1 on one-hot user × item rows; see OCCFMK). Zero means
+	// DefaultOCCFMKEta, or DefaultOCCFMKMixEta with AffineMix.
+	Eta float64
+	// Rank is k, the dimension of the tracked subspace S (up to 2k while
+	// every feature seen fits in it; see OCCFMK). Zero means
+	// DefaultOCCFMKRank.
+	Rank int
+	// Tol is the certified error a subspace may reach, relative to ‖C‖_F,
+	// before it is recomputed (see OCCFMK). Zero means 0.25.
+	Tol float64
+	// MinGap is the fewest rows between two recomputations (more once G
+	// holds over 50·MinGap pairs): it bounds the work per row (see
+	// refreshGap). Zero means 100.
+	MinGap int
+	// Affine is the rule of w₀ and w. The zero value is AffineBias.
+	Affine AffineRule
+	// Loss is the loss ℓ(ŷ, y); the zero value is Squared.
+	Loss Loss
+	// Seed seeds the random part of the Lanczos start vectors. Zero means 1.
+	Seed uint64
+	// Weights is ζ, the smoothing of the features' frequency weights: the
+	// pairs are learned on x̃ = D^(−½)x, D = diag((1−ζ)qᵢ + ζ) with qᵢ
+	// feature i's frequency relative to the mean, which makes the ball the
+	// weighted trace norm's ‖D^½·C·D^½‖* ≤ δ (see featureWeights). Zero
+	// means DefaultOCCFMKWeights; a negative value means no weights (D = I,
+	// the plain ball); at most 1, which weighs every feature alike.
+	Weights float64
+	// MaxRowNonzeros is the most nonzeros a row may have for a Guarded
+	// learner to learn it (see RowLimited): each row stores its
+	// nnz·(nnz−1)/2 pairs in G. Zero means DefaultMaxRowNonzeros; negative
+	// means no limit. The learner itself learns any row it is given.
+	MaxRowNonzeros int
+}
+
+// AffineRule says how OCCFMK learns its affine part w₀ + wᵀx.
+type AffineRule int
+
+const (
+	// AffineBias is Bias's rule (per-coordinate 1/n steps with ℓ₂, see
+	// Bias) on the derivative at the joint prediction.
+	AffineBias AffineRule = iota
+	// AffineFTRL is Linear's per-coordinate FTRL-Proximal.
+	AffineFTRL
+	// AffineMix is AffineFTRL, and the prediction the Bayes mixture of the
+	// whole model's and of the affine part's alone, learned on its own by
+	// the same rule (see OCCFMK.mixed), for the logistic loss only. It is
+	// what the registry uses for classification: the pairs' step cannot
+	// know whether the pairs carry signal (a9a wants η ≤ 1, IJCNN1 η ≥ 10),
+	// the mixture finds out from the losses.
+	AffineMix
+)
+
+// The defaults of OCCFMKSettings, chosen on ML-100K and ML-1M (shuffled,
+// and sorted by user as people rate), the ratings demo (three seeds) and
+// planted-regression (docs/findings.md, "Newcomers and per-feature
+// steps"). The weights' ζ = 0.6 with η = 5 and the ball 18·√n: ζ = 0.5
+// loses on ML-1M, 0.7 puts the ratings demo over 0.55 on a seed; η ≥ 8
+// puts planted-regression's RMSE over 0.14 (0.045 at η = 3), η = 3 the
+// ratings demo at 0.48; 12·√n loses 0.02 on the ratings demo, 24·√n
+// gains nothing. No fixed δ suits them all: ML-1M (9,746 features) does
+// better with a large ball, the ratings demo (800 features) with a small
+// one, so δ grows as √n, n the features seen. k = 16 is the smallest rank
+// that kept the ratings demo within 0.512 RMSE on its three seeds before
+// the weights, as good as 24 on ML-100K, ML-1M and the catalog and faster
+// (docs/findings.md, "The subspace's size, its Lanczos steps and no cuts").
+const (
+	DefaultOCCFMKDeltaScale = 18
+	DefaultOCCFMKEta        = 5
+	DefaultOCCFMKRank       = 16
+	DefaultOCCFMKWeights    = 0.6
+	// DefaultOCCFMKMixEta and DefaultOCCFMKMixDeltaScale are η and the
+	// growing ball's scale with AffineMix, chosen on IJCNN1, a9a and the
+	// planted classification demo (docs/findings.md), where the features'
+	// weights gain nothing: OCCFMKSettingsFor turns them off for the
+	// logistic loss.
+	DefaultOCCFMKMixEta        = 10
+	DefaultOCCFMKMixDeltaScale = 12
+)
+
+// The wide model of AffineMix: its step and its ball are these multiples of
+// the model's (the default growing ball's scale, or Delta), chosen on
+// IJCNN1, a9a and the planted classification demo (docs/findings.md).
+const (
+	mixStep = 10
+	mixWide = 25
+)
+
+// wideSettings returns the settings of AffineMix's wide model: the
+// affine part by AffineFTRL, η and δ mixStep and mixWide times larger (a
+// zero Delta stays zero: see OCCFMK.ballScale).
+func (s OCCFMKSettings) wideSettings() OCCFMKSettings {
+	s.Affine, s.Eta, s.Delta = AffineFTRL, mixStep*s.Eta, mixWide*s.Delta
+	return s
+}
+
+// OCCFMKSettingsFor maps the common registry Config onto OCCFMK settings:
+// δ, η, the rank k, the seed and the loss, with AffineMix for the logistic
+// loss.
+func OCCFMKSettingsFor(c Config) OCCFMKSettings {
+	s := OCCFMKSettings{Delta: c.Delta, Eta: c.Eta, Rank: c.Rank, Seed: c.Seed, Loss: c.LossOf()}
+	if s.Loss == Logistic {
+		s.Affine, s.Weights = AffineMix, -1
+	}
+	return s
+}
+
+func (s OCCFMKSettings) withDefaults() OCCFMKSettings {
+	if s.Eta == 0 {
+		s.Eta = DefaultOCCFMKEta
+		if s.Affine == AffineMix {
+			s.Eta = DefaultOCCFMKMixEta
+		}
+	}
+	if s.Rank == 0 {
+		s.Rank = DefaultOCCFMKRank
+	}
+	if s.Weights == 0 {
+		s.Weights = DefaultOCCFMKWeights
+	}
+	if s.Tol == 0 {
+		s.Tol = 0.25
+	}
+	if s.MinGap == 0 {
+		s.MinGap = 100
+	}
+	if s.Seed == 0 {
+		s.Seed = 1
+	}
+	s.MaxRowNonzeros = zeroDefault(s.MaxRowNonzeros, DefaultMaxRowNonzeros, -1)
+	if !(s.Delta >= 0) || math.IsInf(s.Delta, 1) || !(s.Eta > 0) || s.Rank < 1 || !(s.Tol > 0) || s.MinGap < 1 || !(s.Weights <= 1) || s.Affine < AffineBias || s.Affine > AffineMix || s.Affine == AffineMix && s.Loss != Logistic {
+		panic("core: invalid OCCFMKSettings")
+	}
+	return s
 }

@@ -60,14 +60,14 @@ var _ Configured = (*OCCFMLin)(nil)
 
 // occfmLinSpec registers OCCFMLin (see registry).
 var occfmLinSpec = Spec{
-	Name:    "occfm-lin",
-	Plain:   "OCCFM with the bias and one weight per feature learned outside C, so that the budget δ goes to pairs of features only.",
-	Summary: "OCCFM with w₀ and w outside the ball (FTRL-Proximal), C by Algorithm 2 on ‖C‖* ≤ δ",
-	Takes:   TakesDelta | TakesEta | TakesGamma,
-	New:     func(c Config) Learner { return NewOCCFMLin(OCCFMLinSettingsFor(c)) },
-	Regret:  RegretGuarantee{0.75, "Theorem 3 for C, FTRL-Proximal for the affine part"},
-	Ball:    true,
-	state:   func() stateCoder { return new(OCCFMLin) },
+	Name:      "occfm-lin",
+	Plain:     "OCCFM with the bias and one weight per feature learned outside C, so that the budget δ goes to pairs of features only.",
+	Summary:   "OCCFM with w₀ and w outside the ball (FTRL-Proximal), C by Algorithm 2 on ‖C‖* ≤ δ",
+	Takes:     TakesDelta | TakesEta | TakesGamma,
+	New:       func(c Config) Learner { return NewOCCFMLin(OCCFMLinSettingsFor(c)) },
+	Guarantee: RegretGuarantee{0.75, "Theorem 3 for C, FTRL-Proximal for the affine part"},
+	Ball:      true,
+	state:     func() stateCoder { return new(OCCFMLin) },
 }
 
 // NewOCCFMLin returns an OCCFMLin with v₀ = 0, v = 0 and C = 0.

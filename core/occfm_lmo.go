@@ -1,8 +1,9 @@
 package core
 
 import (
-	"github.com/occfm/occfm/core/internal/str"
 	"math"
+
+	"github.com/occfm/occfm/core/internal/str"
 
 	"github.com/occfm/occfm/core/data"
 	"github.com/occfm/occfm/core/spectral"
@@ -615,4 +616,44 @@ func (c *stateCodec) growth(g *growthBound, n int) {
 		g.mark[i] = 1
 		g.diag[i], g.off[i], g.u[i] = vals[3*k], vals[3*k+1], vals[3*k+2]
 	}
+}
+
+// applyH sets y = y + H·v = y − η·G·v − 2·C·v (C₁ = 0).
+func (o *OCCFM) applyH(y, v []float64) {
+	o.g.mulVec(y, -o.s.Eta, v)
+	o.c.mulVec(y, -2, v)
+}
+
+// dropPhi keeps ⟨G, C⟩ exact when rebase drops the eigenpair (λ, q) of
+// C: ⟨G, C⟩ −= λ·qᵀGq, one product with G.
+func (o *OCCFM) dropPhi(lambda float64, q []float64) {
+	o.hr = spectral.Grown(o.hr, len(q))
+	clear(o.hr)
+	o.g.mulVec(o.hr, 1, q)
+	o.phi -= lambda * spectral.Dot(q, o.hr)
+}
+
+// innerGC returns ⟨G, C⟩ = tr(M·UᵀGU) for C = U·M·Uᵀ: b products with G
+// and b² dot products of length n, O(b·nnz(G) + n·b²). It runs after a
+// refresh that scaled C back into K (rare: rounding), and when step finds
+// that the bound phiErr could change the line search's decision (rare too:
+// docs/findings.md, "The LMO's certificate and guard").
+func (o *OCCFM) innerGC() float64 {
+	b, n := o.c.b, o.n
+	if b == 0 {
+		return 0
+	}
+	o.c.colMajor()
+	o.hr = spectral.Grown(o.hr, n)
+	var s float64
+	for a := 0; a < b; a++ {
+		clear(o.hr)
+		o.g.mulVec(o.hr, 1, o.c.ut[a*n:(a+1)*n])
+		for e := 0; e < b; e++ {
+			if m := o.c.m[e*b+a]; m != 0 {
+				s += m * spectral.Dot(o.c.ut[e*n:(e+1)*n], o.hr)
+			}
+		}
+	}
+	return s
 }

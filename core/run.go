@@ -14,16 +14,6 @@ import (
 	"github.com/occfm/occfm/core/internal/str"
 )
 
-// Player is one learner of a run: its name, the learner, its progressive
-// metrics (every row scored before it is learned) and the time it has spent
-// in Play.
-type Player struct {
-	Name    string
-	Learner Learner
-	Metrics *Metrics
-	Elapsed time.Duration
-}
-
 // Run is the one loop that plays rows through learners, for the command
 // line and the page alike: every player plays every row, predict then
 // update (Play), in the order Source gives them, and the run observes the
@@ -608,4 +598,14 @@ func CheckTaken(names []string, c Config) error {
 		}
 	}
 	return errors.New("core: no learner of the run (" + strings.Join(names, ", ") + ") takes " + what + "; those that do: " + strings.Join(takers, ", "))
+}
+
+// NewGuarded returns the named learner of the registry for c, guarded by s.
+func NewGuarded(name string, c Config, s GuardSettings) (*Guarded, error) {
+	spec, err := specFor(name, c)
+	if err != nil {
+		return nil, err
+	}
+	fresh := func() Learner { return spec.New(c) }
+	return &Guarded{set: s.withDefaults(), name: name, spec: spec, cfg: c, task: c.Task, loss: c.LossOf(), fresh: fresh, inner: fresh()}, nil
 }

@@ -41,8 +41,8 @@ func (b *bridge) apiLearners(args []js.Value) any {
 	var out []any
 	for _, s := range core.Learners() {
 		l := map[string]any{"name": s.Name, "plain": s.Plain, "summary": s.Summary}
-		if s.Regret.Exponent > 0 {
-			l["regretExponent"], l["regretSource"] = s.Regret.Exponent, s.Regret.Source
+		if s.Guarantee.Exponent > 0 {
+			l["regretExponent"], l["regretSource"] = s.Guarantee.Exponent, s.Guarantee.Source
 		}
 		if s.Personal != "" {
 			l["personal"] = s.Personal

@@ -46,12 +46,12 @@ var paperLearners = []paperLearner{
 	{Label: "occfm-auto (ours, no δ)", Name: "occfm-auto", OwnDelta: true},
 	{Label: "occfm-k (ours, tastes)", Name: "occfm-k", OwnDelta: true},
 	{Label: "CCFM-OGD, dense Π", Name: "ccfm-ogd", Paper: true, Dense: func(c core.Config) core.Learner {
-		s := core.CCFMOGDSettingsFor(c)
+		s := core.ProjectedSettingsFor(c)
 		s.DenseProjection = true
 		return core.NewCCFMOGD(s)
 	}},
 	{Label: "CCFM-PA, dense Π", Name: "ccfm-pa", Paper: true, Dense: func(c core.Config) core.Learner {
-		s := core.CCFMPASettingsFor(c)
+		s := core.ProjectedSettingsFor(c)
 		s.DenseProjection = true
 		return core.NewCCFMPA(s)
 	}},

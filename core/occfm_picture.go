@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/occfm/occfm/core/data"
+	"github.com/occfm/occfm/core/spectral"
 )
 
 // What a view of OCCFMK reads: its C on a block of coordinates, the
@@ -461,3 +462,191 @@ func (m *OCCFMK) PairDim() int { return m.d }
 
 // Threshold returns θ, the soft threshold of the last projection.
 func (m *OCCFMK) Threshold() float64 { return m.theta }
+
+// MatrixBlock writes C's block on idx (see MatrixModel): with C = U·M·Uᵀ,
+// the rows A = U_idx give A·M·Aᵀ in O(|idx|·b² + |idx|²·b).
+func (o *OCCFM) MatrixBlock(idx []int, dst []float64) { o.block(idx, o.c.m, o.c.b, dst) }
+
+// urowOf returns the row of U of caller coordinate j (BiasCoord or a
+// feature), or nil for a feature never seen.
+func (o *OCCFM) urowOf(j int) []float64 {
+	if j == BiasCoord {
+		return o.c.urow(0)
+	}
+	if j < 0 || j >= len(o.feat) || o.feat[j] == 0 {
+		return nil
+	}
+	return o.c.urow(int(o.feat[j]))
+}
+
+// block writes A·M·Aᵀ for A = U_idx and the b×b row-major mm (the current
+// M or a copy of an earlier one with the same U).
+func (o *OCCFM) block(idx []int, mm []float64, b int, dst []float64) {
+	k := len(idx)
+	dst = dst[:k*k]
+	clear(dst)
+	if b == 0 {
+		return
+	}
+	w := make([]float64, k*b) // W = A·M
+	for i, j := range idx {
+		a := o.urowOf(j)
+		if a == nil {
+			continue
+		}
+		wi := w[i*b : (i+1)*b]
+		for p, ap := range a[:b] {
+			if ap != 0 {
+				spectral.Axpy(ap, mm[p*b:(p+1)*b], wi)
+			}
+		}
+	}
+	for i := range idx {
+		wi := w[i*b : (i+1)*b]
+		for jj := i; jj < k; jj++ {
+			a := o.urowOf(idx[jj])
+			if a == nil {
+				continue
+			}
+			v := spectral.Dot(wi, a[:b])
+			dst[i*k+jj], dst[jj*k+i] = v, v
+		}
+	}
+}
+
+// fwTrace is what TraceSteps records of the last round.
+type fwTrace struct {
+	step    FWStep
+	ok      bool
+	x       data.Sparse // the row, caller coordinates
+	m       []float64   // M after the LMO, before the mix (U is unchanged by the mix)
+	b, sk   int
+	v       []float64 // the atom's direction in S coordinates, q = S·v
+	refresh int       // o.refreshes before the LMO
+}
+
+// TraceSteps turns on (or off) the record of each round's Frank-Wolfe step
+// that LastStep and StepBlocks read. Recording copies M (b×b) and the row
+// once a round: O(b² + nnz(x)), against the round's O(nnz(x)·b + k³)
+// and more. Recording does not change what the learner learns.
+func (o *OCCFM) TraceSteps(on bool) {
+	if !on {
+		o.tr = nil
+	} else if o.tr == nil {
+		o.tr = &fwTrace{}
+	}
+}
+
+// LastStep returns the last round's step, when TraceSteps was on for it.
+func (o *OCCFM) LastStep() (FWStep, bool) {
+	if o.tr == nil || !o.tr.ok || o.tr.step.Round != o.t {
+		return FWStep{}, false
+	}
+	return o.tr.step, true
+}
+
+// StepBlocks writes, on the coordinates idx (as MatrixBlock), the four
+// matrices of the last round's step: Cₜ before the mix, the atom Ĉₜ, Cₜ₊₁
+// after it (so that after = (1 − γ)·before + γ·atom, up to rounding), and
+// the gradient's rank-one term ∇fₜ(Cₜ) = ℓ'·½x̂x̂ᵀ. Any of them may be nil.
+// Cₜ is C as the LMO left it: a refresh may first recompress C, dropping
+// eigenvalues below its threshold (see truncate). It reports false, and
+// writes nothing, without a traced step of the current round.
+func (o *OCCFM) StepBlocks(idx []int, before, atom, after, grad []float64) bool {
+	if _, ok := o.LastStep(); !ok {
+		return false
+	}
+	tr, k := o.tr, len(idx)
+	if before != nil {
+		o.block(idx, tr.m, tr.b, before)
+	}
+	if atom != nil {
+		atom = atom[:k*k]
+		clear(atom)
+		if tr.step.Lambda != 0 && tr.sk > 0 {
+			q := make([]float64, k)
+			for i, j := range idx {
+				if a := o.urowOf(j); a != nil {
+					q[i] = spectral.Dot(a[:tr.sk], tr.v)
+				}
+			}
+			s := tr.step.Delta * math.Copysign(1, tr.step.Lambda)
+			for i := range q {
+				for j := range q {
+					atom[i*k+j] = s * q[i] * q[j]
+				}
+			}
+		}
+	}
+	if after != nil {
+		o.MatrixBlock(idx, after)
+	}
+	if grad != nil {
+		gradBlock(idx, tr.x, tr.step.Deriv, true, grad)
+	}
+	return true
+}
+
+// gradBlock writes the row x's gradient ℓ'·½x̂x̂ᵀ on the coordinates idx
+// (as MatrixBlock), len(idx)² values; without selfPairs a feature's
+// diagonal is 0 (a model with no self-interactions, OCCFMK).
+func gradBlock(idx []int, x data.Sparse, deriv float64, selfPairs bool, grad []float64) {
+	k := len(idx)
+	grad = grad[:k*k]
+	xh := make([]float64, k)
+	for i, j := range idx {
+		if j == BiasCoord {
+			xh[i] = 1
+			continue
+		}
+		for p, f := range x.Ind {
+			if f == j {
+				xh[i] = x.Val[p]
+			}
+		}
+	}
+	w := 0.5 * deriv
+	for i := range xh {
+		for j := range xh {
+			grad[i*k+j] = w * xh[i] * xh[j]
+			if i == j && !selfPairs && idx[i] != BiasCoord {
+				grad[i*k+j] = 0
+			}
+		}
+	}
+}
+
+// traceRow records the round's row and loss (learn calls it first).
+func (tr *fwTrace) traceRow(o *OCCFM, x data.Sparse, yhat, y float64) {
+	tr.ok = false
+	tr.x.Ind = append(tr.x.Ind[:0], x.Ind...)
+	tr.x.Val = append(tr.x.Val[:0], x.Val...)
+	tr.step = FWStep{Round: o.t, Prediction: yhat, Label: y, Loss: o.s.Loss.Value(yhat, y),
+		Deriv: o.s.Loss.Deriv(yhat, y), Delta: o.s.Delta, Eta: o.s.Eta}
+	tr.refresh = o.refreshes
+}
+
+// traceLMO records the LMO's answer and C before the mix (step calls it
+// between the two).
+func (tr *fwTrace) traceLMO(o *OCCFM, lambda float64, v []float64) {
+	b := o.c.b
+	tr.m = append(tr.m[:0], o.c.m[:b*b]...)
+	tr.b, tr.sk = b, len(v)
+	tr.v = append(tr.v[:0], v...)
+	tr.step.Lambda = lambda
+	tr.step.Refreshed = o.refreshes != tr.refresh
+	tr.step.ValueGap = o.s.Delta * o.lmoTol(lambda)
+	tr.step.GammaSchedule = o.gamma()
+}
+
+// traceMix records the step taken.
+func (tr *fwTrace) traceMix(gamma float64) {
+	tr.step.Gamma = gamma
+	tr.ok = true
+}
+
+var (
+	_ MatrixModel = (*OCCFM)(nil)
+	_ MatrixModel = (*OCCFMLin)(nil)
+	_ EigenPairs  = (*OCCFMK)(nil)
+)
