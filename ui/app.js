@@ -49,7 +49,7 @@ import {pickPersonalFiles} from "./js/personalize/files.js";
 import {showPersonalize} from "./js/personalize/session.js";
 import {personal} from "./js/personalize/state.js";
 import {pollFeeder} from "./js/shared/feeder.js";
-import {DEFAULTS} from "./js/shared/hash.js";
+import {DEFAULTS, setDefaultLearner} from "./js/shared/hash.js";
 import {linkInvalid, occfm, setCore, settings, writeHash} from "./js/shared/state.js";
 import {setView, setViewHooks, wireViews} from "./js/shared/view.js";
 
@@ -63,6 +63,8 @@ function onReady() {
   setCore(globalThis.occfm);
   try {
     page.catalog = {learners: occfm.learners(), demos: occfm.demos()};
+    const runDefault = page.catalog.learners.find((l) => l.runDefault) ?? page.catalog.learners[0];
+    setDefaultLearner(runDefault.name, settings);
     setPalette(page.catalog.learners.map((l) => l.name), DEFAULTS.learners[0]);
   } catch (err) {
     fail(`occfm: ${err.message}`);
@@ -89,13 +91,17 @@ function onReady() {
   if (settings.view === "personalize") setView("personalize", {write: false});
 }
 
+// box returns index.html's checkbox of id.
+/** @param {string} id */
+const box = (id) => /** @type {HTMLInputElement} */ (document.getElementById(id));
+
 function boot() {
   setSchedulerHooks({slice: runSlice, draw: renderViews, poll: () => pollFeeder(feeder, wantsBytes)});
   setViewHooks({
     learn: {show: showLearn, hide: hideLearn, drop: (files) => pickFile(files[0])},
     personalize: {show: showPersonalize, drop: pickPersonalFiles},
   });
-  document.getElementById("metric-logx").checked = settings.logX;
+  box("metric-logx").checked = settings.logX;
   views.metric = new LineChart(document.getElementById("metric-chart"), {
     xLabel: "rows", yLabel: metricLabel(""), interval: chartInterval, logX: settings.logX,
   });
@@ -106,10 +112,10 @@ function boot() {
   views.expertRegret = new LineChart(document.getElementById("expert-regret-chart"), {
     xLabel: "rows", yLabel: "regret", height: 200, dash: [null, [6, 4]], interval: chartInterval, logX: settings.logX,
   });
-  document.getElementById("regret-loglog").checked = settings.logLog;
+  box("regret-loglog").checked = settings.logLog;
   views.regret.setMode({
-    logLog: document.getElementById("regret-loglog").checked,
-    perT: document.getElementById("regret-per-t").checked,
+    logLog: box("regret-loglog").checked,
+    perT: box("regret-per-t").checked,
   });
   views.metric.reset(settings.learners.slice(), metricLabel(""));
   views.regret.reset(settings.learners.slice());

@@ -14,7 +14,7 @@ import (
 
 // apiTable is the page's API, globalThis.occfm (see doc.go): one bridge method
 // a function, each called with the JS arguments, each returning a value for
-// JS. The picture and Personalize add theirs (pictureAPI, personalAPI).
+// JS. The picture and the library add theirs (pictureAPI, libAPI).
 var apiTable = []struct {
 	name string
 	f    func(b *bridge, args []js.Value) any
@@ -49,6 +49,9 @@ func (b *bridge) apiLearners(args []js.Value) any {
 		}
 		if s.Mixture() {
 			l["mixture"] = true
+		}
+		if s.Name == core.DefaultLearner {
+			l["runDefault"] = true
 		}
 		if s.DeltaRule != "" {
 			l["deltaText"] = s.DeltaRule

@@ -9,7 +9,7 @@ import (
 )
 
 // TestJSAPIDocs checks that docs/js-api.md lists every function the bridge
-// sets on globalThis.occfm, occfm.personal and occfm.lib.
+// sets on globalThis.occfm and occfm.lib.
 func TestJSAPIDocs(t *testing.T) {
 	doc, err := os.ReadFile("../docs/js-api.md")
 	if err != nil {
@@ -18,11 +18,6 @@ func TestJSAPIDocs(t *testing.T) {
 	for _, e := range apiTable {
 		if !strings.Contains(string(doc), "| `"+e.name+"()` |") {
 			t.Errorf("docs/js-api.md does not list occfm.%s", e.name)
-		}
-	}
-	for _, e := range personalTable {
-		if !strings.Contains(string(doc), "| `personal."+e.name+"()` |") {
-			t.Errorf("docs/js-api.md does not list occfm.personal.%s", e.name)
 		}
 	}
 	for _, e := range libTable {

@@ -29,10 +29,8 @@ type bridge struct {
 	// (which then need not decode it again), or nil.
 	fresh *core.Model
 
-	pe *personalView // the Personalize view's catalog and person (personalize.go), or nil
-
 	libs    map[int]*libLearner     // occfm.lib's learners by id (lib_js.go)
-	recs    map[int]*libRecommender // occfm.lib's recommenders by id (lib_rec_js.go)
+	recs    map[int]*libRecommender // occfm.lib's recommenders by id (lib_rec_js.go), the Personalize view's among them
 	nextLib int                     // the last id given, to either
 	// checks holds the check of the list a learner of libs is checking,
 	// part by part (libCheck), until it learns the list or fails.

@@ -2,10 +2,10 @@
 // GOOS=js GOARCH=wasm. It exposes one namespaced JS API, globalThis.occfm,
 // and renders the views Go owns (the live predictions table and the model
 // panel) through honnef.co/go/js/dom/v2; the page draws the Personalize
-// view's lists from the JSON of occfm.personal. The page's JS (ui/app.js and
-// its modules in ui/js/) owns scheduling: it calls run() with a time budget,
-// one slice per task of the event loop, and render() when it draws its own
-// views.
+// view's lists from the answers of occfm.lib's Recommender. The page's JS
+// (ui/app.js and its modules in ui/js/) owns scheduling: it calls run()
+// with a time budget, one slice per task of the event loop, and render()
+// when it draws its own views.
 //
 // # JS API (globalThis.occfm, set when the "occfm-ready" event fires)
 //
@@ -13,13 +13,15 @@
 // the package writes with its own JSON writer (jsonw.go) are parsed by the
 // bridge (setFunc's jsonText) before they reach JS.
 //
-//	learners() → [{name, plain, summary, personal?, mixture?, delta?,
+//	learners() → [{name, plain, summary, personal?, mixture?, runDefault?, delta?,
 //	               deltaText?, eta?, etaClassification?, regretExponent?,
 //	               regretSource?}]
 //	                                         the core registry (core.Spec): plain
 //	                                         words first, the technical summary
 //	                                         second; personal, how it takes a new
 //	                                         person's ratings (Personalize's hint);
+//	                                         runDefault on core.DefaultLearner, the
+//	                                         learner a run plays when none is named;
 //	                                         mixture when it mixes experts (its
 //	                                         checkpoints then carry its regret to
 //	                                         the best one); delta and eta, the
@@ -98,61 +100,69 @@
 // command line does, in the core's memory bounds, whatever the chunking:
 // long lines, long runs of comments, gzip members and padding alike.
 //
-// # Personalize (globalThis.occfm.personal)
+// # The library (globalThis.occfm.lib)
 //
-// The Personalize view's calls (personalize.go): a catalog's ratings are
-// learned online in a session of their own (the session above is left
-// alone), then a new person rates items in the same model
-// (personal.Personalizer: each rating one online update, or occfm-k's fold-in
-// from all the ratings) and gets the top n (item-lift's ranking plus the
-// person's genre taste, or the highest ŷ for other learners).
-// Item indices are those of catalog().items. A call that fails returns
-// {"error": "…"} (start and run: a snapshot with "state": "error").
+// Learners and recommenders of their own, any number, each named by the
+// id its create returns (lib_js.go libTable; docs/js-api.md lists every
+// call). ui/lib/occfm.js calls them for a host page, and the page's
+// Personalize view drives a Recommender with the same calls, on this core:
+// a catalog's ratings are learned online in a Recommender of their own
+// (the session above is left alone), then a new person rates items in the
+// same model (personal.Personalizer: each rating one online update, or
+// occfm-k's fold-in from all the ratings) and gets the top n (item-lift's
+// ranking plus the person's genre taste, or the highest ŷ for other
+// learners). A call that fails answers {"error": "…"} and leaves the
+// object as it was; the Recommender's calls (lib_rec_js.go):
 //
-//	personal.start(config: string JSON) → personal snapshot
-//	    Starts learning a catalog, discarding the previous one and its person.
-//	    config: {"catalog": "synthetic" | "files",  (synthetic: personal.SyntheticCatalog)
-//	             "learner": "item-lift",           (any registry name; "" is personal.DefaultLearner, item-lift)
-//	             "seed": 1,
-//	             "ratings": "u.data",              (files: the ratings file's name)
-//	             "size": 1979173}                  (files: its size, for the progress)
-//	    The learner is guarded with predictions clipped to the ratings seen.
-//	personal.items(bytes: Uint8Array, name) → {"items": 1682} or {"error"}
-//	                                         the whole item list (u.item, movies.dat,
-//	                                         movies.csv; personal.ReadItems; gzip or not),
-//	                                         before run
-//	personal.feed(bytes), personal.end(), personal.wanted()
-//	                                         the ratings file, as feed, end and wanted
-//	                                         above (gzip bytes are fine: the core
-//	                                         gunzips, and counts the bytes read)
-//	personal.run(ms: number) → personal snapshot
-//	    Learns for at most ms; once the stream is done, binds the items to it
-//	    (personal.NewCatalog) and makes the person (feature: the stream's Dim()):
-//	    "ready" becomes true.
-//	personal.catalog() → {"items": [{id, title, genres, count, mean, known}], "you": 2625,
-//	                      "scale": {lo, hi, step, text}}: the ratings' scale, which rate takes
-//	                                         known: in the ratings (only those can be
-//	                                         rated and recommended)
-//	personal.rate(item, stars, n = 10) → update   stars on the catalog's scale; off it, an
-//	                                         update whose error names the scale
-//	personal.recommend(n = 10) → update      (changes nothing)
-//	personal.clear(n = 10) → update          forgets the ratings: the model is the
+//	lib.defaults() → [learner, recommender]  the registry names Learner.create and
+//	                                         Recommender.create make when none is named
+//	                                         (libDefaultLearner, personal.DefaultLearner)
+//	lib.recCreate(learner, seed) → [id, learner]
+//	                                         "" is personal.DefaultLearner, item-lift; the
+//	                                         learner is guarded with predictions clipped to
+//	                                         the ratings seen
+//	lib.recItemFile(id, bytes, name) → number of items
+//	                                         the items of a MovieLens item list (u.item,
+//	                                         movies.dat, movies.csv; personal.ReadItems;
+//	                                         gzip or not), their genres as tags
+//	lib.recLearnSynthetic(id) → true         starts learning personal.SyntheticCatalog
+//	lib.recLearnFile(id, name, size) → true  starts learning a MovieLens ratings file,
+//	                                         which recFeed(id, bytes), recEnd(id) and
+//	                                         recWanted(id) give as feed, end and wanted
+//	                                         above (gzip bytes are fine: the core gunzips,
+//	                                         and counts the bytes read)
+//	lib.recRun(id, ms) → progress            learns the catalog for at most ms; once its
+//	                                         stream is done, the Recommender takes what it
+//	                                         learned and builds the person: "done"
+//	lib.recStop(id)                          stops it, nothing of it learned
+//	lib.recCatalog(id) → {"items": [{id, title, tags, count, mean, known}], "listed",
+//	                      "scale": {lo, hi, step, text}, "rankedBy": "match" | "stars"}
+//	                                         known: in the ratings (only those can be rated
+//	                                         and recommended); the first listed items are
+//	                                         those given, the others met in the ratings only
+//	lib.recRate(id, item, stars, n = 10) → {"top": [rec], "before": 3.52, "ms": 1.2}
+//	                                         stars on the catalog's scale (off it, an error
+//	                                         that names the scale); before, ŷ just before
+//	                                         the rating; ms, the time in Go of the update
+//	                                         and the top n
+//	lib.recTop(id, n = 10) → [rec]           (changes nothing)
+//	lib.recRated(id) → [{id, stars, before}] the person's ratings, in the order first
+//	                                         given; before, ŷ just before the rating
+//	lib.recCSV(id) → string                  "item_id,title,stars" and a line per rating
+//	lib.recClear(id)                         forgets the ratings: the model is the
 //	                                         learned catalog's again
-//	personal.ratingsCSV() → string           "item_id,title,stars" and a line per rating
 //
-// A personal snapshot: {"state", "error", "rows", "skipped", "features",
+// A catalog's progress: {"state": "waiting" | "running" | "done", "rows",
 // "seconds", "rmse" (progressive), "progress" (0–1: rows of the synthetic
-// catalog, or bytes of the ratings file read), "ready", "items" (known
-// items, when ready), "unlisted" (items of the ratings missing from the item
-// list), "layout", "learner"}.
+// catalog, or bytes of the ratings file read), "scale": {lo, hi, step}}; a
+// malformed row of the ratings file answers the error that names its file,
+// line and field. A rec: {"id", "title", "score" (the predicted stars),
+// "rank" (what the list is in the order of), "reasons": ["because you
+// liked “Star Wars (1977)” (5★)", …]}.
 //
-// An update: {"before": 3.52 (rate: ŷ just before the rating),
-// "coldStart": true (no rating yet: the top n are the highest-bias items),
-// "rankedBy": "match" (the learner's own score, item-lift's) or "stars",
-// "recs": [{"item", "score" (the predicted stars), "rank" (what the list is
-// in the order of), "why": [{"kind": "item" | "you" | "similar" | "genre" |
-// "global", "value", "item", "text"}]}], "rated": [{"item", "stars",
-// "before"}], "ms": 1.2 (the time in Go: the update and the top n)}.
+// The page sets occfm.personal itself, in JS (ui/js/personalize/session.js
+// personalHooks): catalog(), rate(item, stars) and ratingsCSV() of its
+// Personalize view, made of the calls above, for the console and its tests.
 //
 // Every number in the JSON the session writes is finite: a value that is
 // NaN or ±Inf (the loss on a label of 1e300) is null, or its field is left

@@ -6,8 +6,8 @@ import (
 	"github.com/occfm/occfm/core"
 )
 
-// The JSON this package writes for the page (snapshots, model info, the
-// Personalize view's state) is appended by hand, with the helpers below and
+// The JSON this package writes for the page (snapshots, model info, a
+// Recommender's catalog) is appended by hand, with the helpers below and
 // an appendJSON method beside each type, and the config JSON the page
 // passes is read by hand too (jsonr.go), so that the wasm does without
 // encoding/json, which links in, besides its own code, symbols of reflect

@@ -425,113 +425,15 @@ func TestSessionSnapshotsMatchEncodingJSON(t *testing.T) {
 	}
 }
 
-func randPersonalUpdate(rng *rand.Rand) personalUpdate {
-	u := personalUpdate{ColdStart: rng.IntN(2) == 0, Ms: randFloat(rng)}
-	u.Error = maybe(rng, func() string { return randString(rng) })
-	u.Before = maybe(rng, func() *float64 { return randFinitePtr(rng) })
-	if rng.IntN(4) > 0 {
-		u.Recs = make([]personalRec, rng.IntN(3))
-		for i := range u.Recs {
-			r := personalRec{Item: randInt(rng), Score: randFloat(rng), Rank: randFloat(rng)}
-			if rng.IntN(4) > 0 {
-				r.Why = make([]personalReason, rng.IntN(3))
-				for j := range r.Why {
-					r.Why[j] = personalReason{Kind: randString(rng), Value: randFloat(rng), Item: randInt(rng), Text: randString(rng)}
-				}
-			}
-			u.Recs[i] = r
-		}
-	}
-	if rng.IntN(4) > 0 {
-		u.Rated = make([]personalRated, rng.IntN(3))
-		for i := range u.Rated {
-			u.Rated[i] = personalRated{Item: randInt(rng), Stars: randNum(rng), Before: randFloat(rng)}
-		}
-	}
-	return u
-}
-
-func TestPersonalJSONMatchesEncodingJSON(t *testing.T) {
+// TestModelInfoJSONMatchesEncodingJSON: what loadModel answers.
+func TestModelInfoJSONMatchesEncodingJSON(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	for range 20000 {
-		u := randPersonalUpdate(rng)
-		sameJSON(t, &u)
-		s := personalSnapshot{State: randString(rng), Rows: randInt(rng), Features: randInt(rng), Seconds: randFloat(rng), Ready: rng.IntN(2) == 0, Learner: randString(rng)}
-		s.Error = maybe(rng, func() string { return randString(rng) })
-		s.Skipped = maybe(rng, func() int { return randInt(rng) })
-		s.RMSE = maybe(rng, func() *float64 { return randFinitePtr(rng) })
-		s.Progress = maybe(rng, func() *float64 { return randFinitePtr(rng) })
-		s.Items = maybe(rng, func() int { return randInt(rng) })
-		s.Unlisted = maybe(rng, func() int { return randInt(rng) })
-		s.Layout = maybe(rng, func() string { return randString(rng) })
-		sameJSON(t, &s)
-		it := personalItem{ID: randString(rng), Title: randString(rng), Genres: randStrings(rng), Count: randInt(rng), Mean: randFloat(rng), Known: rng.IntN(2) == 0}
-		sameJSON(t, &it)
 		m := modelInfo{Learner: randString(rng), Rows: randInt(rng), Features: randInt(rng), Task: randString(rng), Bytes: randInt(rng)}
 		m.Format = maybe(rng, func() string { return randString(rng) })
 		sameJSON(t, &m)
 	}
-	sameJSON(t, &personalUpdate{})
-	sameJSON(t, &personalSnapshot{})
-	sameJSON(t, &personalItem{})
 	sameJSON(t, &modelInfo{})
-}
-
-// TestPersonalSessionJSONMatchesEncodingJSON learns the synthetic catalog
-// and checks what the Personalize view writes (the catalog, updates,
-// snapshots) against encoding/json of the same values.
-func TestPersonalSessionJSONMatchesEncodingJSON(t *testing.T) {
-	pe, err := newPersonal(personalConfig{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got, want := pe.recommend(10), mustMarshal(t, personalUpdate{Error: "the catalog is not learned yet"}); got != want {
-		t.Errorf("before learning: %s, encoding/json %s", got, want)
-	}
-	for i := 0; i < 1000 && pe.p == nil && pe.err == ""; i++ {
-		pe.run(time.Second)
-	}
-	if pe.p == nil {
-		t.Fatalf("not learned: %s", pe.err)
-	}
-	// The catalog, as encoding/json writes it.
-	type scaleOut struct {
-		Lo   float64 `json:"lo"`
-		Hi   float64 `json:"hi"`
-		Step float64 `json:"step"`
-		Text string  `json:"text"`
-	}
-	type catalogOut struct {
-		Items []personalItem `json:"items"`
-		You   int            `json:"you"`
-		Scale scaleOut       `json:"scale"`
-	}
-	items := pe.p.Catalog().Items
-	out := make([]personalItem, len(items))
-	for k, it := range items {
-		g := it.Genres
-		if g == nil {
-			g = []string{}
-		}
-		out[k] = personalItem{ID: it.ID, Title: it.Title, Genres: g, Count: it.Count, Mean: round3(it.Mean), Known: it.Feature >= 0}
-	}
-	if got, want := pe.catalogJSON(), mustMarshal(t, catalogOut{Items: out, You: pe.p.You(), Scale: scaleOut{1, 5, 1, "1 to 5 in whole stars"}}); got != want {
-		t.Errorf("catalog:\n%.300s\nencoding/json\n%.300s", got, want)
-	}
-	for k := range 5 {
-		u := pe.update(10, time.Now())
-		sameJSON(t, &u)
-		pe.p.Rate(k, float64(1+k%5))
-	}
-	pe.p.Clear()
-	u := pe.update(3, time.Now())
-	sameJSON(t, &u)
-	if !json.Valid([]byte(pe.snapshotJSON())) || !json.Valid([]byte(pe.rate(1, 4, 5))) || !json.Valid([]byte(pe.clear(5))) {
-		t.Error("not JSON")
-	}
-	if got, want := pe.rate(-1, 3, 10), mustMarshal(t, personalUpdate{Error: func() string { _, err := pe.p.Rate(-1, 3); return err.Error() }()}); got != want {
-		t.Errorf("rate(-1): %s, encoding/json %s", got, want)
-	}
 }
 
 func mustMarshal(t *testing.T, v any) string {

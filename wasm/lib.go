@@ -58,8 +58,13 @@ type libRow struct {
 	y float64
 }
 
+// libDefaultLearner is the registry name of the learner lib.create makes
+// when none is named: Learner.create's default, which occfm.js passes as
+// "" and reads from lib.defaults (learners' defaultFor), never writes.
+const libDefaultLearner = "occfm-k"
+
 // libSettings are what lib.create takes: the registry name (empty:
-// occfm-k), the task ("regression", the default, or "classification"), δ,
+// libDefaultLearner), the task ("regression", the default, or "classification"), δ,
 // η and the seed (0: the learner's defaults).
 type libSettings struct {
 	Learner, Task string
@@ -72,7 +77,7 @@ type libSettings struct {
 // diverges, as in the page); its predictions are not clipped.
 func newLibLearner(s libSettings) (*libLearner, error) {
 	if s.Learner == "" {
-		s.Learner = "occfm-k"
+		s.Learner = libDefaultLearner
 	}
 	var task data.Task
 	switch s.Task {

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"syscall/js"
+
+	"github.com/occfm/occfm/core/personal"
 )
 
 // libAPI returns globalThis.occfm.lib: learners and recommenders for
@@ -17,10 +19,11 @@ import (
 // DOM, so they work in a Web Worker. A call that fails answers
 // {error: "…"} and leaves the object as it was.
 //
-// occfm.js (ui/lib) is their only caller: it checks the kinds of the
-// values a page gives and passes lists of rows packed (see rowsOf): one
-// crossing of the JS boundary per list rather than a few per value, which
-// keeps both the calls and this bridge small.
+// occfm.js (ui/lib) is their caller, and the page's Personalize view,
+// which drives a Recommender with the same calls: occfm.js checks the
+// kinds of the values a page gives and passes lists of rows packed (see
+// rowsOf): one crossing of the JS boundary per list rather than a few per
+// value, which keeps both the calls and this bridge small.
 func (b *bridge) libAPI() js.Value {
 	api := js.Global().Get("Object").New()
 	for _, e := range libTable {
@@ -36,21 +39,40 @@ var libTable = []struct {
 	name string
 	f    func(b *bridge, args []js.Value) any
 }{
-	{"create", (*bridge).libCreate},           // makes a learner (learner, task, delta, eta, seed, maxMemory); returns [id, learner, task]
-	{"check", (*bridge).libCheck},             // learner args[0] checks the packed rows args[1:7] numbered from args[7], a part of one list (args[8]: its first); learns none
-	{"learn", (*bridge).libLearn},             // learner args[0] learns the packed rows args[1:7] numbered from args[7]; returns its metrics
-	{"predictMany", (*bridge).libPredictMany}, // learner args[0]'s ŷ for the packed rows args[1:6], without learning them; a Float64Array
-	{"learnFile", (*bridge).libLearnFile},     // learner args[0] learns the data file args[1] (a Uint8Array) named args[2]; returns its metrics
-	{"predictFile", (*bridge).libPredictFile}, // learner args[0]'s ŷ for each row of the data file args[1] named args[2]; a Float64Array
-	{"save", (*bridge).libSave},               // returns learner args[0]'s model file (a Uint8Array)
-	{"load", (*bridge).libLoad},               // makes a learner from the model file args[0]; returns [id, learner, task]
-	{"close", (*bridge).libClose},             // forgets learner or recommender args[0]
-	{"recCreate", (*bridge).recCreate},        // makes a recommender (learner, seed); returns [id, learner]
-	{"recItems", (*bridge).recItems},          // recommender args[0] adds the items: count, ids, titles, tags
-	{"recLearn", (*bridge).recLearn},          // recommender args[0] learns ratings: users, items, values, numbered from args[4]; returns [rows, rmse, the scale's lo, hi, step]
-	{"recRate", (*bridge).recRate},            // the visitor gives item args[1] args[2] stars; returns the top args[3]
-	{"recTop", (*bridge).recTop},              // returns the visitor's top args[1]
-	{"recClear", (*bridge).recClear},          // forgets the visitor's ratings
+	{"create", (*bridge).libCreate},                    // makes a learner (learner, task, delta, eta, seed, maxMemory); returns [id, learner, task]
+	{"check", (*bridge).libCheck},                      // learner args[0] checks the packed rows args[1:7] numbered from args[7], a part of one list (args[8]: its first); learns none
+	{"learn", (*bridge).libLearn},                      // learner args[0] learns the packed rows args[1:7] numbered from args[7]; returns its metrics
+	{"predictMany", (*bridge).libPredictMany},          // learner args[0]'s ŷ for the packed rows args[1:6], without learning them; a Float64Array
+	{"learnFile", (*bridge).libLearnFile},              // learner args[0] learns the data file args[1] (a Uint8Array) named args[2]; returns its metrics
+	{"predictFile", (*bridge).libPredictFile},          // learner args[0]'s ŷ for each row of the data file args[1] named args[2]; a Float64Array
+	{"save", (*bridge).libSave},                        // returns learner args[0]'s model file (a Uint8Array)
+	{"load", (*bridge).libLoad},                        // makes a learner from the model file args[0]; returns [id, learner, task]
+	{"close", (*bridge).libClose},                      // forgets learner or recommender args[0]
+	{"defaults", (*bridge).libDefaults},                // returns [the learner Learner.create makes, the one Recommender.create makes] when none is named
+	{"recCreate", (*bridge).recCreate},                 // makes a recommender (learner, seed); returns [id, learner]
+	{"recItems", (*bridge).recItems},                   // recommender args[0] adds the items: count, ids, titles, tags
+	{"recItemFile", (*bridge).recItemFile},             // recommender args[0] adds the items of the item list args[1] (bytes) named args[2]
+	{"recLearn", (*bridge).recLearn},                   // recommender args[0] learns ratings: users, items, values, numbered from args[4]; returns [rows, rmse, the scale's lo, hi, step]
+	{"recLearnSynthetic", (*bridge).recLearnSynthetic}, // recommender args[0] starts learning the synthetic catalog (recRun)
+	{"recLearnFile", (*bridge).recLearnFile},           // recommender args[0] starts learning the ratings file named args[1] of args[2] bytes (recFeed, recEnd, recRun)
+	{"recFeed", (*bridge).recFeed},                     // gives the ratings file the chunk args[1]; returns the bytes taken
+	{"recEnd", (*bridge).recEnd},                       // says the ratings file has no more chunks
+	{"recWanted", (*bridge).recWanted},                 // returns the bytes the ratings file's reader wants fed
+	{"recRun", (*bridge).recRun},                       // learns the catalog for args[1] ms; returns its progress
+	{"recStop", (*bridge).recStop},                     // stops the catalog being learned, nothing of it learned
+	{"recCatalog", (*bridge).recCatalog},               // returns the catalog: items, their ratings' count and mean, the scale
+	{"recRate", (*bridge).recRate},                     // the visitor gives item args[1] args[2] stars; returns the top args[3], ŷ before and the time in Go
+	{"recTop", (*bridge).recTop},                       // returns the visitor's top args[1]
+	{"recRated", (*bridge).recRated},                   // returns the visitor's ratings, each with ŷ before it
+	{"recCSV", (*bridge).recCSV},                       // returns the visitor's ratings as CSV
+	{"recClear", (*bridge).recClear},                   // forgets the visitor's ratings
+}
+
+// libDefaults returns the registry names of the learners Learner.create
+// and Recommender.create make when none is named: libDefaultLearner and
+// personal.DefaultLearner, the one place each is written.
+func (b *bridge) libDefaults(args []js.Value) any {
+	return []any{libDefaultLearner, personal.DefaultLearner}
 }
 
 func libError(err error) any { return map[string]any{"error": err.Error()} }
@@ -307,7 +329,10 @@ func (b *bridge) libClose(args []js.Value) any {
 	}
 	id := args[0].Int()
 	l, isLib := b.libs[id]
-	_, isRec := b.recs[id]
+	r, isRec := b.recs[id]
+	if isRec {
+		r.stopCatalog() // its file's reading coroutine
+	}
 	delete(b.checks, l)
 	delete(b.libs, id)
 	delete(b.recs, id)

@@ -7,13 +7,18 @@ import (
 	"strconv"
 	"strings"
 	"syscall/js"
+	"time"
 )
 
 // The Recommender's calls of occfm.lib (libTable): each takes the id
-// recCreate returned first. occfm.js checks the kinds of the values and
-// passes lists of strings as one string, the values separated by NUL
-// (and an item's tags by U+0001), which no value holds: one crossing of
-// the JS boundary for a whole list, and a small bridge.
+// recCreate returned first. Their callers are occfm.js's Recommender and
+// the page's Personalize view (ui/js/personalize). occfm.js checks the
+// kinds of the values and passes lists of strings as one string, the
+// values separated by NUL (and an item's tags by U+0001), which no value
+// holds: one crossing of the JS boundary for a whole list, and a small
+// bridge. The answers that are lists or records (a top list, the catalog,
+// a catalog's progress) are JSON the bridge hands to JSON.parse
+// (jsonText): plain JS values in one crossing.
 
 // rec returns the recommender whose id is args[0].
 func (b *bridge) rec(args []js.Value) (*libRecommender, error) {
@@ -106,33 +111,16 @@ func (b *bridge) recLearn(args []js.Value) any {
 	return []any{r.rows, r.m.Summary().RMSE, sc.Lo, sc.Hi, sc.Step}
 }
 
-// recTopOf returns the top args[k] (default 10) as one string: an item
-// per NUL-separated record, its fields id, title, score, rank and reasons
-// separated by U+0001.
-func (b *bridge) recTopOf(r *libRecommender, args []js.Value, k int) any {
-	n := 10
+// topN returns args[k], the number of items a top list holds, or 10.
+func topN(args []js.Value, k int) int {
 	if len(args) > k && args[k].Type() == js.TypeNumber {
-		n = args[k].Int()
+		return args[k].Int()
 	}
-	top, err := r.top(n)
-	if err != nil {
-		return libError(err)
-	}
-	var s []byte
-	for i, t := range top {
-		if i > 0 {
-			s = append(s, 0)
-		}
-		s = strconv.AppendFloat(append(append(append(append(s, t.ID...), 1), t.Title...), 1), t.Score, 'g', -1, 64)
-		s = strconv.AppendFloat(append(s, 1), t.Rank, 'g', -1, 64)
-		for _, why := range t.Reasons {
-			s = append(append(s, 1), why...)
-		}
-	}
-	return string(s)
+	return 10
 }
 
-// recRate gives item args[1] args[2] stars and returns the top args[3].
+// recRate gives item args[1] args[2] stars and returns {top, before, ms}
+// (libRateAnswer).
 func (b *bridge) recRate(args []js.Value) any {
 	r, err := b.rec(args)
 	if err != nil {
@@ -141,18 +129,24 @@ func (b *bridge) recRate(args []js.Value) any {
 	if len(args) < 3 {
 		return libError(errors.New("rate takes an item id and stars"))
 	}
-	if err := r.rate(args[1].String(), args[2].Float()); err != nil {
+	a, err := r.rateTop(args[1].String(), args[2].Float(), topN(args, 3))
+	if err != nil {
 		return libError(err)
 	}
-	return b.recTopOf(r, args, 3)
+	return jsonText(jsonString(&a))
 }
 
+// recTop returns the visitor's top args[1].
 func (b *bridge) recTop(args []js.Value) any {
 	r, err := b.rec(args)
 	if err != nil {
 		return libError(err)
 	}
-	return b.recTopOf(r, args, 1)
+	top, err := r.top(topN(args, 1))
+	if err != nil {
+		return libError(err)
+	}
+	return jsonText(jsonString(libTop(top)))
 }
 
 func (b *bridge) recClear(args []js.Value) any {
@@ -161,5 +155,163 @@ func (b *bridge) recClear(args []js.Value) any {
 		return libError(err)
 	}
 	r.clear()
+	return true
+}
+
+// recRated returns the visitor's ratings [{id, stars, before}].
+func (b *bridge) recRated(args []js.Value) any {
+	r, err := b.rec(args)
+	if err != nil {
+		return libError(err)
+	}
+	g, err := r.given()
+	if err != nil {
+		return libError(err)
+	}
+	return jsonText(jsonString(g))
+}
+
+// recCSV returns the visitor's ratings as CSV.
+func (b *bridge) recCSV(args []js.Value) any {
+	r, err := b.rec(args)
+	if err != nil {
+		return libError(err)
+	}
+	csv, err := r.ratingsCSV()
+	if err != nil {
+		return libError(err)
+	}
+	return csv
+}
+
+// recCatalog returns the catalog (libCatalog).
+func (b *bridge) recCatalog(args []js.Value) any {
+	r, err := b.rec(args)
+	if err != nil {
+		return libError(err)
+	}
+	c, err := r.catalog()
+	if err != nil {
+		return libError(err)
+	}
+	return jsonText(jsonString(&c))
+}
+
+// recItemFile adds the items of the item list args[1] (a Uint8Array)
+// named args[2]; returns the number of items.
+func (b *bridge) recItemFile(args []js.Value) any {
+	r, err := b.rec(args)
+	if err != nil {
+		return libError(err)
+	}
+	if len(args) < 3 || !args[1].InstanceOf(js.Global().Get("Uint8Array")) {
+		return libError(errors.New("an item list: want its bytes as a Uint8Array"))
+	}
+	if err := r.itemFile(bytesOf(args[1]), args[2].String()); err != nil {
+		return libError(err)
+	}
+	return len(r.items)
+}
+
+// recLearnSynthetic starts learning the synthetic catalog.
+func (b *bridge) recLearnSynthetic(args []js.Value) any {
+	r, err := b.rec(args)
+	if err == nil {
+		err = r.learnCatalog("", 0)
+	}
+	if err != nil {
+		return libError(err)
+	}
+	return true
+}
+
+// recLearnFile starts learning the ratings file named args[1] of args[2]
+// bytes, which recFeed and recEnd give.
+func (b *bridge) recLearnFile(args []js.Value) any {
+	r, err := b.rec(args)
+	if err == nil && (len(args) < 3 || args[1].String() == "") {
+		err = errors.New("a ratings file: its name and size are missing")
+	}
+	if err == nil {
+		err = r.learnCatalog(args[1].String(), int64(args[2].Float()))
+	}
+	if err != nil {
+		return libError(err)
+	}
+	return true
+}
+
+// recFeed gives the ratings file the chunk args[1] (a Uint8Array); returns
+// the bytes taken.
+func (b *bridge) recFeed(args []js.Value) any {
+	r, err := b.rec(args)
+	var c *libCatalogRun
+	if err == nil {
+		c, err = r.catalogFile()
+	}
+	if err == nil && len(args) < 2 {
+		err = errors.New("feed takes a chunk")
+	}
+	if err != nil {
+		return libError(err)
+	}
+	p := b.readChunk(args[1])
+	c.feed(p)
+	return len(p)
+}
+
+// recEnd says the ratings file has no more chunks.
+func (b *bridge) recEnd(args []js.Value) any {
+	r, err := b.rec(args)
+	var c *libCatalogRun
+	if err == nil {
+		c, err = r.catalogFile()
+	}
+	if err != nil {
+		return libError(err)
+	}
+	c.s.end()
+	return true
+}
+
+// recWanted returns the bytes the ratings file's reader would like fed (0
+// when it has enough, or no file is being learned).
+func (b *bridge) recWanted(args []js.Value) any {
+	r, err := b.rec(args)
+	if err != nil {
+		return 0
+	}
+	c, err := r.catalogFile()
+	if err != nil {
+		return 0
+	}
+	return c.s.wanted()
+}
+
+// recRun learns the catalog for at most args[1] ms; returns its progress
+// (libProgress).
+func (b *bridge) recRun(args []js.Value) any {
+	r, err := b.rec(args)
+	if err != nil {
+		return libError(err)
+	}
+	ms := 0.0
+	if len(args) > 1 {
+		ms = args[1].Float()
+	}
+	p, err := r.run(time.Duration(ms * float64(time.Millisecond)))
+	if err != nil {
+		return libError(err)
+	}
+	return jsonText(jsonString(&p))
+}
+
+// recStop stops the catalog being learned, nothing of it learned.
+func (b *bridge) recStop(args []js.Value) any {
+	r, err := b.rec(args)
+	if err != nil {
+		return libError(err)
+	}
+	r.stopCatalog()
 	return true
 }

@@ -46,7 +46,6 @@ func main() {
 		fn(e.name, func(args []js.Value) any { return e.f(b, args) })
 	}
 	b.pictureAPI(fn)
-	api.Set("personal", b.personalAPI())
 	api.Set("lib", b.libAPI())
 	js.Global().Set("occfm", api)
 	js.Global().Call("dispatchEvent", js.Global().Get("Event").New("occfm-ready"))

@@ -96,8 +96,8 @@ type session struct {
 	config core.Config // the learners' common settings (setTask)
 	base   *core.Model // the loaded model the first learner continues, or nil (model.go)
 
-	// observe, when set, sees every row learned (the Personalize view
-	// counts the items' ratings: personalize.go).
+	// observe, when set, sees every row learned (a Recommender learning a
+	// catalog counts the items' ratings: lib_rec_catalog.go).
 	observe func(data.Example)
 
 	freq []uint32 // occurrences of each feature below freqFeatures (picture.go)

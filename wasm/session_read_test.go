@@ -250,31 +250,6 @@ func TestSessionFiniteJSON(t *testing.T) {
 	}
 }
 
-// TestPersonalFiniteJSON: a rating of 1e300 in the catalog leaves every
-// JSON of the Personalize view valid.
-func TestPersonalFiniteJSON(t *testing.T) {
-	pe, err := newPersonal(personalConfig{Catalog: "files", Ratings: "u.data"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := pe.setItems([]byte("1|A|01-Jan-1995||x|0|0|0|0|0|0|0|0|0|0|0|0|0|0|0|0|0|0|0\n2|B|01-Jan-1995||x|0|0|0|0|0|0|0|0|0|0|0|0|0|0|0|0|0|0|0\n"), "u.item"); err != nil {
-		t.Fatal(err)
-	}
-	pe.feed([]byte("1\t1\t1e300\t1\n2\t2\t3\t2\n1\t2\t4\t3\n"))
-	pe.s.end()
-	var out []string
-	for i := 0; i < 100 && pe.p == nil && pe.err == "" && pe.s.state != "error"; i++ {
-		pe.run(time.Second)
-		out = append(out, pe.snapshotJSON())
-	}
-	out = append(out, pe.catalogJSON(), pe.recommend(10), pe.rate(0, 4, 10), pe.clear(10))
-	for _, js := range out {
-		if !json.Valid([]byte(js)) || strings.Contains(js, "json:") {
-			t.Errorf("not JSON, or a JSON error: %s", js)
-		}
-	}
-}
-
 // TestSessionReaderReleased: a new start lets the old reading coroutine go,
 // and a panic inside it reaches the caller of step (the page's call, which
 // recovers it and ends the session).

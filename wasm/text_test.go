@@ -101,16 +101,6 @@ func TestErrorTexts(t *testing.T) {
 			t.Errorf("%+v: %v, want %s", tc.cfg, err, tc.want)
 		}
 	}
-	if _, err := newPersonal(personalConfig{Catalog: "web\n"}); err == nil || err.Error() != fmt.Sprintf("catalog %q: want synthetic or files", "web\n") {
-		t.Errorf("catalog: %v", err)
-	}
-	pe, _ := newPersonal(personalConfig{Catalog: "files", Ratings: "u.data"})
-	if _, err := pe.setItems([]byte("\x1f\x8b\x08junk"), "u.item"); err == nil || !strings.HasPrefix(err.Error(), "u.item: gzip: ") {
-		t.Errorf("gzip: %v", err)
-	}
-	if _, err := pe.setItems([]byte("movieId,title,genres\n"), "movies.csv"); err == nil || err.Error() != "movies.csv: no items" {
-		t.Errorf("no items: %v", err)
-	}
 	if _, err := (&session{}).model(); err == nil || err.Error() != "nothing to save yet: the learners start once the task is known" {
 		t.Errorf("model: %v", err)
 	}

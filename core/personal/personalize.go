@@ -18,7 +18,9 @@ import (
 // people who rated the person's films also rated. On the held-out top-N
 // protocol (TopN, docs/personalize.md) it is the only learner whose top 10
 // holds more liked films than the most rated list at 3, 10 and 20 ratings
-// on ML-100K and ML-1M.
+// on ML-100K and ML-1M. It is the one place this default is set: the
+// page's Personalize view and the JS library's Recommender get it from the
+// wasm (occfm.lib.defaults, wasm/lib_js.go).
 const DefaultLearner = "item-lift"
 
 // Personalizer is a new person in a learned model: Rate makes one online

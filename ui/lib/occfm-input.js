@@ -149,15 +149,6 @@ export function packRatings(ratings, first) {
 	return [users.join("\0"), items.join("\0"), values];
 }
 
-// topOf unpacks a top list (wasm/lib_rec_js.go recTopOf).
-export function topOf(s) {
-	if (s === "") return [];
-	return s.split("\0").map((rec) => {
-		const [id, title, score, rank, ...reasons] = rec.split("\x01");
-		return {id, title, score: Number(score), rank: Number(rank), reasons};
-	});
-}
-
 // absolute returns the URL u resolved against this thread's location
 // (undefined stays undefined), for a Worker to take as it is.
 export function absolute(u, what) {

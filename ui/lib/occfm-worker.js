@@ -8,7 +8,7 @@
 import {Learner, Recommender, learners} from "./occfm.js";
 
 // calls are the methods a message may name, beside the learns and close.
-const calls = new Set(["predict", "predictMany", "save", "items", "rate", "top", "clear"]);
+const calls = new Set(["predict", "predictMany", "save", "items", "rate", "top", "rated", "ratingsCSV", "catalog", "clear"]);
 
 const objects = new Map();
 let next = 0;
@@ -69,6 +69,8 @@ self.onmessage = async (e) => {
 				value = Boolean(ac);
 			} else if (op === "learn" && !Array.isArray(args[0])) {
 				value = await o.learn(args[0], {onProgress, name: args[1]});
+			} else if (op === "learnSynthetic") {
+				value = await o.learnSynthetic({onProgress});
 			} else {
 				if (!calls.has(op) || typeof o[op] !== "function") throw new Error("occfm: no call " + op);
 				value = await o[op](...args);

@@ -36,7 +36,7 @@ export interface Location {
 
 /** The settings of Learner.create; every one optional. */
 export interface Settings<T extends Task = Task> extends Location {
-	/** The registry name; default "occfm-k". */
+	/** The registry name; default "occfm-k", the one learners() marks defaultFor.learner. */
 	learner?: LearnerName;
 	/** The task; default "regression". */
 	task?: T;
@@ -143,6 +143,13 @@ export interface LearnerInfo {
 		/** η: its default for each task. */
 		eta: { regression: number; classification: number } | null;
 	};
+	/** Whether create makes it when no learner is named: Learner.create's default, Recommender.create's (Personalize's). */
+	defaultFor: {
+		/** Learner.create's default. */
+		learner: boolean;
+		/** Recommender.create's default. */
+		recommender: boolean;
+	};
 	/** What it can do beside predicting. */
 	abilities: {
 		/** It learns pairs of features (C's pair block), which the page's picture shows. */
@@ -217,7 +224,7 @@ export interface Recommendation {
 
 /** The settings of Recommender.create; every one optional. */
 export interface RecommenderSettings extends Location {
-	/** A registry name; default Personalize's learner ("item-lift"). */
+	/** A registry name; default Personalize's learner ("item-lift"), the one learners() marks defaultFor.recommender. */
 	learner?: LearnerName;
 	/** The seed, a whole number ≥ 0. */
 	seed?: number;
@@ -245,20 +252,81 @@ export interface RatingScale {
 	step: number;
 }
 
+/** An item of a Recommender's catalog, as catalog() lists it. */
+export interface CatalogItem {
+	/** Its id. */
+	id: string;
+	/** Its title: the one given, else its id; "item ID" for an item of the ratings that no item given names. */
+	title: string;
+	/** Its tags (an item list's genres). */
+	tags: string[];
+	/** The ratings of it learned. */
+	count: number;
+	/** Their mean (0 with none). */
+	mean: number;
+	/** Whether the model knows it (people's ratings named it): only such an item can be rated and recommended. */
+	known: boolean;
+}
+
+/** A Recommender's catalog, as catalog() gives it. */
+export interface Catalog {
+	/** The items given, in the order given, then those of the ratings that none of them names. */
+	items: CatalogItem[];
+	/** How many items were given: the first listed of items. */
+	listed: number;
+	/** The ratings' scale, which rate takes, with its words ("1 to 5 in whole stars"). */
+	scale: RatingScale & {
+		/** The scale in words. */
+		text: string;
+	};
+	/** What a Recommendation's rank is: "match", the learner's own score (item-lift's, with the visitor's tag taste), or "stars", the predicted stars unclipped. */
+	rankedBy: "match" | "stars";
+}
+
+/** One of the visitor's ratings, as rated() lists them. */
+export interface VisitorRating {
+	/** The item's id. */
+	id: string;
+	/** The stars given. */
+	stars: number;
+	/** The stars the model expected of the visitor for the item just before, on the scale. */
+	before: number;
+}
+
 /** A recommender over a catalog of your own: people's ratings learned, a visitor's top n. */
 export class Recommender {
 	/** The registry name of the learner. */
 	readonly learner: LearnerName;
 	/** Makes a recommender. */
 	static create(settings?: RecommenderSettings): Promise<Recommender>;
-	/** Adds the items; resolves with the number of items. */
-	items(items: Item[]): Promise<number>;
-	/** Learns people's ratings in order, all or none. */
-	learn(ratings: Rating[], options?: LearnOptions<RecommenderMetrics>): Promise<RecommenderMetrics>;
+	/**
+	 * Adds the items, or those of a MovieLens item list file (u.item, movies.dat or movies.csv; gzip or not),
+	 * their genres as tags; resolves with the number of items. A malformed line rejects, naming the file, the
+	 * line and the field, and adds none.
+	 */
+	items(items: Item[] | DataFile, options?: FileOptions): Promise<number>;
+	/**
+	 * Learns people's ratings in order, all or none; or a MovieLens ratings file (u.data, ratings.dat or
+	 * ratings.csv; gzip or not) to its end, in parts (onProgress's of: the rows the file holds at the pace so
+	 * far), all or none, into a Recommender that has learned no rating: a malformed row rejects, naming the
+	 * file, the line and the field, and so does a file none of whose items the items given name.
+	 */
+	learn(ratings: Rating[] | DataFile, options?: LearnOptions<RecommenderMetrics> & FileOptions): Promise<RecommenderMetrics>;
+	/**
+	 * Learns the synthetic catalog Personalize starts with (films with genres, rated by made-up people; the
+	 * Recommender's seed draws it) into a Recommender that has neither ratings nor items, in parts, with its items.
+	 */
+	learnSynthetic(options?: LearnOptions<RecommenderMetrics>): Promise<RecommenderMetrics>;
+	/** The catalog: its items with their ratings' count and mean, the ratings' scale, what the top lists are ranked by. */
+	catalog(): Promise<Catalog>;
 	/** The visitor gives item stars, a rating of the scale learn reported (RecommenderMetrics.scale); one off it rejects with an Error naming the scale. Resolves with the new top n (default 10). */
 	rate(item: string | number, stars: number, n?: number): Promise<Recommendation[]>;
 	/** The visitor's top n (default 10), best first. */
 	top(n?: number): Promise<Recommendation[]>;
+	/** The visitor's ratings, in the order first given. */
+	rated(): Promise<VisitorRating[]>;
+	/** The visitor's ratings as CSV: the header "item_id,title,stars" and a line per rating. */
+	ratingsCSV(): Promise<string>;
 	/** Forgets the visitor's ratings. */
 	clear(): Promise<void>;
 	/** Forgets the recommender once the calls made before settle; every later call rejects. */

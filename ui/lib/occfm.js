@@ -11,7 +11,7 @@
 // docs/embed.md.
 import "./wasm_exec.js";
 import {
-	kind, text, packRows, isFile, bytesOf, metricsOf, packItems, count, idOf, packRatings, topOf,
+	kind, text, packRows, isFile, bytesOf, metricsOf, packItems, count, idOf, packRatings,
 	absolute, optionsOf, finite, whole, flag, CREATE, LOAD, REC_CREATE, LEARN, REC_LEARN, FILE, fileName,
 	modelBytes,
 } from "./occfm-input.js";
@@ -329,12 +329,12 @@ class Base {
 		return (this.#readGate || this.#queue).then(() => this.#call(local, op, args));
 	}
 
-	// learnAll queues a learn: of a data file whole, by file(lib, id,
-	// bytes), or of a list in parts, all or nothing (see inParts,
-	// remoteLearn): prepare(lib, id, part, first, isFirst) packs and checks
-	// a part, learn(lib, id, prepared, first, at, n) learns n of its rows
-	// from at, check(part, first) checks a part before it goes to the
-	// Worker.
+	// learnAll queues a learn: of a data file, by file(lib, id, bytes)
+	// (which may resolve later, and reports its own progress), or of a list
+	// in parts, all or nothing (see inParts, remoteLearn):
+	// prepare(lib, id, part, first, isFirst) packs and checks a part,
+	// learn(lib, id, prepared, first, at, n) learns n of its rows from at,
+	// check(part, first) checks a part before it goes to the Worker.
 	async learnAll(list, options, file, prepare, learn, check) {
 		this.#open();
 		const before = this.#queue;
@@ -344,9 +344,7 @@ class Base {
 				if (file && isFile(list)) {
 					const bytes = await bytesOf(list);
 					if (this.#handle) return await this.#call(null, "learn", [bytes, options && options.name], options && options.onProgress);
-					const m = this.#call((lib, id) => file(lib, id, bytes));
-					if (options && options.onProgress) options.onProgress({rows: m.rows, of: m.rows, metrics: m});
-					return m;
+					return await this.#call((lib, id) => file(lib, id, bytes));
 				}
 				if (!Array.isArray(list)) throw new Error("learn: want an array of rows, or a data file (a Uint8Array, an ArrayBuffer, a Blob or a ReadableStream); got " + kind(list));
 				if (this.#handle) {
@@ -359,6 +357,19 @@ class Base {
 			} finally {
 				if (--this.#learns === 0) this.#readGate = null;
 			}
+		});
+		this.#queue = next.catch(() => {});
+		return next;
+	}
+
+	// runFile queues a call on a data file: once the calls made before
+	// it settle, it reads the file's bytes and calls local(lib, id, bytes)
+	// on this thread, or op(bytes, ...rest) in the Worker.
+	async runFile(file, local, op, rest) {
+		this.#open();
+		const next = this.#queue.then(async () => {
+			const bytes = await bytesOf(file);
+			return this.#call((lib, id) => local(lib, id, bytes), op, [bytes, ...rest]);
 		});
 		this.#queue = next.catch(() => {});
 		return next;
@@ -416,8 +427,12 @@ export async function learners(settings = {}) {
 		return remote(0, "learners", [{wasmURL}], undefined, worker(absolute(s.workerURL, "workerURL")));
 	}
 	const api = await boot(wasmURL);
+	// The learners create makes when none is named, as the core says
+	// (lib.defaults): written in Go only.
+	const [learner, recommender] = alive(api.lib, () => api.lib.defaults());
 	return api.learners().map((l) => ({
 		name: l.name, plain: l.plain, summary: l.summary, tasks: l.tasks,
+		defaultFor: {learner: l.name === learner, recommender: l.name === recommender},
 		settings: {
 			delta: l.takesDelta ? {default: l.delta || 0, rule: l.deltaText || ""} : null,
 			eta: l.takesEta ? {regression: l.eta || 0, classification: l.etaClassification || l.eta || 0} : null,
@@ -441,8 +456,9 @@ export class Learner extends Base {
 		const s = optionsOf(settings, CREATE, "Learner.create");
 		flag(s, "worker");
 		return make(Learner, s, (lib) => {
+			// An absent learner is "": the core makes its default (learners' defaultFor).
 			const str = (k, d) => (s[k] === undefined ? d : text(s[k], k));
-			return lib.create(str("learner", "occfm-k"), str("task", "regression"), finite(s, "delta"), finite(s, "eta"), whole(s, "seed"), whole(s, "maxMemory"));
+			return lib.create(str("learner", ""), str("task", "regression"), finite(s, "delta"), finite(s, "eta"), whole(s, "seed"), whole(s, "maxMemory"));
 		}, "createLearner");
 	}
 
@@ -462,7 +478,11 @@ export class Learner extends Base {
 		fileName(optionsOf(options, LEARN, "learn"));
 		const name = (options && options.name) || "data";
 		return this.learnAll(rows, options,
-			(lib, id, bytes) => metricsOf(this.task, answer(lib.learnFile(id, bytes, name))),
+			(lib, id, bytes) => {
+				const m = metricsOf(this.task, answer(lib.learnFile(id, bytes, name)));
+				if (options && options.onProgress) options.onProgress({rows: m.rows, of: m.rows, metrics: m});
+				return m;
+			},
 			(lib, id, part, first, isFirst) => {
 				answer(lib.check(id, ...packRows(part, first, true), first, isFirst));
 				return part;
@@ -496,6 +516,53 @@ export class Learner extends Base {
 	}
 }
 
+// CATALOG_CHUNK is the most bytes of a ratings file a Recommender hands
+// the wasm in one call.
+const CATALOG_CHUNK = 1 << 20;
+
+// learnCatalog learns the catalog a Recommender has started to learn in
+// the wasm (lib.recLearnFile or lib.recLearnSynthetic): the ratings file's
+// bytes (null for the synthetic catalog) fed as its reader asks, learned in
+// parts of about PART_MS, pausing between them so that the thread's other
+// tasks run. options.onProgress gets {rows, of, metrics} after each part
+// (of: the rows the whole catalog holds at the pace so far, exact at its
+// end); options.signal stops it, nothing of it learned. All or nothing: a
+// malformed row rejects, naming the file, the line and the field. It
+// resolves with the metrics.
+async function learnCatalog(lib, id, bytes, options) {
+	const onProgress = options && options.onProgress, signal = options && options.signal;
+	let at = 0, ended = !bytes;
+	try {
+		for (;;) {
+			if (signal && signal.aborted) {
+				const reason = signal.reason instanceof Error ? ": " + signal.reason.message : "";
+				throw new Error("learn stopped by its AbortSignal" + reason + ": no rating of the catalog learned");
+			}
+			alive(lib, () => {
+				while (!ended && lib.recWanted(id) > 0) {
+					if (at < bytes.length) {
+						const n = Math.min(CATALOG_CHUNK, bytes.length - at);
+						answer(lib.recFeed(id, bytes.subarray(at, at + n)));
+						at += n;
+					} else {
+						answer(lib.recEnd(id));
+						ended = true;
+					}
+				}
+			});
+			const p = alive(lib, () => answer(lib.recRun(id, PART_MS)));
+			const metrics = {rows: p.rows, rmse: p.rmse || 0, scale: {lo: p.scale.lo, hi: p.scale.hi, step: p.scale.step}};
+			const done = p.state === "done";
+			if (onProgress) onProgress({rows: p.rows, of: done || !(p.progress > 0) ? p.rows : Math.round(p.rows / p.progress), metrics});
+			if (done) return metrics;
+			await pause();
+		}
+	} catch (e) {
+		if (!e.gone) lib.recStop(id);
+		throw e;
+	}
+}
+
 /** A recommender over a catalog of your own: people's ratings learned, a visitor's top n. */
 export class Recommender extends Base {
 	constructor(lib, id, handle, info, p) {
@@ -514,15 +581,31 @@ export class Recommender extends Base {
 		}, "createRecommender");
 	}
 
-	/** Adds the items [{id, title, tags}]; resolves with the number of items. */
-	items(items) {
+	/**
+	 * Adds the items [{id, title, tags}], or those of a MovieLens item list file (u.item, movies.dat or
+	 * movies.csv; gzip or not), their genres as tags; resolves with the number of items.
+	 */
+	items(items, options) {
+		fileName(optionsOf(options, FILE, "items"));
+		if (isFile(items)) {
+			const name = (options && options.name) || "items";
+			return this.runFile(items, (lib, id, bytes) => answer(lib.recItemFile(id, bytes, name)), "items", [options]);
+		}
 		return this.run((lib, id) => answer(lib.recItems(id, ...packItems(items))), "items", [items]);
 	}
 
-	/** Learns people's ratings [{user, item, rating}] in order; resolves with {rows, rmse, scale}. */
+	/**
+	 * Learns people's ratings [{user, item, rating}] in order, or a MovieLens ratings file (u.data,
+	 * ratings.dat or ratings.csv; gzip or not) to its end; resolves with {rows, rmse, scale}.
+	 */
 	async learn(ratings, options) {
-		fileName(optionsOf(options, REC_LEARN, "learn"));
-		return this.learnAll(ratings, options, null,
+		fileName(optionsOf(options, LEARN, "learn"));
+		const name = (options && options.name) || "ratings";
+		return this.learnAll(ratings, options,
+			(lib, id, bytes) => {
+				answer(lib.recLearnFile(id, name, bytes.length));
+				return learnCatalog(lib, id, bytes, options);
+			},
 			(lib, id, part, first) => {
 				packRatings(part, first);
 				return part;
@@ -534,17 +617,41 @@ export class Recommender extends Base {
 			(part, first) => packRatings(part, first));
 	}
 
+	/** Learns the synthetic catalog Personalize starts with (films with genres, rated by made-up people); resolves with {rows, rmse, scale}. */
+	learnSynthetic(options) {
+		fileName(optionsOf(options, REC_LEARN, "learnSynthetic"));
+		return this.run((lib, id) => {
+			answer(lib.recLearnSynthetic(id));
+			return learnCatalog(lib, id, null, options);
+		}, "learnSynthetic", [], options && options.onProgress);
+	}
+
+	/** The catalog: its items with their ratings' count and mean, the ratings' scale, what the top lists are ranked by. */
+	catalog() {
+		return this.run((lib, id) => answer(lib.recCatalog(id)), "catalog", []);
+	}
+
 	/** The visitor gives item stars, a rating of the scale learn reported; resolves with the new top n (default 10). */
 	rate(item, stars, n = 10) {
 		return this.run((lib, id) => {
 			if (typeof stars !== "number") throw new Error("stars is " + kind(stars) + ": want a number on the ratings' scale");
-			return topOf(answer(lib.recRate(id, idOf(item, "item"), stars, count(n))));
+			return answer(lib.recRate(id, idOf(item, "item"), stars, count(n))).top;
 		}, "rate", [item, stars, n]);
 	}
 
 	/** The visitor's top n (default 10), best first (by rank), each {id, title, score, rank, reasons}: score the predicted stars, rank what the list is ranked by. */
 	top(n = 10) {
-		return this.run((lib, id) => topOf(answer(lib.recTop(id, count(n)))), "top", [n]);
+		return this.run((lib, id) => answer(lib.recTop(id, count(n))), "top", [n]);
+	}
+
+	/** The visitor's ratings [{id, stars, before}], in the order first given: before, what the model expected of the visitor. */
+	rated() {
+		return this.run((lib, id) => answer(lib.recRated(id)), "rated", []);
+	}
+
+	/** The visitor's ratings as CSV: "item_id,title,stars" and a line per rating. */
+	ratingsCSV() {
+		return this.run((lib, id) => answer(lib.recCSV(id)), "ratingsCSV", []);
 	}
 
 	/** Forgets the visitor's ratings. */

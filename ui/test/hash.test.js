@@ -1,7 +1,7 @@
 // Unit tests of the pure URL-hash module (node:test; run by make test-js).
 import {test} from "node:test";
 import assert from "node:assert/strict";
-import {DEFAULTS, SPEEDS, checkpointConfig, formatHash, learnerSettingsKey, parseHash} from "../js/shared/hash.js";
+import {DEFAULTS, SPEEDS, checkpointConfig, formatHash, learnerSettingsKey, parseHash, setDefaultLearner} from "../js/shared/hash.js";
 
 test("an empty hash gives the defaults", () => {
   for (const h of ["", "#", "#nonsense", "#=x&&y"]) {
@@ -26,8 +26,21 @@ test("every setting survives formatHash then parseHash", () => {
 });
 
 test("defaults are left out of the hash, delta and eta 0 too, and speed 0 is max", () => {
+  setDefaultLearner("occfm-auto", {...DEFAULTS, learners: []});
   const h = formatHash({...DEFAULTS, learners: [...DEFAULTS.learners], speed: 0});
   assert.equal(h, "#demo=ratings&learners=occfm-auto&gamma=1/sqrt(t)&seed=1&speed=max");
+});
+
+test("a link that names no learner plays the core's default, once the core names it", () => {
+  const early = {...parseHash("#demo=ratings"), learners: []}; // parsed before the core was ready
+  const named = parseHash("#demo=ratings&learners=bias,occfm");
+  setDefaultLearner("occfm-k", early);
+  setDefaultLearner("occfm-k", named);
+  assert.deepEqual(early.learners, ["occfm-k"]);
+  assert.deepEqual(named.learners, ["bias", "occfm"]);
+  assert.deepEqual(DEFAULTS.learners, ["occfm-k"]);
+  assert.deepEqual(parseHash("#demo=ratings").learners, ["occfm-k"]);
+  setDefaultLearner("occfm-auto", early);
 });
 
 test("invalid values fall back to the defaults", () => {

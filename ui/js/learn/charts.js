@@ -110,6 +110,11 @@ export function showLatest(u) {
 // every other one (thinColumns), and redraws at most every interval() ms in
 // flush.
 export class LineChart {
+  /**
+   * @param {HTMLElement} el
+   * @param {{xLabel: string, yLabel: string, xFormat?: (v: number) => string, maxPoints?: number, height?: number,
+   *   colors?: string[] | null, dash?: (number[] | null)[], interval?: () => number, logX?: boolean}} opts
+   */
   constructor(el, {xLabel, yLabel, xFormat = formatNumber, maxPoints = CHART_POINTS, height = 260, colors = null, dash = [],
     interval = () => CHART_INTERVAL_MS, logX = false}) {
     this.el = el;
@@ -430,7 +435,7 @@ export class LineChart {
   // least interval() old (or force is set).
   flush(now, force = false) {
     if (!this.plot || !this.dirty || (!force && now - this.lastDraw < this.interval())) return;
-    this.plot.setData(this.data);
+    this.plot.setData(/** @type {uPlot.AlignedData} */ (this.data));
     showLatest(this.plot);
     this.describe();
     this.dirty = false;
@@ -446,7 +451,7 @@ export class LineChart {
       padding: [null, this.gutter || null, null, null],
       scales: {
         x: this.logX
-          ? {time: false, distr: 3, range: (u, min, max) => (min == null ? [1, 10] : min < max ? [min, max] : [min / 2, max * 2])}
+          ? {time: false, distr: 3, range: /** @type {uPlot.Range.Function} */ ((u, min, max) => (min == null ? [1, 10] : min < max ? [min, max] : [min / 2, max * 2]))}
           : {time: false},
         y: {range: (u, min, max) => refRange(...withGhosts(min, lateMax(this.data) ?? max, this.ghosts), this.refs)},
       },
@@ -467,7 +472,7 @@ export class LineChart {
         {...axis, label: this.logX ? `${this.xLabel} (log scale)` : this.xLabel, labelSize: 24, values: tickLabels(this.logX)},
         {...axis, label: this.yLabel, labelSize: 24, size: yAxisSize},
       ],
-    }, this.data, this.el);
+    }, /** @type {uPlot.AlignedData} */ (this.data), this.el);
     this.built = presenting();
     this.el.dataset.axisFont = axis.font;
     this.el.dataset.dashes = this.names.map((_, i) => JSON.stringify(this.dashAt(i) || [])).join(";");
@@ -585,6 +590,12 @@ export function wrapText(text, width, measure) {
 
 // withGhosts widens [min, max] to the earlier runs' values after their first
 // tenth (as lateMax), so that their curves stay on the chart. Pure.
+/**
+ * @param {number | null} min
+ * @param {number | null} max
+ * @param {{x: number[], y: number[]}[]} ghosts
+ * @returns {[number | null, number | null]}
+ */
 export function withGhosts(min, max, ghosts) {
   for (const g of ghosts) {
     const hi = lateMax([g.x, g.y]);
@@ -602,6 +613,12 @@ function sameRefs(a, b) {
 // refRange returns a y range [lo, hi] holding the data's [min, max] and
 // every reference line, with 5 % of room above and below (never below 0
 // when nothing is negative). Pure (tested by node:test).
+/**
+ * @param {number | null} min
+ * @param {number | null} max
+ * @param {{value: number}[]} refs
+ * @returns {[number, number]}
+ */
 export function refRange(min, max, refs) {
   let lo = min, hi = max;
   for (const r of refs) {

@@ -7,6 +7,15 @@ import {SPEEDS} from "../shared/hash.js";
 import {settings} from "../shared/state.js";
 import {page, session} from "./state.js";
 
+// buttonEl, inputEl and selectEl return index.html's element of id, typed
+// as what it is there (for tsc: ui/tsconfig.json).
+/** @param {string} id */
+const buttonEl = (id) => /** @type {HTMLButtonElement} */ (document.getElementById(id));
+/** @param {string} id */
+const inputEl = (id) => /** @type {HTMLInputElement} */ (document.getElementById(id));
+/** @param {string} id */
+const selectEl = (id) => /** @type {HTMLSelectElement} */ (document.getElementById(id));
+
 export const STATE_TEXT = {
   loading: "loading the learner…", ready: "ready", running: "learning",
   paused: "paused", done: "done: the stream has ended", error: "stopped by an error",
@@ -14,21 +23,21 @@ export const STATE_TEXT = {
 
 export function renderRunControls() {
   const loaded = page.phase !== "loading";
-  const play = document.getElementById("play");
+  const play = buttonEl("play");
   play.textContent = page.phase === "running" ? "Pause" : "Play";
   play.setAttribute("aria-pressed", String(page.phase === "running"));
   play.disabled = !loaded;
-  document.getElementById("step").disabled = !loaded || page.phase === "done" || page.phase === "error";
-  document.getElementById("reset").disabled = !loaded;
-  document.getElementById("export-csv").disabled = !loaded;
-  document.getElementById("export-json").disabled = !loaded;
-  document.getElementById("copy-command").disabled = !loaded;
-  document.getElementById("model-save").disabled = !loaded;
+  buttonEl("step").disabled = !loaded || page.phase === "done" || page.phase === "error";
+  buttonEl("reset").disabled = !loaded;
+  buttonEl("export-csv").disabled = !loaded;
+  buttonEl("export-json").disabled = !loaded;
+  buttonEl("copy-command").disabled = !loaded;
+  buttonEl("model-save").disabled = !loaded;
   document.getElementById("state-text").textContent = STATE_TEXT[page.phase] || page.phase;
 }
 
 export function renderSpeed() {
-  const slider = document.getElementById("speed");
+  const slider = inputEl("speed");
   let pos = SPEEDS.length;  // max
   if (settings.speed > 0) {
     pos = 0;
@@ -45,16 +54,17 @@ export function renderSpeed() {
 // renderControls makes every control show settings.
 export function renderControls() {
   renderSpeed();
-  document.getElementById("delta").value = settings.delta > 0 ? String(settings.delta) : "";
-  document.getElementById("eta").value = settings.eta > 0 ? String(settings.eta) : "";
-  document.getElementById("gamma").value = settings.gamma;
-  document.getElementById("loss").value = settings.loss;
-  document.getElementById("clip").value = settings.clip;
-  document.getElementById("seed").value = String(settings.seed);
-  document.getElementById("regret-checkpoints").value = settings.checkpoints;
-  document.getElementById("on-error").value = settings.onError;
-  document.getElementById("read-as").value = settings.format;
-  for (const box of document.querySelectorAll("#learners input")) box.checked = settings.learners.includes(box.value);
+  inputEl("delta").value = settings.delta > 0 ? String(settings.delta) : "";
+  inputEl("eta").value = settings.eta > 0 ? String(settings.eta) : "";
+  selectEl("gamma").value = settings.gamma;
+  selectEl("loss").value = settings.loss;
+  selectEl("clip").value = settings.clip;
+  inputEl("seed").value = String(settings.seed);
+  selectEl("regret-checkpoints").value = settings.checkpoints;
+  selectEl("on-error").value = settings.onError;
+  selectEl("read-as").value = settings.format;
+  const boxes = /** @type {NodeListOf<HTMLInputElement>} */ (document.querySelectorAll("#learners input"));
+  for (const box of boxes) box.checked = settings.learners.includes(box.value);
   renderDefaults();
   renderDemoSelect();
   renderFollow();
@@ -64,7 +74,7 @@ export function renderControls() {
 // numbers, the model panel and Download model follow.
 function renderFollow() {
   const field = document.getElementById("follow-field");
-  const select = document.getElementById("follow");
+  const select = selectEl("follow");
   field.hidden = settings.learners.length < 2;
   const names = settings.learners;
   if ([...select.options].map((o) => o.value).join() !== names.join()) {
@@ -76,8 +86,8 @@ function renderFollow() {
 // renderDefaults shows in the δ and η inputs, empty, the defaults they
 // stand for (defaultText).
 export function renderDefaults() {
-  document.getElementById("delta").placeholder = defaultText("delta");
-  document.getElementById("eta").placeholder = defaultText("eta");
+  inputEl("delta").placeholder = defaultText("delta");
+  inputEl("eta").placeholder = defaultText("eta");
 }
 
 // defaultText names the default of a learner setting, "delta" or "eta", as
@@ -96,7 +106,7 @@ export function defaultText(key) {
 }
 
 export function renderDemoSelect() {
-  const select = document.getElementById("demo");
+  const select = selectEl("demo");
   const fileOption = document.getElementById("demo-file-option");
   const hint = document.getElementById("demo-hint");
   if (session.source === "file" && session.file) {

@@ -28,7 +28,7 @@ function onFollow(name) {
 }
 
 export function buildCatalogControls() {
-  const demo = document.getElementById("demo");
+  const demo = /** @type {HTMLSelectElement} */ (document.getElementById("demo"));
   for (const d of page.catalog.demos) {
     const opt = document.createElement("option");
     opt.value = d.name;
@@ -85,6 +85,12 @@ export function validateSettings() {
 // numberSetting reads a number input into settings[key]: empty means the
 // default (0: the learner's own); a negative or non-number value is
 // answered under the controls and the default used.
+/**
+ * @param {HTMLInputElement} input
+ * @param {"delta" | "eta" | "seed"} key
+ * @param {number} fallback
+ * @param {boolean} [integer]
+ */
 function numberSetting(input, key, fallback, integer = false) {
   const text = input.value.trim();
   const v = Number(text);
@@ -129,7 +135,8 @@ export function onLearnerSetting(update) {
 }
 
 export function onLearnersChange() {
-  const checked = [...document.querySelectorAll("#learners input:checked")].map((b) => b.value);
+  const boxes = /** @type {NodeListOf<HTMLInputElement>} */ (document.querySelectorAll("#learners input:checked"));
+  const checked = [...boxes].map((b) => b.value);
   if (checked.length === 0) {  // keep at least one learner
     renderControls();
     return;
@@ -195,20 +202,29 @@ export function isTyping(target) {
 }
 
 export function wireControls() {
+  /** @param {string} id */
   const $ = (id) => document.getElementById(id);
+  // The events' targets are index.html's controls, typed for tsc
+  // (ui/tsconfig.json) as what they are there.
+  /** @param {Event} e */
+  const input = (e) => /** @type {HTMLInputElement} */ (e.target);
+  /** @param {Event} e */
+  const select = (e) => /** @type {HTMLSelectElement} */ (e.target);
+  /** @param {string} id */
+  const box = (id) => /** @type {HTMLInputElement} */ ($(id));
   $("play").addEventListener("click", togglePlay);
   $("step").addEventListener("click", step);
   $("reset").addEventListener("click", () => restart("Reset: started again from row 0."));
   $("speed").addEventListener("input", (e) => {
-    const pos = Number(e.target.value);
+    const pos = Number(input(e).value);
     settings.speed = pos >= SPEEDS.length ? 0 : SPEEDS[pos];
     clock.carry = Math.min(clock.carry, 1);
     renderSpeed();
     writeHash();
   });
-  $("follow").addEventListener("change", (e) => onFollow(e.target.value));
+  $("follow").addEventListener("change", (e) => onFollow(select(e).value));
   $("metric-logx").addEventListener("change", (e) => {
-    settings.logX = e.target.checked;
+    settings.logX = input(e).checked;
     // Both charts over rows follow it.
     views.metric.setLogX(settings.logX);
     views.expertRegret.setLogX(settings.logX);
@@ -225,17 +241,18 @@ export function wireControls() {
   $("settings-toggle").addEventListener("click", (e) => {
     const open = !document.body.classList.contains("settings-open");
     document.body.classList.toggle("settings-open", open);
-    e.target.setAttribute("aria-expanded", String(open));
+    /** @type {HTMLElement} */ (e.target).setAttribute("aria-expanded", String(open));
   });
-  $("delta").addEventListener("change", (e) => onLearnerSetting(() => numberSetting(e.target, "delta", 0)));
-  $("eta").addEventListener("change", (e) => onLearnerSetting(() => numberSetting(e.target, "eta", 0)));
-  $("gamma").addEventListener("change", (e) => onLearnerSetting(() => { settings.gamma = e.target.value; }));
-  $("regret-checkpoints").addEventListener("change", (e) => onLearnerSetting(() => { settings.checkpoints = e.target.value; }));
-  $("loss").addEventListener("change", (e) => onLearnerSetting(() => { settings.loss = e.target.value; }));
-  $("clip").addEventListener("change", (e) => onLearnerSetting(() => { settings.clip = e.target.value; }));
-  $("seed").addEventListener("change", (e) => onLearnerSetting(() => numberSetting(e.target, "seed", DEFAULTS.seed, true)));
+  $("delta").addEventListener("change", (e) => onLearnerSetting(() => numberSetting(input(e), "delta", 0)));
+  $("eta").addEventListener("change", (e) => onLearnerSetting(() => numberSetting(input(e), "eta", 0)));
+  $("gamma").addEventListener("change", (e) => onLearnerSetting(() => { settings.gamma = select(e).value; }));
+  $("regret-checkpoints").addEventListener("change", (e) => onLearnerSetting(() => { settings.checkpoints = select(e).value; }));
+  $("loss").addEventListener("change", (e) => onLearnerSetting(() => { settings.loss = select(e).value; }));
+  $("clip").addEventListener("change", (e) => onLearnerSetting(() => { settings.clip = select(e).value; }));
+  $("seed").addEventListener("change", (e) => onLearnerSetting(() => numberSetting(input(e), "seed", DEFAULTS.seed, true)));
   $("on-error").addEventListener("change", (e) => {
-    settings.onError = ON_ERROR.includes(e.target.value) ? e.target.value : DEFAULTS.onError;
+    const value = select(e).value;
+    settings.onError = ON_ERROR.includes(value) ? value : DEFAULTS.onError;
     writeHash();
     if (session.source === "file" && session.file) {
       const how = settings.onError === "skip" ? "malformed rows are skipped and counted" : "a malformed row stops the run";
@@ -243,28 +260,30 @@ export function wireControls() {
     }
   });
   $("read-as").addEventListener("change", (e) => {
-    settings.format = FORMATS.includes(e.target.value) ? e.target.value : DEFAULTS.format;
+    const value = select(e).value;
+    settings.format = FORMATS.includes(value) ? value : DEFAULTS.format;
     writeHash();
     if (session.source === "file" && session.file) {
       session.roles = null;  // the columns of another reading
-      restart(`Restarted ${session.file.name}, read as ${e.target.selectedOptions[0].textContent}.`);
+      restart(`Restarted ${session.file.name}, read as ${select(e).selectedOptions[0].textContent}.`);
     }
   });
   $("demo").addEventListener("change", (e) => {
-    if (!e.target.value) return;
-    settings.demo = e.target.value;
+    const value = select(e).value;
+    if (!value) return;
+    settings.demo = value;
     writeHash();
     startSession("demo", {note: `Demo: ${demoTitle(page.catalog.demos, settings.demo)}.`});
   });
   $("file-input").addEventListener("change", (e) => {
-    const file = e.target.files && e.target.files[0];
-    e.target.value = "";  // picking the same file again starts it again
+    const file = input(e).files && input(e).files[0];
+    input(e).value = "";  // picking the same file again starts it again
     pickFile(file);
   });
   const regretMode = () => {
-    views.regret.setMode({logLog: $("regret-loglog").checked, perT: $("regret-per-t").checked});
-    if (settings.logLog !== $("regret-loglog").checked) {
-      settings.logLog = $("regret-loglog").checked;
+    views.regret.setMode({logLog: box("regret-loglog").checked, perT: box("regret-per-t").checked});
+    if (settings.logLog !== box("regret-loglog").checked) {
+      settings.logLog = box("regret-loglog").checked;
       writeHash();
     }
   };
@@ -275,8 +294,8 @@ export function wireControls() {
   $("copy-command").addEventListener("click", copyCommand);
   $("model-save").addEventListener("click", saveModel);
   $("model-input").addEventListener("change", (e) => {
-    const file = e.target.files[0];
-    e.target.value = "";  // the same file can be loaded again
+    const file = input(e).files[0];
+    input(e).value = "";  // the same file can be loaded again
     if (file) loadModel(file);
   });
   $("model-forget").addEventListener("click", forgetModel);

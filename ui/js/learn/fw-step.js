@@ -117,7 +117,7 @@ function label(kind) {
   el("fw-h").textContent = c.head;
   el("fw-atom-canvas").setAttribute("aria-label", c.atomLabel);
   for (const part of ["before", "grad", "atom", "after", "change"]) {
-    const cap = document.querySelector(`[data-testid="fw-${part}"] figcaption`);
+    const cap = /** @type {HTMLElement} */ (document.querySelector(`[data-testid="fw-${part}"] figcaption`));
     if (cap.dataset.kind !== kind) {
       const b = document.createElement("b");
       b.textContent = c[part][0];

@@ -33,7 +33,7 @@ export function wireLesson() {
   $("lesson-next").addEventListener("click", () => goToStep(settings.lesson + 1));
   $("lesson-close").addEventListener("click", closeLesson);
   $("lesson-collapse").addEventListener("click", (e) => {
-    const open = e.currentTarget.getAttribute("aria-expanded") !== "true";
+    const open = /** @type {HTMLElement} */ (e.currentTarget).getAttribute("aria-expanded") !== "true";
     setCollapsed(!open);
     // On one column the text, shown again, is above the chart: go to it.
     if (open && matchMedia(ONE_COLUMN).matches) $("lesson").scrollIntoView({block: "start"});
@@ -187,8 +187,8 @@ function render() {
     return d ? d.short || d.title || name : name;
   });
   $("lesson-paper").textContent = step.paper;
-  $("lesson-prev").disabled = n <= 1;
-  $("lesson-next").disabled = n >= STEPS.length;
+  /** @type {HTMLButtonElement} */ ($("lesson-prev")).disabled = n <= 1;
+  /** @type {HTMLButtonElement} */ ($("lesson-next")).disabled = n >= STEPS.length;
   renderPressed();
 }
 
@@ -229,7 +229,7 @@ function actionElement(a) {
 
 // renderPressed marks the δ button of the δ the run has.
 function renderPressed() {
-  for (const b of document.querySelectorAll("#lesson-actions button[data-delta]")) {
+  for (const b of /** @type {NodeListOf<HTMLButtonElement>} */ (document.querySelectorAll("#lesson-actions button[data-delta]"))) {
     b.setAttribute("aria-pressed", String(Number(b.dataset.delta) === settings.delta));
   }
 }

@@ -195,7 +195,7 @@ function hover(e) {
 // drawSpectrum draws C's eigenvalues as bars (red positive, blue negative)
 // and the gauge of ‖C‖* = Σ|λᵢ| against δ.
 function drawSpectrum(pic) {
-  const canvas = el("spectrum-canvas");
+  const canvas = /** @type {HTMLCanvasElement} */ (el("spectrum-canvas"));
   const css = canvas.clientWidth || 300;
   const cssH = canvas.clientHeight || 140;
   const dpr = Math.min(globalThis.devicePixelRatio || 1, 3);

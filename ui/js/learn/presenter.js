@@ -20,7 +20,7 @@ let chart = "metric";
 
 export function wirePresenter() {
   document.getElementById("presenter").addEventListener("click", () => setPresenter(!settings.presenter));
-  for (const b of document.querySelectorAll("#presenter-charts button")) {
+  for (const b of /** @type {NodeListOf<HTMLButtonElement>} */ (document.querySelectorAll("#presenter-charts button"))) {
     b.addEventListener("click", () => showChart(b.dataset.chart));
   }
   document.addEventListener("keydown", (e) => {
@@ -64,7 +64,7 @@ function render() {
   if (was !== on) afterPaint("presenter", () => dispatchEvent(new Event("resize")));
   const button = document.getElementById("presenter");
   button.setAttribute("aria-pressed", String(on));
-  for (const b of document.querySelectorAll("#presenter-charts button")) {
+  for (const b of /** @type {NodeListOf<HTMLButtonElement>} */ (document.querySelectorAll("#presenter-charts button"))) {
     b.setAttribute("aria-pressed", String(b.dataset.chart === chart));
   }
 }

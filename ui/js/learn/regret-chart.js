@@ -17,6 +17,10 @@ import {colorOf} from "./palette.js";
 export const REGRET_FIXED = 5;  // T, comparator loss, gap, bound, G; then cum, lo, hi per learner
 
 export class RegretChart {
+  /**
+   * @param {HTMLElement} el
+   * @param {{interval?: () => number}} [opts]
+   */
   constructor(el, {interval = () => CHART_INTERVAL_MS} = {}) {
     this.el = el;
     this.interval = interval;
@@ -95,6 +99,7 @@ export class RegretChart {
 
   // data: [T, (hi, lo, mid) per learner, bound, and with withNeg −mid per
   // learner where the regret is negative].
+  /** @returns {uPlot.AlignedData} */
   data() {
     const neg = this.logLog && this.withNeg ? this.names.length : 0;
     const cols = [[], ...this.names.flatMap(() => [[], [], []]), [], ...Array.from({length: neg}, () => [])];
@@ -115,7 +120,7 @@ export class RegretChart {
         cols[at + i].push(m < 0 ? this.value(-m, t) : null);
       }
     }
-    return cols;
+    return /** @type {uPlot.AlignedData} */ (cols);
   }
 
   // yRange in linear mode: the learners' bands and 0, not the bound.
@@ -198,7 +203,7 @@ export class RegretChart {
     // The band edges stay out of the legend: the middle line names the learner.
     const rows = this.plot.root.querySelectorAll(".u-legend .u-series");
     this.names.forEach((_, i) => {
-      for (const s of [1 + 3 * i, 2 + 3 * i]) if (rows[s]) rows[s].hidden = true;
+      for (const s of [1 + 3 * i, 2 + 3 * i]) if (rows[s]) /** @type {HTMLElement} */ (rows[s]).hidden = true;
     });
     this.dirty = false;
     this.lastDraw = -Infinity;

@@ -28,8 +28,8 @@ export function renderNumbers(snap, follow) {
   const text = `Progressive metrics of ${first.learner || "the first learner"}: every row is scored before the learner is updated on it.`;
   if (caption.textContent !== text) caption.textContent = text;
   for (const key of METRICS) {
-    const card = document.querySelector(`[data-metric="${key}"]`);
-    const value = card.querySelector(".value");
+    const card = /** @type {HTMLElement} */ (document.querySelector(`[data-metric="${key}"]`));
+    const value = /** @type {HTMLElement} */ (card.querySelector(".value"));
     const v = first[key];
     if (finite(v)) {
       card.hidden = false;
@@ -46,7 +46,7 @@ export function renderNumbers(snap, follow) {
 // renderLearnerTable lists every learner, like the CLI's table, and the
 // guard notes under it (clip: the "Clip predictions" setting, to name).
 export function renderLearnerTable(snap, clip) {
-  const table = document.getElementById("learner-table");
+  const table = /** @type {HTMLTableElement} */ (document.getElementById("learner-table"));
   const learners = Array.isArray(snap.learners) ? snap.learners : [];
   const metricCols = snap.task === "classification"
     ? [["error_rate", "error rate"], ["auc", "AUC"], ["logloss", "log loss"]]
@@ -311,11 +311,11 @@ export function renderPreview(preview, {layout = "", forced = false, onRole = nu
   card.hidden = !preview;
   if (!preview) return;
   layout = preview.layout || layout || preview.format || "";
-  forced = forced ? ` (forced by "Read as")` : "";
-  document.getElementById("preview-layout").textContent = layout ? `read as: ${layout}${forced}` : "";
+  const forcedText = forced ? ` (forced by "Read as")` : "";
+  document.getElementById("preview-layout").textContent = layout ? `read as: ${layout}${forcedText}` : "";
   renderWarnings(Array.isArray(preview.warnings) ? preview.warnings : []);
   document.getElementById("preview-lines").textContent = (preview.lines || []).join("\n");
-  const table = document.getElementById("preview-columns");
+  const table = /** @type {HTMLTableElement} */ (document.getElementById("preview-columns"));
   const columns = Array.isArray(preview.columns) ? preview.columns : [];
   table.hidden = columns.length === 0;
   table.tBodies[0].replaceChildren(...columns.map((col) => {
@@ -354,7 +354,7 @@ export function renderWarnings(warnings) {
 // previewRoles reads the role menus: column → role.
 function previewRoles() {
   const roles = {};
-  for (const select of document.querySelectorAll("#preview-columns select")) roles[select.dataset.column] = select.value;
+  for (const select of /** @type {NodeListOf<HTMLSelectElement>} */ (document.querySelectorAll("#preview-columns select"))) roles[select.dataset.column] = select.value;
   return roles;
 }
 

@@ -1,19 +1,27 @@
 // Personalize: its controls (catalog, learner, search, sort, stars by
 // keyboard) and their events.
 
-import {settings, writeHash} from "../shared/state.js";
+import {occfm, settings, writeHash} from "../shared/state.js";
 import {pickPersonalFiles} from "./files.js";
-import {clearPersonal, downloadRatings, ratePersonal, startPersonal} from "./session.js";
-import {P_LEARNER, P_PAGE, personal} from "./state.js";
+import {clearPersonal, downloadRatings, personalHooks, ratePersonal, startPersonal} from "./session.js";
+import {P_PAGE, personal} from "./state.js";
 import {renderItems, renderPersonalProgress, sortPersonalItems} from "./views.js";
 
-// buildPersonalControls fills the learner menu from learners (the
-// registry, occfm.learners()) once the core is ready, and chooses the
-// link's learner (plearner=), else P_LEARNER.
+/**
+ * buildPersonalControls fills the learner menu from learners (the
+ * registry, occfm.learners()) once the core is ready, and chooses the
+ * link's learner (plearner=), else the core's default for a recommender
+ * (occfm.lib.defaults(): personal.DefaultLearner in Go). It sets the view's
+ * own calls on the core, occfm.personal (session.js personalHooks).
+ * @param {{name: string, summary?: string, plain?: string, personal?: string}[]} learners
+ */
 export function buildPersonalControls(learners) {
   personal.learners = learners;
-  personal.learner = settings.plearner || P_LEARNER;
-  const select = document.getElementById("p-learner");
+  const defaults = occfm.lib.defaults();
+  personal.defaultLearner = Array.isArray(defaults) ? defaults[1] : "";
+  Object.assign(occfm, {personal: personalHooks});
+  personal.learner = settings.plearner || personal.defaultLearner;
+  const select = /** @type {HTMLSelectElement} */ (document.getElementById("p-learner"));
   select.replaceChildren(...learners.map((l) => {
     const opt = document.createElement("option");
     opt.value = l.name;
@@ -23,7 +31,7 @@ export function buildPersonalControls(learners) {
   }));
   const names = learners.map((l) => l.name);
   if (!names.includes(personal.learner) && names.length) {
-    personal.learner = names.includes(P_LEARNER) ? P_LEARNER : names[0];
+    personal.learner = names.includes(personal.defaultLearner) ? personal.defaultLearner : names[0];
     settings.plearner = "";
     writeHash();
   }
@@ -40,14 +48,17 @@ export function renderLearnerHint() {
   document.getElementById("p-learner-hint").textContent = l ? l.personal || l.plain || l.summary || "" : "";
 }
 
-// onStarKey: on a star, a digit rates the item that many stars when its
-// control offers it, ← → (and Home, End) move between its stars; Enter and
-// Space press the star (a button).
+/**
+ * onStarKey: on a star, a digit rates the item that many stars when its
+ * control offers it, ← → (and Home, End) move between its stars; Enter and
+ * Space press the star (a button).
+ * @param {KeyboardEvent} e
+ */
 export function onStarKey(e) {
-  const star = e.target.closest(".p-star");
+  const star = /** @type {HTMLElement | null} */ (/** @type {Element} */ (e.target).closest(".p-star"));
   if (!star || e.ctrlKey || e.metaKey || e.altKey) return;
-  const li = star.closest(".p-item");
-  const stars = [...li.querySelectorAll(".p-star")];
+  const li = /** @type {HTMLElement} */ (star.closest(".p-item"));
+  const stars = [.../** @type {NodeListOf<HTMLElement>} */ (li.querySelectorAll(".p-star"))];
   const at = stars.indexOf(star);
   let to = -1;
   if (/^[0-9]$/.test(e.key)) {
@@ -70,8 +81,8 @@ export function onStarKey(e) {
 }
 
 export function wirePersonal() {
-  const $ = (id) => document.getElementById(id);
-  for (const radio of document.querySelectorAll('input[name="p-catalog"]')) {
+  const $ = (/** @type {string} */ id) => document.getElementById(id);
+  for (const radio of /** @type {NodeListOf<HTMLInputElement>} */ (document.querySelectorAll('input[name="p-catalog"]'))) {
     radio.addEventListener("change", () => {
       if (!radio.checked || radio.value === personal.catalog) return;
       personal.catalog = radio.value;
@@ -79,25 +90,26 @@ export function wirePersonal() {
     });
   }
   $("p-files").addEventListener("change", (e) => {
-    const files = [...(e.target.files || [])];
-    e.target.value = "";  // the same files can be picked again
+    const input = /** @type {HTMLInputElement} */ (e.target);
+    const files = [...(input.files || [])];
+    input.value = "";  // the same files can be picked again
     if (files.length) pickPersonalFiles(files);
   });
   $("p-learner").addEventListener("change", (e) => {
-    personal.learner = e.target.value;
-    settings.plearner = personal.learner === P_LEARNER ? "" : personal.learner;
+    personal.learner = /** @type {HTMLSelectElement} */ (e.target).value;
+    settings.plearner = personal.learner === personal.defaultLearner ? "" : personal.learner;
     writeHash();
     renderLearnerHint();
     startPersonal();  // the ratings are given again to the new model
   });
   $("p-search").addEventListener("input", (e) => {
-    personal.query = e.target.value;
+    personal.query = /** @type {HTMLInputElement} */ (e.target).value;
     personal.shown = P_PAGE;
     sortPersonalItems();
     renderItems();
   });
   $("p-sort").addEventListener("change", (e) => {
-    personal.sort = e.target.value;
+    personal.sort = /** @type {HTMLSelectElement} */ (e.target).value;
     personal.shown = P_PAGE;
     sortPersonalItems();
     renderItems();
@@ -107,9 +119,9 @@ export function wirePersonal() {
     renderItems();
   });
   $("p-items").addEventListener("click", (e) => {
-    const star = e.target.closest(".p-star");
+    const star = /** @type {HTMLElement | null} */ (/** @type {Element} */ (e.target).closest(".p-star"));
     if (!star) return;
-    const li = star.closest(".p-item");
+    const li = /** @type {HTMLElement} */ (star.closest(".p-item"));
     ratePersonal(Number(li.dataset.item), Number(star.dataset.stars));
   });
   $("p-items").addEventListener("keydown", onStarKey);
@@ -119,10 +131,10 @@ export function wirePersonal() {
   // settings (wireControls runs first); a learner it names learns the
   // catalog anew, with the person's ratings.
   addEventListener("hashchange", () => {
-    const plearner = settings.plearner || P_LEARNER;
+    const plearner = settings.plearner || personal.defaultLearner;
     if (settings.view !== "personalize" || plearner === personal.learner || !personal.learners.some((l) => l.name === plearner)) return;
     personal.learner = plearner;
-    $("p-learner").value = plearner;
+    /** @type {HTMLSelectElement} */ ($("p-learner")).value = plearner;
     renderLearnerHint();
     if (personal.started) startPersonal();
   });

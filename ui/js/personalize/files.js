@@ -25,7 +25,7 @@ export async function pickPersonalFiles(files) {
     else unknown.push(why || file.name);
   }
   personal.catalog = "files";
-  document.querySelector('input[name="p-catalog"][value="files"]').checked = true;
+  /** @type {HTMLInputElement} */ (document.querySelector('input[name="p-catalog"][value="files"]')).checked = true;
   const parts = [];
   if (personal.ratingsFile) parts.push(`ratings: ${personal.ratingsFile.name}`);
   if (personal.itemsFile) parts.push(`items: ${personal.itemsFile.name}`);

@@ -1,5 +1,5 @@
 // The star control's ratings on a catalog's scale ({lo, hi, step}, as
-// occfm.personal.catalog() gives it): pure functions, no DOM.
+// the core's catalog gives it, occfm.lib.recCatalog): pure functions, no DOM.
 
 // starValues returns the ratings a star control offers on scale: each step
 // from lo to hi (whole stars, half stars, 1 to 10), or, on a scale with no

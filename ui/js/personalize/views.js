@@ -17,7 +17,7 @@ export function renderPersonalProgress() {
   const snap = personal.last;
   const phase = document.getElementById("p-phase");
   const percent = document.getElementById("p-percent");
-  const bar = document.getElementById("p-progress");
+  const bar = /** @type {HTMLProgressElement} */ (document.getElementById("p-progress"));
   const text = document.getElementById("p-progress-text");
   const source = personal.catalog === "files"
     ? (personal.ratingsFile ? personal.ratingsFile.name : "your files") : "the synthetic catalog";
@@ -27,7 +27,6 @@ export function renderPersonalProgress() {
     parts.push(`${(snap.rows || 0).toLocaleString("en-US")} ratings`);
     if (finite(snap.rmse)) parts.push(`progressive RMSE ${snap.rmse.toFixed(3)}`);
     if (finite(snap.seconds) && snap.seconds > 0) parts.push(`${snap.seconds.toFixed(1)} s`);
-    if (snap.skipped) parts.push(`${snap.skipped.toLocaleString("en-US")} rows skipped`);
   }
   let head = "";
   switch (personal.phase) {
@@ -39,7 +38,7 @@ export function renderPersonalProgress() {
       parts.push(`${personal.known.toLocaleString("en-US")} items`);
       const never = personal.items.length - personal.known;
       if (never > 0) parts.push(`${never.toLocaleString("en-US")} listed items never rated, left out`);
-      if (snap && snap.unlisted) parts.push(`${snap.unlisted.toLocaleString("en-US")} of them missing from the item list`);
+      if (personal.unlisted) parts.push(`${personal.unlisted.toLocaleString("en-US")} of them missing from the item list`);
       break;
     }
     case "error": head = "Stopped by an error"; break;
@@ -54,8 +53,11 @@ export function renderPersonalProgress() {
   text.textContent = parts.join(" · ");
 }
 
-// fold is text for search: lower case, accents dropped ("Misérables" is
-// found as "miserables").
+/**
+ * fold is text for search: lower case, accents dropped ("Misérables" is
+ * found as "miserables").
+ * @param {string} text
+ */
 export function fold(text) {
   return text.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase();
 }
@@ -68,12 +70,13 @@ export function sortPersonalItems() {
   if (personal.sort === "title") items.sort(byTitle);
   else if (personal.sort === "mean") {
     // Items with few ratings last: their mean says little.
-    items.sort((a, b) => (b.count >= 10) - (a.count >= 10) || b.mean - a.mean || byTitle(a, b));
+    items.sort((a, b) => Number(b.count >= 10) - Number(a.count >= 10) || b.mean - a.mean || byTitle(a, b));
   } else items.sort((a, b) => b.count - a.count || byTitle(a, b));
   const words = fold(personal.query).split(/\s+/).filter(Boolean);
   personal.order = items.filter((it) => words.every((w) => it.key.includes(w))).map((it) => it.index);
 }
 
+/** @param {string[]} genres */
 export function genreChips(genres) {
   return genres.map((g) => {
     const chip = document.createElement("span");
@@ -116,6 +119,7 @@ export function renderItems() {
   more.textContent = `Show ${Math.min(P_PAGE, order.length - shown.length)} more`;
 }
 
+/** @param {number} index */
 export function itemRow(index) {
   const it = personal.items[index];
   const li = document.createElement("li");
@@ -152,11 +156,15 @@ export function itemRow(index) {
   return li;
 }
 
-// setStars shows the stars given in an item's row; the given star (else the
-// first) is the one Tab reaches (a roving tabindex).
+/**
+ * setStars shows the stars given in an item's row; the given star (else
+ * the first) is the one Tab reaches (a roving tabindex).
+ * @param {HTMLElement} li
+ * @param {number | undefined} given
+ */
 export function setStars(li, given) {
   li.classList.toggle("rated", !!given);
-  for (const star of li.querySelectorAll(".p-star")) {
+  for (const star of /** @type {NodeListOf<HTMLElement>} */ (li.querySelectorAll(".p-star"))) {
     const n = Number(star.dataset.stars);
     // Stars light up to the one given; numbers, the one given.
     star.classList.toggle("on", !!given && (star.classList.contains("p-star-num") ? n === given : n <= given));
@@ -165,13 +173,17 @@ export function setStars(li, given) {
   }
 }
 
+/** @param {number} item */
 export function renderItemStars(item) {
-  const li = document.querySelector(`#p-items .p-item[data-item="${item}"]`);
+  const li = /** @type {HTMLElement | null} */ (document.querySelector(`#p-items .p-item[data-item="${item}"]`));
   if (li) setStars(li, personal.stars.get(item));
 }
 
-// renderRecs draws the top P_TOP; before (the items shown until now, or
-// null) marks the new ones.
+/**
+ * renderRecs draws the top P_TOP; before (the items shown until now, or
+ * null) marks the new ones.
+ * @param {number[] | null} before
+ */
 export function renderRecs(before) {
   const list = document.getElementById("p-recs");
   const cold = document.getElementById("p-cold");
@@ -227,8 +239,7 @@ export function renderRecs(before) {
     why.dataset.label = "why:";
     for (const w of r.why || []) {
       const wl = document.createElement("li");
-      wl.textContent = w.text;
-      wl.dataset.kind = w.kind;
+      wl.textContent = w;
       why.append(wl);
     }
     li.append(title, score, meta, why);
@@ -242,8 +253,8 @@ export function renderRated() {
   const n = personal.rated.length;
   document.getElementById("p-rated-empty").hidden = n > 0;
   document.getElementById("p-rated-count").textContent = n ? `${n} rated` : "";
-  document.getElementById("p-clear").disabled = n === 0;
-  document.getElementById("p-download").disabled = n === 0;
+  /** @type {HTMLButtonElement} */ (document.getElementById("p-clear")).disabled = n === 0;
+  /** @type {HTMLButtonElement} */ (document.getElementById("p-download")).disabled = n === 0;
   list.replaceChildren(...personal.rated.map((r) => {
     const it = personal.items[r.item];
     const li = document.createElement("li");

@@ -18,11 +18,55 @@ export const LOSSES = ["auto", "squared", "logistic"];
 export const CLIPS = ["auto", "on", "off"];
 export const ON_ERROR = ["stop", "skip"];  // a file's malformed rows: stop at the first, or skip and count
 export const FORMATS = ["auto", "libsvm", "csv", "movielens"];  // "Read as": how a file is read (auto: sniffed)
+
+/**
+ * Settings are what the controls show and the link says (parseHash,
+ * formatHash); DEFAULTS gives each its default.
+ * @typedef {object} Settings
+ * @property {string} view          "learn" | "personalize"
+ * @property {string} plearner      Personalize's learner ("": the first)
+ * @property {string} demo
+ * @property {string[]} learners
+ * @property {number} delta         0: the learner's default
+ * @property {number} eta           0: the learner's default
+ * @property {string} gamma         a key of GAMMAS
+ * @property {string} loss          one of LOSSES
+ * @property {string} clip          one of CLIPS
+ * @property {number} seed
+ * @property {number} speed         rows/s; 0: unlimited ("max")
+ * @property {string} checkpoints   a key of CHECKPOINTS
+ * @property {string} onError       one of ON_ERROR
+ * @property {string} format        one of FORMATS
+ * @property {string} file          the name of the file a run learns, or ""
+ * @property {number} shuffle       0: the file's own order
+ * @property {boolean} logLog
+ * @property {string} follow        the learner the numbers follow ("": the first)
+ * @property {boolean} logX
+ * @property {number} lesson        1-based step of the guided lesson; 0: closed
+ * @property {boolean} presenter
+ */
+
+// DEFAULTS.learners is the learner a run plays when the link names none:
+// the core's (core.DefaultLearner, which occfm.learners() marks runDefault),
+// which setDefaultLearner puts there once the core is ready; empty until
+// then, as is a link's settings.learners when it names none.
+/** @type {Readonly<Settings>} */
 export const DEFAULTS = Object.freeze({
-  view: "learn", plearner: "", demo: "ratings", learners: ["occfm-auto"], delta: 0, eta: 0,
+  view: "learn", plearner: "", demo: "ratings", learners: [], delta: 0, eta: 0,
   gamma: "1/sqrt(t)", loss: "auto", clip: "auto", seed: 1, speed: 2000, checkpoints: "g1.5", onError: "stop",
   format: "auto", file: "", shuffle: 0, logLog: true, follow: "", logX: true, lesson: 0, presenter: false,
 });
+
+// setDefaultLearner makes name the learner of DEFAULTS.learners, and of
+// settings' when its link named none.
+/**
+ * @param {string} name
+ * @param {Settings} settings
+ */
+export function setDefaultLearner(name, settings) {
+  DEFAULTS.learners.splice(0, DEFAULTS.learners.length, name);
+  if (settings.learners.length === 0) settings.learners = [name];
+}
 
 // The speed slider is logarithmic: 1, 1.5, 2, 3, 5, 7 per decade from 1 to
 // 100,000 rows/s, then one last position for "max".
@@ -33,6 +77,11 @@ SPEEDS.push(1e5);
 // parseHash returns the settings a hash gives, the defaults where it says
 // nothing. Each part it cannot use ("delta=-5", "loss=hinge", "colour=red")
 // is pushed onto invalid, when given, so that the page can say so.
+/**
+ * @param {string} hash
+ * @param {string[] | null} [invalid]
+ * @returns {Settings}
+ */
 export function parseHash(hash, invalid = null) {
   const s = {...DEFAULTS, learners: [...DEFAULTS.learners]};
   const bad = (part) => { if (invalid) invalid.push(part); };

@@ -8,7 +8,8 @@ import {formatHash, parseHash} from "./hash.js";
 // linkInvalid lists the parts of the opening link the page could not use.
 export const linkInvalid = [];
 export const settings = parseHash(location.hash, linkInvalid);
-export let occfm = null;        // globalThis.occfm once the core is ready
+/** @type {OccfmCore | null} */
+export let occfm = null;        // globalThis.occfm once the core is ready (ui/types/globals.d.ts)
 
 // writeHash writes settings into the page's link (the URL hash), in place:
 // no history entry.
@@ -18,6 +19,7 @@ export function writeHash() {
 }
 
 // setCore makes core (globalThis.occfm) the one every module calls.
+/** @param {OccfmCore} core */
 export function setCore(core) {
   occfm = core;
 }

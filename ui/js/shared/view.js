@@ -29,7 +29,7 @@ export function setView(view, {write = true} = {}) {
   document.body.dataset.view = view;
   document.getElementById("learn-view").hidden = view !== "learn";
   document.getElementById("personalize-view").hidden = view !== "personalize";
-  for (const tab of document.querySelectorAll('.view-tabs [role="tab"]')) {
+  for (const tab of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll('.view-tabs [role="tab"]'))) {
     const on = tab.dataset.view === view;
     tab.setAttribute("aria-selected", String(on));
     tab.tabIndex = on ? 0 : -1;
@@ -44,12 +44,12 @@ export function setView(view, {write = true} = {}) {
 // wireViews wires the tabs (a click, ← and →) and drag and drop anywhere on
 // the page.
 export function wireViews() {
-  for (const tab of document.querySelectorAll('.view-tabs [role="tab"]')) {
+  for (const tab of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll('.view-tabs [role="tab"]'))) {
     tab.addEventListener("click", () => setView(tab.dataset.view));
     tab.addEventListener("keydown", (e) => {
       if (e.key !== "ArrowLeft" && e.key !== "ArrowRight") return;
       e.preventDefault();
-      const other = document.querySelector(`.view-tabs [role="tab"]:not([data-view="${tab.dataset.view}"])`);
+      const other = /** @type {HTMLElement} */ (document.querySelector(`.view-tabs [role="tab"]:not([data-view="${tab.dataset.view}"])`));
       other.focus();
       setView(other.dataset.view);
     });

@@ -3,8 +3,8 @@
 // interface of the user's own, as a page's would be.
 import {
 	Learner, Recommender, learners,
-	type ClassificationMetrics, type Features, type Item, type LearnerInfo, type LearnerName, type Metrics, type Progress,
-	type Rating, type Recommendation, type RegressionMetrics, type Row, type Settings,
+	type Catalog, type CatalogItem, type ClassificationMetrics, type Features, type Item, type LearnerInfo, type LearnerName,
+	type Metrics, type Progress, type Rating, type Recommendation, type RegressionMetrics, type Row, type Settings, type VisitorRating,
 } from "../occfm.js";
 
 /** A click as a shop logs it: an interface, with no index signature. */
@@ -19,7 +19,8 @@ export async function uses(): Promise<number> {
 	const list: LearnerInfo[] = await learners({ wasmURL: "/lib/occfm.wasm" });
 	const name: LearnerName = list[0].name;
 	const info = list.map((l) => l.plain + l.summary + l.tasks.join() + (l.settings.delta?.rule ?? "") + (l.settings.eta?.regression ?? 0) +
-		Number(l.abilities.pairs) + Number(l.abilities.ball) + Number(l.abilities.regret) + Number(l.abilities.mixture)).join();
+		Number(l.abilities.pairs) + Number(l.abilities.ball) + Number(l.abilities.regret) + Number(l.abilities.mixture) +
+		Number(l.defaultFor.learner) + Number(l.defaultFor.recommender)).join();
 	const s: Settings<"classification"> = {
 		learner: name, task: "classification", delta: 0, eta: 0, seed: 1, maxMemory: 64 << 20, worker: false,
 		wasmURL: new URL("https://example.org/lib/occfm.wasm"), workerURL: "/lib/occfm-worker.js",
@@ -62,6 +63,19 @@ export async function uses(): Promise<number> {
 	await r.clear();
 	r.close();
 	const why: string = top.map((t) => t.id + t.title + (t.score + t.rank) + t.reasons.join(", ")).join() + r.learner;
+
+	// A catalog of MovieLens files, and the synthetic one.
+	const films = await Recommender.create({ worker: false });
+	const itemList: number = await films.items(new Blob(["1|Toy Story (1995)|…"]), { name: "u.item" });
+	const learned = await films.learn(new Uint8Array(), { name: "u.data", onProgress: (p) => { seen += p.rows + p.of; }, signal: ac.signal });
+	const cat: Catalog = await films.catalog();
+	const first: CatalogItem = cat.items[0];
+	const given: VisitorRating[] = await films.rated();
+	const csvText: string = await films.ratingsCSV();
+	const synthetic = await (await Recommender.create()).learnSynthetic({ onProgress: (p) => { seen += p.metrics.scale.hi; } });
+	seen += itemList + learned.rows + cat.listed + cat.scale.text.length + (cat.rankedBy === "match" ? 1 : 0) + first.count + first.mean +
+		Number(first.known) + first.tags.length + given.reduce((s, g) => s + g.stars + g.before + g.id.length, 0) + csvText.length + synthetic.rmse;
+	films.close();
 	return cm.rows + cm.errorRate + cm.logLoss + pClick + m.rows + m.mae + y + ys.length + kind.length + (fromFile.errorRate ?? fromFile.rmse ?? 0) +
 		seen + count + fit.rows + fit.rmse + fit.scale.lo + fit.scale.hi + fit.scale.step + more.length + why.length + info.length;
 }
