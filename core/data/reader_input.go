@@ -3,10 +3,8 @@ package data
 import (
 	"bufio"
 	"bytes"
-	"compress/flate"
-	"encoding/binary"
+	"compress/gzip"
 	"errors"
-	"hash/crc32"
 	"io"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -19,29 +17,25 @@ import (
 // input, and every line end (CR, LF, CRLF) to LF, always. Each works in a
 // fixed buffer, so a Stream still reads in constant memory.
 
-// gzipStream decompresses a gzip file (RFC 1952): one member or several
-// concatenated (they read as one stream, as gzip(1) reads them), optionally
-// followed by zero bytes, the padding that tape and dd tools leave to fill a
-// block, which gzip(1) ignores too. Anything else after the last member is
-// an error. Each member's header is read here (its name, comment and extra
-// field skipped), its DEFLATE data by compress/flate, and its trailer's
-// CRC-32 and length checked against what was decompressed. (compress/gzip
-// would do the same, but its Header's time.Time brings time formatting into
-// the page's wasm.)
+// gzipStream decompresses a gzip file (RFC 1952) with compress/gzip: one
+// member or several concatenated (they read as one stream, as gzip(1) reads
+// them), optionally followed by zero bytes, the padding that tape and dd
+// tools leave to fill a block, which gzip(1) ignores too. Anything else
+// after the last member is an error, and so is a member whose header sets a
+// reserved flag (RFC 1952, 2.3.1.2: a reader must refuse it, as gzip(1)
+// does; compress/gzip does not look). compress/gzip reads each member alone
+// (Multistream(false)), so that what follows it is looked at here.
 type gzipStream struct {
-	br   *bufio.Reader // the compressed input, read exactly to a member's end
-	fr   io.ReadCloser // the current member's DEFLATE data
-	crc  uint32        // CRC-32 of the member's bytes so far
-	size uint32        // their number, modulo 2³²
-	err  error         // sticky
+	br  *bufio.Reader // the compressed input: gzip reads it exactly to a member's end
+	zr  gzip.Reader
+	err error // sticky
 }
 
 var (
 	// errGzipTrailing is the error of bytes after the last gzip member that
 	// are neither another member nor zero padding.
 	errGzipTrailing = errors.New("gzip: the compressed data is followed by bytes that are neither another gzip member nor zero padding")
-	errGzipHeader   = errors.New("gzip: invalid header")
-	errGzipChecksum = errors.New("gzip: invalid checksum: the data decompressed is not the data compressed")
+	errGzipChecksum = str.Wrap("gzip: invalid checksum: the data decompressed is not the data compressed", gzip.ErrChecksum)
 )
 
 // Gunzip returns a reader of what the gzip file r decompresses to, read as
@@ -64,85 +58,30 @@ func newGzipStream(br *bufio.Reader) (*gzipStream, error) {
 	return g, nil
 }
 
-// gzip header flags (RFC 1952, 2.3.1).
-const (
-	gzipHeaderCRC = 1 << 1
-	gzipExtra     = 1 << 2
-	gzipName      = 1 << 3
-	gzipComment   = 1 << 4
-	gzipReserved  = 0xe0
-)
-
 // member reads a member's header and starts reading its data.
 func (g *gzipStream) member() error {
-	var h [10]byte
-	if _, err := io.ReadFull(g.br, h[:]); err != nil {
-		return unexpectedEOF(err)
+	if h, _ := g.br.Peek(4); len(h) == 4 && h[3]&0xe0 != 0 {
+		return gzip.ErrHeader // a reserved flag
 	}
-	flags := h[3]
-	if h[0] != 0x1f || h[1] != 0x8b || h[2] != 8 || flags&gzipReserved != 0 {
-		return errGzipHeader
-	}
-	crc := crc32.Update(0, crc32.IEEETable, h[:]) // of the header, for FHCRC
-	if flags&gzipExtra != 0 {
-		if _, err := io.ReadFull(g.br, h[:2]); err != nil {
-			return unexpectedEOF(err)
+	if err := g.zr.Reset(g.br); err != nil {
+		if err == io.EOF {
+			err = io.ErrUnexpectedEOF
 		}
-		crc = crc32.Update(crc, crc32.IEEETable, h[:2])
-		for n := int(h[0]) | int(h[1])<<8; n > 0; {
-			b, err := g.br.Peek(min(n, g.br.Size()))
-			if len(b) == 0 {
-				return unexpectedEOF(err)
-			}
-			crc = crc32.Update(crc, crc32.IEEETable, b)
-			g.br.Discard(len(b))
-			n -= len(b)
-		}
-	}
-	for _, f := range [2]byte{gzipName, gzipComment} {
-		for err := bufio.ErrBufferFull; flags&f != 0 && err != nil; {
-			// A zero-terminated string, read in the buffer's room.
-			var b []byte
-			b, err = g.br.ReadSlice(0)
-			crc = crc32.Update(crc, crc32.IEEETable, b)
-			if err != nil && err != bufio.ErrBufferFull {
-				return unexpectedEOF(err)
-			}
-		}
-	}
-	if flags&gzipHeaderCRC != 0 {
-		if _, err := io.ReadFull(g.br, h[:2]); err != nil {
-			return unexpectedEOF(err)
-		}
-		if uint16(crc) != binary.LittleEndian.Uint16(h[:2]) {
-			return errGzipHeader
-		}
-	}
-	g.crc, g.size = 0, 0
-	if g.fr == nil {
-		g.fr = flate.NewReader(g.br)
-	} else if err := g.fr.(flate.Resetter).Reset(g.br, nil); err != nil {
 		return err
 	}
+	g.zr.Multistream(false)
 	return nil
-}
-
-// unexpectedEOF is err, io.ErrUnexpectedEOF for io.EOF: a gzip member cut
-// short.
-func unexpectedEOF(err error) error {
-	if err == io.EOF {
-		return io.ErrUnexpectedEOF
-	}
-	return err
 }
 
 func (g *gzipStream) Read(p []byte) (int, error) {
 	for g.err == nil {
-		n, err := g.fr.Read(p)
-		g.crc = crc32.Update(g.crc, crc32.IEEETable, p[:n])
-		g.size += uint32(n)
-		if err == io.EOF {
-			err = g.endMember()
+		n, err := g.zr.Read(p)
+		switch err {
+		case nil:
+		case io.EOF:
+			err = g.next()
+		case gzip.ErrChecksum:
+			err = errGzipChecksum
 		}
 		if err != nil {
 			g.err = err
@@ -154,17 +93,9 @@ func (g *gzipStream) Read(p []byte) (int, error) {
 	return 0, g.err
 }
 
-// endMember checks the trailer of the member just decompressed, then
-// starts the member that follows, or checks that only zero bytes are left
-// and returns io.EOF.
-func (g *gzipStream) endMember() error {
-	var t [8]byte
-	if _, err := io.ReadFull(g.br, t[:]); err != nil {
-		return unexpectedEOF(err)
-	}
-	if binary.LittleEndian.Uint32(t[:4]) != g.crc || binary.LittleEndian.Uint32(t[4:]) != g.size {
-		return errGzipChecksum
-	}
+// next starts the member that follows the one just read, or checks that
+// only zero bytes are left and returns io.EOF.
+func (g *gzipStream) next() error {
 	b, err := g.br.Peek(2)
 	if len(b) == 0 && err != nil {
 		return err // io.EOF: the normal end
