@@ -48,7 +48,7 @@ test-busy:
 ## app.js and ui/js/, checkJs with JSDoc types, the DOM's, uPlot's and the
 ## core's types; a second of CPU).
 test-js: ui/node_modules
-	for f in ui/app.js ui/sw.js ui/start-check.js $$(find ui/js -name '*.js' | LC_ALL=C sort) ui/lib/*.js ui/test/*.js; do node --check "$$f" || exit 1; done
+	for f in ui/app.js ui/sw.js ui/start-check.js ui/wasm-start.js $$(find ui/js -name '*.js' | LC_ALL=C sort) ui/lib/*.js ui/test/*.js; do node --check "$$f" || exit 1; done
 	node --test ui/test/
 	cd ui && node_modules/.bin/tsc --ignoreConfig --noEmit --strict --target es2022 --module nodenext --moduleResolution nodenext lib/test/uses.ts
 	cd ui && node_modules/.bin/tsc -p tsconfig.json
@@ -109,7 +109,10 @@ test-e2e: dist lib-pack
 ## offline, not the library's or the example's. dist/occfm.html is the whole
 ## page in one file, to hand out: it opens from the disk (file://), where
 ## index.html cannot (internal/onefile writes it; the service worker leaves
-## it out).
+## it out). Each of the page's text files (HTML, scripts, style sheets, the
+## icon) gets a gzip -9 copy beside it, as the wasm does: make serve sends it
+## to a browser that accepts gzip (internal/server), about a quarter of
+## the bytes.
 ## uPlot comes from npm (ui/package.json); only dist/ gets a copy of it.
 ## Last, the service worker (ui/sw.js, see its header): dist/sw.js gets FILES,
 ## every file of dist/ but itself (the copies above are the one list), and
@@ -133,7 +136,7 @@ dist: ui/node_modules
 	@GOOS=js GOARCH=wasm $(GO) build -trimpath $(WASM_GCFLAGS) -ldflags="-s -w" -o dist/occfm.wasm ./wasm
 	@gzip -9 -k -f dist/occfm.wasm
 	@cp "$(GOROOT)/lib/wasm/wasm_exec.js" dist/
-	@cp ui/index.html ui/app.js ui/start-check.js ui/style.css ui/lesson.css ui/favicon.svg dist/
+	@cp ui/index.html ui/app.js ui/start-check.js ui/wasm-start.js ui/style.css ui/lesson.css ui/favicon.svg dist/
 	@rm -rf dist/js && cp -R ui/js dist/js
 	@mkdir -p dist/lib
 	@cp ui/lib/*.js ui/lib/occfm.d.ts ui/lib/package.json ui/lib/README.md LICENSE dist/lib/
@@ -152,6 +155,8 @@ dist: ui/node_modules
 			-e 's|^const FILES = .*|const FILES = ['"$$list"']; // written by make dist|' ../ui/sw.js > sw.js.tmp && \
 		grep -q '^const VERSION = "[0-9a-f]\{16\}";' sw.js.tmp && grep -q '^const FILES = \["' sw.js.tmp && \
 		mv sw.js.tmp sw.js
+	@cd dist && for f in $$(find . -maxdepth 1 -type f \( -name '*.html' -o -name '*.js' -o -name '*.css' -o -name '*.svg' \) ! -name occfm.html) $$(find js -type f -name '*.js'); do \
+		gzip -9 -k -f -n "$$f" || exit 1; done
 	@echo "dist/: the page, built (occfm.wasm $$(wc -c < dist/occfm.wasm) bytes, $$(wc -c < dist/occfm.wasm.gz) gzipped); make serve serves it on $(ADDR)"
 
 ## lib-pack: the library as an npm package, dist/occfm-<version>.tgz (npm
@@ -249,11 +254,13 @@ stress: dist
 ## fuzz: run every fuzz target of core's packages (readers, model files,
 ## catalogs) for $(FUZZTIME) inputs each (seeds: each package's testdata and
 ## testdata/bad); FUZZTIME=60s also
-## works. test-fuzz is the same, briefly, for make test.
+## works. test-fuzz is the same, briefly, for make test. The targets are
+## read from the packages' test files (func Fuzz…), which spares building
+## and running each package's tests once more only to list them.
 fuzz:
-	for p in $$($(GO) list ./core/...); do \
-		for t in $$($(GO) test -list 'Fuzz.*' $$p | grep ^Fuzz); do \
-			$(GO) test -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZTIME) $$p || exit 1; \
+	for d in $$($(GO) list -f '{{.Dir}}' ./core/...); do \
+		for t in $$(cat /dev/null $$(find "$$d" -maxdepth 1 -name '*_test.go') | sed -n 's/^func \(Fuzz[A-Za-z0-9_]*\)(.*/\1/p'); do \
+			(cd "$$d" && $(GO) test -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZTIME) .) || exit 1; \
 		done; \
 	done
 

@@ -77,6 +77,9 @@ type loadClock struct {
 	WasmDecoded   float64  `json:"wasm_decoded_bytes"`
 	TotalTransfer float64  `json:"total_transfer_bytes"` // the page and every resource
 	Resources     int      `json:"resources"`
+	// Timeline: the page, then each resource: its file name, request start and response end
+	// (ms) and bytes as received, in the order the page asked for them.
+	Timeline [][]any `json:"timeline"`
 }
 
 // loadClockJS runs before the page's scripts: it times the first row shown
@@ -105,6 +108,7 @@ const loadReadJS = `(() => {
 		wasm_transfer_bytes: w.transferSize || 0, wasm_encoded_bytes: w.encodedBodySize || 0, wasm_decoded_bytes: w.decodedBodySize || 0,
 		total_transfer_bytes: nav.transferSize + res.reduce((a, r) => a + (r.transferSize || 0), 0),
 		resources: res.length,
+		timeline: [[location.pathname.replace(/^.*\//, "") || "(page)", 0, Math.round(nav.responseEnd), nav.transferSize]].concat(res.map((r) => [r.name.replace(/^.*\//, ""), Math.round(r.startTime), Math.round(r.responseEnd), r.transferSize || 0])),
 	};
 })()`
 

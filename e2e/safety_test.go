@@ -168,9 +168,9 @@ func TestE2EXSS(t *testing.T) {
 		}
 	}
 	// The page's own markup has no img and no svg (uPlot draws on canvas)
-	// and four scripts: wasm_exec.js, uPlot, app.js and start-check.js.
-	if v.Imgs != 0 || v.Svgs != 0 || v.Scripts != 4 || v.OnAttrs != 0 {
-		t.Errorf("elements from the file: %d img, %d svg, %d script (want 4), %d on… attributes", v.Imgs, v.Svgs, v.Scripts, v.OnAttrs)
+	// and five scripts: wasm-start.js, wasm_exec.js, uPlot, app.js and start-check.js.
+	if v.Imgs != 0 || v.Svgs != 0 || v.Scripts != 5 || v.OnAttrs != 0 {
+		t.Errorf("elements from the file: %d img, %d svg, %d script (want 5), %d on… attributes", v.Imgs, v.Svgs, v.Scripts, v.OnAttrs)
 	}
 	if v.XSS {
 		t.Errorf("window.__xss = %v: a payload ran", evalJS[any](s, "window.__xss"))

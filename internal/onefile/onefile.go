@@ -6,7 +6,8 @@
 //
 // From dist/index.html it makes one HTML file in which
 //   - start-check.js, which tells a reader of index.html from the disk to
-//     open this file instead, is left out;
+//     open this file instead, is left out, and so are the preload of
+//     occfm.wasm and wasm-start.js, which fetch it;
 //   - the page's modules (app.js and what it imports) are bundled by esbuild
 //     into one classic script, inline;
 //   - wasm_exec.js and uPlot's script are inline scripts, the style sheets
@@ -89,6 +90,9 @@ func build(dist string) ([]byte, error) {
 		if name == "start-check.js" { // it explains why index.html cannot start from the disk
 			return ""
 		}
+		if m[1] == "preload" || name == "wasm-start.js" { // the wasm is in the page (the data block below)
+			return ""
+		}
 		text, err := read(name)
 		if err != nil {
 			failed = err
@@ -136,10 +140,10 @@ func build(dist string) ([]byte, error) {
 }
 
 var (
-	// tagRE matches the page's tags that name a file: the icon and the
-	// style sheets (groups 1, kind, and 2, file), the classic scripts and
-	// the module, app.js (3, "module", and 4, file).
-	tagRE = regexp.MustCompile(`<link rel="(icon|stylesheet)" href="([^"]+)">|<script (?:type="(module)" )?src="([^"]+)"></script>`)
+	// tagRE matches the page's tags that name a file: the icon, the style
+	// sheets and the wasm's preload (groups 1, kind, and 2, file), the
+	// classic scripts and the module, app.js (3, "module", and 4, file).
+	tagRE = regexp.MustCompile(`<link rel="(icon|stylesheet|preload)" href="([^"]+)"[^>]*>|<script (?:type="(module)" )?src="([^"]+)"(?: async)?></script>`)
 	cspRE = regexp.MustCompile(`<meta http-equiv="Content-Security-Policy" content="[^"]*">`)
 	// leftRE finds a reference to a file left in the page.
 	leftRE = regexp.MustCompile(`(?:src|href)="[^"#:]+"`)

@@ -26,6 +26,8 @@ func fakeDist(t *testing.T) (dir string, wasm []byte) {
 	files := map[string]string{
 		"index.html": `<!doctype html><html><head>
 <meta http-equiv="Content-Security-Policy" content="default-src 'self'">
+<link rel="preload" href="occfm.wasm" as="fetch" type="application/wasm" crossorigin>
+<script src="wasm-start.js" async></script>
 <link rel="icon" href="favicon.svg">
 <link rel="stylesheet" href="style.css">
 </head><body><p id="x">page</p>
@@ -41,6 +43,7 @@ func fakeDist(t *testing.T) (dir string, wasm []byte) {
 		"app.js":            "import {label} from \"./js/label.js\";\ndocument.getElementById(\"x\").textContent = label(\"</script>\");\n",
 		"js/label.js":       "export function label(s) { return \"page \" + s; }\n",
 		"start-check.js":    "console.log('from the disk');\n",
+		"wasm-start.js":     "globalThis.occfmWasm = fetch('occfm.wasm');\n",
 		"occfm.wasm.gz":     gz.String(),
 	}
 	for name, text := range files {
@@ -57,7 +60,7 @@ func fakeDist(t *testing.T) (dir string, wasm []byte) {
 
 // TestBuild: the one file names no file of its own, holds every script and
 // style inline with its hash in the policy, carries the wasm to the byte,
-// and leaves start-check.js out.
+// and leaves start-check.js, the wasm's preload and wasm-start.js out.
 func TestBuild(t *testing.T) {
 	dir, wasm := fakeDist(t)
 	b, err := build(dir)
@@ -70,6 +73,9 @@ func TestBuild(t *testing.T) {
 	}
 	if strings.Contains(page, "from the disk") {
 		t.Error("start-check.js is in the one file")
+	}
+	if strings.Contains(page, "preload") || strings.Contains(page, "occfmWasm") {
+		t.Error("the wasm's preload or wasm-start.js is in the one file: they ask for a file the page carries")
 	}
 	csp := regexp.MustCompile(`<meta http-equiv="Content-Security-Policy" content="([^"]*)">`).FindStringSubmatch(page)
 	if csp == nil || !strings.Contains(csp[1], "default-src 'none'") {

@@ -20,7 +20,8 @@ import (
 // never a gzip Content-Encoding on a body that is not gzip (two ranges make
 // a multipart body).
 func TestRangesNotGzipped(t *testing.T) {
-	dir, wasm := pageDir(t)
+	dir, files := pageDir(t)
+	wasm := files["/occfm.wasm"]
 	srv := httptest.NewServer(Handler(dir))
 	defer srv.Close()
 	for _, rng := range []string{"bytes=0-10,20-30", "bytes=5-9"} {
@@ -50,7 +51,8 @@ func TestRangesNotGzipped(t *testing.T) {
 // is left out beside others; more than maxRanges ranges get the whole file
 // (200), not a multipart reply many times the file's size.
 func TestRangeLimits(t *testing.T) {
-	dir, wasm := pageDir(t)
+	dir, files := pageDir(t)
+	wasm := files["/occfm.wasm"]
 	srv := httptest.NewServer(Handler(dir))
 	defer srv.Close()
 	size := len(wasm)

@@ -1,6 +1,6 @@
 // Package server is the page's static file server: the files make dist
-// builds, with the page's security headers, and the wasm gzipped for the
-// browsers that accept it. It does no computing: the learner runs in the
+// builds, with the page's security headers, and the wasm and the page's
+// text gzipped for the browsers that accept it. It does no computing: the learner runs in the
 // browser. serve.go (make serve) and the page's end-to-end tests both serve
 // the page through Handler.
 package server
@@ -31,9 +31,10 @@ const ContentSecurityPolicy = "default-src 'self'; script-src 'self' 'wasm-unsaf
 
 // Handler serves the files of dir with the page's security headers and
 // Cache-Control: no-cache, .wasm as application/wasm and .ts as text. A browser that
-// accepts gzip gets the .wasm as the f.wasm.gz beside it, when make dist
-// wrote one (gzip -9): about a quarter of the bytes over a classroom's
-// Wi-Fi, as a static host that compresses would send. A range request gets
+// accepts gzip gets a file f as the f.gz beside it, when make dist wrote
+// one (gzip -9, for the wasm and the page's text files): about a quarter of
+// the wasm's bytes and of the scripts' over a classroom's Wi-Fi, as a
+// static host that compresses would send. A range request gets
 // ranges of the file itself, never of its gzip. A request for more than
 // maxRanges (16) ranges is answered as if it had no Range, 200 with the
 // whole file, as net/http does when the ranges add up to more than the
@@ -75,21 +76,31 @@ func Handler(dir string) http.Handler {
 				}
 			}
 		}
-		if strings.HasSuffix(p, ".wasm") {
+		name := p
+		if strings.HasSuffix(name, "/") {
+			name += "index.html"
+		}
+		if !strings.HasSuffix(name, ".gz") && regular(filepath.Join(dir, filepath.FromSlash(name+".gz"))) {
 			h.Add("Vary", "Accept-Encoding")
-			if acceptsGzip(r) && r.Header.Get("Range") == "" {
-				if st, err := os.Stat(filepath.Join(dir, filepath.FromSlash(p+".gz"))); err == nil && st.Mode().IsRegular() {
-					h.Set("Content-Encoding", "gzip")
-					h.Set("Content-Type", "application/wasm")
-					gz := r.Clone(r.Context())
-					gz.URL.Path = p + ".gz"
-					files.ServeHTTP(w, gz)
-					return
+			if acceptsGzip(r) && r.Header.Get("Range") == "" && regular(filepath.Join(dir, filepath.FromSlash(name))) {
+				h.Set("Content-Encoding", "gzip")
+				if ct := mime.TypeByExtension(path.Ext(name)); ct != "" {
+					h.Set("Content-Type", ct)
 				}
+				gz := r.Clone(r.Context())
+				gz.URL.Path = name + ".gz"
+				files.ServeHTTP(w, gz)
+				return
 			}
 		}
 		files.ServeHTTP(w, r)
 	})
+}
+
+// regular reports whether name is a regular file.
+func regular(name string) bool {
+	st, err := os.Stat(name)
+	return err == nil && st.Mode().IsRegular()
 }
 
 // fileSystem is http.Dir with a path too long for the system

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"path"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -50,31 +51,48 @@ func TestHeaders(t *testing.T) {
 	}
 }
 
-// pageDir writes a small page: a .wasm with its .gz, index.html and
-// app.js.
-func pageDir(t *testing.T) (dir string, wasm []byte) {
+// pageDir writes a small page: occfm.wasm, index.html and app.js, each with
+// its .gz, and style.css without one. It returns each file's content by the
+// path that asks for it.
+func pageDir(t *testing.T) (dir string, files map[string][]byte) {
 	t.Helper()
 	dir = t.TempDir()
-	wasm = bytes.Repeat([]byte("\x00asm occfm "), 5000)
-	var gz bytes.Buffer
-	zw, _ := gzip.NewWriterLevel(&gz, gzip.BestCompression)
-	zw.Write(wasm)
-	zw.Close()
-	for name, b := range map[string][]byte{"occfm.wasm": wasm, "occfm.wasm.gz": gz.Bytes(), "index.html": []byte("<!doctype html>"), "app.js": []byte("//")} {
-		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+	files = map[string][]byte{
+		"/occfm.wasm": bytes.Repeat([]byte("\x00asm occfm "), 5000),
+		"/index.html": []byte("<!doctype html><title>occfm</title>"),
+		"/app.js":     []byte("// the page's entry point\n"),
+		"/style.css":  []byte("body { margin: 0; }\n"),
+	}
+	for name, b := range files {
+		file := filepath.Join(dir, name[1:])
+		if err := os.WriteFile(file, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if name == "/style.css" {
+			continue
+		}
+		var gz bytes.Buffer
+		zw, _ := gzip.NewWriterLevel(&gz, gzip.BestCompression)
+		zw.Write(b)
+		zw.Close()
+		if err := os.WriteFile(file+".gz", gz.Bytes(), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
-	return dir, wasm
+	files["/"] = files["/index.html"]
+	return dir, files
 }
 
-// TestServeGzip checks the .wasm served as its .gz to a browser that
-// accepts gzip, byte for byte what decompresses to the .wasm, and as is
-// to one that does not (or refuses gzip with q=0).
+// TestServeGzip checks that a file with a .gz beside it is served as that
+// .gz to a browser that accepts gzip, byte for byte what decompresses to the
+// file, with the file's Content-Type, and as is to one that does not (or
+// refuses gzip with q=0); a file without a .gz is served as is.
 func TestServeGzip(t *testing.T) {
-	dir, wasm := pageDir(t)
+	dir, files := pageDir(t)
 	srv := httptest.NewServer(Handler(dir))
 	defer srv.Close()
+	types := map[string]string{".wasm": "application/wasm", ".js": "text/javascript; charset=utf-8",
+		".css": "text/css; charset=utf-8", "/": "text/html; charset=utf-8"}
 	for _, tc := range []struct {
 		path, accept string
 		gzipped      bool
@@ -92,7 +110,11 @@ func TestServeGzip(t *testing.T) {
 		{"/occfm.wasm", "*, gzip;q=0", false},
 		{"/occfm.wasm", "gzip;q=x", false},
 		{"/./x/../occfm.wasm", "gzip", true},
-		{"/app.js", "gzip", false},
+		{"/app.js", "gzip", true},
+		{"/app.js", "", false},
+		{"/", "gzip", true},
+		{"/", "", false},
+		{"/style.css", "gzip", false},
 	} {
 		req, _ := http.NewRequest("GET", srv.URL+tc.path, nil)
 		req.Header.Set("Accept-Encoding", tc.accept) // set: the client adds none of its own
@@ -107,25 +129,28 @@ func TestServeGzip(t *testing.T) {
 			t.Errorf("%s with Accept-Encoding %q: %s, Content-Encoding %q", tc.path, tc.accept, res.Status, enc)
 			continue
 		}
-		if strings.HasSuffix(tc.path, ".wasm") {
-			if ct := res.Header.Get("Content-Type"); ct != "application/wasm" {
-				t.Errorf("%s: Content-Type %q", tc.path, ct)
+		clean := path.Clean(tc.path)
+		ext := path.Ext(clean)
+		if clean == "/" {
+			ext = "/"
+		}
+		if ct := res.Header.Get("Content-Type"); ct != types[ext] {
+			t.Errorf("%s with %q: Content-Type %q, want %q", tc.path, tc.accept, ct, types[ext])
+		}
+		if vary := strings.Contains(res.Header.Get("Vary"), "Accept-Encoding"); vary != (ext != ".css") {
+			t.Errorf("%s: Vary %q: the answer depends on Accept-Encoding exactly when the file has a .gz", tc.path, res.Header.Get("Vary"))
+		}
+		if tc.gzipped {
+			zr, err := gzip.NewReader(bytes.NewReader(body))
+			if err != nil {
+				t.Fatal(err)
 			}
-			if !strings.Contains(res.Header.Get("Vary"), "Accept-Encoding") {
-				t.Errorf("%s: no Vary: Accept-Encoding", tc.path)
+			if body, err = io.ReadAll(zr); err != nil {
+				t.Fatal(err)
 			}
-			if tc.gzipped {
-				zr, err := gzip.NewReader(bytes.NewReader(body))
-				if err != nil {
-					t.Fatal(err)
-				}
-				if body, err = io.ReadAll(zr); err != nil {
-					t.Fatal(err)
-				}
-			}
-			if !bytes.Equal(body, wasm) {
-				t.Errorf("%s with %q: %d bytes that are not the wasm", tc.path, tc.accept, len(body))
-			}
+		}
+		if want := files[clean]; !bytes.Equal(body, want) {
+			t.Errorf("%s with %q: %d bytes that are not the file's %d", tc.path, tc.accept, len(body), len(want))
 		}
 	}
 }

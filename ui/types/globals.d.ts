@@ -13,6 +13,12 @@ declare class Go {
 }
 
 /**
+ * wasm-start.js's compile of occfm.wasm, started in the page's head (or by
+ * app.js when that script has not run).
+ */
+declare var occfmWasm: Promise<WebAssembly.Module> | undefined;
+
+/**
  * globalThis.occfm, which the Go program (wasm/) sets before it fires
  * "occfm-ready": the methods the page may call, as wasm/doc.go documents
  * them (wasm/api.go apiTable, picture_js.go, lib_js.go). The
