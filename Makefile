@@ -254,13 +254,11 @@ stress: dist
 ## fuzz: run every fuzz target of core's packages (readers, model files,
 ## catalogs) for $(FUZZTIME) inputs each (seeds: each package's testdata and
 ## testdata/bad); FUZZTIME=60s also
-## works. test-fuzz is the same, briefly, for make test. The targets are
-## read from the packages' test files (func Fuzz…), which spares building
-## and running each package's tests once more only to list them.
+## works. test-fuzz is the same, briefly, for make test.
 fuzz:
-	for d in $$($(GO) list -f '{{.Dir}}' ./core/...); do \
-		for t in $$(cat /dev/null $$(find "$$d" -maxdepth 1 -name '*_test.go') | sed -n 's/^func \(Fuzz[A-Za-z0-9_]*\)(.*/\1/p'); do \
-			(cd "$$d" && $(GO) test -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZTIME) .) || exit 1; \
+	for p in $$($(GO) list ./core/...); do \
+		for t in $$($(GO) test -list 'Fuzz.*' $$p | grep ^Fuzz); do \
+			$(GO) test -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZTIME) $$p || exit 1; \
 		done; \
 	done
 

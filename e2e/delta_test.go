@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/chromedp/chromedp"
 )
 
 // TestE2EDelta: changing only δ, from 1 to 1000, makes OCCFM
@@ -28,16 +30,25 @@ func TestE2EDelta(t *testing.T) {
 	}
 }
 
-// deltaSweep is TestE2EDelta for one demo.
+// deltaSweep is TestE2EDelta for one demo: the first δ in a page opened
+// on its link, each next one by a change of the link's δ alone, which
+// starts a new run in the same page, as a δ typed into the link does.
 func deltaSweep(t *testing.T, demo string) {
 	s := newSession(t, 10*time.Minute)
 	base := s.url
-	run := 0
-	for _, d := range []float64{1, 3, 10, 30, 100, 300, 1000} {
-		run++
-		// A new query string, so that the page loads afresh.
-		s.url = fmt.Sprintf("%s?run=%d#demo=%s&learners=occfm&delta=%g&speed=max", base, run, demo, d)
-		s.openDemo()
+	for i, d := range []float64{1, 3, 10, 30, 100, 300, 1000} {
+		hash := fmt.Sprintf("#demo=%s&learners=occfm&delta=%g&speed=max", demo, d)
+		if i == 0 {
+			s.url = base + hash
+			s.openDemo()
+		} else {
+			gen := evalJS[int](s, "occfmPage.session.gen")
+			evalJS[chromedp.Void](s, fmt.Sprintf("location.hash = %q", hash))
+			s.waitJS(fmt.Sprintf("%s at δ = %g: a new run", demo, d), fmt.Sprintf(`occfmPage.session.gen > %d && document.body.dataset.state === "running"`, gen), 20*time.Second)
+			if got := evalJS[float64](s, `Number(document.querySelector('[data-testid="delta"]').value)`); got != d {
+				t.Fatalf("%s: the link asks for δ = %g, the page's δ is %g", demo, d, got)
+			}
+		}
 		s.waitJS(fmt.Sprintf("%s at δ = %g: 2,000 rows", demo, d), jsRows+" >= 2000", 60*time.Second)
 		start, r0 := time.Now(), s.rows()
 		s.waitJS(fmt.Sprintf("%s at δ = %g: 10,000 rows", demo, d), jsRows+` >= 10000 || document.body.dataset.state === "done"`, 60*time.Second)

@@ -7,6 +7,8 @@
 package e2e
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
 	"errors"
 	"fmt"
@@ -365,7 +367,8 @@ func copyDir(t *testing.T, src, dst string) {
 }
 
 // edit replaces the first old with new in the file (which must hold old).
-// The modification time moves on, as a deploy's would.
+// The modification time moves on, as a deploy's would, and the gzip copy
+// beside it, if any, is written again.
 func edit(t *testing.T, path, old, new string) {
 	t.Helper()
 	b, err := os.ReadFile(path)
@@ -375,11 +378,28 @@ func edit(t *testing.T, path, old, new string) {
 	if !strings.Contains(string(b), old) {
 		t.Fatalf("%s holds no %q", path, old)
 	}
-	if err := os.WriteFile(path, []byte(strings.Replace(string(b), old, new, 1)), 0o644); err != nil {
+	text := []byte(strings.Replace(string(b), old, new, 1))
+	if err := os.WriteFile(path, text, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	future := time.Now().Add(2 * time.Second) // Last-Modified has 1 s resolution
 	if err := os.Chtimes(path, future, future); err != nil {
 		t.Fatal(err)
+	}
+	// make dist writes a gzip copy beside each text file, which the server
+	// sends instead: a deploy writes both.
+	if _, err := os.Stat(path + ".gz"); err == nil {
+		var gz bytes.Buffer
+		zw, _ := gzip.NewWriterLevel(&gz, gzip.BestCompression)
+		zw.Write(text)
+		if err := zw.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path+".gz", gz.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(path+".gz", future, future); err != nil {
+			t.Fatal(err)
+		}
 	}
 }

@@ -3,7 +3,7 @@
 // with no network: a reload after the Wi-Fi dropped in the middle of a
 // class, or a link with a #hash (#demo=ratings&…: the hash is never sent,
 // every link asks for the same page) opened offline. app.js registers it
-// once the learner has loaded; where service workers are unavailable
+// once the learner has loaded and the page is idle; where service workers are unavailable
 // (file://, plain http other than localhost, a browser that blocks them) the
 // page works as before, online only.
 //
