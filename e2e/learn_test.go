@@ -335,6 +335,18 @@ func TestE2ENoForeignRequests(t *testing.T) {
 		}
 	}
 	t.Logf("%d requests, %d to %s: %s", len(requests), own, s.origin, strings.Join(requests, " "))
+	// The page's preload of the wasm and wasm-start.js's fetch of it are
+	// one download: a fetch that did not match the preload would be a
+	// second 1.7 MB.
+	wasm := 0
+	for _, raw := range requests {
+		if u, err := url.Parse(raw); err == nil && u.Path == "/occfm.wasm" {
+			wasm++
+		}
+	}
+	if wasm != 1 {
+		t.Errorf("occfm.wasm asked for %d times by the page, want once", wasm)
+	}
 	for _, f := range failures {
 		t.Errorf("failed request: %s", f)
 	}

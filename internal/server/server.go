@@ -32,7 +32,8 @@ const ContentSecurityPolicy = "default-src 'self'; script-src 'self' 'wasm-unsaf
 // Handler serves the files of dir with the page's security headers and
 // Cache-Control: no-cache, .wasm as application/wasm and .ts as text. A browser that
 // accepts gzip gets a file f as the f.gz beside it, when make dist wrote
-// one (gzip -9, for the wasm and the page's text files): about a quarter of
+// one (gzip -9, for the wasm and the page's text files) and f has not
+// changed since (f.gz is not older than f): about a quarter of
 // the wasm's bytes and of the scripts' over a classroom's Wi-Fi, as a
 // static host that compresses would send. A range request gets
 // ranges of the file itself, never of its gzip. A request for more than
@@ -80,9 +81,12 @@ func Handler(dir string) http.Handler {
 		if strings.HasSuffix(name, "/") {
 			name += "index.html"
 		}
-		if !strings.HasSuffix(name, ".gz") && regular(filepath.Join(dir, filepath.FromSlash(name+".gz"))) {
+		if gz, ok := regular(filepath.Join(dir, filepath.FromSlash(name+".gz"))); ok && !strings.HasSuffix(name, ".gz") {
 			h.Add("Vary", "Accept-Encoding")
-			if acceptsGzip(r) && r.Header.Get("Range") == "" && regular(filepath.Join(dir, filepath.FromSlash(name))) {
+			// The copy only when it is not older than the file: a file edited
+			// after make dist is served as it is now.
+			if f, ok := regular(filepath.Join(dir, filepath.FromSlash(name))); ok && !gz.ModTime().Before(f.ModTime()) &&
+				acceptsGzip(r) && r.Header.Get("Range") == "" {
 				h.Set("Content-Encoding", "gzip")
 				if ct := mime.TypeByExtension(path.Ext(name)); ct != "" {
 					h.Set("Content-Type", ct)
@@ -97,10 +101,10 @@ func Handler(dir string) http.Handler {
 	})
 }
 
-// regular reports whether name is a regular file.
-func regular(name string) bool {
+// regular returns name's information, and whether it is a regular file.
+func regular(name string) (fs.FileInfo, bool) {
 	st, err := os.Stat(name)
-	return err == nil && st.Mode().IsRegular()
+	return st, err == nil && st.Mode().IsRegular()
 }
 
 // fileSystem is http.Dir with a path too long for the system

@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestHeaders checks that the server sends the page's security headers
@@ -81,6 +82,34 @@ func pageDir(t *testing.T) (dir string, files map[string][]byte) {
 	}
 	files["/"] = files["/index.html"]
 	return dir, files
+}
+
+// TestServeGzipStale checks that a file edited after its gzip copy was
+// written is served as it is now, not as the older copy.
+func TestServeGzipStale(t *testing.T) {
+	dir, _ := pageDir(t)
+	edited := []byte("// app.js, edited by hand after make dist\n")
+	file := filepath.Join(dir, "app.js")
+	if err := os.WriteFile(file, edited, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	later := time.Now().Add(2 * time.Second)
+	if err := os.Chtimes(file, later, later); err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(Handler(dir))
+	defer srv.Close()
+	req, _ := http.NewRequest("GET", srv.URL+"/app.js", nil)
+	req.Header.Set("Accept-Encoding", "gzip")
+	res, err := srv.Client().Transport.RoundTrip(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if enc := res.Header.Get("Content-Encoding"); enc != "" || !bytes.Equal(body, edited) {
+		t.Errorf("app.js newer than app.js.gz: Content-Encoding %q, body %q; want the edited file as it is", enc, body)
+	}
 }
 
 // TestServeGzip checks that a file with a .gz beside it is served as that
