@@ -4,7 +4,9 @@ package e2e
 
 import (
 	"encoding/json"
+	"net/url"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -240,9 +242,15 @@ func TestE2ELibContract(t *testing.T) {
 	}
 	s.checkExceptions()
 
-	// Node: the import rejects with the library's words.
+	// Node: the import rejects with the library's words. A file: URL, so
+	// that an OCCFM_E2E_DIST given as an absolute path imports too.
+	lib, err := filepath.Abs(filepath.Join(e2eDist, "lib", "occfm.js"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec, _ := json.Marshal((&url.URL{Scheme: "file", Path: filepath.ToSlash(lib)}).String())
 	out, err := exec.Command("node", "--input-type=module", "-e",
-		`import("./`+e2eDist+`/lib/occfm.js").then(() => console.log("imported"), (e) => console.log(e.message))`).CombinedOutput()
+		`import(`+string(spec)+`).then(() => console.log("imported"), (e) => console.log(e.message))`).CombinedOutput()
 	if err != nil || !strings.Contains(string(out), "occfm: this library runs in a browser") {
 		t.Errorf("importing the library in Node: %v, %q; want our message", err, out)
 	}
