@@ -111,8 +111,8 @@ test-e2e: dist lib-pack
 ## index.html cannot (internal/onefile writes it; the service worker leaves
 ## it out). Each of the page's text files (HTML, scripts, style sheets, the
 ## icon) gets a gzip -9 copy beside it, as the wasm does: make serve sends it
-## to a browser that accepts gzip (internal/server), about a quarter of
-## the bytes.
+## to a browser that accepts gzip (internal/server), about a third of the
+## bytes (the wasm's, a quarter).
 ## uPlot comes from npm (ui/package.json); only dist/ gets a copy of it.
 ## Last, the service worker (ui/sw.js, see its header): dist/sw.js gets FILES,
 ## every file of dist/ but itself (the copies above are the one list), and

@@ -33,9 +33,9 @@ const ContentSecurityPolicy = "default-src 'self'; script-src 'self' 'wasm-unsaf
 // Cache-Control: no-cache, .wasm as application/wasm and .ts as text. A browser that
 // accepts gzip gets a file f as the f.gz beside it, when make dist wrote
 // one (gzip -9, for the wasm and the page's text files) and f has not
-// changed since (f.gz is not older than f): about a quarter of
-// the wasm's bytes and of the scripts' over a classroom's Wi-Fi, as a
-// static host that compresses would send. A range request gets
+// changed since (f.gz is not older than f): a quarter of the wasm's
+// bytes and a third of the text's over a classroom's Wi-Fi, as a static
+// host that compresses would send. A range request gets
 // ranges of the file itself, never of its gzip. A request for more than
 // maxRanges (16) ranges is answered as if it had no Range, 200 with the
 // whole file, as net/http does when the ranges add up to more than the
