@@ -265,11 +265,19 @@ export function onPersonalReady() {
 const recOf = (t) => ({item: personal.index.get(t.id) ?? -1, score: round3(t.score), rank: t.rank, why: t.reasons});
 
 /**
+ * ratedOf is one of the person's ratings in the core (occfm.lib's {id,
+ * stars, before}) as the view keeps it.
+ * @param {{id: string, stars: number, before: number}} g
+ * @returns {PRated}
+ */
+const ratedOf = (g) => ({item: personal.index.get(g.id) ?? -1, stars: g.stars, before: round3(g.before)});
+
+/**
  * rateInCore gives item (its index) stars in the core and returns the
- * update: the new top P_TOP, the ratings (this one with what the model
- * expected just before it: replacing the item's in its place when rated
- * again, as the core keeps them) and the time in Go; or {error} (stars off
- * the catalog's scale: the error names the scale).
+ * update: the new top P_TOP, the ratings as the core keeps them (each with
+ * what the model expected just before it; an item rated again keeps its
+ * place) and the time in Go; or {error} (stars off the catalog's scale: the
+ * error names the scale).
  * @param {number} item
  * @param {number} stars
  * @returns {PUpdate}
@@ -279,10 +287,9 @@ export function rateInCore(item, stars) {
   if (!it) return {error: `item ${item}: not in the catalog`};
   const a = occfm.lib.recRate(personal.rec, it.id, stars, P_TOP);
   if (a.error) return a;
-  const given = {item, stars, before: round3(a.before)};
-  const k = personal.rated.findIndex((r) => r.item === item);
-  const rated = k < 0 ? [...personal.rated, given] : personal.rated.map((r, j) => (j === k ? given : r));
-  return {recs: a.top.map(recOf), rated, ms: a.ms};
+  const rated = occfm.lib.recRated(personal.rec);
+  if (rated.error) return rated;
+  return {recs: a.top.map(recOf), rated: rated.map(ratedOf), ms: a.ms};
 }
 
 /**
