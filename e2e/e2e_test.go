@@ -8,7 +8,8 @@
 // share: the session that drives the page and reads it, and the command
 // line runs the page is held to.
 //
-// E2E_SHOTS=/some/dir keeps a copy of every screenshot there.
+// E2E_SHOTS=/some/dir takes the tests' screenshots and keeps them there;
+// without it they take none.
 package e2e
 
 import (
@@ -431,10 +432,16 @@ func (s *session) maxSpeed() bool {
 	return true
 }
 
-// screenshot saves a full-page PNG in t.TempDir(), and in $E2E_SHOTS when
-// set. It returns the path that a developer can open.
+// screenshot saves a full-page PNG in $E2E_SHOTS, when set, and returns its
+// path for a developer to open. Without E2E_SHOTS it takes none: a
+// screenshot nobody keeps checks nothing, and a full page's PNG costs the
+// browser a second or so of CPU.
 func (s *session) screenshot(name string) string {
 	s.t.Helper()
+	dir := os.Getenv("E2E_SHOTS")
+	if dir == "" {
+		return ""
+	}
 	ctx, cancel := context.WithTimeout(s.ctx, e2eHang)
 	defer cancel()
 	buf, err := chromedp.Run(ctx, chromedp.FullScreenshot(100)) // 100: PNG
@@ -442,18 +449,12 @@ func (s *session) screenshot(name string) string {
 		s.t.Errorf("screenshot %s: %v", name, err)
 		return ""
 	}
-	path := filepath.Join(s.t.TempDir(), name+".png")
-	if err := os.WriteFile(path, buf, 0o644); err != nil {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
 		s.t.Fatal(err)
 	}
-	if dir := os.Getenv("E2E_SHOTS"); dir != "" {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			s.t.Fatal(err)
-		}
-		path = filepath.Join(dir, name+".png")
-		if err := os.WriteFile(path, buf, 0o644); err != nil {
-			s.t.Fatal(err)
-		}
+	path := filepath.Join(dir, name+".png")
+	if err := os.WriteFile(path, buf, 0o644); err != nil {
+		s.t.Fatal(err)
 	}
 	s.t.Logf("screenshot: %s", path)
 	return path
