@@ -11,35 +11,22 @@ ADDR     ?= 127.0.0.1:8080
 FUZZTIME ?= 400000x
 FUZZTIME_SHORT ?= 20000x
 
-.PHONY: all test test-checks lint test-busy test-go test-native test-wasm test-fuzz test-e2e test-js vet dist lib-pack serve bench bench-load stress fuzz paper clean
+.PHONY: all test lint test-busy test-go test-native test-wasm test-fuzz test-e2e test-js vet dist lib-pack serve bench bench-load stress fuzz paper clean
 
 all: dist
 
 ## test: go vet and staticcheck (native and js/wasm), the page's JS checked and unit-tested
 ## in node, go test natively and under wasm, each fuzz target for
 ## $(FUZZTIME_SHORT) inputs, and the page end to end in headless Chromium.
-## Two chains run at once, each recipe's output shown when it ends: the page
-## built and its tests (dist, lib-pack, test-e2e, the longest) beside the
-## rest in order (test-checks, from when the page is built). Either chain
-## alone leaves a core of a 2-core machine idle for long stretches (compiles
-## that wait on one another, a fuzz target's build, the last test binary);
-## together they keep both busy. The tests bound work, not time (see
-## test-busy), so they pass however the two share the machine.
-test:
-	@$(MAKE) --no-print-directory -j2 --output-sync=target test-e2e test-checks
-
-test-checks: | dist
-	@$(MAKE) --no-print-directory vet lint test-js test-go test-fuzz
+test: vet lint test-js test-go test-fuzz test-e2e
 
 ## test-go: test-native and test-wasm at once. Each leaves a core of a
 ## 2-core machine idle for long stretches (core's native tests run after
 ## the other packages', core's wasm binaries wait on the slower one), and
 ## together they keep both busy: about a minute and a half less than one
-## after the other. go test prints each package's output whole, when it ends.
+## after the other.
 test-go:
-	@$(MAKE) --no-print-directory test-native & n=$$!; \
-	$(MAKE) --no-print-directory test-wasm; w=$$?; \
-	wait $$n; n=$$?; [ $$n = 0 ] && [ $$w = 0 ]
+	@$(MAKE) --no-print-directory -j2 --output-sync=target test-native test-wasm
 
 ## test-busy: make test while BUSY_LOOPS busy loops (default 2, one per core
 ## of a 2-core machine) compete with it for the CPU at the same priority:
