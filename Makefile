@@ -53,28 +53,19 @@ test-js: ui/node_modules
 	cd ui && node_modules/.bin/tsc --ignoreConfig --noEmit --strict --target es2022 --module nodenext --moduleResolution nodenext lib/test/uses.ts
 	cd ui && node_modules/.bin/tsc -p tsconfig.json
 
-## vet: go vet natively and under js/wasm at once: the two builds share no
-## package, and each alone leaves a core idle while its compiles wait on one
-## another (on a clean machine, 159 s one after the other).
 vet:
-	@echo "go vet ./... & GOOS=js GOARCH=wasm go vet ./..."; \
-	$(GO) vet ./... & n=$$!; \
-	GOOS=js GOARCH=wasm $(GO) vet ./...; w=$$?; \
-	wait $$n; n=$$?; [ $$n = 0 ] && [ $$w = 0 ]
+	$(GO) vet ./...
+	GOOS=js GOARCH=wasm $(GO) vet ./...
 
 ## lint: staticcheck (honnef.co/go/tools, a tool of go.mod) on every
-## package natively, under js/wasm and with the e2e tag, the three at once.
-## The tool runs as built for this machine ($(GO) tool -n builds it and gives
-## its path; go tool under GOOS=js would build it for wasm). Each build is
-## checked alone, so a name used only under one (a js-only helper) must live
-## in a file of that build.
+## package natively, under js/wasm and with the e2e tag. Under js/wasm the
+## tool runs as built for this machine ($(GO) tool -n gives its path): go
+## tool would build it for wasm. Each build is checked alone, so a name used
+## only under one (a js-only helper) must live in a file of that build.
 lint:
-	@sc="$$($(GO) tool -n staticcheck)" || exit 1; \
-	echo "staticcheck ./... & GOOS=js GOARCH=wasm staticcheck ./... & staticcheck -tags e2e ./e2e"; \
-	"$$sc" ./... & a=$$!; \
-	GOOS=js GOARCH=wasm "$$sc" ./... & b=$$!; \
-	"$$sc" -tags e2e ./e2e; c=$$?; \
-	wait $$a; a=$$?; wait $$b; b=$$?; [ $$a = 0 ] && [ $$b = 0 ] && [ $$c = 0 ]
+	$(GO) tool staticcheck ./...
+	GOOS=js GOARCH=wasm "$$($(GO) tool -n staticcheck)" ./...
+	$(GO) tool staticcheck -tags e2e ./e2e
 
 # The -timeout of test-native and test-wasm is a hang guard, not a budget:
 # go test's default of 10 minutes a package ended a run on a loaded 2-core
@@ -262,17 +253,14 @@ stress: dist
 
 ## fuzz: run every fuzz target of core's packages (readers, model files,
 ## catalogs) for $(FUZZTIME) inputs each (seeds: each package's testdata and
-## testdata/bad); FUZZTIME=60s also works. Each package's targets run in
-## turn, the packages at once: a target's instrumented build leaves a core
-## idle that another package's fuzzing fills. test-fuzz is the same,
-## briefly, for make test.
+## testdata/bad); FUZZTIME=60s also
+## works. test-fuzz is the same, briefly, for make test.
 fuzz:
-	@pkgs=$$($(GO) list ./core/...) || exit 1; pids=; for p in $$pkgs; do \
-		( for t in $$($(GO) test -list 'Fuzz.*' $$p | grep ^Fuzz); do \
-			echo "go test -run '^\$$' -fuzz '^$$t\$$' -fuzztime $(FUZZTIME) $$p"; \
+	for p in $$($(GO) list ./core/...); do \
+		for t in $$($(GO) test -list 'Fuzz.*' $$p | grep ^Fuzz); do \
 			$(GO) test -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZTIME) $$p || exit 1; \
-		done ) & pids="$$pids $$!"; \
-	done; rc=0; for p in $$pids; do wait $$p || rc=1; done; exit $$rc
+		done; \
+	done
 
 test-fuzz:
 	$(MAKE) fuzz FUZZTIME=$(FUZZTIME_SHORT)
