@@ -434,8 +434,8 @@ func (s *session) maxSpeed() bool {
 
 // screenshot saves a full-page PNG in $E2E_SHOTS, when set, and returns its
 // path for a developer to open. Without E2E_SHOTS it takes none: a
-// screenshot nobody keeps checks nothing, and a full page's PNG costs the
-// browser a second or so of CPU.
+// screenshot nobody keeps checks nothing and costs the browser a full
+// page's rendering and PNG encoding.
 func (s *session) screenshot(name string) string {
 	s.t.Helper()
 	dir := os.Getenv("E2E_SHOTS")
