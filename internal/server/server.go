@@ -85,8 +85,7 @@ func Handler(dir string) http.Handler {
 			h.Add("Vary", "Accept-Encoding")
 			// The copy only when it is not older than the file: a file edited
 			// after make dist is served as it is now.
-			if f, ok := regular(filepath.Join(dir, filepath.FromSlash(name))); ok && !gz.ModTime().Before(f.ModTime()) &&
-				acceptsGzip(r) && r.Header.Get("Range") == "" {
+			if acceptsGzip(r) && r.Header.Get("Range") == "" && fresh(gz, filepath.Join(dir, filepath.FromSlash(name))) {
 				h.Set("Content-Encoding", "gzip")
 				if ct := mime.TypeByExtension(path.Ext(name)); ct != "" {
 					h.Set("Content-Type", ct)
@@ -99,6 +98,13 @@ func Handler(dir string) http.Handler {
 		}
 		files.ServeHTTP(w, r)
 	})
+}
+
+// fresh reports whether name is a regular file and its gzip copy gz is not
+// older than it.
+func fresh(gz fs.FileInfo, name string) bool {
+	f, ok := regular(name)
+	return ok && !gz.ModTime().Before(f.ModTime())
 }
 
 // regular returns name's information, and whether it is a regular file.
