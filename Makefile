@@ -109,10 +109,12 @@ test-e2e: dist lib-pack
 ## offline, not the library's or the example's. dist/occfm.html is the whole
 ## page in one file, to hand out: it opens from the disk (file://), where
 ## index.html cannot (internal/onefile writes it; the service worker leaves
-## it out). Each of the page's text files (HTML, scripts, style sheets, the
-## icon) gets a gzip -9 copy beside it, as the wasm does: make serve sends it
-## to a browser that accepts gzip (internal/server), about a third of the
-## bytes (the wasm's, a quarter).
+## it out). The wasm and each of the page's text files (HTML, scripts, style
+## sheets, the icon) get two compressed copies beside them, f.gz (gzip -9)
+## and f.br (Brotli at quality 11, internal/brotli: about 15 s of a core for
+## the wasm): make serve sends a browser the copy its Accept-Encoding allows,
+## br first (internal/server). The wasm's are 27 % (gzip) and 20 % (br) of
+## its bytes, the text's about a third.
 ## uPlot comes from npm (ui/package.json); only dist/ gets a copy of it.
 ## Last, the service worker (ui/sw.js, see its header): dist/sw.js gets FILES,
 ## every file of dist/ but itself (the copies above are the one list), and
@@ -120,16 +122,15 @@ test-e2e: dist lib-pack
 ## a deploy that changes any file changes sw.js and replaces the old cache.
 UPLOT := ui/node_modules/uplot/dist
 # Built without inlining (-l: a call stays a call, not a copy of the
-# function at each call site): the bridge (package main of wasm/), dom/v2
-# (the Go-drawn views), strings and time. Together they make the gzipped
-# wasm 26 KB smaller (the budget is 1.8 MB), and the page is as fast
-# without their inlining: a file read and learned, a demo, the library's
-# learn, a rating in Personalize and the page's own benchmarks measure the
-# same. The file reader (core/data) is inlined: without, it reads ijcnn1.gz
+# function at each call site): the bridge (package main of wasm/), strings
+# and time. Together they make the gzipped wasm 19 KB smaller (the budget
+# is 1.8 MB), and the page is as fast without their inlining: a file read
+# and learned, a demo, the library's learn, a rating in Personalize and the
+# page's own benchmarks measure the same. The file reader (core/data) is inlined: without, it reads ijcnn1.gz
 # about 15 % slower. Other packages are inlined too: what -l saved them did
 # not hold from one build to the next (gzip's size moves by 1-2 KB).
 # Bytes and speeds of each: docs/findings.md, "Size and loading of the page".
-WASM_PKGS_NOINLINE := github.com/occfm/occfm/wasm honnef.co/go/js/dom/v2 strings time
+WASM_PKGS_NOINLINE := github.com/occfm/occfm/wasm strings time
 WASM_GCFLAGS := $(foreach p,$(WASM_PKGS_NOINLINE),-gcflags=$(p)=-l)
 dist: ui/node_modules
 	@mkdir -p dist
@@ -148,7 +149,7 @@ dist: ui/node_modules
 	@cp examples/recommender/* dist/examples/recommender/
 	@$(GO) run ./cmd/occfm gen -demo shop -seed 1 -out dist/examples/recommender/ratings.json -items dist/examples/recommender/items.json 2>/dev/null
 	@$(GO) run ./internal/onefile -dist dist
-	@cd dist && files=$$(find . -type f ! -path ./sw.js ! -path ./sw.js.tmp ! -path ./occfm.html ! -name '*.gz' ! -name '*.tgz' ! -path './lib/*' ! -path './examples/*' | sed 's|^\./||' | LC_ALL=C sort) && \
+	@cd dist && files=$$(find . -type f ! -path ./sw.js ! -path ./sw.js.tmp ! -path ./occfm.html ! -name '*.gz' ! -name '*.br' ! -name '*.tgz' ! -path './lib/*' ! -path './examples/*' | sed 's|^\./||' | LC_ALL=C sort) && \
 		version=$$(sha256sum $$files | sha256sum | cut -c1-16) && \
 		list=$$(printf '"%s", ' $$files | sed 's/, $$//') && \
 		sed -e 's|^const VERSION = .*|const VERSION = "'"$$version"'"; // written by make dist|' \
@@ -157,7 +158,9 @@ dist: ui/node_modules
 		mv sw.js.tmp sw.js
 	@cd dist && for f in $$(find . -maxdepth 1 -type f \( -name '*.html' -o -name '*.js' -o -name '*.css' -o -name '*.svg' \) ! -name occfm.html) $$(find js -type f -name '*.js'); do \
 		gzip -9 -k -f -n "$$f" || exit 1; done
-	@echo "dist/: the page, built (occfm.wasm $$(wc -c < dist/occfm.wasm) bytes, $$(wc -c < dist/occfm.wasm.gz) gzipped); make serve serves it on $(ADDR)"
+	@$(GO) run ./internal/brotli dist/occfm.wasm $$(find dist -maxdepth 1 -type f \( -name '*.html' -o -name '*.js' -o -name '*.css' -o -name '*.svg' \) ! -name occfm.html) $$(find dist/js -type f -name '*.js')
+	@ln -f dist/occfm.wasm.br dist/lib/occfm.wasm.br 2>/dev/null || cp dist/occfm.wasm.br dist/lib/
+	@echo "dist/: the page, built (occfm.wasm $$(wc -c < dist/occfm.wasm) bytes, $$(wc -c < dist/occfm.wasm.gz) gzipped, $$(wc -c < dist/occfm.wasm.br) as Brotli); make serve serves it on $(ADDR)"
 
 ## lib-pack: the library as an npm package, dist/occfm-<version>.tgz (npm
 ## pack of dist/lib/, ui/lib/package.json: exports and types), to install

@@ -6,10 +6,13 @@
 // worker) with the cache disabled (Network.setCacheDisabled), under
 // Chromium's network emulation of a slow classroom connection: 10 Mbit/s
 // down, 5 Mbit/s up, 40 ms of latency. As references in the same run: the
-// same load unthrottled (loopback); throttled with occfm.wasm sent
-// uncompressed, as a host that does not gzip would (serve.go sends make
-// dist's occfm.wasm.gz to a browser that accepts gzip); and a second visit (a reload with the service worker in
-// control and the HTTP cache on) with 40 ms of latency (see Warm).
+// same load unthrottled (loopback); throttled with the page sent gzipped, as
+// a host that compresses with gzip only would (serve.go sends make dist's
+// Brotli copies, occfm.wasm.br and the text files', to a browser that
+// accepts br, as Chromium does); throttled with the page sent
+// uncompressed, as a host that does not compress would; and a second visit
+// (a reload with the service worker in control and the HTTP cache on) with
+// 40 ms of latency (see Warm).
 //
 // It runs only when OCCFM_BENCH names the results folder (make bench sets
 // bench-results) and writes load.json there; OCCFM_BENCH_LOAD_RUNS (default
@@ -47,7 +50,11 @@ type loadCondition struct {
 	DownMbit float64 `json:"down_mbit_s"` // 0: unthrottled
 	UpMbit   float64 `json:"up_mbit_s"`
 	Latency  float64 `json:"latency_ms"`
-	Identity bool    `json:"wasm_uncompressed"` // occfm.wasm sent as it is: the request's Accept-Encoding removed
+	// Host is the Accept-Encoding the server reads in place of the
+	// browser's: "" the browser's own (br, gzip and more: make dist's Brotli
+	// copies), "gzip" a host that compresses with gzip only, "identity" a
+	// host that does not compress.
+	Host string `json:"host_encoding"`
 	// Second visit: a reload after a first, unthrottled visit has left the
 	// service worker in control, with the HTTP cache on. Chromium's network
 	// emulation does not reach the worker's own fetches (a 500 ms latency
@@ -60,7 +67,8 @@ type loadCondition struct {
 var loadConditions = []loadCondition{
 	{Name: "10/5 Mbit/s, 40 ms", DownMbit: 10, UpMbit: 5, Latency: 40},
 	{Name: "unthrottled", DownMbit: 0},
-	{Name: "10/5 Mbit/s, 40 ms, wasm not gzipped by the host", DownMbit: 10, UpMbit: 5, Latency: 40, Identity: true},
+	{Name: "10/5 Mbit/s, 40 ms, a host that sends gzip", DownMbit: 10, UpMbit: 5, Latency: 40, Host: "gzip"},
+	{Name: "10/5 Mbit/s, 40 ms, a host that does not compress", DownMbit: 10, UpMbit: 5, Latency: 40, Host: "identity"},
 	{Name: "second visit, 40 ms per response", Latency: 40, Warm: true},
 }
 
@@ -167,6 +175,7 @@ type loadReport struct {
 	Machine   benchMachine  `json:"machine"`
 	WasmBytes int64         `json:"wasm_bytes"`
 	WasmGzip9 int64         `json:"wasm_gzip9_bytes"`
+	WasmBr    int64         `json:"wasm_br_bytes"` // dist/occfm.wasm.br
 	Summary   []loadSummary `json:"summary"`
 	Runs      []loadRun     `json:"runs"`
 	LoadAvg   []string      `json:"load_average"`
@@ -190,6 +199,10 @@ func TestBenchLoad(t *testing.T) {
 		t.Fatalf("%v (run make dist)", err)
 	}
 	gz := gzip9(t, wasm)
+	br, err := os.Stat(filepath.Join(e2eDist, "occfm.wasm.br"))
+	if err != nil {
+		t.Fatalf("%v (run make dist)", err)
+	}
 	rep := &loadReport{
 		Date:      time.Now().UTC().Format(time.RFC3339),
 		Command:   fmt.Sprintf("go test -tags e2e -run '^TestBenchLoad$' ./e2e with OCCFM_BENCH=%s, OCCFM_BENCH_LOAD_RUNS=%d", out, rounds),
@@ -197,9 +210,10 @@ func TestBenchLoad(t *testing.T) {
 		Machine:   machine(),
 		WasmBytes: int64(len(wasm)),
 		WasmGzip9: int64(len(gz)),
+		WasmBr:    br.Size(),
 		LoadAvg:   []string{loadAvg()},
 	}
-	t.Logf("occfm.wasm: %d bytes, %d gzip -9 (serve.go sends make dist's occfm.wasm.gz to a browser that accepts gzip)", len(wasm), len(gz))
+	t.Logf("occfm.wasm: %d bytes, %d gzip -9, %d Brotli (serve.go sends make dist's occfm.wasm.br to a browser that accepts br, its .gz to one that accepts gzip only)", len(wasm), len(gz), br.Size())
 
 	for round := 1; round <= rounds; round++ {
 		for _, c := range loadConditions {
@@ -210,7 +224,7 @@ func TestBenchLoad(t *testing.T) {
 				t.Errorf("%s, round %d: %v", c.Name, round, err)
 			} else {
 				r.Clock, r.ServerRequests, r.ServerBytes = clock, reqs, body
-				t.Logf("%-46s round %d: first row %6.0f ms (wasm received %6.0f ms, %8.0f bytes; Go ready %6.0f ms); the server sent %d responses, %d body bytes",
+				t.Logf("%-50s round %d: first row %6.0f ms (wasm received %6.0f ms, %8.0f bytes; Go ready %6.0f ms); the server sent %d responses, %d body bytes",
 					c.Name, round, *clock.FirstRow, clock.WasmEnd, clock.WasmTransfer, deref(clock.Ready), reqs, body)
 			}
 			rep.Runs = append(rep.Runs, r)
@@ -263,8 +277,8 @@ func pageLoad(t *testing.T, c loadCondition, rep *loadReport) (clock loadClock, 
 			rep.Machine.Chromium = chromiumVersion(s)
 		}
 		h := e2eHandler(e2eDist)
-		if c.Identity {
-			h = identityHandler(h)
+		if c.Host != "" {
+			h = hostHandler(h, c.Host)
 		}
 		counter := &byteCounter{h: h}
 		servePage(s, counter)
@@ -364,12 +378,12 @@ func throttled(c loadCondition, clock loadClock) error {
 	return nil
 }
 
-// identityHandler serves through h as if the browser accepted no
-// compression: what a host that does not gzip sends.
-func identityHandler(h http.Handler) http.Handler {
+// hostHandler serves through h as if the browser's Accept-Encoding were
+// accept: what a host that sends only that coding sends.
+func hostHandler(h http.Handler, accept string) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		r = r.Clone(r.Context())
-		r.Header.Del("Accept-Encoding")
+		r.Header.Set("Accept-Encoding", accept)
 		h.ServeHTTP(w, r)
 	})
 }

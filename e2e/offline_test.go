@@ -168,7 +168,7 @@ func (s *session) waitWorker(version string, files int, timeout time.Duration) t
 }
 
 // distFiles counts the files of dir that sw.js keeps: the page's, all but
-// itself, the one-file page (occfm.html), the .gz copies serve.go sends for
+// itself, the one-file page (occfm.html), the .gz and .br copies serve.go sends for
 // them, the library (lib/, its npm package *.tgz) and its example
 // (examples/), which the page never loads.
 func distFiles(t *testing.T, dir string) int {
@@ -179,7 +179,7 @@ func distFiles(t *testing.T, dir string) int {
 			return filepath.SkipDir
 		}
 		if err == nil && !d.IsDir() && p != filepath.Join(dir, "sw.js") && p != filepath.Join(dir, "occfm.html") &&
-			!strings.HasSuffix(p, ".gz") && !strings.HasSuffix(p, ".tgz") {
+			!strings.HasSuffix(p, ".gz") && !strings.HasSuffix(p, ".br") && !strings.HasSuffix(p, ".tgz") {
 			n++
 		}
 		return err
@@ -386,8 +386,10 @@ func edit(t *testing.T, path, old, new string) {
 	if err := os.Chtimes(path, future, future); err != nil {
 		t.Fatal(err)
 	}
-	// make dist writes a gzip copy beside each text file, which the server
-	// sends instead: a deploy writes both.
+	// make dist writes a gzip and a Brotli copy beside each text file, which
+	// the server sends instead: the gzip copy is written again, and the
+	// Brotli one, now older than the file, is passed over (the browser
+	// accepts both).
 	if _, err := os.Stat(path + ".gz"); err == nil {
 		var gz bytes.Buffer
 		zw, _ := gzip.NewWriterLevel(&gz, gzip.BestCompression)

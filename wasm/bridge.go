@@ -20,6 +20,7 @@ type bridge struct {
 
 	predRows  []dom.Element    // the rows of the predictions table
 	predCells [][4]dom.Element // their cells
+	predHead  dom.Element      // the head of its ŷ column
 	modelDD   map[string]dom.Element
 
 	// loaded is the model file loadModel accepted, or nil: every start

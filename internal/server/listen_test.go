@@ -17,8 +17,8 @@ import (
 )
 
 // TestRangesNotGzipped: a range request gets ranges of the wasm itself,
-// never a gzip Content-Encoding on a body that is not gzip (two ranges make
-// a multipart body).
+// never of a copy (br or gzip), and never a Content-Encoding on a body that
+// is not compressed (two ranges make a multipart body).
 func TestRangesNotGzipped(t *testing.T) {
 	dir, files := pageDir(t)
 	wasm := files["/occfm.wasm"]
@@ -26,7 +26,7 @@ func TestRangesNotGzipped(t *testing.T) {
 	defer srv.Close()
 	for _, rng := range []string{"bytes=0-10,20-30", "bytes=5-9"} {
 		req, _ := http.NewRequest("GET", srv.URL+"/occfm.wasm", nil)
-		req.Header.Set("Accept-Encoding", "gzip")
+		req.Header.Set("Accept-Encoding", "br, gzip")
 		req.Header.Set("Range", rng)
 		res, err := srv.Client().Transport.RoundTrip(req)
 		if err != nil {

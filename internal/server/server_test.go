@@ -10,9 +10,10 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
-	"strings"
 	"testing"
 	"time"
+
+	"github.com/andybalholm/brotli"
 )
 
 // TestHeaders checks that the server sends the page's security headers
@@ -52,9 +53,9 @@ func TestHeaders(t *testing.T) {
 	}
 }
 
-// pageDir writes a small page: occfm.wasm, index.html and app.js, each with
-// its .gz, and style.css without one. It returns each file's content by the
-// path that asks for it.
+// pageDir writes a small page: occfm.wasm and index.html, each with its .br
+// and .gz, app.js with a .gz only, and style.css with neither. It returns
+// each file's content by the path that asks for it.
 func pageDir(t *testing.T) (dir string, files map[string][]byte) {
 	t.Helper()
 	dir = t.TempDir()
@@ -72,6 +73,15 @@ func pageDir(t *testing.T) (dir string, files map[string][]byte) {
 		if name == "/style.css" {
 			continue
 		}
+		if name != "/app.js" {
+			var br bytes.Buffer
+			bw := brotli.NewWriterLevel(&br, brotli.BestCompression)
+			bw.Write(b)
+			bw.Close()
+			if err := os.WriteFile(file+".br", br.Bytes(), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
 		var gz bytes.Buffer
 		zw, _ := gzip.NewWriterLevel(&gz, gzip.BestCompression)
 		zw.Write(b)
@@ -84,38 +94,73 @@ func pageDir(t *testing.T) (dir string, files map[string][]byte) {
 	return dir, files
 }
 
-// TestServeGzipStale checks that a file edited after its gzip copy was
-// written is served as it is now, not as the older copy.
+// TestServeGzipStale checks that a file edited after its compressed copies
+// were written is served as it is now, not as an older copy, and that a
+// Brotli copy older than the file gives way to a gzip copy that is not.
 func TestServeGzipStale(t *testing.T) {
 	dir, _ := pageDir(t)
-	edited := []byte("// app.js, edited by hand after make dist\n")
-	file := filepath.Join(dir, "app.js")
-	if err := os.WriteFile(file, edited, 0o644); err != nil {
-		t.Fatal(err)
-	}
 	later := time.Now().Add(2 * time.Second)
-	if err := os.Chtimes(file, later, later); err != nil {
-		t.Fatal(err)
+	edit := func(name string, b []byte, gz bool) {
+		file := filepath.Join(dir, name)
+		if err := os.WriteFile(file, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(file, later, later); err != nil {
+			t.Fatal(err)
+		}
+		if gz {
+			var buf bytes.Buffer
+			zw := gzip.NewWriter(&buf)
+			zw.Write(b)
+			zw.Close()
+			if err := os.WriteFile(file+".gz", buf.Bytes(), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Chtimes(file+".gz", later, later); err != nil {
+				t.Fatal(err)
+			}
+		}
 	}
+	editedJS := []byte("// app.js, edited by hand after make dist\n")
+	edit("app.js", editedJS, false)
+	editedHTML := []byte("<!doctype html><title>occfm, deployed again with gzip copies only</title>")
+	edit("index.html", editedHTML, true)
 	srv := httptest.NewServer(Handler(dir))
 	defer srv.Close()
-	req, _ := http.NewRequest("GET", srv.URL+"/app.js", nil)
-	req.Header.Set("Accept-Encoding", "gzip")
-	res, err := srv.Client().Transport.RoundTrip(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	body, _ := io.ReadAll(res.Body)
-	res.Body.Close()
-	if enc := res.Header.Get("Content-Encoding"); enc != "" || !bytes.Equal(body, edited) {
-		t.Errorf("app.js newer than app.js.gz: Content-Encoding %q, body %q; want the edited file as it is", enc, body)
+	for _, tc := range []struct {
+		path, enc string
+		want      []byte
+	}{
+		{"/app.js", "", editedJS},
+		{"/index.html", "gzip", editedHTML},
+	} {
+		req, _ := http.NewRequest("GET", srv.URL+tc.path, nil)
+		req.Header.Set("Accept-Encoding", "br, gzip")
+		res, err := srv.Client().Transport.RoundTrip(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		enc := res.Header.Get("Content-Encoding")
+		if enc == "gzip" {
+			zr, err := gzip.NewReader(bytes.NewReader(body))
+			if err != nil {
+				t.Fatal(err)
+			}
+			body, _ = io.ReadAll(zr)
+		}
+		if enc != tc.enc || !bytes.Equal(body, tc.want) {
+			t.Errorf("%s edited after its copies: Content-Encoding %q, body %q; want %q, %q", tc.path, enc, body, tc.enc, tc.want)
+		}
 	}
 }
 
-// TestServeGzip checks that a file with a .gz beside it is served as that
-// .gz to a browser that accepts gzip, byte for byte what decompresses to the
-// file, with the file's Content-Type, and as is to one that does not (or
-// refuses gzip with q=0); a file without a .gz is served as is.
+// TestServeGzip checks that a file with a .br or a .gz beside it is served
+// as that copy to a browser that accepts its coding, the .br first, byte for
+// byte what decompresses to the file, with the file's Content-Type, and as
+// is to one that accepts neither (or refuses them with q=0); a file
+// without a copy is served as is.
 func TestServeGzip(t *testing.T) {
 	dir, files := pageDir(t)
 	srv := httptest.NewServer(Handler(dir))
@@ -124,26 +169,35 @@ func TestServeGzip(t *testing.T) {
 		".css": "text/css; charset=utf-8", "/": "text/html; charset=utf-8"}
 	for _, tc := range []struct {
 		path, accept string
-		gzipped      bool
+		enc          string // the Content-Encoding expected
 	}{
-		{"/occfm.wasm", "gzip, deflate, br", true},
-		{"/occfm.wasm", "br;q=1.0, gzip;q=0.8", true},
-		{"/occfm.wasm", "", false},
-		{"/occfm.wasm", "gzip;q=0", false},
-		{"/occfm.wasm", "gzip;q=0.0", false},
-		{"/occfm.wasm", "GZIP;Q=0", false},
-		{"/occfm.wasm", "identity, gzip;q=0.0", false},
-		{"/occfm.wasm", "gzip; q=0.001", true},
-		{"/occfm.wasm", "*", true},
-		{"/occfm.wasm", "*;q=0", false},
-		{"/occfm.wasm", "*, gzip;q=0", false},
-		{"/occfm.wasm", "gzip;q=x", false},
-		{"/./x/../occfm.wasm", "gzip", true},
-		{"/app.js", "gzip", true},
-		{"/app.js", "", false},
-		{"/", "gzip", true},
-		{"/", "", false},
-		{"/style.css", "gzip", false},
+		{"/occfm.wasm", "gzip, deflate, br, zstd", "br"},
+		{"/occfm.wasm", "br;q=1.0, gzip;q=0.8", "br"},
+		{"/occfm.wasm", "gzip, deflate", "gzip"},
+		{"/occfm.wasm", "br;q=0, gzip", "gzip"},
+		{"/occfm.wasm", "BR", "br"},
+		{"/occfm.wasm", "", ""},
+		{"/occfm.wasm", "br;q=0", ""},
+		{"/occfm.wasm", "gzip;q=0", ""},
+		{"/occfm.wasm", "gzip;q=0.0", ""},
+		{"/occfm.wasm", "GZIP;Q=0", ""},
+		{"/occfm.wasm", "identity, gzip;q=0.0", ""},
+		{"/occfm.wasm", "gzip; q=0.001", "gzip"},
+		{"/occfm.wasm", "x-gzip", "gzip"},
+		{"/occfm.wasm", "x-br", ""},
+		{"/occfm.wasm", "*", "br"},
+		{"/occfm.wasm", "*, br;q=0", "gzip"},
+		{"/occfm.wasm", "*;q=0", ""},
+		{"/occfm.wasm", "*, gzip;q=0, br;q=0", ""},
+		{"/occfm.wasm", "gzip;q=x", ""},
+		{"/./x/../occfm.wasm", "br", "br"},
+		{"/app.js", "gzip, br", "gzip"},
+		{"/app.js", "br", ""},
+		{"/app.js", "", ""},
+		{"/", "br, gzip", "br"},
+		{"/", "gzip", "gzip"},
+		{"/", "", ""},
+		{"/style.css", "br, gzip", ""},
 	} {
 		req, _ := http.NewRequest("GET", srv.URL+tc.path, nil)
 		req.Header.Set("Accept-Encoding", tc.accept) // set: the client adds none of its own
@@ -154,8 +208,8 @@ func TestServeGzip(t *testing.T) {
 		body, _ := io.ReadAll(res.Body)
 		res.Body.Close()
 		enc := res.Header.Get("Content-Encoding")
-		if (enc == "gzip") != tc.gzipped || res.StatusCode != http.StatusOK {
-			t.Errorf("%s with Accept-Encoding %q: %s, Content-Encoding %q", tc.path, tc.accept, res.Status, enc)
+		if enc != tc.enc || res.StatusCode != http.StatusOK {
+			t.Errorf("%s with Accept-Encoding %q: %s, Content-Encoding %q, want %q", tc.path, tc.accept, res.Status, enc, tc.enc)
 			continue
 		}
 		clean := path.Clean(tc.path)
@@ -166,14 +220,19 @@ func TestServeGzip(t *testing.T) {
 		if ct := res.Header.Get("Content-Type"); ct != types[ext] {
 			t.Errorf("%s with %q: Content-Type %q, want %q", tc.path, tc.accept, ct, types[ext])
 		}
-		if vary := strings.Contains(res.Header.Get("Vary"), "Accept-Encoding"); vary != (ext != ".css") {
-			t.Errorf("%s: Vary %q: the answer depends on Accept-Encoding exactly when the file has a .gz", tc.path, res.Header.Get("Vary"))
+		if vary := res.Header.Values("Vary"); (len(vary) == 1 && vary[0] == "Accept-Encoding") != (ext != ".css") {
+			t.Errorf("%s: Vary %q: want Accept-Encoding once exactly when the file has a copy", tc.path, vary)
 		}
-		if tc.gzipped {
-			zr, err := gzip.NewReader(bytes.NewReader(body))
-			if err != nil {
+		var zr io.Reader
+		switch enc {
+		case "gzip":
+			if zr, err = gzip.NewReader(bytes.NewReader(body)); err != nil {
 				t.Fatal(err)
 			}
+		case "br":
+			zr = brotli.NewReader(bytes.NewReader(body))
+		}
+		if zr != nil {
 			if body, err = io.ReadAll(zr); err != nil {
 				t.Fatal(err)
 			}
