@@ -134,22 +134,9 @@ func TestServeGzipStale(t *testing.T) {
 		{"/app.js", "", editedJS},
 		{"/index.html", "gzip", editedHTML},
 	} {
-		req, _ := http.NewRequest("GET", srv.URL+tc.path, nil)
-		req.Header.Set("Accept-Encoding", "br, gzip")
-		res, err := srv.Client().Transport.RoundTrip(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		body, _ := io.ReadAll(res.Body)
-		res.Body.Close()
+		res, body := get(t, srv, tc.path, "br, gzip")
 		enc := res.Header.Get("Content-Encoding")
-		if enc == "gzip" {
-			zr, err := gzip.NewReader(bytes.NewReader(body))
-			if err != nil {
-				t.Fatal(err)
-			}
-			body, _ = io.ReadAll(zr)
-		}
+		body = decoded(t, enc, body)
 		if enc != tc.enc || !bytes.Equal(body, tc.want) {
 			t.Errorf("%s edited after its copies: Content-Encoding %q, body %q; want %q, %q", tc.path, enc, body, tc.enc, tc.want)
 		}
@@ -199,14 +186,7 @@ func TestServeGzip(t *testing.T) {
 		{"/", "", ""},
 		{"/style.css", "br, gzip", ""},
 	} {
-		req, _ := http.NewRequest("GET", srv.URL+tc.path, nil)
-		req.Header.Set("Accept-Encoding", tc.accept) // set: the client adds none of its own
-		res, err := srv.Client().Transport.RoundTrip(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		body, _ := io.ReadAll(res.Body)
-		res.Body.Close()
+		res, body := get(t, srv, tc.path, tc.accept)
 		enc := res.Header.Get("Content-Encoding")
 		if enc != tc.enc || res.StatusCode != http.StatusOK {
 			t.Errorf("%s with Accept-Encoding %q: %s, Content-Encoding %q, want %q", tc.path, tc.accept, res.Status, enc, tc.enc)
@@ -223,24 +203,55 @@ func TestServeGzip(t *testing.T) {
 		if vary := res.Header.Values("Vary"); (len(vary) == 1 && vary[0] == "Accept-Encoding") != (ext != ".css") {
 			t.Errorf("%s: Vary %q: want Accept-Encoding once exactly when the file has a copy", tc.path, vary)
 		}
-		var zr io.Reader
-		switch enc {
-		case "gzip":
-			if zr, err = gzip.NewReader(bytes.NewReader(body)); err != nil {
-				t.Fatal(err)
-			}
-		case "br":
-			zr = brotli.NewReader(bytes.NewReader(body))
-		}
-		if zr != nil {
-			if body, err = io.ReadAll(zr); err != nil {
-				t.Fatal(err)
-			}
-		}
+		body = decoded(t, enc, body)
 		if want := files[clean]; !bytes.Equal(body, want) {
 			t.Errorf("%s with %q: %d bytes that are not the file's %d", tc.path, tc.accept, len(body), len(want))
 		}
 	}
+}
+
+// get asks srv for path with the Accept-Encoding accept, set as it is (the
+// transport adds none of its own), and returns the response and its body
+// as sent.
+func get(t *testing.T, srv *httptest.Server, path, accept string) (*http.Response, []byte) {
+	t.Helper()
+	req, _ := http.NewRequest("GET", srv.URL+path, nil)
+	req.Header.Set("Accept-Encoding", accept)
+	res, err := srv.Client().Transport.RoundTrip(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, err := io.ReadAll(res.Body)
+	res.Body.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res, body
+}
+
+// decoded returns body decompressed by its Content-Encoding enc ("",
+// "gzip" or "br").
+func decoded(t *testing.T, enc string, body []byte) []byte {
+	t.Helper()
+	var zr io.Reader
+	switch enc {
+	case "":
+		return body
+	case "gzip":
+		var err error
+		if zr, err = gzip.NewReader(bytes.NewReader(body)); err != nil {
+			t.Fatal(err)
+		}
+	case "br":
+		zr = brotli.NewReader(bytes.NewReader(body))
+	default:
+		t.Fatalf("Content-Encoding %q", enc)
+	}
+	out, err := io.ReadAll(zr)
+	if err != nil {
+		t.Fatalf("a %s body: %v", enc, err)
+	}
+	return out
 }
 
 // TestTypesFile checks that the library's types, lib/occfm.d.ts, are served
