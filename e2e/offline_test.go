@@ -208,6 +208,16 @@ func TestE2EOffline(t *testing.T) {
 	version, files := swVersion(t, e2eDist), distFiles(t, e2eDist)
 
 	s.openDemo()
+	// Chromium accepts Brotli: the wasm crossed the network as the .br copy
+	// make dist wrote, not as its gzip copy or whole.
+	br, err := os.Stat(filepath.Join(e2eDist, "occfm.wasm.br"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := evalJS[float64](s, `Math.max(0, ...performance.getEntriesByType("resource").filter((r) => r.name.endsWith("/occfm.wasm")).map((r) => r.encodedBodySize))`)
+	if int64(got) != br.Size() {
+		t.Errorf("occfm.wasm arrived as %.0f bytes, want the %d of occfm.wasm.br", got, br.Size())
+	}
 	d := s.waitWorker(version, files, 30*time.Second)
 	t.Logf("service worker in control, its cache full, %v later", d.Round(time.Millisecond))
 	// The worker copies the files through the HTTP cache: the wasm's
@@ -256,7 +266,7 @@ func TestE2EOffline(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(s.ctx, 20*time.Second)
 	defer cancel()
-	err := chromedp.Do(ctx, chromedp.Navigate(s.url))
+	err = chromedp.Do(ctx, chromedp.Navigate(s.url))
 	var loadErr *chromedp.LoadError
 	switch {
 	case errors.As(err, &loadErr):
