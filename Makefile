@@ -126,9 +126,10 @@ UPLOT := ui/node_modules/uplot/dist
 # and time. Together they make the gzipped wasm 19 KB smaller (the budget
 # is 1.8 MB), and the page is as fast without their inlining: a file read
 # and learned, a demo, the library's learn, a rating in Personalize and the
-# page's own benchmarks measure the same. The file reader (core/data) is inlined: without, it reads ijcnn1.gz
-# about 15 % slower. Other packages are inlined too: what -l saved them did
-# not hold from one build to the next (gzip's size moves by 1-2 KB).
+# page's own benchmarks measure the same. The file reader (core/data) is
+# inlined: without, it reads ijcnn1.gz about 15 % slower. Other packages
+# are inlined too: what -l saved them did not hold from one build to the
+# next (gzip's size moves by 1-2 KB).
 # Bytes and speeds of each: docs/findings.md, "Size and loading of the page".
 WASM_PKGS_NOINLINE := github.com/occfm/occfm/wasm strings time
 WASM_GCFLAGS := $(foreach p,$(WASM_PKGS_NOINLINE),-gcflags=$(p)=-l)

@@ -1,8 +1,9 @@
 // Package server is the page's static file server: the files make dist
 // builds, with the page's security headers, and the wasm and the page's
-// text compressed (Brotli or gzip) for the browsers that accept it. It does no computing: the learner runs in the
-// browser. serve.go (make serve) and the page's end-to-end tests both serve
-// the page through Handler.
+// text compressed (Brotli or gzip) for the browsers that accept it. It
+// does no computing: the learner runs in the browser. serve.go (make
+// serve) and the page's end-to-end tests both serve the page through
+// Handler.
 package server
 
 import (
@@ -37,8 +38,8 @@ const ContentSecurityPolicy = "default-src 'self'; script-src 'self' 'wasm-unsaf
 // before gzip, as long as f has not changed since (the copy is not older
 // than f): for the wasm, 20 % of its bytes as br and 27 % as gzip, over a
 // classroom's Wi-Fi, as a static host that serves precompressed files
-// would send. A range request gets
-// ranges of the file itself, never of a copy. A request for more than
+// would send. A range request gets ranges of the file itself, never of a
+// copy. A request for more than
 // maxRanges (16) ranges is answered as if it had no Range, 200 with the
 // whole file, as net/http does when the ranges add up to more than the
 // file, rather than with a multipart reply many times the file's size; a
