@@ -121,6 +121,9 @@ test-e2e: dist lib-pack
 ## VERSION, 16 hex digits of a SHA-256 over their names and contents, so that
 ## a deploy that changes any file changes sw.js and replaces the old cache.
 UPLOT := ui/node_modules/uplot/dist
+# DIST_TEXTS lists, in a recipe, the page's text files in dist/ that get
+# compressed copies (the one-file page is handed out, not served).
+DIST_TEXTS = $$(find dist -maxdepth 1 -type f \( -name '*.html' -o -name '*.js' -o -name '*.css' -o -name '*.svg' \) ! -name occfm.html) $$(find dist/js -type f -name '*.js')
 # Built without inlining (-l: a call stays a call, not a copy of the
 # function at each call site): the bridge (package main of wasm/), strings
 # and time. Together they make the gzipped wasm 19 KB smaller (the budget
@@ -157,9 +160,8 @@ dist: ui/node_modules
 			-e 's|^const FILES = .*|const FILES = ['"$$list"']; // written by make dist|' ../ui/sw.js > sw.js.tmp && \
 		grep -q '^const VERSION = "[0-9a-f]\{16\}";' sw.js.tmp && grep -q '^const FILES = \["' sw.js.tmp && \
 		mv sw.js.tmp sw.js
-	@cd dist && for f in $$(find . -maxdepth 1 -type f \( -name '*.html' -o -name '*.js' -o -name '*.css' -o -name '*.svg' \) ! -name occfm.html) $$(find js -type f -name '*.js'); do \
-		gzip -9 -k -f -n "$$f" || exit 1; done
-	@$(GO) run ./internal/brotli dist/occfm.wasm $$(find dist -maxdepth 1 -type f \( -name '*.html' -o -name '*.js' -o -name '*.css' -o -name '*.svg' \) ! -name occfm.html) $$(find dist/js -type f -name '*.js')
+	@for f in $(DIST_TEXTS); do gzip -9 -k -f -n "$$f" || exit 1; done
+	@$(GO) run ./internal/brotli dist/occfm.wasm $(DIST_TEXTS)
 	@ln -f dist/occfm.wasm.br dist/lib/occfm.wasm.br 2>/dev/null || cp dist/occfm.wasm.br dist/lib/
 	@echo "dist/: the page, built (occfm.wasm $$(wc -c < dist/occfm.wasm) bytes, $$(wc -c < dist/occfm.wasm.gz) gzipped, $$(wc -c < dist/occfm.wasm.br) as Brotli); make serve serves it on $(ADDR)"
 

@@ -25,15 +25,7 @@ func TestRangesNotGzipped(t *testing.T) {
 	srv := httptest.NewServer(Handler(dir))
 	defer srv.Close()
 	for _, rng := range []string{"bytes=0-10,20-30", "bytes=5-9"} {
-		req, _ := http.NewRequest("GET", srv.URL+"/occfm.wasm", nil)
-		req.Header.Set("Accept-Encoding", "br, gzip")
-		req.Header.Set("Range", rng)
-		res, err := srv.Client().Transport.RoundTrip(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		body, _ := io.ReadAll(res.Body)
-		res.Body.Close()
+		res, body := get(t, srv, "/occfm.wasm", "br, gzip", rng)
 		if res.StatusCode != http.StatusPartialContent || res.Header.Get("Content-Encoding") != "" {
 			t.Errorf("Range %s: %s, Content-Encoding %q", rng, res.Status, res.Header.Get("Content-Encoding"))
 		}

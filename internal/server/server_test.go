@@ -134,7 +134,7 @@ func TestServeGzipStale(t *testing.T) {
 		{"/app.js", "", editedJS},
 		{"/index.html", "gzip", editedHTML},
 	} {
-		res, body := get(t, srv, tc.path, "br, gzip")
+		res, body := get(t, srv, tc.path, "br, gzip", "")
 		enc := res.Header.Get("Content-Encoding")
 		body = decoded(t, enc, body)
 		if enc != tc.enc || !bytes.Equal(body, tc.want) {
@@ -186,7 +186,7 @@ func TestServeGzip(t *testing.T) {
 		{"/", "", ""},
 		{"/style.css", "br, gzip", ""},
 	} {
-		res, body := get(t, srv, tc.path, tc.accept)
+		res, body := get(t, srv, tc.path, tc.accept, "")
 		enc := res.Header.Get("Content-Encoding")
 		if enc != tc.enc || res.StatusCode != http.StatusOK {
 			t.Errorf("%s with Accept-Encoding %q: %s, Content-Encoding %q, want %q", tc.path, tc.accept, res.Status, enc, tc.enc)
@@ -211,12 +211,15 @@ func TestServeGzip(t *testing.T) {
 }
 
 // get asks srv for path with the Accept-Encoding accept, set as it is (the
-// transport adds none of its own), and returns the response and its body
-// as sent.
-func get(t *testing.T, srv *httptest.Server, path, accept string) (*http.Response, []byte) {
+// transport adds none of its own), and the Range rng unless it is "", and
+// returns the response and its body as sent.
+func get(t *testing.T, srv *httptest.Server, path, accept, rng string) (*http.Response, []byte) {
 	t.Helper()
 	req, _ := http.NewRequest("GET", srv.URL+path, nil)
 	req.Header.Set("Accept-Encoding", accept)
+	if rng != "" {
+		req.Header.Set("Range", rng)
+	}
 	res, err := srv.Client().Transport.RoundTrip(req)
 	if err != nil {
 		t.Fatal(err)
